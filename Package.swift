@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Stratus",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "stratus", targets: ["stratus"]),
+        .library(name: "StratusEngine", targets: ["StratusEngine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Value types shared by the predicate language and the engine.
+        .target(name: "StratusModel"),
+        // The record engine, stored in SQLite through GRDB.
+        .target(
+            name: "StratusEngine",
+            dependencies: [
+                "StratusModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "stratus",
+            dependencies: [
+                "StratusModel", "StratusEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
+        .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusModel"]),
+        // Runs the built `stratus` binary, so it depends on it to have it built.
+        .testTarget(name: "StratusCLITests", dependencies: ["stratus"]),
+    ]
+)

@@ -1,0 +1,81 @@
+import Foundation
+
+/// The printable, self-checking envelope shared by change tokens and query cursors:
+/// base64url of `version | kind | store UUID | payload | FNV-1a checksum`.
+///
+/// Decoding checks every part, so a damaged string, or one made by another store, is refused
+/// with a reason instead of being read as a position.
+struct OpaqueToken {
+    enum Kind: UInt8 {
+        case zoneChanges = 1
+        case databaseChanges = 2
+        case queryCursor = 3
+
+        var noun: String {
+            switch self {
+            case .zoneChanges: return "a zone change token"
+            case .databaseChanges: return "a database change token"
+            case .queryCursor: return "a query cursor"
+            }
+        }
+    }
+
+    static let version: UInt8 = 1
+
+    var kind: Kind
+    var storeID: UUID
+    var payload: [UInt8]
+
+    func encoded() -> String {
+        var bytes: [UInt8] = [OpaqueToken.version, kind.rawValue]
+        withUnsafeBytes(of: storeID.uuid) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: payload)
+        let sum = OpaqueToken.checksum(bytes)
+        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8((sum >> UInt32(shift)) & 0xFF)) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes and checks a token of the expected kind made by the store `storeID`.
+    static func decode(_ text: String, expecting kind: Kind, storeID: UUID) throws -> OpaqueToken {
+        func damaged(_ why: String) -> CloudKitError {
+            CloudKitError(.invalidArguments, "The string given as \(kind.noun) is damaged (\(why)); pass a token exactly as Stratus printed it, or none to start from the beginning.")
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw damaged("it is not base64url text")
+        }
+        var base64 = trimmed.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64) else { throw damaged("it is not base64url text") }
+        let bytes = [UInt8](data)
+        guard bytes.count >= 22 else { throw damaged("it is too short") }
+        let body = Array(bytes[..<(bytes.count - 4)])
+        let stored = bytes[(bytes.count - 4)...].reduce(UInt32(0)) { ($0 << 8) | UInt32($1) }
+        guard checksum(body) == stored else { throw damaged("its checksum does not match") }
+        guard body[0] == version else {
+            throw CloudKitError(.incompatibleVersion, "The \(kind.noun) was made by a different version of Stratus (format \(body[0])).")
+        }
+        guard let actualKind = Kind(rawValue: body[1]) else { throw damaged("unknown kind \(body[1])") }
+        guard actualKind == kind else {
+            throw CloudKitError(.invalidArguments, "This is \(actualKind.noun), not \(kind.noun); zone and database tokens are not interchangeable.")
+        }
+        let uuid = UUID(uuid: body[2..<18].withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })
+        guard uuid == storeID else {
+            throw CloudKitError(.invalidArguments, "The \(kind.noun) belongs to another store (\(uuid.uuidString)); tokens only work with the store that made them.")
+        }
+        return OpaqueToken(kind: actualKind, storeID: uuid, payload: Array(body[18...]))
+    }
+
+    /// FNV-1a, 32 bits: enough to catch damage, not meant to resist forgery.
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in bytes {
+            hash ^= UInt32(byte)
+            hash = hash &* 0x0100_0193
+        }
+        return hash
+    }
+}

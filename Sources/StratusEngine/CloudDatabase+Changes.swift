@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+import StratusModel
+
+extension CloudDatabase {
+    /// The default page size of change playback, CloudKit Web Services' limit per response.
+    public static let defaultChangesLimit = 200
+    /// The largest page one playback call returns.
+    public static let maximumChangesLimit = 10_000
+
+    /// Plays back a zone's changes since `token` (nil: from the beginning), a page at a time.
+    ///
+    /// Each record changed since the token appears once, in its current state, in the order of
+    /// its last change; each deletion appears with the record's type. The cost grows with the
+    /// number of changes since the token, never with the length of the zone's history: both
+    /// tables are read through an index on (zone, sequence) from the token onwards.
+    public func recordZoneChanges(
+        inZoneWith zoneID: ZoneID, since token: String? = nil,
+        desiredKeys: [String]? = nil, resultsLimit: Int? = nil
+    ) throws -> ZoneChangesPage {
+        try checkChangeFeed(zoneID: zoneID)
+        let limit = min(max(resultsLimit ?? CloudDatabase.defaultChangesLimit, 1), CloudDatabase.maximumChangesLimit)
+        return try store.read { db in
+            let zone = try ZoneRow.live(zoneID, scope: scope, in: db)
+            let start = try startSequence(token, zone: zone, in: db)
+            let catalog = try store.catalog(db)
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT * FROM (
+                    SELECT seq, 0 AS deleted, \(StoredRecord.columns) FROM record
+                    WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3)
+                UNION ALL
+                SELECT * FROM (
+                    SELECT seq, 1, NULL, zone_id, name, type_id, NULL, NULL, seq, NULL, NULL, NULL, NULL, NULL FROM tombstone
+                    WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3)
+                ORDER BY seq LIMIT ?3
+                """), arguments: [zone.id, start, limit + 1])
+            let moreComing = rows.count > limit
+            var changes: [ZoneChange] = []
+            changes.reserveCapacity(min(rows.count, limit))
+            var last = start
+            for row in rows.prefix(limit) {
+                last = row[0]
+                let name: String = row[4]
+                let typeName = catalog.typeNames[row[5]] ?? "?"
+                if row[1] as Int64 == 1 {
+                    changes.append(.deleted(RecordID(recordName: name, zoneID: zone.zoneID), recordType: typeName))
+                } else {
+                    let stored = StoredRecord(row: row, offset: 2)
+                    changes.append(.changed(try stored.record(zoneID: zone.zoneID, typeName: typeName, desiredKeys: desiredKeys)))
+                }
+            }
+            let end = moreComing ? last : zone.changeSequence
+            let nextToken = ZoneChangeToken(scope: scope, zoneRowID: zone.id, incarnation: zone.incarnation, sequence: end)
+            return ZoneChangesPage(changes: changes, changeToken: nextToken.encoded(storeID: store.storeID), moreComing: moreComing)
+        }
+    }
+
+    /// The zone's token for "now", without playback: one read.
+    public func currentToken(for zoneID: ZoneID) throws -> String {
+        try checkChangeFeed(zoneID: zoneID)
+        return try store.read { db in token(for: try ZoneRow.live(zoneID, scope: scope, in: db)) }
+    }
+
+    /// Lists the custom zones changed, deleted or purged since a database token (nil: ever).
+    public func databaseChanges(since token: String? = nil, resultsLimit: Int? = nil) throws -> DatabaseChangesPage {
+        try checkDatabaseFeed()
+        let limit = min(max(resultsLimit ?? CloudDatabase.defaultChangesLimit, 1), CloudDatabase.maximumChangesLimit)
+        return try store.read { db in
+            var start: Int64 = 0
+            let current = try Int64.fetchOne(db, sql: "SELECT change_seq FROM database_state WHERE scope = ?", arguments: [scope.rawValue]) ?? 0
+            if let token {
+                let decoded = try DatabaseChangeToken.decode(token, storeID: store.storeID)
+                guard decoded.scope == scope else {
+                    throw CloudKitError(.invalidArguments, "The database change token belongs to the \(decoded.scope.name) database, not the \(scope.name) database.")
+                }
+                guard decoded.sequence <= current else {
+                    throw CloudKitError(.changeTokenExpired, "The database change token is ahead of the store (was the store replaced?); fetch from the beginning, without a token.")
+                }
+                start = decoded.sequence
+            }
+            let zones = try ZoneRow.changed(scope: scope, after: start, limit: limit + 1, in: db)
+            let moreComing = zones.count > limit
+            let page = zones.prefix(limit)
+            let end = moreComing ? (page.last?.databaseSequence ?? start) : current
+            return DatabaseChangesPage(
+                changedZoneIDs: page.filter { $0.state == .live }.map(\.zoneID),
+                deletedZoneIDs: page.filter { $0.state == .deleted }.map(\.zoneID),
+                purgedZoneIDs: page.filter { $0.state == .purged }.map(\.zoneID),
+                changeToken: DatabaseChangeToken(scope: scope, sequence: end).encoded(storeID: store.storeID),
+                moreComing: moreComing
+            )
+        }
+    }
+
+    /// The database's token for "now", without playback.
+    public func currentDatabaseToken() throws -> String {
+        try checkDatabaseFeed()
+        return try store.read { db in
+            let current = try Int64.fetchOne(db, sql: "SELECT change_seq FROM database_state WHERE scope = ?", arguments: [scope.rawValue]) ?? 0
+            return DatabaseChangeToken(scope: scope, sequence: current).encoded(storeID: store.storeID)
+        }
+    }
+
+    private func checkDatabaseFeed() throws {
+        guard scope.hasChangeFeed else {
+            throw CloudKitError(.invalidArguments, "The public database has no change feed in CloudKit; poll it with queries instead (for example sorted by modificationDate).")
+        }
+    }
+
+    private func checkChangeFeed(zoneID: ZoneID) throws {
+        try checkDatabaseFeed()
+        guard !zoneID.isDefault else {
+            throw CloudKitError(.invalidArguments, "The default zone has no change feed in CloudKit (only custom zones support fetching changes); use a custom zone, e.g. --zone NAME.")
+        }
+    }
+
+    private func startSequence(_ token: String?, zone: ZoneRow, in db: GRDB.Database) throws -> Int64 {
+        guard let token else { return 0 }
+        let decoded = try ZoneChangeToken.decode(token, storeID: store.storeID)
+        guard decoded.scope == scope else {
+            throw CloudKitError(.invalidArguments, "The change token belongs to the \(decoded.scope.name) database, not the \(scope.name) database.")
+        }
+        guard decoded.zoneRowID == zone.id else {
+            let other = (try? ZoneRow.find(id: decoded.zoneRowID, in: db)).flatMap { $0 }.map { "'\($0.zoneID.zoneName)'" } ?? "another zone"
+            throw CloudKitError(.invalidArguments, "The change token belongs to \(other), not '\(zone.zoneID.zoneName)'; use the token of the zone you ask about.")
+        }
+        guard decoded.incarnation == zone.incarnation else {
+            throw CloudKitError(.changeTokenExpired, "Zone '\(zone.zoneID.zoneName)' was deleted and made again since this token was issued; discard what you cached and fetch from the beginning, without a token.")
+        }
+        guard decoded.sequence <= zone.changeSequence else {
+            throw CloudKitError(.changeTokenExpired, "The change token is ahead of zone '\(zone.zoneID.zoneName)' (was the store replaced?); fetch from the beginning, without a token.")
+        }
+        return decoded.sequence
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// The outcome of fetching one record by name.
+public struct FetchedRecord: Sendable {
+    public var recordID: RecordID
+    /// The record, or `unknownItem` / `zoneNotFound`.
+    public var result: Result<Record, CloudKitError>
+}
+
+extension CloudDatabase {
+    /// Fetches records of any types by ID, as `CKFetchRecordsOperation`: one result per ID, in
+    /// the order given.
+    ///
+    /// - Parameters:
+    ///   - desiredKeys: the fields to return; nil for all, an empty list for system fields only.
+    ///   - progress: called after each record with the fraction done, for progress bars.
+    public func records(
+        for recordIDs: [RecordID], desiredKeys: [String]? = nil,
+        progress: ((RecordID, Double) -> Void)? = nil
+    ) throws -> [FetchedRecord] {
+        try store.read { db in
+            let catalog = try store.catalog(db)
+            var zones: [ZoneID: Result<ZoneRow, CloudKitError>] = [:]
+            var results: [FetchedRecord] = []
+            results.reserveCapacity(recordIDs.count)
+            for (position, recordID) in recordIDs.enumerated() {
+                let zone: Result<ZoneRow, CloudKitError>
+                if let known = zones[recordID.zoneID] {
+                    zone = known
+                } else {
+                    do {
+                        zone = .success(try ZoneRow.live(recordID.zoneID, scope: scope, in: db))
+                    } catch let error as CloudKitError {
+                        zone = .failure(error)
+                    }
+                    zones[recordID.zoneID] = zone
+                }
+                let result: Result<Record, CloudKitError>
+                switch zone {
+                case .failure(let error):
+                    result = .failure(error)
+                case .success(let zoneRow):
+                    if let stored = try StoredRecord.find(zoneRowID: zoneRow.id, name: recordID.recordName, in: db) {
+                        result = .success(try stored.record(zoneID: recordID.zoneID, typeName: catalog.typeNames[stored.typeID] ?? "?", desiredKeys: desiredKeys))
+                    } else {
+                        result = .failure(CloudKitError(.unknownItem, "Record '\(recordID.recordName)' does not exist in zone '\(recordID.zoneID.zoneName)'."))
+                    }
+                }
+                results.append(FetchedRecord(recordID: recordID, result: result))
+                progress?(recordID, Double(position + 1) / Double(recordIDs.count))
+            }
+            return results
+        }
+    }
+
+    /// Fetches one record, throwing `unknownItem` when it does not exist.
+    public func record(for recordID: RecordID, desiredKeys: [String]? = nil) throws -> Record {
+        try records(for: [recordID], desiredKeys: desiredKeys)[0].result.get()
+    }
+}

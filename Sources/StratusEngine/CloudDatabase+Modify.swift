@@ -1,0 +1,305 @@
+import Foundation
+import GRDB
+import StratusModel
+
+extension CloudDatabase {
+    /// Saves and deletes records in one transaction, as `CKModifyRecordsOperation`.
+    ///
+    /// With `atomically` (the default, as CloudKit's), the records of each custom zone are all
+    /// written or none: the failing record gets its error and the others `batchRequestFailed`.
+    /// In the default zone, and without `atomically`, each record succeeds or fails on its own.
+    /// Deleting a record also deletes, in the same transaction, every record that points at it
+    /// with a DELETE_SELF reference, recursively.
+    ///
+    /// - Throws: `limitExceeded` for a batch over 400 items; per-item failures are in the result.
+    public func modifyRecords(
+        saving: [Record] = [], deleting: [RecordID] = [],
+        savePolicy: RecordSavePolicy = .ifServerRecordUnchanged, atomically: Bool = true
+    ) throws -> ModifyRecordsResult {
+        guard saving.count + deleting.count <= CloudDatabase.maximumBatchSize else {
+            throw CloudKitError(.limitExceeded, "A batch holds \(saving.count + deleting.count) items; the limit is \(CloudDatabase.maximumBatchSize). Split it into smaller batches.")
+        }
+        return try store.write { db in
+            var batch = try ModifyBatch(database: self, db: db, savePolicy: savePolicy)
+            try batch.plan(saving: saving, deleting: deleting)
+            batch.applyAtomicity(atomically)
+            return try batch.commit()
+        }
+    }
+
+    /// Saves one record with the default policy and returns it as stored.
+    @discardableResult
+    public func save(_ record: Record) throws -> Record {
+        let result = try modifyRecords(saving: [record])
+        return try result.saveResults[0].result.get()
+    }
+
+    /// Deletes one record (and what points at it with DELETE_SELF).
+    public func deleteRecord(withID recordID: RecordID) throws {
+        let result = try modifyRecords(deleting: [recordID])
+        try result.deleteResults[0].result.get()
+    }
+}
+
+/// The work of one `modifyRecords` call inside its transaction: plan every item (validate,
+/// check change tags, merge fields), apply all-or-nothing per atomic zone, then write.
+private struct ModifyBatch {
+    struct PlannedSave {
+        var index: Int
+        var zone: ZoneRow
+        var record: Record
+        var existing: StoredRecord?
+        var existingFields: [String: FieldValue]
+        var fields: [String: FieldValue]
+        var blob: Data
+    }
+
+    struct PlannedDelete {
+        var index: Int
+        var zone: ZoneRow
+        var existing: StoredRecord
+    }
+
+    let database: CloudDatabase
+    let db: GRDB.Database
+    let savePolicy: RecordSavePolicy
+    var catalog: SchemaCatalog
+    var validator: RecordValidator
+    var zones: [ZoneID: Result<ZoneRow, CloudKitError>] = [:]
+    var saveIDs: [RecordID] = []
+    var deleteIDs: [RecordID] = []
+    var saveErrors: [Int: CloudKitError] = [:]
+    var deleteErrors: [Int: CloudKitError] = [:]
+    var saves: [PlannedSave] = []
+    var deletes: [PlannedDelete] = []
+    let now = Date()
+
+    init(database: CloudDatabase, db: GRDB.Database, savePolicy: RecordSavePolicy) throws {
+        self.database = database
+        self.db = db
+        self.savePolicy = savePolicy
+        catalog = try database.store.catalog(db)
+        let environment = try StoreInfo.load(db)?.environment ?? .development
+        validator = RecordValidator(environment: environment, catalog: catalog)
+    }
+
+    mutating func zone(_ zoneID: ZoneID) -> Result<ZoneRow, CloudKitError> {
+        if let known = zones[zoneID] { return known }
+        let result: Result<ZoneRow, CloudKitError>
+        do {
+            result = .success(try ZoneRow.live(zoneID, scope: database.scope, in: db))
+        } catch let error as CloudKitError {
+            result = .failure(error)
+        } catch {
+            result = .failure(CloudKitError(.internalError, "\(error)"))
+        }
+        zones[zoneID] = result
+        return result
+    }
+
+    mutating func plan(saving: [Record], deleting: [RecordID]) throws {
+        saveIDs = saving.map(\.recordID)
+        deleteIDs = deleting
+        var seen: Set<RecordID> = []
+        for (index, record) in saving.enumerated() {
+            guard seen.insert(record.recordID).inserted else {
+                saveErrors[index] = CloudKitError(.invalidArguments, "Record '\(record.recordName)' appears more than once in one batch.")
+                continue
+            }
+            do {
+                saves.append(try planSave(record, index: index))
+            } catch let error as CloudKitError {
+                saveErrors[index] = error
+            }
+        }
+        for (index, recordID) in deleting.enumerated() {
+            guard seen.insert(recordID).inserted else {
+                deleteErrors[index] = CloudKitError(.invalidArguments, "Record '\(recordID.recordName)' appears more than once in one batch.")
+                continue
+            }
+            do {
+                let zone = try zone(recordID.zoneID).get()
+                guard let existing = try StoredRecord.find(zoneRowID: zone.id, name: recordID.recordName, in: db) else {
+                    throw CloudKitError(.unknownItem, "Record '\(recordID.recordName)' does not exist in zone '\(recordID.zoneID.zoneName)'.")
+                }
+                deletes.append(PlannedDelete(index: index, zone: zone, existing: existing))
+            } catch let error as CloudKitError {
+                deleteErrors[index] = error
+            }
+        }
+    }
+
+    private mutating func planSave(_ record: Record, index: Int) throws -> PlannedSave {
+        if let problem = RecordID.problem(withName: record.recordName) {
+            throw CloudKitError(.invalidArguments, "Invalid record name: \(problem).")
+        }
+        let zone = try zone(record.recordID.zoneID).get()
+        let existing = try StoredRecord.find(zoneRowID: zone.id, name: record.recordName, in: db)
+        var fields: [String: FieldValue] = [:]
+        var existingFields: [String: FieldValue] = [:]
+        if let existing {
+            let typeName = catalog.typeNames[existing.typeID] ?? "?"
+            existingFields = try existing.fields()
+            if typeName != record.recordType {
+                throw CloudKitError(.invalidArguments, "Record '\(record.recordName)' is a '\(typeName)' on the server; a record cannot change its type to '\(record.recordType)'.")
+            }
+            if savePolicy == .ifServerRecordUnchanged, record.recordChangeTag != existing.changeTag {
+                let serverRecord = try existing.record(zoneID: zone.zoneID, typeName: typeName)
+                let why = record.recordChangeTag == nil
+                    ? "a record named '\(record.recordName)' already exists"
+                    : "its change tag is \(existing.changeTag), the save was based on \(record.recordChangeTag!)"
+                throw CloudKitError(.serverRecordChanged, "The record changed on the server (\(why)). Merge with the server's record and save again, or use the changed-keys or all-keys policy.",
+                                    serverRecord: serverRecord)
+            }
+            fields = existingFields
+            let keys = savePolicy == .allKeys ? record.changedKeys.union(record.fields.keys) : record.changedKeys
+            for key in keys { fields[key] = record.fields[key]?.normalized }
+        } else {
+            if savePolicy == .ifServerRecordUnchanged, let tag = record.recordChangeTag {
+                throw CloudKitError(.unknownItem, "Record '\(record.recordName)' no longer exists on the server (the save was based on change tag \(tag)). Save it as a new record, without a change tag.")
+            }
+            fields = record.fields.mapValues(\.normalized)
+        }
+        if let error = validator.validate(recordType: record.recordType, fields: fields) { throw error }
+        try checkAssets(fields)
+        let blob = FieldCoder.encode(fields)
+        guard blob.count <= CloudDatabase.maximumRecordSize else {
+            throw CloudKitError(.limitExceeded, "Record '\(record.recordName)' is \(blob.count) bytes without its assets; CloudKit's limit is 1 MB. Move large values into assets.")
+        }
+        return PlannedSave(index: index, zone: zone, record: record, existing: existing, existingFields: existingFields, fields: fields, blob: blob)
+    }
+
+    private func checkAssets(_ fields: [String: FieldValue]) throws {
+        for (name, value) in fields {
+            for case .asset(let asset) in value.elements {
+                let known = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM asset WHERE checksum = ?"), arguments: [asset.fileChecksum]) ?? false
+                if !known {
+                    throw CloudKitError(.assetFileNotFound, "Field '\(name)' points at asset \(asset.fileChecksum), which the store does not hold; upload its file first.")
+                }
+            }
+        }
+    }
+
+    /// In atomic batches, one failure in a custom zone fails every other item of that zone.
+    mutating func applyAtomicity(_ atomically: Bool) {
+        guard atomically else { return }
+        var failedZones: Set<ZoneID> = []
+        for (index, _) in saveErrors { failedZones.insert(saveIDs[index].zoneID) }
+        for (index, _) in deleteErrors { failedZones.insert(deleteIDs[index].zoneID) }
+        failedZones = failedZones.filter { !$0.isDefault }
+        guard !failedZones.isEmpty else { return }
+        let batchFailed = CloudKitError(.batchRequestFailed, "Not saved: another record of this atomic batch failed.")
+        saves.removeAll { plan in
+            guard failedZones.contains(plan.zone.zoneID) else { return false }
+            saveErrors[plan.index] = batchFailed
+            return true
+        }
+        deletes.removeAll { plan in
+            guard failedZones.contains(plan.zone.zoneID) else { return false }
+            deleteErrors[plan.index] = batchFailed
+            return true
+        }
+    }
+
+    mutating func commit() throws -> ModifyRecordsResult {
+        try addSchemaFields()
+        var sequences: [Int64: Int64] = [:]
+        func nextSequence(_ zone: ZoneRow) -> Int64 {
+            let next = (sequences[zone.id] ?? zone.changeSequence) + 1
+            sequences[zone.id] = next
+            return next
+        }
+        let nowMilliseconds = FieldValue.milliseconds(now)
+        var saved: [Int: Record] = [:]
+        for plan in saves {
+            guard let type = catalog.type(named: plan.record.recordType) else { continue }
+            let indexer = RecordIndexer(db: db, zoneRowID: plan.zone.id, type: type)
+            let sequence = nextSequence(plan.zone)
+            let tag = ModifyBatch.makeChangeTag()
+            let parent = plan.record.parent?.recordName
+            let rowID: Int64
+            if let existing = plan.existing {
+                try indexer.remove(recordID: existing.id, fields: plan.existingFields)
+                try db.cachedStatement(sql: "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, parent = ?, size = ? WHERE id = ?")
+                    .execute(arguments: [plan.blob, tag, sequence, nowMilliseconds, database.user, parent, plan.blob.count, existing.id])
+                rowID = existing.id
+            } else {
+                try db.cachedStatement(sql: "DELETE FROM tombstone WHERE zone_id = ? AND name = ?").execute(arguments: [plan.zone.id, plan.record.recordName])
+                try db.cachedStatement(sql: """
+                    INSERT INTO record (zone_id, name, type_id, fields, change_tag, seq, created_at, created_by, modified_at, modified_by, parent, size)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [plan.zone.id, plan.record.recordName, type.id, plan.blob, tag, sequence,
+                                             nowMilliseconds, database.user, nowMilliseconds, database.user, parent, plan.blob.count])
+                rowID = db.lastInsertedRowID
+            }
+            try indexer.add(recordID: rowID, fields: plan.fields)
+            let createdAt = plan.existing?.createdAt ?? nowMilliseconds
+            saved[plan.index] = Record(stored: plan.record.recordID, recordType: plan.record.recordType, fields: plan.fields, changeTag: tag,
+                                       created: FieldValue.date(milliseconds: createdAt), createdBy: plan.existing?.createdBy ?? database.user,
+                                       modified: FieldValue.date(milliseconds: nowMilliseconds), modifiedBy: database.user,
+                                       parent: plan.record.parent)
+        }
+        var cascaded: [RecordID] = []
+        var deletedRowIDs: Set<Int64> = []
+        for plan in deletes {
+            var queue = [plan.existing]
+            var first = true
+            while let victim = queue.popLast() {
+                guard deletedRowIDs.insert(victim.id).inserted else { continue }
+                let sources = try Int64.fetchAll(db.cachedStatement(sql: "SELECT source_id FROM reference_edge WHERE zone_id = ? AND target = ?"),
+                                                 arguments: [plan.zone.id, victim.name])
+                for source in sources where !deletedRowIDs.contains(source) {
+                    if let row = try StoredRecord.find(id: source, in: db) { queue.append(row) }
+                }
+                try erase(victim, zone: plan.zone, sequence: nextSequence(plan.zone))
+                if !first { cascaded.append(RecordID(recordName: victim.name, zoneID: plan.zone.zoneID)) }
+                first = false
+            }
+        }
+        for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
+            let databaseSequence = try database.nextDatabaseSequence(db)
+            try db.cachedStatement(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?").execute(arguments: [sequence, databaseSequence, zoneRowID])
+        }
+        return ModifyRecordsResult(
+            saveResults: saveIDs.indices.map { index in
+                ModifyRecordsResult.Saved(recordID: saveIDs[index], result: saved[index].map { .success($0) } ?? .failure(saveErrors[index] ?? CloudKitError(.internalError, "Record was not written.")))
+            },
+            deleteResults: deleteIDs.indices.map { index in
+                ModifyRecordsResult.Deleted(recordID: deleteIDs[index], result: deleteErrors[index].map { .failure($0) } ?? .success(()))
+            },
+            cascadeDeletedRecordIDs: cascaded
+        )
+    }
+
+    private func erase(_ victim: StoredRecord, zone: ZoneRow, sequence: Int64) throws {
+        guard let typeName = catalog.typeNames[victim.typeID], let type = catalog.type(named: typeName) else { return }
+        try RecordIndexer(db: db, zoneRowID: zone.id, type: type).remove(recordID: victim.id, fields: try victim.fields())
+        try db.cachedStatement(sql: "DELETE FROM record WHERE id = ?").execute(arguments: [victim.id])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO tombstone (zone_id, name, type_id, seq) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [zone.id, victim.name, victim.typeID, sequence])
+    }
+
+    /// Persists the types and fields the surviving saves introduced (development stores).
+    private mutating func addSchemaFields() throws {
+        var changed = false
+        for plan in saves {
+            let typeName = plan.record.recordType
+            if catalog.type(named: typeName) == nil {
+                _ = try catalog.addType(typeName, systemIndexes: RecordTypeSchema.developmentSystemIndexes, in: db)
+                changed = true
+            }
+            for (name, value) in plan.fields where catalog.type(named: typeName)?.schema.fields[name] == nil {
+                try catalog.addField(SchemaField(name: name, type: value.type, indexes: value.type.defaultIndexes), toType: typeName, in: db)
+                changed = true
+            }
+        }
+        if changed { try database.store.schemaChanged(db, catalog: &catalog) }
+    }
+
+    /// A short random tag, as CloudKit's `recordChangeTag` looks.
+    static func makeChangeTag() -> String {
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<10).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// One database of a store (public, private or shared) as one user sees it: the counterpart
+/// of `CKDatabase`, with the same method names.
+///
+/// Calls are synchronous: each is one SQLite transaction taking microseconds to milliseconds.
+/// Interfaces that must stay responsive call them from a background task.
+public struct CloudDatabase: Sendable {
+    public let store: Store
+    public let scope: DatabaseScope
+    /// The user record name that creates and modifies records through this value.
+    public let user: String
+
+    init(store: Store, scope: DatabaseScope, user: String) {
+        self.store = store
+        self.scope = scope
+        self.user = user
+    }
+
+    /// The most records or deletions one `modifyRecords` call takes, as CloudKit's guidance says.
+    public static let maximumBatchSize = 400
+    /// The largest record, in bytes of field data, assets excluded.
+    public static let maximumRecordSize = 1_048_576
+
+    // MARK: - Zones
+
+    /// The live zones of this database, the default zone first.
+    public func allRecordZones() throws -> [RecordZone] {
+        try store.read { db in
+            try ZoneRow.all(scope: scope, in: db).map { zone in
+                let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ?"), arguments: [zone.id]) ?? 0
+                return RecordZone(zoneID: zone.zoneID, currentToken: token(for: zone), recordCount: count)
+            }
+        }
+    }
+
+    /// Makes zones (idempotent for a zone that exists) and deletes zones with all their records.
+    ///
+    /// Custom zones exist only in the private database; the default zone cannot be deleted.
+    /// `purging` marks deleted zones as purged in database changes, as when a user deletes an
+    /// app's data.
+    public func modifyRecordZones(saving: [ZoneID] = [], deleting: [ZoneID] = [], purging: Bool = false) throws {
+        for zoneID in saving {
+            if zoneID.isDefault { continue }
+            guard scope.allowsCustomZones else {
+                throw CloudKitError(.invalidArguments, "Custom zones can only be made in the private database, not the \(scope.name) database (CloudKit's rule).")
+            }
+            if let problem = CloudDatabase.zoneNameProblem(zoneID.zoneName) { throw CloudKitError(.invalidArguments, problem) }
+        }
+        for zoneID in deleting where zoneID.isDefault {
+            throw CloudKitError(.invalidArguments, "The default zone cannot be deleted; delete its records instead.")
+        }
+        try store.write { db in
+            for zoneID in saving where !zoneID.isDefault {
+                let databaseSequence = try nextDatabaseSequence(db)
+                if let existing = try ZoneRow.find(zoneID, scope: scope, in: db) {
+                    guard existing.state != .live else { continue }
+                    try db.execute(sql: "UPDATE zone SET state = 0, incarnation = incarnation + 1, change_seq = 0, db_seq = ? WHERE id = ?",
+                                   arguments: [databaseSequence, existing.id])
+                } else {
+                    try db.execute(sql: "INSERT INTO zone (scope, owner, name, db_seq) VALUES (?, ?, ?, ?)",
+                                   arguments: [scope.rawValue, zoneID.ownerName, zoneID.zoneName, databaseSequence])
+                }
+            }
+            for zoneID in deleting {
+                let zone = try ZoneRow.live(zoneID, scope: scope, in: db)
+                try ZoneEraser(db: db, zoneRowID: zone.id).eraseContents()
+                try db.execute(sql: "UPDATE zone SET state = ?, db_seq = ? WHERE id = ?",
+                               arguments: [(purging ? ZoneRow.State.purged : .deleted).rawValue, try nextDatabaseSequence(db), zone.id])
+            }
+        }
+    }
+
+    static func zoneNameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "A zone name cannot be empty." }
+        if name.utf8.count > 255 { return "Zone name is \(name.utf8.count) bytes long; the limit is 255." }
+        if name.hasPrefix("_") { return "Zone names starting with '_' are reserved for CloudKit's own zones." }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "Zone name '\(name.debugDescription)' contains control characters."
+        }
+        return nil
+    }
+
+    // MARK: - Shared helpers
+
+    func token(for zone: ZoneRow) -> String {
+        ZoneChangeToken(scope: scope, zoneRowID: zone.id, incarnation: zone.incarnation, sequence: zone.changeSequence)
+            .encoded(storeID: store.storeID)
+    }
+
+    func nextDatabaseSequence(_ db: GRDB.Database) throws -> Int64 {
+        try db.execute(sql: "UPDATE database_state SET change_seq = change_seq + 1 WHERE scope = ?", arguments: [scope.rawValue])
+        return try Int64.fetchOne(db, sql: "SELECT change_seq FROM database_state WHERE scope = ?", arguments: [scope.rawValue]) ?? 0
+    }
+}

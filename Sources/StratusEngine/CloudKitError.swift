@@ -1,0 +1,73 @@
+import Foundation
+
+/// An error as CloudKit reports it: a code with CloudKit's name and number, and a sentence a
+/// person can act on. Per-record errors of a batch hang off `partialErrors`.
+public struct CloudKitError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// `CKError.Code`, with CloudKit's raw values.
+    public enum Code: Int, Sendable, CaseIterable {
+        case internalError = 1
+        case partialFailure = 2
+        case badContainer = 5
+        case serviceUnavailable = 6
+        case permissionFailure = 10
+        case unknownItem = 11
+        case invalidArguments = 12
+        case serverRecordChanged = 14
+        case serverRejectedRequest = 15
+        case assetFileNotFound = 16
+        case incompatibleVersion = 18
+        case constraintViolation = 19
+        case operationCancelled = 20
+        case changeTokenExpired = 21
+        case batchRequestFailed = 22
+        case zoneBusy = 23
+        case badDatabase = 24
+        case quotaExceeded = 25
+        case zoneNotFound = 26
+        case limitExceeded = 27
+        case userDeletedZone = 28
+        case referenceViolation = 31
+
+        /// CloudKit's name for the code, e.g. `serverRecordChanged`.
+        public var name: String { "\(self)" }
+
+        /// The Web Services `serverErrorCode` for this code.
+        public var serverErrorCode: String {
+            switch self {
+            case .unknownItem: return "NOT_FOUND"
+            case .zoneNotFound: return "ZONE_NOT_FOUND"
+            case .serverRecordChanged: return "CONFLICT"
+            case .batchRequestFailed: return "ATOMIC_ERROR"
+            case .limitExceeded: return "LIMIT_EXCEEDED"
+            case .quotaExceeded: return "QUOTA_EXCEEDED"
+            case .permissionFailure: return "ACCESS_DENIED"
+            case .changeTokenExpired: return "CHANGE_TOKEN_EXPIRED"
+            case .internalError, .badDatabase: return "INTERNAL_ERROR"
+            case .zoneBusy, .serviceUnavailable: return "TRY_AGAIN_LATER"
+            case .constraintViolation: return "EXISTS"
+            default: return "BAD_REQUEST"
+            }
+        }
+    }
+
+    public var code: Code
+    public var message: String
+    /// For `serverRecordChanged`: the record as the server holds it.
+    public var serverRecord: Record?
+    /// For `partialFailure`: the error of each record or zone that failed, by name.
+    public var partialErrors: [String: CloudKitError]
+
+    public init(_ code: Code, _ message: String, serverRecord: Record? = nil, partialErrors: [String: CloudKitError] = [:]) {
+        self.code = code
+        self.message = message
+        self.serverRecord = serverRecord
+        self.partialErrors = partialErrors
+    }
+
+    /// `name (number): message`, the form the command line prints.
+    public var description: String { "\(code.name) (\(code.rawValue)): \(message)" }
+}
+
+extension CloudKitError: LocalizedError {
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,213 @@
+import Foundation
+
+/// Parses JSON text into `JSONValue`, reporting the line and column of the first problem.
+public struct JSONParser {
+    /// Malformed JSON: what was wrong and where (1-based line and column).
+    public struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var message: String
+        public var line: Int
+        public var column: Int
+        public var description: String { "line \(line), column \(column): \(message)" }
+    }
+
+    private let bytes: [UInt8]
+    private var position = 0
+    private var depth = 0
+    private static let maximumDepth = 512
+
+    private init(_ text: String) { bytes = Array(text.utf8) }
+
+    /// Parses one JSON document.
+    public static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
+        var parser = JSONParser(text)
+        return try parser.document()
+    }
+
+    /// Parses a stream of documents: one document, or several separated by white space (JSON lines).
+    public static func parseSequence(_ text: String) throws(SyntaxError) -> [JSONValue] {
+        var parser = JSONParser(text)
+        var values: [JSONValue] = []
+        parser.skipSpace()
+        while parser.position < parser.bytes.count {
+            values.append(try parser.value())
+            parser.skipSpace()
+        }
+        return values
+    }
+
+    private mutating func document() throws(SyntaxError) -> JSONValue {
+        skipSpace()
+        let result = try value()
+        skipSpace()
+        if position < bytes.count { throw failure("unexpected text after the JSON value") }
+        return result
+    }
+
+    private func failure(_ message: String) -> SyntaxError {
+        var line = 1
+        var column = 1
+        for byte in bytes[..<min(position, bytes.count)] {
+            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+        }
+        return SyntaxError(message: message, line: line, column: column)
+    }
+
+    private mutating func skipSpace() {
+        while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+    }
+
+    private mutating func value() throws(SyntaxError) -> JSONValue {
+        guard position < bytes.count else { throw failure("expected a value, found the end of the input") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        default:
+            throw failure("expected a value, found '\(String(decoding: [bytes[position]], as: UTF8.self))'")
+        }
+    }
+
+    private mutating func literal(_ word: String, _ result: JSONValue) throws(SyntaxError) -> JSONValue {
+        let utf8 = Array(word.utf8)
+        guard position + utf8.count <= bytes.count, Array(bytes[position..<position + utf8.count]) == utf8 else {
+            throw failure("expected '\(word)'")
+        }
+        position += utf8.count
+        return result
+    }
+
+    private mutating func enter() throws(SyntaxError) {
+        depth += 1
+        if depth > JSONParser.maximumDepth { throw failure("nesting deeper than \(JSONParser.maximumDepth) levels") }
+    }
+
+    private mutating func object() throws(SyntaxError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        position += 1
+        var members: [(String, JSONValue)] = []
+        skipSpace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
+        while true {
+            skipSpace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw failure("expected a member name in double quotes") }
+            let key = try string()
+            skipSpace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw failure("expected ':' after member name \"\(key)\"") }
+            position += 1
+            skipSpace()
+            members.append((key, try value()))
+            skipSpace()
+            guard position < bytes.count else { throw failure("expected ',' or '}', found the end of the input") }
+            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+            if bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
+            throw failure("expected ',' or '}' in an object")
+        }
+    }
+
+    private mutating func array() throws(SyntaxError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        position += 1
+        var items: [JSONValue] = []
+        skipSpace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") { position += 1; return .array(items) }
+        while true {
+            skipSpace()
+            items.append(try value())
+            skipSpace()
+            guard position < bytes.count else { throw failure("expected ',' or ']', found the end of the input") }
+            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+            if bytes[position] == UInt8(ascii: "]") { position += 1; return .array(items) }
+            throw failure("expected ',' or ']' in an array")
+        }
+    }
+
+    private mutating func string() throws(SyntaxError) -> String {
+        position += 1
+        var scalars = String.UnicodeScalarView()
+        var start = position
+        func flush(_ parser: JSONParser) { scalars.append(contentsOf: String(decoding: parser.bytes[start..<parser.position], as: UTF8.self).unicodeScalars) }
+        while true {
+            guard position < bytes.count else { throw failure("unterminated string") }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                flush(self)
+                position += 1
+                return String(scalars)
+            }
+            if byte < 0x20 { throw failure("control character in a string; escape it") }
+            if byte != UInt8(ascii: "\\") { position += 1; continue }
+            flush(self)
+            position += 1
+            guard position < bytes.count else { throw failure("unterminated escape") }
+            let escape = bytes[position]
+            position += 1
+            switch escape {
+            case UInt8(ascii: "\""): scalars.append("\"")
+            case UInt8(ascii: "\\"): scalars.append("\\")
+            case UInt8(ascii: "/"): scalars.append("/")
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"):
+                var code = try hex4()
+                if (0xD800...0xDBFF).contains(code) {
+                    guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+                        throw failure("unpaired surrogate in \\u escape")
+                    }
+                    position += 2
+                    let low = try hex4()
+                    guard (0xDC00...0xDFFF).contains(low) else { throw failure("unpaired surrogate in \\u escape") }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                }
+                guard let scalar = Unicode.Scalar(code) else { throw failure("invalid \\u escape") }
+                scalars.append(scalar)
+            default:
+                throw failure("unknown escape '\\\(String(decoding: [escape], as: UTF8.self))'")
+            }
+            start = position
+        }
+    }
+
+    private mutating func hex4() throws(SyntaxError) -> UInt32 {
+        guard position + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16) else {
+            throw failure("expected four hex digits after \\u")
+        }
+        position += 4
+        return code
+    }
+
+    private mutating func number() throws(SyntaxError) -> JSONValue {
+        let start = position
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        func digits(_ parser: inout JSONParser) -> Int {
+            let from = parser.position
+            while parser.position < parser.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(parser.bytes[parser.position]) { parser.position += 1 }
+            return parser.position - from
+        }
+        guard digits(&self) > 0 else { throw failure("expected digits in a number") }
+        var isInteger = true
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            isInteger = false
+            guard digits(&self) > 0 else { throw failure("expected digits after the decimal point") }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            position += 1
+            isInteger = false
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            guard digits(&self) > 0 else { throw failure("expected digits in the exponent") }
+        }
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        if isInteger, let integer = Int64(text) { return .integer(integer) }
+        guard let double = Double(text) else { throw failure("number out of range") }
+        return .number(double)
+    }
+}

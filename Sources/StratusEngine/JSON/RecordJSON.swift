@@ -1,0 +1,208 @@
+import Foundation
+import StratusModel
+
+/// Records in and out of the CloudKit Web Services JSON shape: `recordName`, `recordType`,
+/// `recordChangeTag`, `fields: {name: {value, type}}`, `created`, `modified`.
+///
+/// The one place that knows this coding, so an HTTP front end can reuse it.
+public enum RecordJSON {
+    /// A problem in record JSON, with the path of the offending member (`fields.price.value`).
+    public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var path: String
+        public var message: String
+        public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    }
+
+    // MARK: - Encoding
+
+    public static func encode(_ record: Record) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("recordName", .string(record.recordName)),
+            ("recordType", .string(record.recordType)),
+        ]
+        if let tag = record.recordChangeTag { members.append(("recordChangeTag", .string(tag))) }
+        members.append(("zoneID", .object([("zoneName", .string(record.recordID.zoneID.zoneName)),
+                                             ("ownerRecordName", .string(record.recordID.zoneID.ownerName))])))
+        members.append(("fields", .object(record.fields.keys.sorted().map { ($0, encodeField(record.fields[$0]!)) })))
+        if let created = record.creationDate {
+            members.append(("created", .object([("timestamp", .integer(FieldValue.milliseconds(created))),
+                                                 ("userRecordName", .string(record.creatorUserRecordName ?? ""))])))
+        }
+        if let modified = record.modificationDate {
+            members.append(("modified", .object([("timestamp", .integer(FieldValue.milliseconds(modified))),
+                                                  ("userRecordName", .string(record.lastModifiedUserRecordName ?? ""))])))
+        }
+        if let parent = record.parent { members.append(("parent", .object([("recordName", .string(parent.recordName))]))) }
+        return .object(members)
+    }
+
+    public static func encodeField(_ value: FieldValue) -> JSONValue {
+        .object([("value", encodeValue(value)), ("type", .string(value.type.webServicesTag))])
+    }
+
+    public static func encodeValue(_ value: FieldValue) -> JSONValue {
+        switch value {
+        case .string(let text): return .string(text)
+        case .int64(let number): return .integer(number)
+        case .double(let number): return .number(number)
+        case .timestamp(let date): return .integer(FieldValue.milliseconds(date))
+        case .bytes(let data): return .string(data.base64EncodedString())
+        case .asset(let asset): return .object([("fileChecksum", .string(asset.fileChecksum)), ("size", .integer(asset.size))])
+        case .reference(let reference):
+            return .object([("recordName", .string(reference.recordName)), ("action", .string(reference.action.rawValue))])
+        case .location(let location):
+            var members: [(String, JSONValue)] = [("latitude", .number(location.latitude)), ("longitude", .number(location.longitude))]
+            let optionals: [(String, Double?)] = [("altitude", location.altitude), ("horizontalAccuracy", location.horizontalAccuracy),
+                                                  ("verticalAccuracy", location.verticalAccuracy), ("course", location.course), ("speed", location.speed)]
+            for (key, item) in optionals { if let item { members.append((key, .number(item))) } }
+            if let time = location.timestamp { members.append(("timestamp", .integer(FieldValue.milliseconds(time)))) }
+            return .object(members)
+        case .list(_, let items): return .array(items.map(encodeValue))
+        }
+    }
+
+    // MARK: - Decoding
+
+    /// Turns a file reference in an asset value (`{"file": "path"}`) into a stored asset.
+    public typealias AssetUploader = (String) throws -> Asset
+
+    /// Decodes a record object. `zoneID` applies when the object names none.
+    public static func decode(_ json: JSONValue, zoneID: ZoneID, uploadAsset: AssetUploader? = nil) throws(DecodingError) -> Record {
+        guard case .object = json else { throw DecodingError(path: "", message: "a record must be a JSON object, not \(json.kindName)") }
+        guard let type = json["recordType"]?.stringValue else {
+            throw DecodingError(path: "recordType", message: "missing; every record needs a recordType")
+        }
+        var zone = zoneID
+        if let zoneJSON = json["zoneID"] {
+            guard let name = zoneJSON["zoneName"]?.stringValue else { throw DecodingError(path: "zoneID.zoneName", message: "missing or not a string") }
+            zone = ZoneID(zoneName: name, ownerName: zoneJSON["ownerRecordName"]?.stringValue ?? ZoneID.defaultOwnerName)
+        }
+        let recordID: RecordID
+        if let nameJSON = json["recordName"] {
+            guard let name = nameJSON.stringValue else { throw DecodingError(path: "recordName", message: "must be a string") }
+            recordID = RecordID(recordName: name, zoneID: zone)
+        } else {
+            recordID = RecordID(zoneID: zone)
+        }
+        var record = Record(recordType: type, recordID: recordID)
+        if let tag = json["recordChangeTag"] {
+            guard let text = tag.stringValue else { throw DecodingError(path: "recordChangeTag", message: "must be a string") }
+            record.recordChangeTag = text
+        }
+        if let parent = json["parent"]?["recordName"]?.stringValue { record.parent = Reference(recordName: parent) }
+        if let fields = json["fields"] {
+            guard case .object(let members) = fields else { throw DecodingError(path: "fields", message: "must be an object of {value, type} members") }
+            for (name, field) in members {
+                if case .null = field { record[name] = nil; continue }
+                record[name] = try decodeField(field, path: "fields.\(name)", uploadAsset: uploadAsset)
+            }
+        }
+        return record
+    }
+
+    public static func decodeField(_ json: JSONValue, path: String, uploadAsset: AssetUploader? = nil) throws(DecodingError) -> FieldValue {
+        guard case .object = json, let value = json["value"] else {
+            throw DecodingError(path: path, message: "a field must be an object with a \"value\" (and optionally a \"type\")")
+        }
+        var type: FieldType?
+        if let tag = json["type"] {
+            guard let text = tag.stringValue, let parsed = FieldType(parsing: text) else {
+                throw DecodingError(path: "\(path).type", message: "unknown type \(JSONWriter.string(tag)); use STRING, INT64, DOUBLE, TIMESTAMP, BYTES, ASSET, REFERENCE, LOCATION or a *_LIST of them")
+            }
+            type = parsed
+        }
+        return try decodeValue(value, as: type, path: "\(path).value", uploadAsset: uploadAsset)
+    }
+
+    static func decodeValue(_ json: JSONValue, as type: FieldType?, path: String, uploadAsset: AssetUploader?) throws(DecodingError) -> FieldValue {
+        let resolved = type ?? inferType(json)
+        guard let resolved else { throw DecodingError(path: path, message: "cannot tell the type of \(json.kindName); add a \"type\"") }
+        if resolved.isList {
+            guard case .array(let items) = json else { throw DecodingError(path: path, message: "a \(resolved) value must be an array, not \(json.kindName)") }
+            var values: [FieldValue] = []
+            for (index, item) in items.enumerated() {
+                values.append(try decodeScalar(item, as: resolved.base, path: "\(path)[\(index)]", uploadAsset: uploadAsset))
+            }
+            return .list(resolved.base, values)
+        }
+        return try decodeScalar(json, as: resolved.base, path: path, uploadAsset: uploadAsset)
+    }
+
+    private static func inferType(_ json: JSONValue) -> FieldType? {
+        switch json {
+        case .string: return .string
+        case .integer: return .int64
+        case .number: return .double
+        case .object:
+            if json["latitude"] != nil { return .location }
+            if json["recordName"] != nil { return .reference }
+            if json["fileChecksum"] != nil || json["file"] != nil { return .asset }
+            return nil
+        case .array(let items):
+            guard let first = items.first, let base = inferType(first), !base.isList else { return items.isEmpty ? .list(.string) : nil }
+            if base == .int64, items.contains(where: { if case .number = $0 { return true } else { return false } }) { return .list(.double) }
+            return .list(base.base)
+        default: return nil
+        }
+    }
+
+    private static func decodeScalar(_ json: JSONValue, as base: FieldType.BaseType, path: String, uploadAsset: AssetUploader?) throws(DecodingError) -> FieldValue {
+        func wrong() -> DecodingError { DecodingError(path: path, message: "expected a \(base.rawValue) value, found \(json.kindName) \(JSONWriter.string(json).prefix(40))") }
+        switch base {
+        case .string:
+            guard let text = json.stringValue else { throw wrong() }
+            return .string(text)
+        case .int64:
+            guard let number = json.int64Value else { throw wrong() }
+            return .int64(number)
+        case .double:
+            guard let number = json.doubleValue else { throw wrong() }
+            return .double(number)
+        case .timestamp:
+            if let milliseconds = json.int64Value { return .timestamp(FieldValue.date(milliseconds: milliseconds)) }
+            if let text = json.stringValue, let date = ISO8601.parse(text) { return .timestamp(date) }
+            throw DecodingError(path: path, message: "expected a TIMESTAMP: milliseconds since 1970 or an ISO 8601 date, found \(JSONWriter.string(json).prefix(40))")
+        case .bytes:
+            guard let text = json.stringValue, let data = Data(base64Encoded: text) else {
+                throw DecodingError(path: path, message: "expected BYTES as a base64 string")
+            }
+            return .bytes(data)
+        case .asset:
+            if let file = json["file"]?.stringValue {
+                guard let uploadAsset else { throw DecodingError(path: path, message: "asset files can only be uploaded from the command line") }
+                do {
+                    return .asset(try uploadAsset(file))
+                } catch {
+                    throw DecodingError(path: path, message: "cannot read asset file \(file): \(error.localizedDescription)")
+                }
+            }
+            guard let checksum = json["fileChecksum"]?.stringValue, let size = json["size"]?.int64Value else {
+                throw DecodingError(path: path, message: "expected an ASSET as {\"fileChecksum\", \"size\"} or {\"file\": \"path\"}")
+            }
+            return .asset(Asset(fileChecksum: checksum, size: size))
+        case .reference:
+            if let name = json.stringValue { return .reference(Reference(recordName: name)) }
+            guard let name = json["recordName"]?.stringValue else { throw DecodingError(path: path, message: "expected a REFERENCE as {\"recordName\", \"action\"}") }
+            var action = Reference.Action.none
+            if let text = json["action"]?.stringValue {
+                guard let parsed = Reference.Action(rawValue: text.uppercased()) else {
+                    throw DecodingError(path: "\(path).action", message: "unknown action '\(text)'; use NONE or DELETE_SELF")
+                }
+                action = parsed
+            }
+            return .reference(Reference(recordName: name, action: action))
+        case .location:
+            guard let latitude = json["latitude"]?.doubleValue, let longitude = json["longitude"]?.doubleValue else {
+                throw DecodingError(path: path, message: "expected a LOCATION with numeric latitude and longitude")
+            }
+            var location = Location(latitude: latitude, longitude: longitude)
+            location.altitude = json["altitude"]?.doubleValue
+            location.horizontalAccuracy = json["horizontalAccuracy"]?.doubleValue
+            location.verticalAccuracy = json["verticalAccuracy"]?.doubleValue
+            location.course = json["course"]?.doubleValue
+            location.speed = json["speed"]?.doubleValue
+            location.timestamp = json["timestamp"]?.int64Value.map { FieldValue.date(milliseconds: $0) }
+            return .location(location)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import StratusModel
+
+/// Checks a record against CloudKit's rules and the store's schema before it is written, and
+/// lists the schema additions a development store makes for it.
+struct RecordValidator {
+    let environment: StoreEnvironment
+    let catalog: SchemaCatalog
+    /// Additions earlier records of the same batch made, not yet in the catalog.
+    var pendingTypes: Set<String> = []
+    var pendingFields: [String: [String: SchemaField]] = [:]
+
+    init(environment: StoreEnvironment, catalog: SchemaCatalog) {
+        self.environment = environment
+        self.catalog = catalog
+    }
+
+    static func identifierProblem(_ name: String, what: String) -> String? {
+        guard let first = name.unicodeScalars.first else { return "A \(what) cannot be empty." }
+        let valid = first.isASCII && first.properties.isAlphabetic
+            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+        if !valid { return "'\(name)' is not a valid \(what): use letters, digits and '_', starting with a letter." }
+        if name.utf8.count > 255 { return "The \(what) '\(name.prefix(20))...' is longer than 255 characters." }
+        return nil
+    }
+
+    /// Validates `fields` of a record of `recordType`; on success records the schema additions
+    /// it needs (development) so later records of the batch see them.
+    mutating func validate(recordType: String, fields: [String: FieldValue]) -> CloudKitError? {
+        if let problem = RecordValidator.identifierProblem(recordType, what: "record type name") {
+            return CloudKitError(.invalidArguments, problem)
+        }
+        let existing = catalog.type(named: recordType)?.schema
+        let typeKnown = existing != nil || pendingTypes.contains(recordType)
+        if !typeKnown, environment == .production {
+            return CloudKitError(.invalidArguments, "Cannot create new type '\(recordType)' in production schema; declare it (stratus schema import) first.")
+        }
+        var additions: [String: SchemaField] = [:]
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            if let problem = RecordValidator.identifierProblem(name, what: "field name") {
+                return CloudKitError(.invalidArguments, problem)
+            }
+            if let problem = RecordValidator.valueProblem(value, field: name) {
+                return CloudKitError(.invalidArguments, problem)
+            }
+            let declared = existing?.fields[name] ?? pendingFields[recordType]?[name]
+            if let declared {
+                if declared.type != value.type {
+                    return CloudKitError(.invalidArguments, "Invalid value for field '\(name)' of '\(recordType)': the schema says \(declared.type) but the record holds \(value.type).")
+                }
+            } else if environment == .production {
+                return CloudKitError(.invalidArguments, "Cannot create or modify field '\(name)' in record type '\(recordType)' in production schema; declare it first.")
+            } else {
+                additions[name] = SchemaField(name: name, type: value.type, indexes: value.type.defaultIndexes)
+            }
+        }
+        if existing == nil { pendingTypes.insert(recordType) }
+        for (name, field) in additions { pendingFields[recordType, default: [:]][name] = field }
+        return nil
+    }
+
+    static func valueProblem(_ value: FieldValue, field: String) -> String? {
+        switch value {
+        case .double(let number) where !number.isFinite:
+            return "Field '\(field)' holds \(number); CloudKit stores only finite doubles."
+        case .location(let location) where !location.isValid:
+            return "Field '\(field)' holds a location off the Earth (latitude \(location.latitude), longitude \(location.longitude))."
+        case .reference(let reference):
+            if let problem = RecordID.problem(withName: reference.recordName) { return "Field '\(field)' references an invalid record name: \(problem)." }
+        case .list(let base, let items):
+            for item in items {
+                if case .list = item { return "Field '\(field)' holds a list inside a list; CloudKit lists do not nest." }
+                if item.type.base != base { return "Field '\(field)' is a LIST<\(base.rawValue)> but holds a \(item.type) element." }
+                if let problem = valueProblem(item, field: field) { return problem }
+            }
+        default:
+            break
+        }
+        return nil
+    }
+}

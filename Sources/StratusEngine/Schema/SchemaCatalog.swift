@@ -1,0 +1,74 @@
+import GRDB
+import StratusModel
+
+/// The store's record types and fields with their row ids, as one transaction sees them.
+///
+/// Loaded once per schema version and shared; a write that grows the schema (development)
+/// works on a copy and persists what it added.
+struct SchemaCatalog: Sendable {
+    struct TypeEntry: Sendable {
+        var id: Int64
+        var schema: RecordTypeSchema
+        var fieldIDs: [String: Int64]
+    }
+
+    var version: Int64
+    var types: [String: TypeEntry]
+    var typeNames: [Int64: String]
+
+    func type(named name: String) -> TypeEntry? { types[name] }
+
+    static func load(_ db: GRDB.Database, version: Int64) throws -> SchemaCatalog {
+        var catalog = SchemaCatalog(version: version, types: [:], typeNames: [:])
+        for row in try Row.fetchAll(db, sql: "SELECT id, name, system_indexes FROM record_type") {
+            let id: Int64 = row["id"]
+            let name: String = row["name"]
+            let systemIndexes = decodeSystemIndexes(row["system_indexes"])
+            catalog.types[name] = TypeEntry(id: id, schema: RecordTypeSchema(name: name, systemIndexes: systemIndexes), fieldIDs: [:])
+            catalog.typeNames[id] = name
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT id, type_id, name, field_type, indexes FROM schema_field") {
+            let typeID: Int64 = row["type_id"]
+            guard let typeName = catalog.typeNames[typeID], let type = FieldType(parsing: row["field_type"]) else { continue }
+            let name: String = row["name"]
+            catalog.types[typeName]?.schema.fields[name] = SchemaField(name: name, type: type, indexes: FieldIndexes(rawValue: row["indexes"]))
+            catalog.types[typeName]?.fieldIDs[name] = row["id"]
+        }
+        return catalog
+    }
+
+    /// Adds a record type in the transaction and to this catalog.
+    mutating func addType(_ name: String, systemIndexes: [SystemField: FieldIndexes], in db: GRDB.Database) throws -> TypeEntry {
+        try db.execute(sql: "INSERT INTO record_type (name, system_indexes) VALUES (?, ?)",
+                       arguments: [name, SchemaCatalog.encodeSystemIndexes(systemIndexes)])
+        let entry = TypeEntry(id: db.lastInsertedRowID, schema: RecordTypeSchema(name: name, systemIndexes: systemIndexes), fieldIDs: [:])
+        types[name] = entry
+        typeNames[entry.id] = name
+        return entry
+    }
+
+    /// Adds a field to a type in the transaction and to this catalog.
+    mutating func addField(_ field: SchemaField, toType typeName: String, in db: GRDB.Database) throws {
+        guard let entry = types[typeName] else { return }
+        try db.execute(sql: "INSERT INTO schema_field (type_id, name, field_type, indexes) VALUES (?, ?, ?, ?)",
+                       arguments: [entry.id, field.name, field.type.description, field.indexes.rawValue])
+        types[typeName]?.schema.fields[field.name] = field
+        types[typeName]?.fieldIDs[field.name] = db.lastInsertedRowID
+    }
+
+    static func encodeSystemIndexes(_ indexes: [SystemField: FieldIndexes]) -> String {
+        indexes.keys.sorted { $0.rawValue < $1.rawValue }
+            .map { "\($0.rawValue)=\(indexes[$0]!.rawValue)" }
+            .joined(separator: ",")
+    }
+
+    static func decodeSystemIndexes(_ text: String) -> [SystemField: FieldIndexes] {
+        var result: [SystemField: FieldIndexes] = [:]
+        for part in text.split(separator: ",") {
+            let pieces = part.split(separator: "=")
+            guard pieces.count == 2, let field = SystemField(rawValue: String(pieces[0])), let raw = Int(pieces[1]) else { continue }
+            result[field] = FieldIndexes(rawValue: raw)
+        }
+        return result
+    }
+}

@@ -1,0 +1,30 @@
+/// Appends varints, fixed-width integers and strings to a byte buffer.
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    mutating func varint(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    /// Zig-zag, so small negative numbers stay short.
+    mutating func signed(_ value: Int64) {
+        varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+    }
+
+    mutating func fixed64(_ value: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
+    }
+
+    mutating func string(_ text: String) {
+        let utf8 = Array(text.utf8)
+        varint(UInt64(utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import StratusModel
+
+/// Encodes a record's fields into the compact binary blob the `record` table stores.
+///
+/// Every type round-trips exactly (an INT64 stays 64-bit, a double keeps its bit pattern, a
+/// timestamp its milliseconds), and decoding is a single forward pass, cheap enough for playback.
+enum FieldCoder {
+    static let formatVersion: UInt8 = 1
+
+    static func encode(_ fields: [String: FieldValue]) -> Data {
+        var writer = ByteWriter()
+        writer.byte(formatVersion)
+        writer.varint(UInt64(fields.count))
+        for key in fields.keys.sorted() {
+            writer.string(key)
+            writeTagged(fields[key]!, into: &writer)
+        }
+        return Data(writer.bytes)
+    }
+
+    static func decode(_ data: Data) throws -> [String: FieldValue] {
+        var reader = ByteReader(data)
+        guard try reader.byte() == formatVersion else { throw ByteReader.Failure.corrupt }
+        let count = try reader.varint()
+        guard count <= 100_000 else { throw ByteReader.Failure.corrupt }
+        var fields: [String: FieldValue] = [:]
+        fields.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            let key = try reader.string()
+            fields[key] = try readTagged(from: &reader)
+        }
+        return fields
+    }
+
+    private static func tag(of base: FieldType.BaseType) -> UInt8 {
+        switch base {
+        case .string: return 0
+        case .int64: return 1
+        case .double: return 2
+        case .timestamp: return 3
+        case .bytes: return 4
+        case .asset: return 5
+        case .reference: return 6
+        case .location: return 7
+        }
+    }
+
+    private static func base(ofTag tag: UInt8) throws -> FieldType.BaseType {
+        switch tag {
+        case 0: return .string
+        case 1: return .int64
+        case 2: return .double
+        case 3: return .timestamp
+        case 4: return .bytes
+        case 5: return .asset
+        case 6: return .reference
+        case 7: return .location
+        default: throw ByteReader.Failure.corrupt
+        }
+    }
+
+    private static let listFlag: UInt8 = 0x80
+
+    private static func writeTagged(_ value: FieldValue, into writer: inout ByteWriter) {
+        if case .list(let base, let items) = value {
+            writer.byte(tag(of: base) | listFlag)
+            writer.varint(UInt64(items.count))
+            for item in items { writePayload(item, into: &writer) }
+        } else {
+            writer.byte(tag(of: value.type.base))
+            writePayload(value, into: &writer)
+        }
+    }
+
+    private static func readTagged(from reader: inout ByteReader) throws -> FieldValue {
+        let tagByte = try reader.byte()
+        let base = try base(ofTag: tagByte & ~listFlag)
+        if tagByte & listFlag != 0 {
+            let count = try reader.varint()
+            guard count <= UInt64(reader.remaining) else { throw ByteReader.Failure.corrupt }
+            var items: [FieldValue] = []
+            items.reserveCapacity(Int(count))
+            for _ in 0..<count { items.append(try readPayload(base, from: &reader)) }
+            return .list(base, items)
+        }
+        return try readPayload(base, from: &reader)
+    }
+
+    private static func writePayload(_ value: FieldValue, into writer: inout ByteWriter) {
+        switch value {
+        case .string(let text): writer.string(text)
+        case .int64(let number): writer.signed(number)
+        case .double(let number): writer.fixed64(number.bitPattern)
+        case .timestamp(let date): writer.signed(FieldValue.milliseconds(date))
+        case .bytes(let data):
+            writer.varint(UInt64(data.count))
+            writer.bytes.append(contentsOf: data)
+        case .asset(let asset):
+            writer.string(asset.fileChecksum)
+            writer.signed(asset.size)
+        case .reference(let reference):
+            writer.string(reference.recordName)
+            writer.byte(reference.action == .deleteSelf ? 1 : 0)
+        case .location(let location):
+            writer.fixed64(location.latitude.bitPattern)
+            writer.fixed64(location.longitude.bitPattern)
+            let optionals = [location.altitude, location.horizontalAccuracy, location.verticalAccuracy, location.course, location.speed]
+            var mask: UInt8 = 0
+            for (index, item) in optionals.enumerated() where item != nil { mask |= 1 << index }
+            if location.timestamp != nil { mask |= 1 << 5 }
+            writer.byte(mask)
+            for item in optionals { if let item { writer.fixed64(item.bitPattern) } }
+            if let time = location.timestamp { writer.signed(FieldValue.milliseconds(time)) }
+        case .list:
+            break // lists do not nest; writeTagged handles the outer list
+        }
+    }
+
+    private static func readPayload(_ base: FieldType.BaseType, from reader: inout ByteReader) throws -> FieldValue {
+        switch base {
+        case .string: return .string(try reader.string())
+        case .int64: return .int64(try reader.signed())
+        case .double: return .double(Double(bitPattern: try reader.fixed64()))
+        case .timestamp: return .timestamp(FieldValue.date(milliseconds: try reader.signed()))
+        case .bytes: return .bytes(Data(try reader.take(Int(try reader.varint()))))
+        case .asset: return .asset(Asset(fileChecksum: try reader.string(), size: try reader.signed()))
+        case .reference:
+            let name = try reader.string()
+            return .reference(Reference(recordName: name, action: try reader.byte() == 1 ? .deleteSelf : .none))
+        case .location:
+            var location = Location(latitude: Double(bitPattern: try reader.fixed64()),
+                                    longitude: Double(bitPattern: try reader.fixed64()))
+            let mask = try reader.byte()
+            func optional(_ bit: Int) throws -> Double? {
+                mask & (1 << bit) != 0 ? Double(bitPattern: try reader.fixed64()) : nil
+            }
+            location.altitude = try optional(0)
+            location.horizontalAccuracy = try optional(1)
+            location.verticalAccuracy = try optional(2)
+            location.course = try optional(3)
+            location.speed = try optional(4)
+            if mask & (1 << 5) != 0 { location.timestamp = FieldValue.date(milliseconds: try reader.signed()) }
+            return .location(location)
+        }
+    }
+}

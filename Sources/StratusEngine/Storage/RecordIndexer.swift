@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Keeps a record's index rows in step with its fields, in the record's write transaction:
+/// `field_value` rows for QUERYABLE/SORTABLE fields (one per list element), `location_value`
+/// rows for locations, the full-text row for SEARCHABLE strings, and `reference_edge` rows for
+/// DELETE_SELF references.
+///
+/// Removal recomputes the old rows from the old fields, so no by-record index is needed; that
+/// holds as long as a schema change that alters indexes rebuilds the field it touches.
+struct RecordIndexer {
+    let db: GRDB.Database
+    let zoneRowID: Int64
+    let type: SchemaCatalog.TypeEntry
+
+    func add(recordID: Int64, fields: [String: FieldValue]) throws {
+        try apply(recordID: recordID, fields: fields, inserting: true)
+    }
+
+    func remove(recordID: Int64, fields: [String: FieldValue]) throws {
+        try apply(recordID: recordID, fields: fields, inserting: false)
+    }
+
+    /// The FTS `scope` token that keeps a text search inside one zone and record type.
+    static func textScope(zoneRowID: Int64, typeID: Int64) -> String { "z\(zoneRowID)t\(typeID)" }
+
+    /// The SQL value a field value is indexed under, and its case-folded key for strings.
+    static func indexKey(_ value: FieldValue) -> (DatabaseValue, String?)? {
+        switch value {
+        case .string(let text): return (text.databaseValue, CaseFolding.key(text))
+        case .int64(let number): return (number.databaseValue, nil)
+        case .double(let number): return (number.databaseValue, nil)
+        case .timestamp(let date): return (FieldValue.milliseconds(date).databaseValue, nil)
+        case .reference(let reference): return (reference.recordName.databaseValue, nil)
+        default: return nil
+        }
+    }
+
+    private func apply(recordID: Int64, fields: [String: FieldValue], inserting: Bool) throws {
+        var text: [String] = []
+        for (name, value) in fields {
+            if case .reference = value.elements.first {
+                for case .reference(let reference) in value.elements where reference.action == .deleteSelf {
+                    try edge(target: reference.recordName, source: recordID, inserting: inserting)
+                }
+            }
+            guard let field = type.schema.fields[name], let fieldID = type.fieldIDs[name] else { continue }
+            if field.isSearchable, field.type.base == .string {
+                for case .string(let string) in value.elements { text.append(contentsOf: TextTokenizer.tokens(string)) }
+            }
+            guard field.isQueryable || field.isSortable else { continue }
+            for element in value.elements {
+                if case .location(let location) = element {
+                    try locationRow(fieldID: fieldID, location: location, recordID: recordID, inserting: inserting)
+                } else if let (key, folded) = RecordIndexer.indexKey(element) {
+                    try valueRow(fieldID: fieldID, value: key, folded: folded, recordID: recordID, inserting: inserting)
+                }
+            }
+        }
+        if inserting, !text.isEmpty {
+            try db.cachedStatement(sql: "INSERT INTO record_text (rowid, scope, tokens) VALUES (?, ?, ?)")
+                .execute(arguments: [recordID, RecordIndexer.textScope(zoneRowID: zoneRowID, typeID: type.id), text.joined(separator: " ")])
+        } else if !inserting {
+            try db.cachedStatement(sql: "DELETE FROM record_text WHERE rowid = ?").execute(arguments: [recordID])
+        }
+    }
+
+    private func valueRow(fieldID: Int64, value: DatabaseValue, folded: String?, recordID: Int64, inserting: Bool) throws {
+        if inserting {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO field_value (zone_id, field_id, value, record_id, folded) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [zoneRowID, fieldID, value, recordID, folded])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM field_value WHERE zone_id = ? AND field_id = ? AND value = ? AND record_id = ?")
+                .execute(arguments: [zoneRowID, fieldID, value, recordID])
+        }
+    }
+
+    private func locationRow(fieldID: Int64, location: Location, recordID: Int64, inserting: Bool) throws {
+        let sql = inserting
+            ? "INSERT OR IGNORE INTO location_value (zone_id, field_id, latitude, longitude, record_id) VALUES (?, ?, ?, ?, ?)"
+            : "DELETE FROM location_value WHERE zone_id = ? AND field_id = ? AND latitude = ? AND longitude = ? AND record_id = ?"
+        try db.cachedStatement(sql: sql).execute(arguments: [zoneRowID, fieldID, location.latitude, location.longitude, recordID])
+    }
+
+    private func edge(target: String, source: Int64, inserting: Bool) throws {
+        let sql = inserting
+            ? "INSERT OR IGNORE INTO reference_edge (zone_id, target, source_id) VALUES (?, ?, ?)"
+            : "DELETE FROM reference_edge WHERE zone_id = ? AND target = ? AND source_id = ?"
+        try db.cachedStatement(sql: sql).execute(arguments: [zoneRowID, target, source])
+    }
+}

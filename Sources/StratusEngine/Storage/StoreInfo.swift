@@ -1,0 +1,31 @@
+import Foundation
+import GRDB
+
+/// The one `store_info` row: identity, format, environment and owner of a store.
+struct StoreInfo: Sendable {
+    var uuid: UUID
+    var formatVersion: Int
+    var environment: StoreEnvironment
+    var owner: String
+    var schemaVersion: Int64
+
+    static func load(_ db: GRDB.Database) throws -> StoreInfo? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT uuid, format_version, environment, owner, schema_version FROM store_info WHERE id = 1") else {
+            return nil
+        }
+        let bytes: Data = row["uuid"]
+        guard bytes.count == 16 else { return nil }
+        let uuid = bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+        return StoreInfo(
+            uuid: uuid,
+            formatVersion: row["format_version"],
+            environment: StoreEnvironment(rawValue: row["environment"]) ?? .development,
+            owner: row["owner"],
+            schemaVersion: row["schema_version"]
+        )
+    }
+
+    static func uuidBytes(_ uuid: UUID) -> Data {
+        withUnsafeBytes(of: uuid.uuid) { Data($0) }
+    }
+}

@@ -1,0 +1,111 @@
+import GRDB
+
+/// The versioned SQL schema of a store file. Each migration runs once, in a transaction.
+enum StoreMigrations {
+    /// The store format this build writes; a file with a larger one was made by a newer Stratus.
+    static let formatVersion = 1
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE store_info (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    uuid BLOB NOT NULL,
+                    format_version INTEGER NOT NULL,
+                    environment TEXT NOT NULL,
+                    owner TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    schema_version INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE database_state (
+                    scope INTEGER PRIMARY KEY,
+                    change_seq INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE zone (
+                    id INTEGER PRIMARY KEY,
+                    scope INTEGER NOT NULL,
+                    owner TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    incarnation INTEGER NOT NULL DEFAULT 1,
+                    change_seq INTEGER NOT NULL DEFAULT 0,
+                    db_seq INTEGER NOT NULL DEFAULT 0,
+                    state INTEGER NOT NULL DEFAULT 0,
+                    UNIQUE (scope, owner, name)
+                );
+                CREATE INDEX zone_database_changes ON zone (scope, db_seq);
+                CREATE TABLE record_type (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    system_indexes TEXT NOT NULL
+                );
+                CREATE TABLE schema_field (
+                    id INTEGER PRIMARY KEY,
+                    type_id INTEGER NOT NULL REFERENCES record_type (id),
+                    name TEXT NOT NULL,
+                    field_type TEXT NOT NULL,
+                    indexes INTEGER NOT NULL,
+                    UNIQUE (type_id, name)
+                );
+                CREATE TABLE record (
+                    id INTEGER PRIMARY KEY,
+                    zone_id INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    type_id INTEGER NOT NULL,
+                    fields BLOB NOT NULL,
+                    change_tag TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    created_by TEXT NOT NULL,
+                    modified_at INTEGER NOT NULL,
+                    modified_by TEXT NOT NULL,
+                    parent TEXT,
+                    size INTEGER NOT NULL
+                );
+                CREATE UNIQUE INDEX record_by_name ON record (zone_id, name);
+                CREATE INDEX record_by_change ON record (zone_id, seq);
+                CREATE INDEX record_by_modified ON record (zone_id, type_id, modified_at);
+                CREATE INDEX record_by_created ON record (zone_id, type_id, created_at);
+                CREATE TABLE tombstone (
+                    zone_id INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    type_id INTEGER NOT NULL,
+                    seq INTEGER NOT NULL,
+                    PRIMARY KEY (zone_id, name)
+                );
+                CREATE INDEX tombstone_by_change ON tombstone (zone_id, seq);
+                CREATE TABLE field_value (
+                    zone_id INTEGER NOT NULL,
+                    field_id INTEGER NOT NULL,
+                    value NOT NULL,
+                    record_id INTEGER NOT NULL,
+                    folded TEXT,
+                    PRIMARY KEY (zone_id, field_id, value, record_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX field_value_by_folded ON field_value (zone_id, field_id, folded, record_id)
+                    WHERE folded IS NOT NULL;
+                CREATE TABLE location_value (
+                    zone_id INTEGER NOT NULL,
+                    field_id INTEGER NOT NULL,
+                    latitude REAL NOT NULL,
+                    longitude REAL NOT NULL,
+                    record_id INTEGER NOT NULL,
+                    PRIMARY KEY (zone_id, field_id, latitude, longitude, record_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE reference_edge (
+                    zone_id INTEGER NOT NULL,
+                    target TEXT NOT NULL,
+                    source_id INTEGER NOT NULL,
+                    PRIMARY KEY (zone_id, target, source_id)
+                ) WITHOUT ROWID;
+                CREATE VIRTUAL TABLE record_text USING fts5 (scope, tokens, tokenize = 'ascii');
+                CREATE TABLE asset (
+                    checksum TEXT PRIMARY KEY,
+                    size INTEGER NOT NULL,
+                    data BLOB NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,15 @@
+import GRDB
+
+/// Deletes everything a zone holds, in the caller's transaction: records, their index rows and
+/// the zone's tombstones. The zone row itself stays so database changes can report the deletion.
+struct ZoneEraser {
+    let db: GRDB.Database
+    let zoneRowID: Int64
+
+    func eraseContents() throws {
+        try db.execute(sql: "DELETE FROM record_text WHERE rowid IN (SELECT id FROM record WHERE zone_id = ?)", arguments: [zoneRowID])
+        for table in ["field_value", "location_value", "reference_edge", "tombstone", "record"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE zone_id = ?", arguments: [zoneRowID])
+        }
+    }
+}

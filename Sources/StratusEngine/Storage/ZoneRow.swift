@@ -1,0 +1,59 @@
+import GRDB
+
+/// A `zone` row: a zone's identity, incarnation and change counters.
+struct ZoneRow: Sendable {
+    enum State: Int {
+        case live = 0
+        case deleted = 1
+        case purged = 2
+    }
+
+    var id: Int64
+    var scope: DatabaseScope
+    var zoneID: ZoneID
+    var incarnation: Int64
+    var changeSequence: Int64
+    var databaseSequence: Int64
+    var state: State
+
+    private static let columns = "id, scope, owner, name, incarnation, change_seq, db_seq, state"
+
+    init(row: Row) {
+        id = row["id"]
+        scope = DatabaseScope(rawValue: row["scope"]) ?? .private
+        zoneID = ZoneID(zoneName: row["name"], ownerName: row["owner"])
+        incarnation = row["incarnation"]
+        changeSequence = row["change_seq"]
+        databaseSequence = row["db_seq"]
+        state = State(rawValue: row["state"]) ?? .live
+    }
+
+    /// The zone with this ID in `scope`, live or not.
+    static func find(_ zoneID: ZoneID, scope: DatabaseScope, in db: GRDB.Database) throws -> ZoneRow? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM zone WHERE scope = ? AND owner = ? AND name = ?"),
+                         arguments: [scope.rawValue, zoneID.ownerName, zoneID.zoneName]).map(ZoneRow.init)
+    }
+
+    static func find(id: Int64, in db: GRDB.Database) throws -> ZoneRow? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM zone WHERE id = ?"), arguments: [id]).map(ZoneRow.init)
+    }
+
+    /// The live zone with this ID, or `zoneNotFound`.
+    static func live(_ zoneID: ZoneID, scope: DatabaseScope, in db: GRDB.Database) throws -> ZoneRow {
+        guard let zone = try find(zoneID, scope: scope, in: db), zone.state == .live else {
+            throw CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the \(scope.name) database. List zones with `stratus zones`, or make it with `stratus zones create \(zoneID.zoneName)`.")
+        }
+        return zone
+    }
+
+    static func all(scope: DatabaseScope, in db: GRDB.Database) throws -> [ZoneRow] {
+        try Row.fetchAll(db, sql: "SELECT \(columns) FROM zone WHERE scope = ? AND state = 0 ORDER BY name = '_defaultZone' DESC, name",
+                         arguments: [scope.rawValue]).map(ZoneRow.init)
+    }
+
+    /// Zones whose database sequence is past `sequence`, oldest change first.
+    static func changed(scope: DatabaseScope, after sequence: Int64, limit: Int, in db: GRDB.Database) throws -> [ZoneRow] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(columns) FROM zone WHERE scope = ? AND db_seq > ? AND name <> '_defaultZone' ORDER BY db_seq LIMIT ?"),
+                         arguments: [scope.rawValue, sequence, limit]).map(ZoneRow.init)
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import GRDB
+import StratusModel
+import Synchronization
+
+/// A local CloudKit container: one SQLite file in WAL mode holding the public, private and
+/// shared databases, their zones, records, schema and change history.
+///
+/// Several processes may open the same file at once (the dashboard while a script writes);
+/// SQLite serialises writers and every write is one transaction.
+public final class Store: Sendable {
+    /// Where the store lives.
+    public let path: String
+    /// The store's identity; it goes into every token and cursor.
+    public let storeID: UUID
+    /// The user record name that acts when no other user is named.
+    public let owner: String
+
+    let pool: DatabasePool
+    private let catalogCache = Mutex<SchemaCatalog?>(nil)
+
+    /// Opens the store at `path`, making it (with `environment`, default development) if the file
+    /// does not exist yet.
+    ///
+    /// - Throws: `CloudKitError` with `badDatabase` when the file is not a Stratus store, or
+    ///   `incompatibleVersion` when a newer Stratus made it.
+    public init(path: String, creatingWith environment: StoreEnvironment? = nil) throws {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        try Store.checkLooksLikeSQLite(url)
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(15)
+        configuration.prepareDatabase { db in
+            db.add(function: SQLFunctions.distance)
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try pool.read { db in try Store.checkIsStratusStore(db) }
+            try StoreMigrations.migrator.migrate(pool)
+            let info = try pool.write { db -> StoreInfo in
+                try Store.initialize(db, environment: environment)
+            }
+            storeID = info.uuid
+            owner = info.owner
+        } catch let error as CloudKitError {
+            throw error
+        } catch let error as DatabaseError {
+            throw Store.describe(error, path: path)
+        }
+    }
+
+    /// The store's environment now (a schema import can move a store to production).
+    public var environment: StoreEnvironment {
+        get throws { try read { db in try StoreInfo.load(db)?.environment ?? .development } }
+    }
+
+    /// One of the store's databases, acting as `user` (default: the store's owner).
+    public func database(_ scope: DatabaseScope, user: String? = nil) -> CloudDatabase {
+        CloudDatabase(store: self, scope: scope, user: user ?? owner)
+    }
+
+    /// Every record type's schema, sorted by name.
+    public func recordTypes() throws -> [RecordTypeSchema] {
+        try read { db in try catalog(db).types.values.map(\.schema).sorted { $0.name < $1.name } }
+    }
+
+    /// Stores asset content and returns the value a record field holds for it.
+    public func putAsset(_ data: Data) throws -> Asset {
+        let checksum = SHA256.hexDigest(data)
+        try write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO asset (checksum, size, data) VALUES (?, ?, ?)",
+                           arguments: [checksum, data.count, data])
+        }
+        return Asset(fileChecksum: checksum, size: Int64(data.count))
+    }
+
+    /// The content of an asset, or nil when the store has none with that checksum.
+    public func assetData(checksum: String) throws -> Data? {
+        try read { db in try Data.fetchOne(db, sql: "SELECT data FROM asset WHERE checksum = ?", arguments: [checksum]) }
+    }
+
+    // MARK: - Transactions
+
+    func read<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch let error as DatabaseError {
+            throw Store.describe(error, path: path)
+        }
+    }
+
+    func write<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+        do {
+            return try pool.write(body)
+        } catch let error as DatabaseError {
+            throw Store.describe(error, path: path)
+        }
+    }
+
+    /// The schema catalog as of this transaction, reloaded only when another write changed it.
+    func catalog(_ db: GRDB.Database) throws -> SchemaCatalog {
+        let version = try Int64.fetchOne(db, sql: "SELECT schema_version FROM store_info WHERE id = 1") ?? 0
+        if let cached = catalogCache.withLock({ $0 }), cached.version == version { return cached }
+        let loaded = try SchemaCatalog.load(db, version: version)
+        catalogCache.withLock { $0 = loaded }
+        return loaded
+    }
+
+    /// Records that a write changed the schema, so every process reloads it.
+    func schemaChanged(_ db: GRDB.Database, catalog: inout SchemaCatalog) throws {
+        try db.execute(sql: "UPDATE store_info SET schema_version = schema_version + 1 WHERE id = 1")
+        catalog.version = try Int64.fetchOne(db, sql: "SELECT schema_version FROM store_info WHERE id = 1") ?? 0
+        let updated = catalog
+        catalogCache.withLock { $0 = updated }
+    }
+
+    // MARK: - Opening
+
+    private static func checkLooksLikeSQLite(_ url: URL) throws {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        if header.isEmpty { return }
+        guard header.count == 16, header == Data("SQLite format 3\0".utf8) else {
+            throw CloudKitError(.badDatabase, "\(url.path) is not a Stratus store: it is not an SQLite database. Give --store a store file, or a path where a new one can be made.")
+        }
+    }
+
+    /// Refuses SQLite files that are not stores, and stores made by a newer Stratus.
+    private static func checkIsStratusStore(_ db: GRDB.Database) throws {
+        let hasInfo = try db.tableExists("store_info")
+        if !hasInfo {
+            let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb_%'") ?? 0
+            guard tableCount == 0 else {
+                throw CloudKitError(.badDatabase, "The file is an SQLite database but not a Stratus store; refusing to touch it.")
+            }
+        } else if let info = try StoreInfo.load(db), info.formatVersion > StoreMigrations.formatVersion {
+            throw CloudKitError(.incompatibleVersion, "This store was made by a newer Stratus (store format \(info.formatVersion); this build reads up to \(StoreMigrations.formatVersion)). Upgrade Stratus to open it.")
+        }
+    }
+
+    private static func initialize(_ db: GRDB.Database, environment: StoreEnvironment?) throws -> StoreInfo {
+        if let info = try StoreInfo.load(db) {
+            if let environment, environment != info.environment {
+                throw CloudKitError(.invalidArguments, "The store already exists as a \(info.environment.rawValue) store; --environment only applies when a store is made.")
+            }
+            return info
+        }
+        let info = StoreInfo(uuid: UUID(), formatVersion: StoreMigrations.formatVersion,
+                             environment: environment ?? .development,
+                             owner: "_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
+                             schemaVersion: 0)
+        try db.execute(sql: "INSERT INTO store_info (id, uuid, format_version, environment, owner, created_at) VALUES (1, ?, ?, ?, ?, ?)",
+                       arguments: [StoreInfo.uuidBytes(info.uuid), info.formatVersion, info.environment.rawValue, info.owner,
+                                   FieldValue.milliseconds(Date())])
+        for scope in DatabaseScope.allCases {
+            try db.execute(sql: "INSERT INTO database_state (scope) VALUES (?)", arguments: [scope.rawValue])
+            try db.execute(sql: "INSERT INTO zone (scope, owner, name) VALUES (?, ?, ?)",
+                           arguments: [scope.rawValue, ZoneID.defaultOwnerName, ZoneID.defaultZoneName])
+        }
+        var catalog = try SchemaCatalog.load(db, version: 0)
+        _ = try catalog.addType("Users", systemIndexes: RecordTypeSchema.developmentSystemIndexes, in: db)
+        try catalog.addField(SchemaField(name: "roles", type: .list(.int64), indexes: []), toType: "Users", in: db)
+        return info
+    }
+
+    static func describe(_ error: DatabaseError, path: String) -> CloudKitError {
+        switch error.resultCode {
+        case .SQLITE_NOTADB:
+            return CloudKitError(.badDatabase, "\(path) is not a Stratus store: it is not an SQLite database.")
+        case .SQLITE_CORRUPT:
+            return CloudKitError(.badDatabase, "The store at \(path) is damaged (\(error.message ?? "corrupt")); restore it from a copy.")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return CloudKitError(.zoneBusy, "The store at \(path) stayed locked by another process for 15 seconds; try again.")
+        case .SQLITE_FULL:
+            return CloudKitError(.quotaExceeded, "The disk holding \(path) is full; nothing was written. Free some space and try again.")
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
+            return CloudKitError(.permissionFailure, "Cannot write the store at \(path) (\(error.message ?? "read-only")); check the file's permissions.")
+        default:
+            return CloudKitError(.internalError, "SQLite failed on \(path): \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+}

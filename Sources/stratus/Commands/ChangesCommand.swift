@@ -1,0 +1,80 @@
+import ArgumentParser
+import StratusEngine
+
+struct ChangesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "changes",
+        abstract: "Play back a zone's changes since a token, or list zones changed since a database token.",
+        discussion: "Without --limit every page is fetched; with --limit N one page of at most N changes, and moreComing says whether more follow."
+    )
+
+    @OptionGroup var common: CommonOptions
+    @Option(help: "Start after this token (default: the beginning).") var since: String?
+    @Option(help: "Only these fields (comma-separated).") var keys: String?
+    @Flag(help: "System fields only.") var noKeys = false
+    @Option(help: "At most this many changes (one page).") var limit: Int?
+    @Flag(help: "Zones changed since a database token.") var database = false
+
+    func validate() throws {
+        if keys != nil && noKeys { throw ValidationError("--keys and --no-keys exclude each other") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() throws {
+        let db = try common.database()
+        if database { return try runDatabase(db) }
+        let desiredKeys: [String]? = noKeys ? [] : keys.map(parseKeyList)
+        var token = since
+        var json: [JSONValue] = []
+        var moreComing = false
+        repeat {
+            let page = try db.recordZoneChanges(inZoneWith: common.zoneID, since: token, desiredKeys: desiredKeys,
+                                                resultsLimit: limit ?? CloudDatabase.maximumChangesLimit)
+            for change in page.changes {
+                switch change {
+                case .changed(let record):
+                    if common.json { json.append(RecordJSON.encode(record)) } else {
+                        Output.line("changed  \(record.recordType) \(record.recordName)  tag \(record.recordChangeTag ?? "")")
+                    }
+                case .deleted(let recordID, let type):
+                    if common.json {
+                        json.append(.object([("recordName", .string(recordID.recordName)), ("recordType", .string(type)), ("deleted", .bool(true))]))
+                    } else {
+                        Output.line("deleted  \(type) \(recordID.recordName)")
+                    }
+                }
+            }
+            token = page.changeToken
+            moreComing = page.moreComing
+        } while moreComing && limit == nil
+        if common.json {
+            Output.json(.object([("records", .array(json)), ("syncToken", .string(token ?? "")), ("moreComing", .bool(moreComing))]))
+        } else {
+            Output.line("token \(token ?? "")" + (moreComing ? "  (more changes follow: pass --since with this token)" : ""))
+        }
+    }
+
+    private func runDatabase(_ db: CloudDatabase) throws {
+        var token = since
+        var zones: [JSONValue] = []
+        var moreComing = false
+        repeat {
+            let page = try db.databaseChanges(since: token, resultsLimit: limit ?? CloudDatabase.maximumChangesLimit)
+            let groups: [(String, [ZoneID])] = [("changed", page.changedZoneIDs), ("deleted", page.deletedZoneIDs), ("purged", page.purgedZoneIDs)]
+            for (kind, ids) in groups {
+                for zoneID in ids {
+                    zones.append(.object([("zoneName", .string(zoneID.zoneName)), ("ownerRecordName", .string(zoneID.ownerName)),
+                                          ("change", .string(kind))]))
+                    if !common.json { Output.line("\(kind.padding(toLength: 8, withPad: " ", startingAt: 0)) \(zoneID.zoneName)") }
+                }
+            }
+            token = page.changeToken
+            moreComing = page.moreComing
+        } while moreComing && limit == nil
+        if common.json {
+            Output.json(.object([("zones", .array(zones)), ("syncToken", .string(token ?? "")), ("moreComing", .bool(moreComing))]))
+        } else {
+            Output.line("token \(token ?? "")")
+        }
+    }
+}

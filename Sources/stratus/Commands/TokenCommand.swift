@@ -1,0 +1,18 @@
+import ArgumentParser
+import StratusEngine
+
+struct TokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Print the current change token of a zone (or the database) without playing back history."
+    )
+
+    @OptionGroup var common: CommonOptions
+    @Flag(help: "The database token instead of the zone's.") var database = false
+
+    func run() throws {
+        let db = try common.database()
+        let token = database ? try db.currentDatabaseToken() : try db.currentToken(for: common.zoneID)
+        if common.json { Output.json(.object([("syncToken", .string(token))])) } else { Output.line(token) }
+    }
+}

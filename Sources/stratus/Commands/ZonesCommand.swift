@@ -1,0 +1,65 @@
+import ArgumentParser
+import StratusEngine
+
+struct ZonesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "zones",
+        abstract: "List, make and delete record zones.",
+        subcommands: [List.self, Create.self, Delete.self],
+        defaultSubcommand: List.self
+    )
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the zones of a database with their tokens and record counts.")
+        @OptionGroup var common: CommonOptions
+
+        func run() throws {
+            let zones = try common.database().allRecordZones()
+            if common.json {
+                Output.json(.object([("zones", .array(zones.map { zone in
+                    .object([
+                        ("zoneID", .object([("zoneName", .string(zone.zoneID.zoneName)), ("ownerRecordName", .string(zone.zoneID.ownerName))])),
+                        ("syncToken", .string(zone.currentToken)),
+                        ("atomic", .bool(zone.isAtomic)),
+                        ("recordCount", .integer(Int64(zone.recordCount))),
+                    ])
+                }))]))
+                return
+            }
+            let width = max(4, zones.map(\.zoneID.zoneName.count).max() ?? 0)
+            Output.line("ZONE".padding(toLength: width, withPad: " ", startingAt: 0) + "  RECORDS  TOKEN")
+            for zone in zones {
+                let count = String(zone.recordCount)
+                Output.line(zone.zoneID.zoneName.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                            + String(repeating: " ", count: max(0, 7 - count.count)) + count + "  " + zone.currentToken)
+            }
+        }
+    }
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make custom zones (private database only).")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "Zone names.") var names: [String]
+
+        func run() throws {
+            try common.database().modifyRecordZones(saving: names.map { ZoneID(zoneName: $0) })
+            if !common.json { Output.line("created \(names.joined(separator: ", "))") } else {
+                Output.json(.object([("zones", .array(names.map { .object([("zoneName", .string($0))]) }))]))
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete zones and every record in them.")
+        @OptionGroup var common: CommonOptions
+        @Flag(help: "Report the zones as purged in database changes, as when a user deletes an app's data.") var purge = false
+        @Argument(help: "Zone names.") var names: [String]
+
+        func run() throws {
+            try common.database().modifyRecordZones(deleting: names.map { ZoneID(zoneName: $0) }, purging: purge)
+            if !common.json { Output.line("deleted \(names.joined(separator: ", "))") } else {
+                Output.json(.object([("zones", .array(names.map { .object([("zoneName", .string($0)), ("deleted", .bool(true))]) }))]))
+            }
+        }
+    }
+}

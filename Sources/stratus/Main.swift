@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import StratusEngine
+
+/// `stratus`: a local CloudKit on the command line.
+struct Stratus: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stratus",
+        abstract: "A local CloudKit: records, zones, queries and change tokens in one SQLite file.",
+        discussion: """
+            Exit codes: 0 success, 1 the operation failed (a CloudKit error, an invalid predicate), 2 bad usage.
+            The store is --store PATH, else $STRATUS_STORE, else \(StoreLocation.defaultPath).
+            """,
+        subcommands: [
+            DemoCommand.self, ZonesCommand.self, SaveCommand.self, FetchCommand.self, DeleteCommand.self,
+            ChangesCommand.self, TokenCommand.self,
+        ]
+    )
+}
+
+@main
+enum Main {
+    static func main() {
+        do {
+            var command = try Stratus.parseAsRoot()
+            try command.run()
+        } catch let failure as CommandFailure {
+            if !failure.message.isEmpty { FileHandle.standardError.write(Data((failure.message + "\n").utf8)) }
+            exit(failure.exitCode)
+        } catch let error as CloudKitError {
+            ErrorReporter.report(error)
+            exit(1)
+        } catch {
+            let code = Stratus.exitCode(for: error)
+            if code == .success {
+                Stratus.exit(withError: error)
+            }
+            let message = Stratus.fullMessage(for: error)
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            // Usage problems exit 2, as the command-line contract says; ArgumentParser's own is 64.
+            exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+}
+
+/// A failure the command already explained, with the exit code to leave with.
+struct CommandFailure: Error {
+    var message: String
+    var exitCode: Int32
+
+    static func usage(_ message: String) -> CommandFailure { CommandFailure(message: "error: \(message)", exitCode: 2) }
+    static func failed(_ message: String) -> CommandFailure { CommandFailure(message: "error: \(message)", exitCode: 1) }
+}
