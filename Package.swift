@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "stratus", targets: ["stratus"]),
         .library(name: "StratusEngine", targets: ["StratusEngine"]),
+        .library(name: "StratusTerminal", targets: ["StratusTerminal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -23,6 +24,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
+        // A small terminal UI toolkit that knows nothing of records.
+        .target(name: "StratusTerminal", dependencies: ["CNcurses"]),
         .executableTarget(
             name: "stratus",
             dependencies: [
@@ -32,6 +36,7 @@ let package = Package(
         ),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusModel"]),
+        .testTarget(name: "StratusTerminalTests", dependencies: ["StratusTerminal"]),
         // Runs the built `stratus` binary, so it depends on it to have it built.
         .testTarget(name: "StratusCLITests", dependencies: ["stratus"]),
     ]

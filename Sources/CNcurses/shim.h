@@ -1,0 +1,133 @@
+// Shim for ncursesw: turns on the wide-character API before the header is read, and wraps
+// the macros and variadic functions Swift cannot import as small inline functions.
+#ifndef STRATUS_CNCURSES_SHIM_H
+#define STRATUS_CNCURSES_SHIM_H
+
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+
+#include <locale.h>
+#include <langinfo.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+#include <ncurses.h>
+
+// MARK: Attributes (bit macros Swift cannot see)
+
+static inline attr_t stratus_attr_normal(void) { return A_NORMAL; }
+static inline attr_t stratus_attr_bold(void) { return A_BOLD; }
+static inline attr_t stratus_attr_dim(void) { return A_DIM; }
+static inline attr_t stratus_attr_underline(void) { return A_UNDERLINE; }
+static inline attr_t stratus_attr_reverse(void) { return A_REVERSE; }
+static inline attr_t stratus_attr_italic(void) { return A_ITALIC; }
+
+// MARK: Key codes (function-like macros)
+
+static inline int stratus_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int stratus_key_f(int n) { return KEY_F(n); }
+
+// MARK: Screen
+
+/// Starts curses without exiting the process on failure (initscr would print and exit).
+static inline SCREEN *stratus_newterm(void) { return newterm(NULL, stdout, stdin); }
+
+static inline int stratus_screen_width(void) { int y, x; getmaxyx(stdscr, y, x); (void)y; return x; }
+static inline int stratus_screen_height(void) { int y, x; getmaxyx(stdscr, y, x); (void)x; return y; }
+static inline int stratus_colors(void) { return COLORS; }
+static inline int stratus_color_pairs(void) { return COLOR_PAIRS; }
+static inline int stratus_color_pair_attr(int n) { return (int)COLOR_PAIR(n); }
+static inline void stratus_keypad_stdscr(int on) { keypad(stdscr, on ? TRUE : FALSE); }
+static inline void stratus_intrflush_stdscr(int on) { intrflush(stdscr, on ? TRUE : FALSE); }
+static inline void stratus_nodelay_stdscr(int on) { nodelay(stdscr, on ? TRUE : FALSE); }
+static inline void stratus_leaveok_stdscr(int on) { leaveok(stdscr, on ? TRUE : FALSE); }
+static inline void stratus_clearok_curscr(void) { clearok(curscr, TRUE); }
+
+/// Reads one input: returns OK (a character in *out), KEY_CODE_YES (a key code in *out) or ERR.
+static inline int stratus_get_wch(unsigned int *out) {
+    wint_t value = 0;
+    int rc = wget_wch(stdscr, &value);
+    *out = (unsigned int)value;
+    return rc;
+}
+
+/// Writes one cell: a spacing character plus up to CCHARW_MAX - 1 combining characters,
+/// with an extended colour pair (passed through setcchar's opts so pairs above 255 work).
+static inline int stratus_put_cell(int y, int x, const wchar_t *text, attr_t attrs, int pair) {
+    cchar_t cell;
+    memset(&cell, 0, sizeof cell);
+    int extended = pair;
+    if (setcchar(&cell, text, attrs, 0, &extended) == ERR) {
+        return ERR;
+    }
+    return mvadd_wch(y, x, &cell);
+}
+
+// MARK: Width and locale
+
+/// glibc declares wcwidth only under _XOPEN_SOURCE, which the importer may not see.
+extern int wcwidth(wchar_t c);
+
+/// Columns ncurses (through the C library) believes a character takes: -1, 0, 1 or 2.
+static inline int stratus_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }
+
+
+/// True when the current LC_CTYPE uses UTF-8.
+static inline int stratus_locale_is_utf8(void) {
+    const char *codeset = nl_langinfo(CODESET);
+    return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+}
+
+// MARK: Raw output and signals
+
+/// Writes bytes straight to the terminal (async-signal safe).
+static inline void stratus_write_stdout(const char *text) {
+    size_t length = strlen(text);
+    while (length > 0) {
+        ssize_t written = write(STDOUT_FILENO, text, length);
+        if (written <= 0) { return; }
+        text += written;
+        length -= (size_t)written;
+    }
+}
+
+static volatile sig_atomic_t stratus_bracketed_paste_on = 0;
+
+static inline void stratus_set_bracketed_paste(int on) {
+    stratus_write_stdout(on ? "\033[?2004h" : "\033[?2004l");
+    stratus_bracketed_paste_on = on;
+}
+
+static void stratus_restore_and_exit(int sig) {
+    if (stratus_bracketed_paste_on) {
+        stratus_write_stdout("\033[?2004l");
+    }
+    endwin();
+    _exit(128 + sig);
+}
+
+/// Installs SIGINT, SIGTERM and SIGHUP handlers that restore the terminal and exit 128 + sig.
+static inline void stratus_install_restore_handlers(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = stratus_restore_and_exit;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+}
+
+/// Puts the default dispositions back once the terminal is restored normally.
+static inline void stratus_remove_restore_handlers(void) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+}
+
+#endif
