@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "stratus", targets: ["stratus"]),
         .library(name: "StratusEngine", targets: ["StratusEngine"]),
+        .library(name: "StratusPredicates", targets: ["StratusPredicates"]),
         .library(name: "StratusTerminal", targets: ["StratusTerminal"]),
     ],
     dependencies: [
@@ -16,11 +17,13 @@ let package = Package(
     targets: [
         // Value types shared by the predicate language and the engine.
         .target(name: "StratusModel"),
+        // The NSPredicate format language under CloudKit's rules. Pure logic, no I/O.
+        .target(name: "StratusPredicates", dependencies: ["StratusModel"]),
         // The record engine, stored in SQLite through GRDB.
         .target(
             name: "StratusEngine",
             dependencies: [
-                "StratusModel",
+                "StratusModel", "StratusPredicates",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -30,12 +33,13 @@ let package = Package(
         .executableTarget(
             name: "stratus",
             dependencies: [
-                "StratusModel", "StratusEngine",
+                "StratusModel", "StratusPredicates", "StratusEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
-        .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusModel"]),
+        .testTarget(name: "StratusPredicatesTests", dependencies: ["StratusPredicates", "StratusModel"]),
+        .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusModel", "StratusPredicates"]),
         .testTarget(name: "StratusTerminalTests", dependencies: ["StratusTerminal"]),
         // Runs the built `stratus` binary, so it depends on it to have it built.
         .testTarget(name: "StratusCLITests", dependencies: ["stratus"]),

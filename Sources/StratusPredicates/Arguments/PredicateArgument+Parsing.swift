@@ -1,0 +1,243 @@
+import Foundation
+import StratusModel
+
+/// The command line's typed argument syntax: `string:red`, `int:5`, `double:2.5`,
+/// `date:2024-05-01T00:00:00Z` (or `date:2024-05-01`), `ref:NAME`, `location:37.33,-122.03`,
+/// `list:["red","green"]`, `key:fieldName`.
+extension PredicateArgument {
+    public static let typeNames = ["string", "int", "double", "date", "ref", "location", "list", "key"]
+
+    public init(parsing text: String) throws(PredicateArgumentError) {
+        guard let colon = text.firstIndex(of: ":") else {
+            throw PredicateArgumentError(
+                "argument '\(text)' has no type: write TYPE:VALUE, with TYPE one of \(Self.typeNames.joined(separator: ", "))")
+        }
+        let type = text[..<colon].lowercased()
+        let value = String(text[text.index(after: colon)...])
+        switch type {
+        case "string", "str":
+            self = .value(.string(value))
+        case "int", "int64":
+            guard let number = Int64(value.trimmingCharacters(in: .whitespaces)) else {
+                throw PredicateArgumentError("int:\(value) is not a 64-bit integer")
+            }
+            self = .value(.int64(number))
+        case "double", "number":
+            guard let number = Double(value.trimmingCharacters(in: .whitespaces)), number.isFinite else {
+                throw PredicateArgumentError("double:\(value) is not a finite number")
+            }
+            self = .value(.double(number))
+        case "date", "timestamp":
+            guard let date = Self.parseDate(value.trimmingCharacters(in: .whitespaces)) else {
+                throw PredicateArgumentError(
+                    "date:\(value) is not an ISO 8601 date: write 2024-05-01T00:00:00Z, 2024-05-01T09:30:00+02:00 or 2024-05-01")
+            }
+            self = .value(.timestamp(date))
+        case "ref", "reference":
+            guard !value.isEmpty else { throw PredicateArgumentError("ref: needs a record name, as in ref:RECORDNAME") }
+            self = .value(.reference(Reference(recordName: value)))
+        case "location", "loc":
+            let parts = value.split(separator: ",", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else {
+                throw PredicateArgumentError("location:\(value) is not LATITUDE,LONGITUDE (as in location:37.33,-122.03)")
+            }
+            let location = Location(latitude: latitude, longitude: longitude)
+            guard location.isValid else {
+                throw PredicateArgumentError(
+                    "location:\(value) is off the Earth: latitude must be within -90...90 and longitude within -180...180")
+            }
+            self = .value(.location(location))
+        case "list", "array":
+            self = .value(try JSONListReader.read(value))
+        case "key", "field":
+            guard !value.isEmpty else { throw PredicateArgumentError("key: needs a field name, as in key:favoriteColors") }
+            self = .key(value)
+        default:
+            throw PredicateArgumentError(
+                "unknown argument type '\(type)': expected one of \(Self.typeNames.joined(separator: ", "))")
+        }
+    }
+
+    /// ISO 8601: `YYYY-MM-DD`, optionally `THH:MM[:SS[.fff]]` and `Z` or `±HH:MM` (UTC when absent).
+    static func parseDate(_ text: String) -> Date? {
+        let s = Array(text.unicodeScalars)
+        var i = 0
+        func number(_ digits: Int) -> Int? {
+            guard i + digits <= s.count else { return nil }
+            var value = 0
+            for k in i..<(i + digits) {
+                guard CharacterClass.isDigit(s[k]) else { return nil }
+                value = value * 10 + Int(s[k].value - 0x30)
+            }
+            i += digits
+            return value
+        }
+        func take(_ c: Unicode.Scalar) -> Bool {
+            guard i < s.count, s[i] == c else { return false }
+            i += 1
+            return true
+        }
+        guard let year = number(4), take("-"), let month = number(2), take("-"), let day = number(2) else { return nil }
+        var components = DateComponents(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
+        var fraction = 0.0
+        var offsetSeconds = 0
+        if i < s.count {
+            guard take("T") || take("t") || take(" ") else { return nil }
+            guard let hour = number(2), take(":"), let minute = number(2) else { return nil }
+            components.hour = hour
+            components.minute = minute
+            if take(":") {
+                guard let second = number(2) else { return nil }
+                components.second = second
+                if take(".") || take(",") {
+                    var digits = ""
+                    while i < s.count, CharacterClass.isDigit(s[i]) {
+                        digits.unicodeScalars.append(s[i])
+                        i += 1
+                    }
+                    guard !digits.isEmpty, let value = Double("0." + digits) else { return nil }
+                    fraction = value
+                }
+            }
+            if take("Z") || take("z") {
+            } else if i < s.count {
+                let sign: Int
+                if take("+") { sign = 1 } else if take("-") { sign = -1 } else { return nil }
+                guard let hours = number(2) else { return nil }
+                _ = take(":")
+                guard let minutes = number(2), hours <= 23, minutes <= 59 else { return nil }
+                offsetSeconds = sign * (hours * 3600 + minutes * 60)
+            }
+            guard i == s.count else { return nil }
+        }
+        guard (1...12).contains(month), (1...31).contains(day), let hour = components.hour, hour <= 23,
+              let minute = components.minute, minute <= 59, let second = components.second, second <= 60
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        guard let date = calendar.date(from: components),
+              calendar.component(.day, from: date) == day || second == 60
+        else { return nil }
+        return date.addingTimeInterval(fraction - Double(offsetSeconds))
+    }
+}
+
+/// Reads the JSON array of a `list:` argument: strings, integers or doubles (integers widen
+/// to doubles when mixed with them); one element type per list, as CloudKit lists have.
+enum JSONListReader {
+    static func read(_ text: String) throws(PredicateArgumentError) -> FieldValue {
+        let s = Array(text.unicodeScalars)
+        var i = 0
+        func fail(_ message: String) -> PredicateArgumentError {
+            PredicateArgumentError("list:\(text) is not a JSON array of strings or numbers: \(message) at character \(i)")
+        }
+        func skipSpace() {
+            while i < s.count, s[i] == " " || s[i] == "\t" || s[i] == "\n" || s[i] == "\r" { i += 1 }
+        }
+        enum Item { case string(String), int(Int64), double(Double) }
+        func readString() throws(PredicateArgumentError) -> String {
+            i += 1
+            var out = String.UnicodeScalarView()
+            while true {
+                guard i < s.count else { throw fail("unterminated string") }
+                let c = s[i]
+                i += 1
+                if c == "\"" { return String(out) }
+                guard c == "\\" else {
+                    out.append(c)
+                    continue
+                }
+                guard i < s.count else { throw fail("unterminated escape") }
+                let e = s[i]
+                i += 1
+                switch e {
+                case "\"", "\\", "/": out.append(e)
+                case "n": out.append("\n")
+                case "t": out.append("\t")
+                case "r": out.append("\r")
+                case "b": out.append("\u{08}")
+                case "f": out.append("\u{0C}")
+                case "u":
+                    func hex4() throws(PredicateArgumentError) -> UInt32 {
+                        var value: UInt32 = 0
+                        for _ in 0..<4 {
+                            guard i < s.count, let d = CharacterClass.hexValue(s[i]) else { throw fail("bad \\u escape") }
+                            value = value * 16 + d
+                            i += 1
+                        }
+                        return value
+                    }
+                    var value = try hex4()
+                    if (0xD800...0xDBFF).contains(value), i + 1 < s.count, s[i] == "\\", s[i + 1] == "u" {
+                        i += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw fail("bad surrogate pair") }
+                        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(value) else { throw fail("lone surrogate") }
+                    out.append(scalar)
+                default: throw fail("unknown escape \\\(e)")
+                }
+            }
+        }
+        skipSpace()
+        guard i < s.count, s[i] == "[" else { throw fail("expected '['") }
+        i += 1
+        var items: [Item] = []
+        skipSpace()
+        if i < s.count, s[i] == "]" {
+            i += 1
+        } else {
+            while true {
+                skipSpace()
+                guard i < s.count else { throw fail("expected a value") }
+                if s[i] == "\"" {
+                    items.append(.string(try readString()))
+                } else {
+                    var number = ""
+                    while i < s.count, CharacterClass.isDigit(s[i]) || "+-.eE".unicodeScalars.contains(s[i]) {
+                        number.unicodeScalars.append(s[i])
+                        i += 1
+                    }
+                    if let int = Int64(number) {
+                        items.append(.int(int))
+                    } else if let double = Double(number), double.isFinite, !number.isEmpty {
+                        items.append(.double(double))
+                    } else {
+                        throw fail("expected a string or a number")
+                    }
+                }
+                skipSpace()
+                guard i < s.count else { throw fail("expected ',' or ']'") }
+                if s[i] == "]" {
+                    i += 1
+                    break
+                }
+                guard s[i] == "," else { throw fail("expected ',' or ']'") }
+                i += 1
+            }
+        }
+        skipSpace()
+        guard i == s.count else { throw fail("unexpected text after the array") }
+
+        var strings: [FieldValue] = [], ints: [FieldValue] = [], doubles: [FieldValue] = []
+        var sawDouble = false
+        for item in items {
+            switch item {
+            case .string(let value): strings.append(.string(value))
+            case .int(let value):
+                ints.append(.int64(value))
+                doubles.append(.double(Double(value)))
+            case .double(let value):
+                sawDouble = true
+                doubles.append(.double(value))
+            }
+        }
+        if !strings.isEmpty && strings.count != items.count {
+            throw PredicateArgumentError("list:\(text) mixes strings and numbers; a CloudKit list has one element type")
+        }
+        if !strings.isEmpty || items.isEmpty { return .list(.string, strings) }
+        return sawDouble ? .list(.double, doubles) : .list(.int64, ints)
+    }
+}
