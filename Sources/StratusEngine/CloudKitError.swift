@@ -1,4 +1,5 @@
 import Foundation
+import StratusPredicates
 
 /// An error as CloudKit reports it: a code with CloudKit's name and number, and a sentence a
 /// person can act on. Per-record errors of a batch hang off `partialErrors`.
@@ -56,12 +57,16 @@ public struct CloudKitError: Error, Hashable, Sendable, CustomStringConvertible 
     public var serverRecord: Record?
     /// For `partialFailure`: the error of each record or zone that failed, by name.
     public var partialErrors: [String: CloudKitError]
+    /// For a refused predicate: every problem, with where it is in the format string.
+    public var predicateDiagnostics: PredicateDiagnostics?
 
-    public init(_ code: Code, _ message: String, serverRecord: Record? = nil, partialErrors: [String: CloudKitError] = [:]) {
+    public init(_ code: Code, _ message: String, serverRecord: Record? = nil, partialErrors: [String: CloudKitError] = [:],
+                predicateDiagnostics: PredicateDiagnostics? = nil) {
         self.code = code
         self.message = message
         self.serverRecord = serverRecord
         self.partialErrors = partialErrors
+        self.predicateDiagnostics = predicateDiagnostics
     }
 
     /// `name (number): message`, the form the command line prints.

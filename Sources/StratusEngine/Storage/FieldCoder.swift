@@ -33,6 +33,15 @@ enum FieldCoder {
         return fields
     }
 
+    /// Writes one tagged value (a cursor's sort key, a query argument).
+    static func writeValue(_ value: FieldValue, into writer: inout ByteWriter) {
+        writeTagged(value, into: &writer)
+    }
+
+    static func readValue(from reader: inout ByteReader) throws -> FieldValue {
+        try readTagged(from: &reader)
+    }
+
     private static func tag(of base: FieldType.BaseType) -> UInt8 {
         switch base {
         case .string: return 0

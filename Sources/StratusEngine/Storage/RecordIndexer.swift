@@ -3,8 +3,8 @@ import GRDB
 import StratusModel
 
 /// Keeps a record's index rows in step with its fields, in the record's write transaction:
-/// `field_value` rows for QUERYABLE/SORTABLE fields (one per list element), `location_value`
-/// rows for locations, the full-text row for SEARCHABLE strings, and `reference_edge` rows for
+/// `field_value` rows for QUERYABLE/SORTABLE fields (one per list element), R*Tree entries for
+/// locations, the full-text row for SEARCHABLE strings, and `reference_edge` rows for
 /// DELETE_SELF references.
 ///
 /// Removal recomputes the old rows from the old fields, so no by-record index is needed; that
@@ -39,7 +39,8 @@ struct RecordIndexer {
 
     private func apply(recordID: Int64, fields: [String: FieldValue], inserting: Bool) throws {
         var text: [String] = []
-        for (name, value) in fields {
+        var locationSlot: Int64 = 0
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
             if case .reference = value.elements.first {
                 for case .reference(let reference) in value.elements where reference.action == .deleteSelf {
                     try edge(target: reference.recordName, source: recordID, inserting: inserting)
@@ -52,7 +53,8 @@ struct RecordIndexer {
             guard field.isQueryable || field.isSortable else { continue }
             for element in value.elements {
                 if case .location(let location) = element {
-                    try locationRow(fieldID: fieldID, location: location, recordID: recordID, inserting: inserting)
+                    try locationEntry(fieldID: fieldID, location: location, recordID: recordID, slot: locationSlot, inserting: inserting)
+                    locationSlot += 1
                 } else if let (key, folded) = RecordIndexer.indexKey(element) {
                     try valueRow(fieldID: fieldID, value: key, folded: folded, recordID: recordID, inserting: inserting)
                 }
@@ -76,11 +78,21 @@ struct RecordIndexer {
         }
     }
 
-    private func locationRow(fieldID: Int64, location: Location, recordID: Int64, inserting: Bool) throws {
-        let sql = inserting
-            ? "INSERT OR IGNORE INTO location_value (zone_id, field_id, latitude, longitude, record_id) VALUES (?, ?, ?, ?, ?)"
-            : "DELETE FROM location_value WHERE zone_id = ? AND field_id = ? AND latitude = ? AND longitude = ? AND record_id = ?"
-        try db.cachedStatement(sql: sql).execute(arguments: [zoneRowID, fieldID, location.latitude, location.longitude, recordID])
+    /// The R*Tree row id of a record's `slot`-th location: row ids are derived, not stored, so
+    /// removal needs no lookup. A record keeps at most 65,536 indexed locations.
+    static func locationEntryID(recordID: Int64, slot: Int64) -> Int64 { recordID << 16 | (slot & 0xFFFF) }
+
+    private func locationEntry(fieldID: Int64, location: Location, recordID: Int64, slot: Int64, inserting: Bool) throws {
+        guard slot <= 0xFFFF else { return }
+        let id = RecordIndexer.locationEntryID(recordID: recordID, slot: slot)
+        if inserting {
+            try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO location_index (id, min_latitude, max_latitude, min_longitude, max_longitude, zone_id, field_id, record_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [id, location.latitude, location.latitude, location.longitude, location.longitude, zoneRowID, fieldID, recordID])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM location_index WHERE id = ?").execute(arguments: [id])
+        }
     }
 
     private func edge(target: String, source: Int64, inserting: Bool) throws {

@@ -84,14 +84,10 @@ enum StoreMigrations {
                 ) WITHOUT ROWID;
                 CREATE INDEX field_value_by_folded ON field_value (zone_id, field_id, folded, record_id)
                     WHERE folded IS NOT NULL;
-                CREATE TABLE location_value (
-                    zone_id INTEGER NOT NULL,
-                    field_id INTEGER NOT NULL,
-                    latitude REAL NOT NULL,
-                    longitude REAL NOT NULL,
-                    record_id INTEGER NOT NULL,
-                    PRIMARY KEY (zone_id, field_id, latitude, longitude, record_id)
-                ) WITHOUT ROWID;
+                CREATE VIRTUAL TABLE location_index USING rtree (
+                    id, min_latitude, max_latitude, min_longitude, max_longitude,
+                    +zone_id, +field_id, +record_id
+                );
                 CREATE TABLE reference_edge (
                     zone_id INTEGER NOT NULL,
                     target TEXT NOT NULL,

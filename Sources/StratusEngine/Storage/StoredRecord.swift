@@ -44,8 +44,8 @@ struct StoredRecord {
     }
 
     /// The record as the API hands it out.
-    func record(zoneID: ZoneID, typeName: String, desiredKeys: [String]? = nil) throws -> Record {
-        var fields = desiredKeys == [] ? [:] : try fields()
+    func record(zoneID: ZoneID, typeName: String, desiredKeys: [String]? = nil, decodedFields: [String: FieldValue]? = nil) throws -> Record {
+        var fields = desiredKeys == [] ? [:] : try decodedFields ?? fields()
         if let desiredKeys, !desiredKeys.isEmpty {
             let wanted = Set(desiredKeys)
             fields = fields.filter { wanted.contains($0.key) }

@@ -1,0 +1,28 @@
+import Foundation
+import StratusPredicates
+
+/// A query, as `CKQuery` describes one: a record type, a predicate format string with its
+/// arguments, and sort descriptors.
+public struct Query: Hashable, Sendable {
+    public var recordType: String
+    /// An NSPredicate format string, checked under CloudKit's rules.
+    public var predicateFormat: String
+    /// Values for the format specifiers (`%@`, `%K` ...), in order.
+    public var arguments: [PredicateArgument]
+    public var sortDescriptors: [QuerySort]
+
+    public init(recordType: String, predicateFormat: String = "TRUEPREDICATE",
+                arguments: [PredicateArgument] = [], sortDescriptors: [QuerySort] = []) {
+        self.recordType = recordType
+        self.predicateFormat = predicateFormat
+        self.arguments = arguments
+        self.sortDescriptors = sortDescriptors
+    }
+}
+
+/// One page of query results and the cursor for the next, as `CKQueryOperation` returns them.
+public struct QueryResultsPage: Sendable {
+    public var records: [Record]
+    /// Pass to `records(continuingMatchFrom:)` for the next page; nil when no more match.
+    public var cursor: String?
+}

@@ -1,0 +1,133 @@
+import Foundation
+import StratusModel
+import StratusPredicates
+
+/// Where a query stopped: the query itself (so a later process can go on with the cursor
+/// alone), the time `now()` meant, and the position after the last record returned.
+///
+/// The position is a keyset: the sort key (or driver key) of the last record and its row id,
+/// so a page costs the same at any depth and no record is repeated or skipped.
+struct QueryCursor: Equatable {
+    enum Position: Equatable {
+        /// After (key, id) in the driver's order.
+        case streaming(key: FieldValue?, id: Int64)
+        /// Among the records lacking the sort field, after (modification time, id).
+        case lackingSortField(modifiedAt: Int64, id: Int64)
+        /// After row id `id` in id order.
+        case collected(id: Int64)
+        /// After these sort values and id, in the query's sort order.
+        case sorted(values: [FieldValue?], id: Int64)
+    }
+
+    var scope: DatabaseScope
+    var zoneID: ZoneID
+    var query: Query
+    var now: Date
+    var position: Position
+
+    func encoded(storeID: UUID) -> String {
+        var writer = ByteWriter()
+        writer.byte(UInt8(scope.rawValue))
+        writer.string(zoneID.zoneName)
+        writer.string(zoneID.ownerName)
+        writer.string(query.recordType)
+        writer.string(query.predicateFormat)
+        writer.varint(UInt64(query.arguments.count))
+        for argument in query.arguments {
+            switch argument {
+            case .value(let value):
+                writer.byte(0)
+                FieldCoder.writeValue(value, into: &writer)
+            case .key(let key):
+                writer.byte(1)
+                writer.string(key)
+            }
+        }
+        writer.varint(UInt64(query.sortDescriptors.count))
+        for sort in query.sortDescriptors {
+            writer.string(sort.key)
+            writer.byte(sort.ascending ? 1 : 0)
+            if let center = sort.distanceFrom {
+                writer.byte(1)
+                FieldCoder.writeValue(.location(center), into: &writer)
+            } else {
+                writer.byte(0)
+            }
+        }
+        writer.signed(FieldValue.milliseconds(now))
+        switch position {
+        case .streaming(let key, let id):
+            writer.byte(0)
+            QueryCursor.writeOptional(key, into: &writer)
+            writer.signed(id)
+        case .collected(let id):
+            writer.byte(1)
+            writer.signed(id)
+        case .lackingSortField(let modifiedAt, let id):
+            writer.byte(3)
+            writer.signed(modifiedAt)
+            writer.signed(id)
+        case .sorted(let values, let id):
+            writer.byte(2)
+            writer.varint(UInt64(values.count))
+            for value in values { QueryCursor.writeOptional(value, into: &writer) }
+            writer.signed(id)
+        }
+        return OpaqueToken(kind: .queryCursor, storeID: storeID, payload: writer.bytes).encoded()
+    }
+
+    static func decode(_ text: String, storeID: UUID) throws -> QueryCursor {
+        let token = try OpaqueToken.decode(text, expecting: .queryCursor, storeID: storeID)
+        var reader = ByteReader(bytes: token.payload)
+        do {
+            guard let scope = DatabaseScope(rawValue: Int(try reader.byte())) else { throw ByteReader.Failure.corrupt }
+            let zoneID = ZoneID(zoneName: try reader.string(), ownerName: try reader.string())
+            var query = Query(recordType: try reader.string(), predicateFormat: try reader.string())
+            let argumentCount = try reader.varint()
+            guard argumentCount < 10_000 else { throw ByteReader.Failure.corrupt }
+            for _ in 0..<argumentCount {
+                query.arguments.append(try reader.byte() == 0 ? .value(try FieldCoder.readValue(from: &reader)) : .key(try reader.string()))
+            }
+            let sortCount = try reader.varint()
+            guard sortCount < 1000 else { throw ByteReader.Failure.corrupt }
+            for _ in 0..<sortCount {
+                let key = try reader.string()
+                let ascending = try reader.byte() == 1
+                var center: Location?
+                if try reader.byte() == 1, case .location(let location) = try FieldCoder.readValue(from: &reader) { center = location }
+                query.sortDescriptors.append(QuerySort(key, ascending: ascending, distanceFrom: center))
+            }
+            let now = FieldValue.date(milliseconds: try reader.signed())
+            let position: Position
+            switch try reader.byte() {
+            case 0: position = .streaming(key: try readOptional(from: &reader), id: try reader.signed())
+            case 1: position = .collected(id: try reader.signed())
+            case 3: position = .lackingSortField(modifiedAt: try reader.signed(), id: try reader.signed())
+            case 2:
+                let count = try reader.varint()
+                guard count < 1000 else { throw ByteReader.Failure.corrupt }
+                var values: [FieldValue?] = []
+                for _ in 0..<count { values.append(try readOptional(from: &reader)) }
+                position = .sorted(values: values, id: try reader.signed())
+            default: throw ByteReader.Failure.corrupt
+            }
+            guard reader.isAtEnd else { throw ByteReader.Failure.corrupt }
+            return QueryCursor(scope: scope, zoneID: zoneID, query: query, now: now, position: position)
+        } catch {
+            throw CloudKitError(.invalidArguments, "The query cursor is damaged (its contents do not parse); run the query again without a cursor.")
+        }
+    }
+
+    private static func writeOptional(_ value: FieldValue?, into writer: inout ByteWriter) {
+        if let value {
+            writer.byte(1)
+            FieldCoder.writeValue(value, into: &writer)
+        } else {
+            writer.byte(0)
+        }
+    }
+
+    private static func readOptional(from reader: inout ByteReader) throws -> FieldValue? {
+        try reader.byte() == 1 ? try FieldCoder.readValue(from: &reader) : nil
+    }
+}

@@ -1,0 +1,277 @@
+import Foundation
+import GRDB
+import StratusModel
+import StratusPredicates
+
+/// Runs a planned query for one page: reads candidates from the driver index, checks every
+/// term on each candidate with the evaluator, orders, and stops after `limit` matches.
+struct QueryExecutor {
+    let db: GRDB.Database
+    let zoneRowID: Int64
+    let type: SchemaCatalog.TypeEntry
+    let query: CompiledQuery
+    let plan: QueryPlan
+    let limit: Int
+
+    /// The page's records and the position to continue from (nil: nothing more matches).
+    func run(after position: QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
+        if case .nothing = plan.driver { return ([], nil) }
+        if plan.isStreaming && plan.driverIsOrdered { return try runStreaming(after: position) }
+        if query.sorts.isEmpty { return try runCollectedByID(after: position) }
+        return try runSorted(after: position)
+    }
+
+    // MARK: - Streaming: the driver's order is the answer's order
+
+    private func runStreaming(after position: QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
+        var cursorKey: DatabaseValue?
+        var cursorID: Int64?
+        var results: [LoadedRecord] = []
+        var last: QueryCursor.Position?
+        switch position {
+        case nil:
+            break
+        case .streaming(let key, let id)?:
+            cursorKey = key.map(QueryExecutor.databaseValue)
+            cursorID = id
+        case .lackingSortField(let modifiedAt, let id)?:
+            return try runLackingSortField(after: (modifiedAt, id), results: &results, last: &last)
+        default:
+            throw QueryExecutor.staleCursor
+        }
+        let chunk = max(limit * 2, 64)
+        while true {
+            let rows = try streamingRows(afterKey: cursorKey, afterID: cursorID, count: chunk)
+            for (id, key) in rows {
+                // A list holding two values with one folded key yields its record twice in a row.
+                if id == cursorID { continue }
+                cursorKey = key
+                cursorID = id
+                guard let record = try loadMatching(id) else { continue }
+                if results.count == limit { return (results, last) }
+                results.append(record)
+                last = .streaming(key: QueryExecutor.fieldValue(key), id: id)
+            }
+            if rows.count < chunk { break }
+        }
+        guard plan.appendsRecordsLackingSortField != nil else { return (results, nil) }
+        return try runLackingSortField(after: nil, results: &results, last: &last)
+    }
+
+    /// The second phase of a sort-index driver: records without the sort field, in modification order.
+    private func runLackingSortField(after start: (Int64, Int64)?, results: inout [LoadedRecord],
+                                     last: inout QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
+        guard let sortKey = plan.appendsRecordsLackingSortField else { throw QueryExecutor.staleCursor }
+        var position = start
+        let chunk = max(limit * 2, 64)
+        while true {
+            var sql = "SELECT id, modified_at FROM record WHERE zone_id = ? AND type_id = ?"
+            var arguments: StatementArguments = [zoneRowID, type.id]
+            if let position {
+                sql += " AND (modified_at, id) > (?, ?)"
+                arguments += [position.0, position.1]
+            }
+            sql += " ORDER BY modified_at, id LIMIT ?"
+            arguments += [chunk]
+            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+            for row in rows {
+                let id: Int64 = row[0]
+                let modifiedAt: Int64 = row[1]
+                position = (modifiedAt, id)
+                guard let record = try loadMatching(id), record.value(for: sortKey) == nil else { continue }
+                if results.count == limit { return (results, last) }
+                results.append(record)
+                last = .lackingSortField(modifiedAt: modifiedAt, id: id)
+            }
+            if rows.count < chunk { return (results, nil) }
+        }
+    }
+
+    private func streamingRows(afterKey: DatabaseValue?, afterID: Int64?, count: Int) throws -> [(Int64, DatabaseValue)] {
+        let comparison = plan.descending ? "<" : ">"
+        let direction = plan.descending ? "DESC" : "ASC"
+        var sql: String
+        var arguments: StatementArguments
+        switch plan.driver {
+        case .values(let fieldID, let keys, let folded, _):
+            let column = folded ? "folded" : "value"
+            sql = "SELECT record_id, value FROM field_value WHERE zone_id = ? AND field_id = ? AND \(column) = ?"
+            arguments = [zoneRowID, fieldID, keys[0]]
+            if let afterID {
+                sql += " AND record_id > ?"
+                arguments += [afterID]
+            }
+            sql += " ORDER BY record_id LIMIT ?"
+        case .range(let fieldID, let lower, let upper, _):
+            sql = "SELECT record_id, value FROM field_value WHERE zone_id = ? AND field_id = ?"
+            arguments = [zoneRowID, fieldID]
+            QueryExecutor.appendBounds(column: "value", lower: lower, upper: upper, to: &sql, &arguments)
+            if let afterKey, let afterID {
+                sql += " AND (value, record_id) \(comparison) (?, ?)"
+                arguments += [afterKey, afterID]
+            }
+            sql += " ORDER BY value \(direction), record_id \(direction) LIMIT ?"
+        case .systemTime(let column, let lower, let upper):
+            sql = "SELECT id, \(column) FROM record WHERE zone_id = ? AND type_id = ?"
+            arguments = [zoneRowID, type.id]
+            QueryExecutor.appendBounds(column: column, lower: lower, upper: upper, to: &sql, &arguments)
+            if let afterKey, let afterID {
+                sql += " AND (\(column), id) \(comparison) (?, ?)"
+                arguments += [afterKey, afterID]
+            }
+            sql += " ORDER BY \(column) \(direction), id \(direction) LIMIT ?"
+        case .text(let match):
+            sql = "SELECT rowid, 0 FROM record_text WHERE record_text MATCH ?"
+            arguments = [match]
+            if let afterID {
+                sql += " AND rowid > ?"
+                arguments += [afterID]
+            }
+            sql += " ORDER BY rowid LIMIT ?"
+        case .typeScan:
+            sql = "SELECT id, modified_at FROM record WHERE zone_id = ? AND type_id = ?"
+            arguments = [zoneRowID, type.id]
+            if let afterKey, let afterID {
+                sql += " AND (modified_at, id) > (?, ?)"
+                arguments += [afterKey, afterID]
+            }
+            sql += " ORDER BY modified_at, id LIMIT ?"
+        default:
+            throw QueryExecutor.staleCursor
+        }
+        arguments += [count]
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { ($0[0], $0[1]) }
+    }
+
+    private static func appendBounds(column: String, lower: QueryPlan.Bound?, upper: QueryPlan.Bound?,
+                                     to sql: inout String, _ arguments: inout StatementArguments) {
+        if let lower {
+            sql += " AND \(column) \(lower.inclusive ? ">=" : ">") ?"
+            arguments += [lower.value]
+        }
+        if let upper {
+            sql += " AND \(column) \(upper.inclusive ? "<=" : "<") ?"
+            arguments += [upper.value]
+        }
+    }
+
+    // MARK: - Collected candidates
+
+    private func runCollectedByID(after position: QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
+        var afterID = Int64.min
+        if let position {
+            guard case .collected(let id) = position else { throw QueryExecutor.staleCursor }
+            afterID = id
+        }
+        let ids = try candidateIDs().filter { $0 > afterID }.sorted()
+        var results: [LoadedRecord] = []
+        for id in ids {
+            guard let record = try loadMatching(id) else { continue }
+            if results.count == limit { return (results, .collected(id: results.last!.stored.id)) }
+            results.append(record)
+        }
+        return (results, nil)
+    }
+
+    private func runSorted(after position: QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
+        var all: [(values: [FieldValue?], record: LoadedRecord)] = []
+        for id in try candidateIDs() {
+            guard let record = try loadMatching(id) else { continue }
+            all.append((query.sorts.map(record.sortValue), record))
+        }
+        let ascending = query.sorts.map(\.ascending)
+        func precedes(_ a: [FieldValue?], _ aID: Int64, _ b: [FieldValue?], _ bID: Int64) -> Bool {
+            for index in a.indices {
+                // Records lacking a sort field come after those that have it, in either direction.
+                switch (a[index], b[index]) {
+                case (nil, nil): continue
+                case (nil, _): return false
+                case (_, nil): return true
+                case (let x?, let y?):
+                    let order = SortOrder.compare(x, y)
+                    if order != 0 { return ascending[index] ? order < 0 : order > 0 }
+                }
+            }
+            return aID < bID
+        }
+        all.sort { precedes($0.values, $0.record.stored.id, $1.values, $1.record.stored.id) }
+        var start = 0
+        if let position {
+            guard case .sorted(let values, let id) = position, values.count == query.sorts.count else { throw QueryExecutor.staleCursor }
+            start = all.firstIndex { precedes(values, id, $0.values, $0.record.stored.id) } ?? all.count
+        }
+        let page = all[start..<min(start + limit, all.count)]
+        let next: QueryCursor.Position? = start + limit < all.count ? page.last.map { .sorted(values: $0.values, id: $0.record.stored.id) } : nil
+        return (page.map(\.record), next)
+    }
+
+    /// Every candidate row id the driver yields, each once.
+    private func candidateIDs() throws -> Set<Int64> {
+        var ids = Set<Int64>()
+        func add(_ sql: String, _ arguments: StatementArguments) throws {
+            let cursor = try Int64.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+            while let id = try cursor.next() { ids.insert(id) }
+        }
+        switch plan.driver {
+        case .nothing:
+            break
+        case .names(let names):
+            for name in names { try add("SELECT id FROM record WHERE zone_id = ? AND name = ?", [zoneRowID, name]) }
+        case .values(let fieldID, let keys, let folded, _):
+            for key in keys {
+                try add("SELECT record_id FROM field_value WHERE zone_id = ? AND field_id = ? AND \(folded ? "folded" : "value") = ?", [zoneRowID, fieldID, key])
+            }
+        case .range(let fieldID, let lower, let upper, _):
+            var sql = "SELECT record_id FROM field_value WHERE zone_id = ? AND field_id = ?"
+            var arguments: StatementArguments = [zoneRowID, fieldID]
+            QueryExecutor.appendBounds(column: "value", lower: lower, upper: upper, to: &sql, &arguments)
+            try add(sql, arguments)
+        case .systemTime(let column, let lower, let upper):
+            var sql = "SELECT id FROM record WHERE zone_id = ? AND type_id = ?"
+            var arguments: StatementArguments = [zoneRowID, type.id]
+            QueryExecutor.appendBounds(column: column, lower: lower, upper: upper, to: &sql, &arguments)
+            try add(sql, arguments)
+        case .typeScan:
+            try add("SELECT id FROM record WHERE zone_id = ? AND type_id = ?", [zoneRowID, type.id])
+        case .text(let match):
+            try add("SELECT rowid FROM record_text WHERE record_text MATCH ?", [match])
+        case .location(let fieldID, let box):
+            // Overlap tests, because the R*Tree stores 32-bit bounds rounded outwards.
+            let longitude = box.longitudes.map { _ in "(max_longitude >= ? AND min_longitude <= ?)" }.joined(separator: " OR ")
+            var arguments: StatementArguments = [box.minLatitude, box.maxLatitude]
+            for range in box.longitudes { arguments += [range.lowerBound, range.upperBound] }
+            arguments += [zoneRowID, fieldID]
+            try add("""
+                SELECT record_id FROM location_index WHERE max_latitude >= ? AND min_latitude <= ? AND (\(longitude)) AND zone_id = ? AND field_id = ?
+                """, arguments)
+        }
+        return ids
+    }
+
+    /// The record with row id `id` when it is of the query's type and zone and matches.
+    private func loadMatching(_ id: Int64) throws -> LoadedRecord? {
+        guard let stored = try StoredRecord.find(id: id, in: db), stored.zoneRowID == zoneRowID, stored.typeID == type.id else { return nil }
+        let record = LoadedRecord(stored: stored, fields: try stored.fields())
+        return query.filter.matches(record) ? record : nil
+    }
+
+    static let staleCursor = CloudKitError(.invalidArguments, "The query cursor no longer fits the store's schema; run the query again without a cursor.")
+
+    static func fieldValue(_ value: DatabaseValue) -> FieldValue? {
+        switch value.storage {
+        case .int64(let number): return .int64(number)
+        case .double(let number): return .double(number)
+        case .string(let text): return .string(text)
+        default: return nil
+        }
+    }
+
+    static func databaseValue(_ value: FieldValue) -> DatabaseValue {
+        switch value {
+        case .int64(let number): return number.databaseValue
+        case .double(let number): return number.databaseValue
+        case .string(let text): return text.databaseValue
+        default: return .null
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import StratusModel
+import StratusPredicates
+
+/// How a query finds its candidates: through one index (the driver), with every term then
+/// checked on the record by the in-memory evaluator, so SQL and evaluator cannot disagree.
+///
+/// A *streaming* driver yields each record at most once in a total order (value, record id),
+/// so a page stops after `limit` matches and the cursor resumes with a keyset condition. Other
+/// drivers collect candidate ids first (list fields, several values, text, locations).
+struct QueryPlan {
+    struct Bound {
+        var value: DatabaseValue
+        var inclusive: Bool
+    }
+
+    enum Driver {
+        /// Matches nothing (FALSEPREDICATE).
+        case nothing
+        /// Records by name (`recordID == %@`, `recordID IN %@`).
+        case names([String])
+        /// `field_value` rows of a field, by exact value (or case-folded string).
+        case values(fieldID: Int64, keys: [DatabaseValue], folded: Bool, streaming: Bool)
+        /// `field_value` rows of a scalar field within bounds, in value order.
+        case range(fieldID: Int64, lower: Bound?, upper: Bound?, isList: Bool)
+        /// A system time column of the record table, in order.
+        case systemTime(column: String, lower: Bound?, upper: Bound?)
+        /// A full-text match expression on `record_text`, in row id order.
+        case text(String)
+        /// `location_value` rows inside a latitude/longitude box.
+        case location(fieldID: Int64, box: LocationBox)
+        /// Every record of the type in the zone, in modification order.
+        case typeScan
+    }
+
+    var driver: Driver
+    /// Whether the driver yields records in the query's requested order (or none was asked).
+    var driverIsOrdered: Bool
+    var descending: Bool
+    /// Set when the driver is the unbounded index of the sort field: records without that field
+    /// are not in it, so they follow, in modification order, once the index is exhausted.
+    var appendsRecordsLackingSortField: FieldKey?
+
+    init(driver: Driver, driverIsOrdered: Bool, descending: Bool, appendsRecordsLackingSortField: FieldKey? = nil) {
+        self.driver = driver
+        self.driverIsOrdered = driverIsOrdered
+        self.descending = descending
+        self.appendsRecordsLackingSortField = appendsRecordsLackingSortField
+    }
+
+    var isStreaming: Bool {
+        switch driver {
+        case .values(_, _, _, let streaming): return streaming
+        case .range(_, _, _, let isList): return !isList
+        case .systemTime, .typeScan, .text: return true
+        default: return false
+        }
+    }
+}
+
+/// A latitude/longitude rectangle that holds a circle, split at the antimeridian if needed.
+struct LocationBox {
+    var minLatitude: Double
+    var maxLatitude: Double
+    /// One or two longitude ranges.
+    var longitudes: [ClosedRange<Double>]
+
+    init(center: Location, kilometres: Double) {
+        let degreesLatitude = kilometres / 111.0 + 0.01
+        minLatitude = max(-90, center.latitude - degreesLatitude)
+        maxLatitude = min(90, center.latitude + degreesLatitude)
+        let cosine = cos(max(abs(minLatitude), abs(maxLatitude)) * .pi / 180)
+        let degreesLongitude = cosine < 1e-6 ? 360 : kilometres / (111.0 * cosine) + 0.01
+        if degreesLongitude >= 180 {
+            longitudes = [-180...180]
+        } else {
+            let low = center.longitude - degreesLongitude, high = center.longitude + degreesLongitude
+            if low < -180 {
+                longitudes = [(low + 360)...180, -180...high]
+            } else if high > 180 {
+                longitudes = [low...180, -180...(high - 360)]
+            } else {
+                longitudes = [low...high]
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+import StratusModel
+import StratusPredicates
+
+/// Chooses the driver of a compiled query: the most selective index that can answer one of its
+/// terms, or the index of the first sort key when no term narrows much.
+struct QueryPlanner {
+    let type: SchemaCatalog.TypeEntry
+    let zoneRowID: Int64
+    let typeID: Int64
+
+    func plan(_ query: CompiledQuery) -> QueryPlan {
+        let terms = query.filter.terms
+        if terms.contains(.never) { return QueryPlan(driver: .nothing, driverIsOrdered: true, descending: false) }
+        let firstSort = query.sorts.first
+        let descending = firstSort.map { !$0.ascending } ?? false
+        var best: (rank: Int, driver: QueryPlan.Driver)?
+        func consider(_ rank: Int, _ driver: QueryPlan.Driver) {
+            if best == nil || rank < best!.rank { best = (rank, driver) }
+        }
+        for term in terms {
+            switch term {
+            case .compare(.system(.recordID), .equal, .reference(let reference)):
+                consider(0, .names([reference.recordName]))
+            case .oneOf(.system(.recordID), let values, false):
+                consider(0, .names(values.compactMap { if case .reference(let r) = $0 { return r.recordName }; return nil }))
+            case .compare(let key, .equal, let value):
+                if let driver = valuesDriver(key, [value]) { consider(1, driver) }
+            case .oneOf(let key, let values, false):
+                if let driver = valuesDriver(key, values) { consider(2, driver) }
+            case .listContains(let key, let value, false):
+                if let driver = valuesDriver(key, [value]) { consider(2, driver) }
+            case .listContainsAny(let key, let values, false):
+                if let driver = valuesDriver(key, values) { consider(2, driver) }
+            case .tokens(let tokens, let matchAll, _):
+                consider(3, .text(textMatch(tokens, matchAll: matchAll)))
+            case .withinDistance(.custom(let name, _), let center, let kilometres, _):
+                if let fieldID = type.fieldIDs[name] { consider(3, .location(fieldID: fieldID, box: LocationBox(center: center, kilometres: kilometres))) }
+            case .beginsWith(let key, let prefix, false):
+                if let driver = rangeDriver(key, lower: QueryPlan.Bound(value: prefix.databaseValue, inclusive: true),
+                                            upper: QueryPlan.Bound(value: (prefix + "\u{10FFFF}\u{10FFFF}").databaseValue, inclusive: false)) {
+                    consider(4, driver)
+                }
+            case .between(let key, let low, let high):
+                if let lowKey = RecordIndexer.indexKey(low)?.0, let highKey = RecordIndexer.indexKey(high)?.0,
+                   let driver = rangeDriver(key, lower: QueryPlan.Bound(value: lowKey, inclusive: true), upper: QueryPlan.Bound(value: highKey, inclusive: true)) {
+                    consider(5, driver)
+                }
+            case .compare(let key, let op, let value) where op != .notEqual:
+                guard let bound = RecordIndexer.indexKey(value)?.0 else { break }
+                let inclusive = op == .lessOrEqual || op == .greaterOrEqual
+                let isLower = op == .greater || op == .greaterOrEqual
+                let edge = QueryPlan.Bound(value: bound, inclusive: inclusive)
+                if let driver = rangeDriver(key, lower: isLower ? edge : nil, upper: isLower ? nil : edge) { consider(5, driver) }
+            default:
+                break
+            }
+        }
+        // With one sort key, an index on it gives the order; prefer it unless a selective term
+        // (or a range on the same field) drives. Records lacking the sort field follow at the end.
+        if let sort = firstSort, query.sorts.count == 1, sort.distanceFrom == nil,
+           let sortDriver = rangeDriver(sort.key, lower: nil, upper: nil) {
+            if let chosen = best, chosen.rank <= 3 || sameOrder(chosen.driver, sort.key) {
+                return QueryPlan(driver: chosen.driver, driverIsOrdered: sameOrder(chosen.driver, sort.key), descending: descending)
+            }
+            return QueryPlan(driver: sortDriver, driverIsOrdered: true, descending: descending,
+                             appendsRecordsLackingSortField: sort.key)
+        }
+        let driver = best?.driver ?? .typeScan
+        return QueryPlan(driver: driver, driverIsOrdered: query.sorts.isEmpty, descending: descending)
+    }
+
+    private func sameOrder(_ driver: QueryPlan.Driver, _ key: FieldKey) -> Bool {
+        switch (driver, key) {
+        case (.range(let fieldID, _, _, false), .custom(let name, _)): return type.fieldIDs[name] == fieldID
+        case (.values(let fieldID, _, false, true), .custom(let name, _)): return type.fieldIDs[name] == fieldID
+        case (.systemTime(let column, _, _), .system(let field)): return column == systemColumn(field)
+        default: return false
+        }
+    }
+
+    private func systemColumn(_ field: SystemField) -> String? {
+        switch field {
+        case .modTime: return "modified_at"
+        case .createTime: return "created_at"
+        default: return nil
+        }
+    }
+
+    private func valuesDriver(_ key: FieldKey, _ values: [FieldValue]) -> QueryPlan.Driver? {
+        guard case .custom(let name, _) = key, let fieldID = type.fieldIDs[name],
+              let field = type.schema.fields[name], field.isQueryable || field.isSortable else { return nil }
+        let keys = values.compactMap(RecordIndexer.indexKey)
+        guard keys.count == values.count, !keys.isEmpty else { return nil }
+        let folded = field.type.base == .string
+        let distinct = Array(Set(keys.map { folded ? ($0.1 ?? "").databaseValue : $0.0 }))
+        return .values(fieldID: fieldID, keys: distinct, folded: folded, streaming: distinct.count == 1)
+    }
+
+    private func rangeDriver(_ key: FieldKey, lower: QueryPlan.Bound?, upper: QueryPlan.Bound?) -> QueryPlan.Driver? {
+        switch key {
+        case .custom(let name, _):
+            guard let fieldID = type.fieldIDs[name], let field = type.schema.fields[name], field.isQueryable || field.isSortable,
+                  field.type.base != .location else { return nil }
+            return .range(fieldID: fieldID, lower: lower, upper: upper, isList: field.type.isList)
+        case .system(let field):
+            guard let column = systemColumn(field) else { return nil }
+            return .systemTime(column: column, lower: lower, upper: upper)
+        }
+    }
+
+    /// An FTS5 expression limited to this zone and type: `scope:"z1t2" AND tokens:("a" OR "b")`.
+    private func textMatch(_ tokens: [String], matchAll: Bool) -> String {
+        let quoted = tokens.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let scope = "scope:\"\(RecordIndexer.textScope(zoneRowID: zoneRowID, typeID: typeID))\""
+        guard !quoted.isEmpty else { return scope }
+        return "\(scope) AND tokens:(\(quoted.joined(separator: matchAll ? " AND " : " OR ")))"
+    }
+}

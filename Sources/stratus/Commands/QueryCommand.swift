@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import StratusEngine
+import StratusPredicates
+
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Query records of one type in one zone with an NSPredicate format string, as CKQuery.",
+        discussion: """
+            --arg gives a value for each format specifier, in order: string:red, int:5, double:2.5,
+            date:2024-05-01T00:00:00Z, ref:RECORDNAME, location:37.33,-122.03, list:["red","green"], key:fieldName (for %K).
+            --sort takes a SORTABLE field: --sort=-FIELD or --sort FIELD:desc for descending; repeat it for several keys.
+            """
+    )
+
+    @OptionGroup var common: CommonOptions
+    @Option(help: "The record type.") var type: String
+    @Option(help: "An NSPredicate format string (default TRUEPREDICATE).") var filter: String = "TRUEPREDICATE"
+    @Option(name: .customLong("arg"), help: "TYPE:VALUE for each format specifier, in order.") var arguments: [String] = []
+    @Option(help: "FIELD, FIELD:desc or =-FIELD: sort by a SORTABLE field.") var sort: [String] = []
+    @Option(help: "Records per page (default \(CloudDatabase.defaultQueryLimit), at most \(CloudDatabase.maximumQueryLimit)).") var limit: Int?
+    @Option(help: "Only these fields (comma-separated).") var keys: String?
+    @Option(help: "Continue from this cursor (the query is inside it).") var cursor: String?
+    @Flag(help: "Follow cursors to the end and print every record.") var all = false
+
+    func validate() throws {
+        if let limit, limit < 1 || limit > CloudDatabase.maximumQueryLimit {
+            throw ValidationError("--limit must be between 1 and \(CloudDatabase.maximumQueryLimit)")
+        }
+    }
+
+    func run() throws {
+        let arguments = try ArgumentParsing.parse(self.arguments)
+        let database = try common.database()
+        let query = Query(recordType: type, predicateFormat: filter, arguments: arguments, sortDescriptors: sort.map(SortParsing.parse))
+        let desiredKeys = keys.map(parseKeyList)
+        var page: QueryResultsPage
+        do {
+            if let cursor {
+                page = try database.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: limit)
+            } else {
+                page = try database.records(matching: query, inZoneWith: common.zoneID, desiredKeys: desiredKeys, resultsLimit: limit)
+            }
+        } catch let error as CloudKitError where error.predicateDiagnostics != nil {
+            throw CommandFailure.failed("invalidArguments (12): the predicate is not a valid CloudKit query\n" + error.predicateDiagnostics!.rendered())
+        }
+        var records = page.records
+        while all, let next = page.cursor {
+            page = try database.records(continuingMatchFrom: next, desiredKeys: desiredKeys, resultsLimit: limit ?? CloudDatabase.maximumQueryLimit)
+            records += page.records
+        }
+        if common.json {
+            Output.json(.object([("records", .array(records.map(RecordJSON.encode))),
+                                 ("continuationMarker", page.cursor.map { .string($0) } ?? .null)]))
+            return
+        }
+        for record in records { Output.line(RecordPrinter.describe(record)) }
+        Output.line("\(records.count) record\(records.count == 1 ? "" : "s")" + (page.cursor.map { "; more match: --cursor \($0)" } ?? ""))
+    }
+}
+
+/// Reads `--sort` values: `name`, `-name`, `name:desc`, `name:asc`.
+enum SortParsing {
+    static func parse(_ text: String) -> QuerySort {
+        let lower = text.lowercased()
+        if lower.hasSuffix(":desc") { return QuerySort(String(text.dropLast(5)), ascending: false) }
+        if lower.hasSuffix(":asc") { return QuerySort(String(text.dropLast(4)), ascending: true) }
+        return QuerySort(parsing: text)
+    }
+}
+
+/// Reads `--arg TYPE:VALUE` options, naming the one that is wrong.
+enum ArgumentParsing {
+    static func parse(_ texts: [String]) throws -> [PredicateArgument] {
+        var arguments: [PredicateArgument] = []
+        for (index, text) in texts.enumerated() {
+            do {
+                arguments.append(try PredicateArgument(parsing: text))
+            } catch {
+                throw CommandFailure.usage("--arg #\(index + 1) '\(text)': \(error.message)")
+            }
+        }
+        return arguments
+    }
+}
