@@ -102,6 +102,8 @@ enum StoreMigrations {
                 );
                 """)
         }
+        SubscriptionTables.register(in: &migrator)
+        SchemaLanguageTables.register(in: &migrator)
         return migrator
     }
 }
