@@ -27,13 +27,21 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // `stratus bench`: every workload on Stratus and on hand-made SQLite tables.
+        .target(
+            name: "StratusBench",
+            dependencies: [
+                "StratusModel", "StratusPredicates", "StratusEngine",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // A small terminal UI toolkit that knows nothing of records.
         .target(name: "StratusTerminal", dependencies: ["CNcurses"]),
         .executableTarget(
             name: "stratus",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusEngine",
+                "StratusModel", "StratusPredicates", "StratusEngine", "StratusBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

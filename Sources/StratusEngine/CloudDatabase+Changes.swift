@@ -24,7 +24,7 @@ extension CloudDatabase {
             let zone = try ZoneRow.live(zoneID, scope: scope, in: db)
             let start = try startSequence(token, zone: zone, in: db)
             let catalog = try store.catalog(db)
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            let statement = try db.cachedStatement(sql: """
                 SELECT * FROM (
                     SELECT seq, 0 AS deleted, \(StoredRecord.columns) FROM record
                     WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3)
@@ -33,12 +33,17 @@ extension CloudDatabase {
                     SELECT seq, 1, NULL, zone_id, name, type_id, NULL, NULL, seq, NULL, NULL, NULL, NULL, NULL FROM tombstone
                     WHERE zone_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3)
                 ORDER BY seq LIMIT ?3
-                """), arguments: [zone.id, start, limit + 1])
-            let moreComing = rows.count > limit
+                """)
             var changes: [ZoneChange] = []
-            changes.reserveCapacity(min(rows.count, limit))
+            changes.reserveCapacity(limit)
             var last = start
-            for row in rows.prefix(limit) {
+            var moreComing = false
+            let rows = try Row.fetchCursor(statement, arguments: [zone.id, start, limit + 1])
+            while let row = try rows.next() {
+                guard changes.count < limit else {
+                    moreComing = true
+                    break
+                }
                 last = row[0]
                 let name: String = row[4]
                 let typeName = catalog.typeNames[row[5]] ?? "?"

@@ -100,7 +100,7 @@ public final class Store: Sendable {
 
     /// The schema catalog as of this transaction, reloaded only when another write changed it.
     func catalog(_ db: GRDB.Database) throws -> SchemaCatalog {
-        let version = try Int64.fetchOne(db, sql: "SELECT schema_version FROM store_info WHERE id = 1") ?? 0
+        let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT schema_version FROM store_info WHERE id = 1")) ?? 0
         if let cached = catalogCache.withLock({ $0 }), cached.version == version { return cached }
         let loaded = try SchemaCatalog.load(db, version: version)
         catalogCache.withLock { $0 = loaded }

@@ -13,7 +13,7 @@ struct Stratus: ParsableCommand {
             """,
         subcommands: [
             DemoCommand.self, ZonesCommand.self, SaveCommand.self, FetchCommand.self, DeleteCommand.self,
-            ChangesCommand.self, TokenCommand.self, QueryCommand.self, CheckCommand.self,
+            ChangesCommand.self, TokenCommand.self, QueryCommand.self, CheckCommand.self, BenchCommand.self,
         ]
     )
 }

@@ -133,3 +133,28 @@ import Testing
         #expect(try cli.run(["demo", "--no-ui"]).stderr.contains("Using the demo store"))
     }
 }
+
+@Suite(.serialized) struct CommandLineOptionTests {
+    @Test func userEnvironmentAndAssets() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        #expect(try cli.run(["zones", "--environment", "production"]).status == 0)
+        let refused = try cli.run(["save"], stdin: #"{"recordName": "x", "recordType": "Thing"}"#)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("production"))
+        let other = try StratusCLI()
+        defer { other.remove() }
+        let file = other.directory.appendingPathComponent("photo.bin")
+        try Data("asset bytes 🖼️".utf8).write(to: file)
+        let input = #"{"recordName": "p", "recordType": "Photo", "fields": {"image": {"value": {"file": "\#(file.path)"}, "type": "ASSET"}}}"#
+        #expect(try other.run(["save", "--user", "alice"], stdin: input).status == 0)
+        let fetched = try other.json(["fetch", "p"])
+        let record = try #require((fetched["records"] as? [[String: Any]])?.first)
+        #expect((record["created"] as? [String: Any])?["userRecordName"] as? String == "alice")
+        let out = other.directory.appendingPathComponent("out")
+        #expect(try other.run(["fetch", "p", "--assets", out.path]).status == 0)
+        let written = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(written.count == 1)
+        #expect(FileManager.default.contents(atPath: out.appendingPathComponent(written[0]).path) == Data("asset bytes 🖼️".utf8))
+    }
+}

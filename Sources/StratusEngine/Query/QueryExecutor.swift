@@ -12,6 +12,18 @@ struct QueryExecutor {
     let query: CompiledQuery
     let plan: QueryPlan
     let limit: Int
+    /// What is left to check on each candidate once the driver has done its part.
+    let residual: QueryFilter
+
+    init(db: GRDB.Database, zoneRowID: Int64, type: SchemaCatalog.TypeEntry, query: CompiledQuery, plan: QueryPlan, limit: Int) {
+        self.db = db
+        self.zoneRowID = zoneRowID
+        self.type = type
+        self.query = query
+        self.plan = plan
+        self.limit = limit
+        residual = plan.residual(of: query.filter)
+    }
 
     /// The page's records and the position to continue from (nil: nothing more matches).
     func run(after position: QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
@@ -39,20 +51,28 @@ struct QueryExecutor {
         default:
             throw QueryExecutor.staleCursor
         }
-        let chunk = max(limit * 2, 64)
+        // Rows are decoded only as they are read, so a generous LIMIT costs nothing unused.
+        let chunk = max(limit * 4, 256)
         while true {
-            let rows = try streamingRows(afterKey: cursorKey, afterID: cursorID, count: chunk)
-            for (id, key) in rows {
+            var rowCount = 0
+            var done = false
+            try streamingRows(afterKey: cursorKey, afterID: cursorID, count: chunk) { id, key, stored in
+                rowCount += 1
                 // A list holding two values with one folded key yields its record twice in a row.
-                if id == cursorID { continue }
+                if id == cursorID { return true }
                 cursorKey = key
                 cursorID = id
-                guard let record = try loadMatching(id) else { continue }
-                if results.count == limit { return (results, last) }
+                guard let record = try matching(stored) else { return true }
+                if results.count == limit {
+                    done = true
+                    return false
+                }
                 results.append(record)
                 last = .streaming(key: QueryExecutor.fieldValue(key), id: id)
+                return true
             }
-            if rows.count < chunk { break }
+            if done { return (results, last) }
+            if rowCount < chunk { break }
         }
         guard plan.appendsRecordsLackingSortField != nil else { return (results, nil) }
         return try runLackingSortField(after: nil, results: &results, last: &last)
@@ -87,60 +107,70 @@ struct QueryExecutor {
         }
     }
 
-    private func streamingRows(afterKey: DatabaseValue?, afterID: Int64?, count: Int) throws -> [(Int64, DatabaseValue)] {
+    /// Hands the driver's next rows after the keyset position to `body`, each with its record
+    /// row joined in, until `body` returns false.
+    private func streamingRows(afterKey: DatabaseValue?, afterID: Int64?, count: Int,
+                               _ body: (Int64, DatabaseValue, StoredRecord) throws -> Bool) throws {
         let comparison = plan.descending ? "<" : ">"
         let direction = plan.descending ? "DESC" : "ASC"
+        let record = StoredRecord.joinedColumns
         var sql: String
         var arguments: StatementArguments
         switch plan.driver {
         case .values(let fieldID, let keys, let folded, _):
+            // `folded IS NOT NULL` proves the partial index usable without looking at the bound
+            // value, so the statement is not re-prepared for every new key.
             let column = folded ? "folded" : "value"
-            sql = "SELECT record_id, value FROM field_value WHERE zone_id = ? AND field_id = ? AND \(column) = ?"
+            sql = "SELECT f.record_id, f.value, \(record) FROM field_value f JOIN record r ON r.id = f.record_id WHERE f.zone_id = ? AND f.field_id = ? AND f.\(column) = ?"
+            if folded { sql += " AND f.folded IS NOT NULL" }
             arguments = [zoneRowID, fieldID, keys[0]]
             if let afterID {
-                sql += " AND record_id > ?"
+                sql += " AND f.record_id > ?"
                 arguments += [afterID]
             }
-            sql += " ORDER BY record_id LIMIT ?"
+            sql += " ORDER BY f.record_id LIMIT ?"
         case .range(let fieldID, let lower, let upper, _):
-            sql = "SELECT record_id, value FROM field_value WHERE zone_id = ? AND field_id = ?"
+            sql = "SELECT f.record_id, f.value, \(record) FROM field_value f JOIN record r ON r.id = f.record_id WHERE f.zone_id = ? AND f.field_id = ?"
             arguments = [zoneRowID, fieldID]
-            QueryExecutor.appendBounds(column: "value", lower: lower, upper: upper, to: &sql, &arguments)
+            QueryExecutor.appendBounds(column: "f.value", lower: lower, upper: upper, to: &sql, &arguments)
             if let afterKey, let afterID {
-                sql += " AND (value, record_id) \(comparison) (?, ?)"
+                sql += " AND (f.value, f.record_id) \(comparison) (?, ?)"
                 arguments += [afterKey, afterID]
             }
-            sql += " ORDER BY value \(direction), record_id \(direction) LIMIT ?"
+            sql += " ORDER BY f.value \(direction), f.record_id \(direction) LIMIT ?"
         case .systemTime(let column, let lower, let upper):
-            sql = "SELECT id, \(column) FROM record WHERE zone_id = ? AND type_id = ?"
+            sql = "SELECT r.id, r.\(column), \(record) FROM record r WHERE r.zone_id = ? AND r.type_id = ?"
             arguments = [zoneRowID, type.id]
-            QueryExecutor.appendBounds(column: column, lower: lower, upper: upper, to: &sql, &arguments)
+            QueryExecutor.appendBounds(column: "r.\(column)", lower: lower, upper: upper, to: &sql, &arguments)
             if let afterKey, let afterID {
-                sql += " AND (\(column), id) \(comparison) (?, ?)"
+                sql += " AND (r.\(column), r.id) \(comparison) (?, ?)"
                 arguments += [afterKey, afterID]
             }
-            sql += " ORDER BY \(column) \(direction), id \(direction) LIMIT ?"
+            sql += " ORDER BY r.\(column) \(direction), r.id \(direction) LIMIT ?"
         case .text(let match):
-            sql = "SELECT rowid, 0 FROM record_text WHERE record_text MATCH ?"
+            sql = "SELECT t.rowid, 0, \(record) FROM record_text t JOIN record r ON r.id = t.rowid WHERE record_text MATCH ?"
             arguments = [match]
             if let afterID {
-                sql += " AND rowid > ?"
+                sql += " AND t.rowid > ?"
                 arguments += [afterID]
             }
-            sql += " ORDER BY rowid LIMIT ?"
+            sql += " ORDER BY t.rowid LIMIT ?"
         case .typeScan:
-            sql = "SELECT id, modified_at FROM record WHERE zone_id = ? AND type_id = ?"
+            sql = "SELECT r.id, r.modified_at, \(record) FROM record r WHERE r.zone_id = ? AND r.type_id = ?"
             arguments = [zoneRowID, type.id]
             if let afterKey, let afterID {
-                sql += " AND (modified_at, id) > (?, ?)"
+                sql += " AND (r.modified_at, r.id) > (?, ?)"
                 arguments += [afterKey, afterID]
             }
-            sql += " ORDER BY modified_at, id LIMIT ?"
+            sql += " ORDER BY r.modified_at, r.id LIMIT ?"
         default:
             throw QueryExecutor.staleCursor
         }
         arguments += [count]
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { ($0[0], $0[1]) }
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        while let row = try rows.next() {
+            guard try body(row[0], row[1], StoredRecord(row: row, offset: 2)) else { return }
+        }
     }
 
     private static func appendBounds(column: String, lower: QueryPlan.Bound?, upper: QueryPlan.Bound?,
@@ -219,7 +249,8 @@ struct QueryExecutor {
             for name in names { try add("SELECT id FROM record WHERE zone_id = ? AND name = ?", [zoneRowID, name]) }
         case .values(let fieldID, let keys, let folded, _):
             for key in keys {
-                try add("SELECT record_id FROM field_value WHERE zone_id = ? AND field_id = ? AND \(folded ? "folded" : "value") = ?", [zoneRowID, fieldID, key])
+                try add("SELECT record_id FROM field_value WHERE zone_id = ? AND field_id = ? AND \(folded ? "folded = ? AND folded IS NOT NULL" : "value = ?")",
+                        [zoneRowID, fieldID, key])
             }
         case .range(let fieldID, let lower, let upper, _):
             var sql = "SELECT record_id FROM field_value WHERE zone_id = ? AND field_id = ?"
@@ -250,9 +281,14 @@ struct QueryExecutor {
 
     /// The record with row id `id` when it is of the query's type and zone and matches.
     private func loadMatching(_ id: Int64) throws -> LoadedRecord? {
-        guard let stored = try StoredRecord.find(id: id, in: db), stored.zoneRowID == zoneRowID, stored.typeID == type.id else { return nil }
+        guard let stored = try StoredRecord.find(id: id, in: db) else { return nil }
+        return try matching(stored)
+    }
+
+    private func matching(_ stored: StoredRecord) throws -> LoadedRecord? {
+        guard stored.zoneRowID == zoneRowID, stored.typeID == type.id else { return nil }
         let record = LoadedRecord(stored: stored, fields: try stored.fields())
-        return query.filter.matches(record) ? record : nil
+        return residual.terms.isEmpty || residual.matches(record) ? record : nil
     }
 
     static let staleCursor = CloudKitError(.invalidArguments, "The query cursor no longer fits the store's schema; run the query again without a cursor.")

@@ -41,12 +41,23 @@ struct QueryPlan {
     /// Set when the driver is the unbounded index of the sort field: records without that field
     /// are not in it, so they follow, in modification order, once the index is exhausted.
     var appendsRecordsLackingSortField: FieldKey?
+    /// The filter term the driver answers exactly, which the evaluator then skips.
+    var exactTerm: Int?
 
-    init(driver: Driver, driverIsOrdered: Bool, descending: Bool, appendsRecordsLackingSortField: FieldKey? = nil) {
+    init(driver: Driver, driverIsOrdered: Bool, descending: Bool, appendsRecordsLackingSortField: FieldKey? = nil, exactTerm: Int? = nil) {
         self.driver = driver
         self.driverIsOrdered = driverIsOrdered
         self.descending = descending
         self.appendsRecordsLackingSortField = appendsRecordsLackingSortField
+        self.exactTerm = exactTerm
+    }
+
+    /// The terms still to check on each candidate.
+    func residual(of filter: QueryFilter) -> QueryFilter {
+        guard let exactTerm else { return filter }
+        var terms = filter.terms
+        terms.remove(at: exactTerm)
+        return QueryFilter(terms: terms)
     }
 
     var isStreaming: Bool {

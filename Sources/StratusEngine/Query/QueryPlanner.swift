@@ -15,11 +15,15 @@ struct QueryPlanner {
         if terms.contains(.never) { return QueryPlan(driver: .nothing, driverIsOrdered: true, descending: false) }
         let firstSort = query.sorts.first
         let descending = firstSort.map { !$0.ascending } ?? false
-        var best: (rank: Int, driver: QueryPlan.Driver)?
-        func consider(_ rank: Int, _ driver: QueryPlan.Driver) {
-            if best == nil || rank < best!.rank { best = (rank, driver) }
+        var best: (rank: Int, driver: QueryPlan.Driver, term: Int, exact: Bool)?
+        var termIndex = 0
+        /// `exact`: the index answers the term exactly as the evaluator would, so the term need
+        /// not be checked again on each record.
+        func consider(_ rank: Int, _ driver: QueryPlan.Driver, exact: Bool = true) {
+            if best == nil || rank < best!.rank { best = (rank, driver, termIndex, exact) }
         }
-        for term in terms {
+        for (index, term) in terms.enumerated() {
+            termIndex = index
             switch term {
             case .compare(.system(.recordID), .equal, .reference(let reference)):
                 consider(0, .names([reference.recordName]))
@@ -36,11 +40,13 @@ struct QueryPlanner {
             case .tokens(let tokens, let matchAll, _):
                 consider(3, .text(textMatch(tokens, matchAll: matchAll)))
             case .withinDistance(.custom(let name, _), let center, let kilometres, _):
-                if let fieldID = type.fieldIDs[name] { consider(3, .location(fieldID: fieldID, box: LocationBox(center: center, kilometres: kilometres))) }
+                if let fieldID = type.fieldIDs[name] {
+                    consider(3, .location(fieldID: fieldID, box: LocationBox(center: center, kilometres: kilometres)), exact: false)
+                }
             case .beginsWith(let key, let prefix, false):
                 if let driver = rangeDriver(key, lower: QueryPlan.Bound(value: prefix.databaseValue, inclusive: true),
                                             upper: QueryPlan.Bound(value: (prefix + "\u{10FFFF}\u{10FFFF}").databaseValue, inclusive: false)) {
-                    consider(4, driver)
+                    consider(4, driver, exact: false)
                 }
             case .between(let key, let low, let high):
                 if let lowKey = RecordIndexer.indexKey(low)?.0, let highKey = RecordIndexer.indexKey(high)?.0,
@@ -62,13 +68,15 @@ struct QueryPlanner {
         if let sort = firstSort, query.sorts.count == 1, sort.distanceFrom == nil,
            let sortDriver = rangeDriver(sort.key, lower: nil, upper: nil) {
             if let chosen = best, chosen.rank <= 3 || sameOrder(chosen.driver, sort.key) {
-                return QueryPlan(driver: chosen.driver, driverIsOrdered: sameOrder(chosen.driver, sort.key), descending: descending)
+                return QueryPlan(driver: chosen.driver, driverIsOrdered: sameOrder(chosen.driver, sort.key), descending: descending,
+                                 exactTerm: chosen.exact ? chosen.term : nil)
             }
             return QueryPlan(driver: sortDriver, driverIsOrdered: true, descending: descending,
                              appendsRecordsLackingSortField: sort.key)
         }
         let driver = best?.driver ?? .typeScan
-        return QueryPlan(driver: driver, driverIsOrdered: query.sorts.isEmpty, descending: descending)
+        return QueryPlan(driver: driver, driverIsOrdered: query.sorts.isEmpty, descending: descending,
+                         exactTerm: best.flatMap { $0.exact ? $0.term : nil })
     }
 
     private func sameOrder(_ driver: QueryPlan.Driver, _ key: FieldKey) -> Bool {
@@ -110,11 +118,9 @@ struct QueryPlanner {
         }
     }
 
-    /// An FTS5 expression limited to this zone and type: `scope:"z1t2" AND tokens:("a" OR "b")`.
+    /// An FTS5 expression over this zone and type's tokens: `"z4t2xbob" OR "z4t2xsmith"`.
     private func textMatch(_ tokens: [String], matchAll: Bool) -> String {
-        let quoted = tokens.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        let scope = "scope:\"\(RecordIndexer.textScope(zoneRowID: zoneRowID, typeID: typeID))\""
-        guard !quoted.isEmpty else { return scope }
-        return "\(scope) AND tokens:(\(quoted.joined(separator: matchAll ? " AND " : " OR ")))"
+        tokens.map { "\"" + RecordIndexer.scopedToken($0, zoneRowID: zoneRowID, typeID: typeID).replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            .joined(separator: matchAll ? " AND " : " OR ")
     }
 }

@@ -51,7 +51,7 @@ struct ByteReader {
     mutating func string() throws -> String {
         let count = try varint()
         guard count <= UInt64(remaining) else { throw Failure.corrupt }
-        guard let text = String(validating: try take(Int(count)), as: UTF8.self) else { throw Failure.corrupt }
-        return text
+        let slice = try take(Int(count))
+        return slice.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
     }
 }

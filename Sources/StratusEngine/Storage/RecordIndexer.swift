@@ -22,8 +22,9 @@ struct RecordIndexer {
         try apply(recordID: recordID, fields: fields, inserting: false)
     }
 
-    /// The FTS `scope` token that keeps a text search inside one zone and record type.
-    static func textScope(zoneRowID: Int64, typeID: Int64) -> String { "z\(zoneRowID)t\(typeID)" }
+    /// A full-text token as indexed: the folded word behind a prefix naming the zone and record
+    /// type (`z4t2xharbour`), so a search reads only its own zone and type's postings.
+    static func scopedToken(_ token: String, zoneRowID: Int64, typeID: Int64) -> String { "z\(zoneRowID)t\(typeID)x\(token)" }
 
     /// The SQL value a field value is indexed under, and its case-folded key for strings.
     static func indexKey(_ value: FieldValue) -> (DatabaseValue, String?)? {
@@ -48,7 +49,9 @@ struct RecordIndexer {
             }
             guard let field = type.schema.fields[name], let fieldID = type.fieldIDs[name] else { continue }
             if field.isSearchable, field.type.base == .string {
-                for case .string(let string) in value.elements { text.append(contentsOf: TextTokenizer.tokens(string)) }
+                for case .string(let string) in value.elements {
+                    text.append(contentsOf: TextTokenizer.tokens(string).map { RecordIndexer.scopedToken($0, zoneRowID: zoneRowID, typeID: type.id) })
+                }
             }
             guard field.isQueryable || field.isSortable else { continue }
             for element in value.elements {
@@ -61,8 +64,8 @@ struct RecordIndexer {
             }
         }
         if inserting, !text.isEmpty {
-            try db.cachedStatement(sql: "INSERT INTO record_text (rowid, scope, tokens) VALUES (?, ?, ?)")
-                .execute(arguments: [recordID, RecordIndexer.textScope(zoneRowID: zoneRowID, typeID: type.id), text.joined(separator: " ")])
+            try db.cachedStatement(sql: "INSERT INTO record_text (rowid, tokens) VALUES (?, ?)")
+                .execute(arguments: [recordID, text.joined(separator: " ")])
         } else if !inserting {
             try db.cachedStatement(sql: "DELETE FROM record_text WHERE rowid = ?").execute(arguments: [recordID])
         }

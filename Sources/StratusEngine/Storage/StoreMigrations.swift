@@ -94,7 +94,7 @@ enum StoreMigrations {
                     source_id INTEGER NOT NULL,
                     PRIMARY KEY (zone_id, target, source_id)
                 ) WITHOUT ROWID;
-                CREATE VIRTUAL TABLE record_text USING fts5 (scope, tokens, tokenize = 'ascii');
+                CREATE VIRTUAL TABLE record_text USING fts5 (tokens, tokenize = 'ascii', detail = none);
                 CREATE TABLE asset (
                     checksum TEXT PRIMARY KEY,
                     size INTEGER NOT NULL,

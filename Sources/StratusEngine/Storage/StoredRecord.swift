@@ -18,6 +18,8 @@ struct StoredRecord {
     var parent: String?
 
     static let columns = "id, zone_id, name, type_id, fields, change_tag, seq, created_at, created_by, modified_at, modified_by, parent"
+    /// `columns` of the record table aliased `r`, for joins.
+    static let joinedColumns = columns.split(separator: ",").map { "r." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
 
     /// Reads the `columns` starting at column `offset` of `row`.
     init(row: Row, offset: Int = 0) {

@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// The same data in plain SQLite tables designed by hand for the benchmark's workloads: one
+/// column per field, the indexes each query needs, an FTS5 table and an R*Tree. This is the
+/// best a person could do with SQLite directly; Stratus is measured against it.
+final class BaselineStore {
+    let queue: DatabaseQueue
+
+    init(path: String) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            db.add(function: BaselineStore.distance)
+        }
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS venue (
+                    id INTEGER PRIMARY KEY, name TEXT NOT NULL, title TEXT NOT NULL, category TEXT NOT NULL,
+                    category_folded TEXT NOT NULL, price INTEGER NOT NULL, rating REAL NOT NULL, opened INTEGER NOT NULL,
+                    latitude REAL NOT NULL, longitude REAL NOT NULL, description TEXT NOT NULL, tags TEXT NOT NULL, modified INTEGER NOT NULL,
+                    seq INTEGER NOT NULL
+                );
+                CREATE UNIQUE INDEX IF NOT EXISTS venue_name ON venue (name);
+                CREATE INDEX IF NOT EXISTS venue_category ON venue (category_folded);
+                CREATE INDEX IF NOT EXISTS venue_title ON venue (title);
+                CREATE INDEX IF NOT EXISTS venue_price ON venue (price);
+                CREATE INDEX IF NOT EXISTS venue_rating ON venue (rating);
+                CREATE INDEX IF NOT EXISTS venue_modified ON venue (modified);
+                CREATE INDEX IF NOT EXISTS venue_seq ON venue (seq);
+                CREATE TABLE IF NOT EXISTS venue_tag (tag TEXT NOT NULL, venue_id INTEGER NOT NULL, PRIMARY KEY (tag, venue_id)) WITHOUT ROWID;
+                CREATE VIRTUAL TABLE IF NOT EXISTS venue_text USING fts5 (title, category, description, tokenize = 'unicode61 remove_diacritics 2');
+                CREATE VIRTUAL TABLE IF NOT EXISTS venue_geo USING rtree (id, min_latitude, max_latitude, min_longitude, max_longitude);
+                """)
+        }
+    }
+
+    var count: Int {
+        get throws { try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM venue") ?? 0 } }
+    }
+
+    /// Inserts one batch in one transaction, as the Stratus side saves batches of 400.
+    func insert(_ venues: [BenchVenue], modified: Int64) throws {
+        try queue.write { db in
+            let venue = try db.cachedStatement(sql: """
+                INSERT INTO venue (id, name, title, category, category_folded, price, rating, opened, latitude, longitude, description, tags, modified, seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            let tag = try db.cachedStatement(sql: "INSERT OR IGNORE INTO venue_tag (tag, venue_id) VALUES (?, ?)")
+            let text = try db.cachedStatement(sql: "INSERT INTO venue_text (rowid, title, category, description) VALUES (?, ?, ?, ?)")
+            let geo = try db.cachedStatement(sql: "INSERT INTO venue_geo (id, min_latitude, max_latitude, min_longitude, max_longitude) VALUES (?, ?, ?, ?, ?)")
+            for item in venues {
+                let id = Int64(item.index + 1)
+                try venue.execute(arguments: [id, item.recordName, item.title, item.category, item.category.lowercased(), item.price, item.rating,
+                                              item.opened, item.latitude, item.longitude, item.description, item.tags.joined(separator: ","), modified, id])
+                for name in Set(item.tags.map { $0.lowercased() }) { try tag.execute(arguments: [name, id]) }
+                try text.execute(arguments: [id, item.title, item.category, item.description])
+                try geo.execute(arguments: [id, item.latitude, item.latitude, item.longitude, item.longitude])
+            }
+        }
+    }
+
+    /// Reads every column of each row a query returns, as a client would.
+    func rows(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
+        try queue.read { db in
+            var count = 0
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+            while let row = try cursor.next() {
+                for value in row.databaseValues { _ = value }
+                count += 1
+            }
+            return count
+        }
+    }
+
+    /// The same great-circle formula Stratus uses, for the location workload.
+    static let distance = DatabaseFunction("bench_distance", argumentCount: 4, pure: true) { values in
+        guard let lat1 = Double.fromDatabaseValue(values[0]), let lon1 = Double.fromDatabaseValue(values[1]),
+              let lat2 = Double.fromDatabaseValue(values[2]), let lon2 = Double.fromDatabaseValue(values[3]) else { return nil }
+        return Location(latitude: lat1, longitude: lon1).distance(to: Location(latitude: lat2, longitude: lon2))
+    }
+
+    static let columns = "v.id, v.name, v.title, v.category, v.price, v.rating, v.opened, v.latitude, v.longitude, v.description, v.tags, v.modified"
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Timing and memory readings for the benchmark.
+enum BenchMeasurement {
+    /// Milliseconds of each of `runs` timed runs of `body`, after one untimed warm-up run.
+    static func times(runs: Int, _ body: () throws -> Void) rethrows -> [Double] {
+        try body()
+        var results: [Double] = []
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            results.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+        }
+        return results
+    }
+
+    static func once(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    /// Starts a new peak-memory window (Linux: writing 5 to clear_refs resets VmHWM).
+    static func resetPeakMemory() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    /// The process's peak resident memory since the last reset, in MiB (nil where unknown).
+    static func peakMemoryMiB() -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first
+            return kilobytes.map { $0 / 1024 }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import GRDB
+import StratusEngine
+import StratusModel
+import StratusPredicates
+
+/// Builds (or reuses) a Stratus store of N venues and the same data in a hand-made SQLite
+/// baseline, then runs each workload on both and reports medians and ratios.
+public final class BenchRunner {
+    public let recordCount: Int
+    let directory: URL
+    let workloads: [BenchWorkload]
+    let runs: Int
+    let log: (String) -> Void
+    let zoneID = ZoneID(zoneName: "Bench")
+
+    private var store: Store!
+    private var baseline: BaselineStore!
+    private var sidecar = BenchSidecar()
+
+    /// - Parameters:
+    ///   - storeDirectory: where the two stores live; reused when they hold `records` venues.
+    public init(records: Int, storeDirectory: String, workloads: [BenchWorkload], runs: Int = 5, log: @escaping (String) -> Void) {
+        recordCount = records
+        directory = URL(fileURLWithPath: storeDirectory)
+        self.workloads = workloads
+        self.runs = runs
+        self.log = log
+    }
+
+    public func run() throws -> [BenchResult] {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var results: [BenchResult] = []
+        let built = try prepare()
+        if let built, workloads.contains(.save) { results.append(built) }
+        for workload in workloads where workload != .save {
+            log("running \(workload.rawValue) ...")
+            BenchMeasurement.resetPeakMemory()
+            var result = try measure(workload)
+            if let peak = BenchMeasurement.peakMemoryMiB() { result.extras.append(("peak_mib", peak)) }
+            results.append(result)
+        }
+        return results
+    }
+
+    // MARK: - Building the stores
+
+    /// Opens both stores, building them when they do not hold the data yet; returns the save
+    /// workload's result when it built them.
+    private func prepare() throws -> BenchResult? {
+        let storePath = directory.appendingPathComponent("stratus.sqlite").path
+        let baselinePath = directory.appendingPathComponent("baseline.sqlite").path
+        let sidecarPath = directory.appendingPathComponent("bench.json").path
+        if let saved = BenchSidecar.load(sidecarPath), saved.records == recordCount,
+           FileManager.default.fileExists(atPath: storePath), FileManager.default.fileExists(atPath: baselinePath) {
+            store = try Store(path: storePath)
+            baseline = try BaselineStore(path: baselinePath)
+            sidecar = saved
+            log("reusing the stores in \(directory.path)")
+            return BenchResult(name: BenchWorkload.save.rawValue, stratusMilliseconds: saved.stratusSaveMilliseconds,
+                               baselineMilliseconds: saved.baselineSaveMilliseconds,
+                               extras: [("stratus_records_per_s", Double(recordCount) / saved.stratusSaveMilliseconds * 1000),
+                                        ("baseline_records_per_s", Double(recordCount) / saved.baselineSaveMilliseconds * 1000), ("reused", 1)])
+        }
+        for path in [storePath, baselinePath, sidecarPath] {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        store = try Store(path: storePath)
+        baseline = try BaselineStore(path: baselinePath)
+        let db = store.database(.private)
+        try db.modifyRecordZones(saving: [zoneID])
+        BenchMeasurement.resetPeakMemory()
+        var random = BenchRandom(seed: 42)
+        let venues = (0..<recordCount).map { BenchVenue.make($0, random: &random) }
+        let nearEnd = max(recordCount - 1200, 0)
+        var stratusMilliseconds = 0.0, baselineMilliseconds = 0.0
+        var start = 0
+        var lastReport = Date()
+        while start < venues.count {
+            let batch = Array(venues[start..<min(start + CloudDatabase.maximumBatchSize, venues.count)])
+            let records = batch.map { Record(recordType: "Venue", recordID: RecordID(recordName: $0.recordName, zoneID: zoneID), fields: $0.fields) }
+            stratusMilliseconds += try BenchMeasurement.once {
+                let result = try db.modifyRecords(saving: records)
+                if let failure = result.partialFailure { throw failure }
+            }
+            baselineMilliseconds += try BenchMeasurement.once { try baseline.insert(batch, modified: Int64(start)) }
+            start += batch.count
+            if sidecar.tokenAfter10k == nil, start >= min(10_000, recordCount / 2) {
+                sidecar.tokenAfter10k = try db.currentToken(for: zoneID)
+                sidecar.sequenceAfter10k = start
+            }
+            if sidecar.tokenNearEnd == nil, start >= nearEnd || start + CloudDatabase.maximumBatchSize > nearEnd {
+                sidecar.tokenNearEnd = try db.currentToken(for: zoneID)
+                sidecar.sequenceNearEnd = start
+            }
+            if Date().timeIntervalSince(lastReport) > 2 {
+                log("built \(start) of \(recordCount) records")
+                lastReport = Date()
+            }
+        }
+        sidecar.records = recordCount
+        sidecar.stratusSaveMilliseconds = stratusMilliseconds
+        sidecar.baselineSaveMilliseconds = baselineMilliseconds
+        sidecar.save(sidecarPath)
+        var extras: [(String, Double)] = [("stratus_records_per_s", Double(recordCount) / stratusMilliseconds * 1000),
+                                          ("baseline_records_per_s", Double(recordCount) / baselineMilliseconds * 1000)]
+        if let peak = BenchMeasurement.peakMemoryMiB() { extras.append(("peak_mib", peak)) }
+        return BenchResult(name: BenchWorkload.save.rawValue, stratusMilliseconds: stratusMilliseconds,
+                           baselineMilliseconds: baselineMilliseconds, extras: extras)
+    }
+
+    // MARK: - Workloads
+
+    private func measure(_ workload: BenchWorkload) throws -> BenchResult {
+        let db = store.database(.private)
+        let columns = BaselineStore.columns
+        switch workload {
+        case .save:
+            fatalError("save is measured while building")
+        case .queryEquality:
+            return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "category == %@", arguments: [.string("museum")]),
+                                    "SELECT \(columns) FROM venue v WHERE category_folded = ? ORDER BY id LIMIT 100", ["museum"])
+        case .queryRangeSort:
+            return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "rating >= 4.5", sortDescriptors: [QuerySort("rating", ascending: false)]),
+                                    "SELECT \(columns) FROM venue v WHERE rating >= 4.5 ORDER BY rating DESC, id DESC LIMIT 100")
+        case .queryBeginsWith:
+            return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "title BEGINSWITH %@", arguments: [.string("Quiet Mill")]),
+                                    "SELECT \(columns) FROM venue v WHERE title >= ? AND title < ? ORDER BY title, id LIMIT 100", ["Quiet Mill", "Quiet Mill\u{10FFFF}"])
+        case .queryTokens:
+            return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "self CONTAINS 'harbour'"),
+                                    "SELECT \(columns) FROM venue_text t JOIN venue v ON v.id = t.rowid WHERE venue_text MATCH 'harbour' ORDER BY t.rowid LIMIT 100")
+        case .queryLocation:
+            let center = (latitude: 40.0, longitude: -100.0), kilometres = 25.0
+            let degrees = kilometres / 111 + 0.01, longitudeDegrees = kilometres / (111 * cos(41 * Double.pi / 180)) + 0.01
+            return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "distanceToLocation:fromLocation:(location, %@) < %@",
+                                                    arguments: [.location(latitude: center.latitude, longitude: center.longitude), .double(kilometres)]),
+                                    """
+                                    SELECT \(columns) FROM venue_geo g JOIN venue v ON v.id = g.id
+                                    WHERE g.max_latitude >= ? AND g.min_latitude <= ? AND g.max_longitude >= ? AND g.min_longitude <= ?
+                                    AND bench_distance(v.latitude, v.longitude, ?, ?) < ? ORDER BY g.id LIMIT 100
+                                    """,
+                                    [center.latitude - degrees, center.latitude + degrees, center.longitude - longitudeDegrees, center.longitude + longitudeDegrees,
+                                     center.latitude, center.longitude, kilometres])
+        case .queryList:
+            return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "tags CONTAINS 'vegan'"),
+                                    "SELECT \(columns) FROM venue_tag t JOIN venue v ON v.id = t.venue_id WHERE t.tag = 'vegan' ORDER BY t.venue_id LIMIT 100")
+        case .queryAllByModified:
+            return try compareQuery(workload, Query(recordType: "Venue", sortDescriptors: [QuerySort("modificationDate")]),
+                                    "SELECT \(columns) FROM venue v ORDER BY modified, id LIMIT 100")
+        case .cursor10k:
+            let target = min(10_000, recordCount / 4)
+            var stratusRows = 0, baselineRows = 0
+            let stratus = try BenchMeasurement.times(runs: max(runs / 2, 2)) {
+                stratusRows = 0
+                var page = try db.records(matching: Query(recordType: "Venue", predicateFormat: "price >= 50", sortDescriptors: [QuerySort("price")]),
+                                          inZoneWith: zoneID, resultsLimit: 100)
+                stratusRows += page.records.count
+                while stratusRows < target, let cursor = page.cursor {
+                    page = try db.records(continuingMatchFrom: cursor, resultsLimit: 100)
+                    stratusRows += page.records.count
+                }
+            }
+            let base = try BenchMeasurement.times(runs: max(runs / 2, 2)) {
+                baselineRows = 0
+                var last: (Int64, Int64) = (Int64.min, Int64.min)
+                while baselineRows < target {
+                    let page = try baseline.queue.read { db in
+                        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(columns) FROM venue v WHERE price >= 50 AND (price, id) > (?, ?) ORDER BY price, id LIMIT 100"),
+                                         arguments: [last.0, last.1])
+                    }
+                    guard let tail = page.last else { break }
+                    last = (tail["price"], tail["id"])
+                    baselineRows += page.count
+                }
+            }
+            return result(workload, stratus, base, [("stratus_rows", Double(stratusRows)), ("baseline_rows", Double(baselineRows))])
+        case .fetch100:
+            var random = BenchRandom(seed: 9)
+            let names = (0..<100).map { _ in "v\(random.below(recordCount))" }
+            var stratusRows = 0, baselineRows = 0
+            let stratus = try BenchMeasurement.times(runs: runs) {
+                stratusRows = try db.records(for: names.map { RecordID(recordName: $0, zoneID: zoneID) }).filter { (try? $0.result.get()) != nil }.count
+            }
+            let placeholders = Array(repeating: "?", count: names.count).joined(separator: ",")
+            let base = try BenchMeasurement.times(runs: runs) {
+                baselineRows = try baseline.rows("SELECT \(columns) FROM venue v WHERE name IN (\(placeholders))", StatementArguments(names))
+            }
+            return result(workload, stratus, base, [("stratus_rows", Double(stratusRows)), ("baseline_rows", Double(baselineRows))])
+        case .playbackAfter10k, .playbackAfterAll:
+            let token = workload == .playbackAfter10k ? sidecar.tokenAfter10k : sidecar.tokenNearEnd
+            let sequence = workload == .playbackAfter10k ? sidecar.sequenceAfter10k : sidecar.sequenceNearEnd
+            var stratusRows = 0, baselineRows = 0
+            let stratus = try BenchMeasurement.times(runs: runs) {
+                stratusRows = try db.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: 1000).changes.count
+            }
+            let base = try BenchMeasurement.times(runs: runs) {
+                baselineRows = try baseline.rows("SELECT \(columns) FROM venue v WHERE seq > ? ORDER BY seq LIMIT 1000", [sequence ?? 0])
+            }
+            return result(workload, stratus, base, [("stratus_rows", Double(stratusRows)), ("baseline_rows", Double(baselineRows)),
+                                                    ("earlier_changes", Double(sequence ?? 0))])
+        case .playbackFull:
+            var stratusRows = 0, baselineRows = 0
+            let stratus = try BenchMeasurement.times(runs: 2) {
+                stratusRows = 0
+                var token: String?
+                while true {
+                    let page = try db.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: CloudDatabase.maximumChangesLimit)
+                    stratusRows += page.changes.count
+                    token = page.changeToken
+                    if !page.moreComing { break }
+                }
+            }
+            let base = try BenchMeasurement.times(runs: 2) { baselineRows = try baseline.rows("SELECT \(columns) FROM venue v") }
+            let stratusMedian = BenchMeasurement.median(stratus), baseMedian = BenchMeasurement.median(base)
+            return BenchResult(name: workload.rawValue, stratusMilliseconds: stratusMedian, baselineMilliseconds: baseMedian,
+                               extras: [("stratus_records_per_s", Double(stratusRows) / stratusMedian * 1000),
+                                        ("baseline_records_per_s", Double(baselineRows) / baseMedian * 1000)])
+        case .currentToken:
+            let stratus = try BenchMeasurement.times(runs: 200) { _ = try db.currentToken(for: zoneID) }
+            let base = try BenchMeasurement.times(runs: 200) { _ = try baseline.rows("SELECT max(seq) FROM venue") }
+            return result(workload, stratus, base, [])
+        }
+    }
+
+    private func compareQuery(_ workload: BenchWorkload, _ query: Query, _ sql: String, _ arguments: StatementArguments = []) throws -> BenchResult {
+        let db = store.database(.private)
+        var stratusRows = 0, baselineRows = 0
+        let stratus = try BenchMeasurement.times(runs: runs) {
+            stratusRows = try db.records(matching: query, inZoneWith: zoneID, resultsLimit: 100).records.count
+        }
+        let base = try BenchMeasurement.times(runs: runs) { baselineRows = try baseline.rows(sql, arguments) }
+        return result(workload, stratus, base, [("stratus_rows", Double(stratusRows)), ("baseline_rows", Double(baselineRows))])
+    }
+
+    private func result(_ workload: BenchWorkload, _ stratus: [Double], _ baseline: [Double], _ extras: [(String, Double)]) -> BenchResult {
+        BenchResult(name: workload.rawValue, stratusMilliseconds: BenchMeasurement.median(stratus),
+                    baselineMilliseconds: BenchMeasurement.median(baseline), extras: extras)
+    }
+}

@@ -1,0 +1,17 @@
+/// The workloads `stratus bench` knows, in the order it runs them.
+public enum BenchWorkload: String, CaseIterable, Sendable {
+    case save
+    case queryEquality = "query-equality"
+    case queryRangeSort = "query-range-sort"
+    case queryBeginsWith = "query-beginswith"
+    case queryTokens = "query-tokens"
+    case queryLocation = "query-location"
+    case queryList = "query-list"
+    case queryAllByModified = "query-all-by-modified"
+    case cursor10k = "cursor-10k"
+    case fetch100 = "fetch-100"
+    case playbackAfter10k = "playback-after-10k"
+    case playbackAfterAll = "playback-after-all"
+    case playbackFull = "playback-full"
+    case currentToken = "current-token"
+}

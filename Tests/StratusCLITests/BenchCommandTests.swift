@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+
+@Suite struct BenchCommandTests {
+    @Test func benchRunsEveryWorkloadOnASmallStore() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        let outcome = try cli.run(["bench", "--records", "1000", "--runs", "1", "--json", "--store", cli.directory.appendingPathComponent("bench").path], store: false)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        #expect(object["records"] as? Int == 1000)
+        let workloads = try #require(object["workloads"] as? [[String: Any]])
+        let names = workloads.compactMap { $0["name"] as? String }
+        #expect(names.first == "save")
+        #expect(names.contains("query-tokens") && names.contains("playback-full") && names.contains("current-token"))
+        for workload in workloads {
+            #expect((workload["stratus_ms"] as? Double ?? -1) >= 0, "\(workload)")
+            if let stratusRows = workload["stratus_rows"] as? Double, let baselineRows = workload["baseline_rows"] as? Double,
+               workload["name"] as? String != "fetch-100" {
+                #expect(stratusRows == baselineRows, "\(workload["name"] ?? "") returned different rows")
+            }
+        }
+        #expect(try cli.run(["bench", "--workload", "nope"], store: false).status == 2)
+    }
+}
