@@ -203,6 +203,7 @@ private struct ModifyBatch {
 
     mutating func commit() throws -> ModifyRecordsResult {
         try addSchemaFields()
+        var notifier = try SubscriptionNotifier(database: database, db: db, catalog: catalog, now: now)
         var sequences: [Int64: Int64] = [:]
         func nextSequence(_ zone: ZoneRow) -> Int64 {
             let next = (sequences[zone.id] ?? zone.changeSequence) + 1
@@ -238,6 +239,7 @@ private struct ModifyBatch {
                                        created: FieldValue.date(milliseconds: createdAt), createdBy: plan.existing?.createdBy ?? database.user,
                                        modified: FieldValue.date(milliseconds: nowMilliseconds), modifiedBy: database.user,
                                        parent: plan.record.parent)
+            try notifier.recordSaved(saved[plan.index]!, zone: plan.zone, previous: plan.existing, previousFields: plan.existingFields)
         }
         var cascaded: [RecordID] = []
         var deletedRowIDs: Set<Int64> = []
@@ -252,6 +254,7 @@ private struct ModifyBatch {
                     if let row = try StoredRecord.find(id: source, in: db) { queue.append(row) }
                 }
                 try erase(victim, zone: plan.zone, sequence: nextSequence(plan.zone))
+                try notifier.recordDeleted(victim, zone: plan.zone)
                 if !first { cascaded.append(RecordID(recordName: victim.name, zoneID: plan.zone.zoneID)) }
                 first = false
             }
@@ -260,6 +263,7 @@ private struct ModifyBatch {
             let databaseSequence = try database.nextDatabaseSequence(db)
             try db.cachedStatement(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?").execute(arguments: [sequence, databaseSequence, zoneRowID])
         }
+        try notifier.finish()
         return ModifyRecordsResult(
             saveResults: saveIDs.indices.map { index in
                 ModifyRecordsResult.Saved(recordID: saveIDs[index], result: saved[index].map { .success($0) } ?? .failure(saveErrors[index] ?? CloudKitError(.internalError, "Record was not written.")))

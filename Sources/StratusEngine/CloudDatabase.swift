@@ -12,11 +12,18 @@ public struct CloudDatabase: Sendable {
     public let scope: DatabaseScope
     /// The user record name that creates and modifies records through this value.
     public let user: String
+    /// The device acting through this value: notifications of changes it makes are not
+    /// delivered back to it, as CloudKit excludes the originating device.
+    public let device: String
 
-    init(store: Store, scope: DatabaseScope, user: String) {
+    /// The device a database acts as when none is named.
+    public static let defaultDevice = "this-store"
+
+    init(store: Store, scope: DatabaseScope, user: String, device: String = CloudDatabase.defaultDevice) {
         self.store = store
         self.scope = scope
         self.user = user
+        self.device = device
     }
 
     /// The most records or deletions one `modifyRecords` call takes, as CloudKit's guidance says.

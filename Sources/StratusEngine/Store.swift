@@ -55,9 +55,10 @@ public final class Store: Sendable {
         get throws { try read { db in try StoreInfo.load(db)?.environment ?? .development } }
     }
 
-    /// One of the store's databases, acting as `user` (default: the store's owner).
-    public func database(_ scope: DatabaseScope, user: String? = nil) -> CloudDatabase {
-        CloudDatabase(store: self, scope: scope, user: user ?? owner)
+    /// One of the store's databases, acting as `user` (default: the store's owner) from
+    /// `device` (default: `CloudDatabase.defaultDevice`).
+    public func database(_ scope: DatabaseScope, user: String? = nil, device: String? = nil) -> CloudDatabase {
+        CloudDatabase(store: self, scope: scope, user: user ?? owner, device: device ?? CloudDatabase.defaultDevice)
     }
 
     /// Every record type's schema, sorted by name.

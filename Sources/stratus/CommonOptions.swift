@@ -16,6 +16,9 @@ struct CommonOptions: ParsableArguments {
     @Option(help: "The user record name that acts (default: the store's owner).")
     var user: String?
 
+    @Option(help: "The device that acts (default: the store's own, 'this-store'); notifications of its own changes are not delivered to it.")
+    var device: String?
+
     @Flag(help: "Machine-readable JSON on standard output.")
     var json = false
 
@@ -46,7 +49,7 @@ struct CommonOptions: ParsableArguments {
 
     func database() throws -> CloudDatabase {
         let scope = try scope()
-        return try openStore().database(scope, user: user)
+        return try openStore().database(scope, user: user, device: device)
     }
 }
 

@@ -14,6 +14,7 @@ struct Stratus: ParsableCommand {
         subcommands: [
             DemoCommand.self, ZonesCommand.self, SaveCommand.self, FetchCommand.self, DeleteCommand.self,
             ChangesCommand.self, TokenCommand.self, QueryCommand.self, CheckCommand.self, BenchCommand.self,
+            SubscriptionsCommand.self, NotificationsCommand.self,
         ]
     )
 }

@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Reads `notification` rows back as `CloudNotification`s.
+enum NotificationRow {
+    static let columns = """
+        seq, id, scope, subscription_id, kind, reason, zone_name, zone_owner, record_name, record_type, fields, info,
+        created_at, origin_device, read
+        """
+
+    /// The notifications `owner` receives in `scope` after `sequence`, oldest first; those made
+    /// by `excludingDevice` left out.
+    static func fetch(scope: DatabaseScope, owner: String, after sequence: Int64, excludingDevice: String?, unreadOnly: Bool,
+                      limit: Int, in db: GRDB.Database) throws -> [CloudNotification] {
+        var sql = "SELECT \(columns) FROM notification WHERE scope = ? AND owner = ? AND seq > ?"
+        var arguments: StatementArguments = [scope.rawValue, owner, sequence]
+        if let excludingDevice {
+            sql += " AND origin_device <> ?"
+            _ = arguments.append(contentsOf: [excludingDevice])
+        }
+        if unreadOnly { sql += " AND read = 0" }
+        sql += " ORDER BY seq LIMIT ?"
+        _ = arguments.append(contentsOf: [limit])
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(decode)
+    }
+
+    static func sequence(of notificationID: String, in db: GRDB.Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM notification WHERE id = ?"), arguments: [notificationID])
+    }
+
+    static func decode(_ row: Row) throws -> CloudNotification {
+        let scope = DatabaseScope(rawValue: row["scope"]) ?? .private
+        let zoneName: String? = row["zone_name"]
+        let zoneID = zoneName.map { ZoneID(zoneName: $0, ownerName: row["zone_owner"] ?? ZoneID.defaultOwnerName) }
+        let type = CloudNotification.NotificationType(rawValue: row["kind"]) ?? .query
+        let recordName: String? = row["record_name"]
+        let blob: Data? = row["fields"]
+        let fields = try blob.map(FieldCoder.decode) ?? [:]
+        let display = decodeDisplay(row["info"])
+        let reason: Int? = row["reason"]
+        return CloudNotification(
+            notificationID: row["id"], sequence: row["seq"], notificationType: type, subscriptionID: row["subscription_id"],
+            databaseScope: scope, queryNotificationReason: reason.flatMap(CloudNotification.Reason.init(rawValue:)),
+            recordID: recordName.map { RecordID(recordName: $0, zoneID: zoneID ?? .default) }, recordType: row["record_type"],
+            recordFields: fields, recordZoneID: type == .recordZone || type == .query ? zoneID : nil,
+            date: FieldValue.date(milliseconds: row["created_at"]), originatingDevice: row["origin_device"], isRead: row["read"],
+            alertBody: display["alertBody"], title: display["title"], subtitle: display["subtitle"], category: display["category"])
+    }
+
+    /// The alert texts a notification copies from its subscription, as a small JSON object.
+    static func encodeDisplay(alertBody: String?, title: String?, subtitle: String?, category: String?) -> String? {
+        let members = [("alertBody", alertBody), ("title", title), ("subtitle", subtitle), ("category", category)]
+            .compactMap { name, value in value.map { (name, JSONValue.string($0)) } }
+        return members.isEmpty ? nil : JSONWriter.string(.object(members))
+    }
+
+    private static func decodeDisplay(_ text: String?) -> [String: String] {
+        guard let text, case .object(let members)? = try? JSONParser.parse(text) else { return [:] }
+        var result: [String: String] = [:]
+        for (name, value) in members { if case .string(let string) = value { result[name] = string } }
+        return result
+    }
+}

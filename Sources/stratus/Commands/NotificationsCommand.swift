@@ -1,0 +1,76 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import StratusEngine
+
+struct NotificationsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notifications",
+        abstract: "Print the notifications this user's subscriptions made in a database, oldest first; --follow waits for more.",
+        discussion: """
+            Notifications of changes made by the reading device (--device, default the store's own) are not shown,
+            as CloudKit does not deliver them to the originating device; --all-devices shows them too.
+            --json prints {"notifications": [...]}; with --follow, one notification object per line.
+            --follow polls the store every 200 ms, so changes saved by other processes appear within a second; stop it with Ctrl-C.
+            """
+    )
+
+    @OptionGroup var common: CommonOptions
+    @Flag(help: "Keep running and print new notifications as they are made.") var follow = false
+    @Option(help: "Only notifications after the one with this ID.") var since: String?
+    @Flag(help: "Mark the printed notifications read.") var markRead = false
+    @Flag(help: "Only notifications not yet marked read.") var unread = false
+    @Flag(help: "Include notifications of changes made by this device.") var allDevices = false
+
+    func run() throws {
+        let database = try common.database()
+        var sequence: Int64 = 0
+        if let since { sequence = try database.sequence(ofNotification: since) }
+        if !follow {
+            var all: [CloudNotification] = []
+            while true {
+                let page = try read(database, after: sequence)
+                all += page
+                guard let last = page.last, page.count >= CloudDatabase.defaultNotificationLimit else { break }
+                sequence = last.sequence
+            }
+            if common.json {
+                Output.json(.object([("notifications", .array(all.map(SubscriptionPrinter.json)))]))
+            } else {
+                for notification in all { Output.line(SubscriptionPrinter.line(notification)) }
+                Output.line("\(all.count) notification\(all.count == 1 ? "" : "s")")
+            }
+            if markRead { try database.markNotificationsRead(all.map(\.notificationID)) }
+            return
+        }
+        let stop = NotificationsCommand.installStopHandlers()
+        defer { _ = stop }
+        while true {
+            let page = try read(database, after: sequence)
+            for notification in page {
+                Output.line(common.json ? JSONWriter.string(SubscriptionPrinter.json(notification)) : SubscriptionPrinter.line(notification))
+            }
+            if let last = page.last {
+                sequence = last.sequence
+                if markRead { try database.markNotificationsRead(page.map(\.notificationID)) }
+                if page.count >= CloudDatabase.defaultNotificationLimit { continue }
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+    }
+
+    private func read(_ database: CloudDatabase, after sequence: Int64) throws -> [CloudNotification] {
+        try database.notifications(afterSequence: sequence, unreadOnly: unread, includingOwnDevice: allDevices)
+    }
+
+    /// Ctrl-C and SIGTERM end `--follow` with exit status 0.
+    private static func installStopHandlers() -> [DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { Foundation.exit(0) }
+            source.resume()
+            return source
+        }
+    }
+}
