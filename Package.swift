@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StratusEngine", targets: ["StratusEngine"]),
         .library(name: "StratusPredicates", targets: ["StratusPredicates"]),
         .library(name: "StratusTerminal", targets: ["StratusTerminal"]),
+        .library(name: "StratusDashboard", targets: ["StratusDashboard"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -38,10 +39,12 @@ let package = Package(
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // A small terminal UI toolkit that knows nothing of records.
         .target(name: "StratusTerminal", dependencies: ["CNcurses"]),
+        // The dashboard: state, update, views and the key map, in the Elm architecture.
+        .target(name: "StratusDashboard", dependencies: ["StratusEngine", "StratusTerminal", "StratusModel"]),
         .executableTarget(
             name: "stratus",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusEngine", "StratusBench",
+                "StratusModel", "StratusPredicates", "StratusEngine", "StratusBench", "StratusDashboard", "StratusTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -49,6 +52,11 @@ let package = Package(
         .testTarget(name: "StratusPredicatesTests", dependencies: ["StratusPredicates", "StratusModel"]),
         .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusModel", "StratusPredicates"]),
         .testTarget(name: "StratusTerminalTests", dependencies: ["StratusTerminal"]),
+        .testTarget(
+            name: "StratusDashboardTests",
+            dependencies: ["StratusDashboard", "StratusEngine", "StratusTerminal", "StratusModel"],
+            exclude: ["Snapshots"]
+        ),
         // Runs the built `stratus` binary, so it depends on it to have it built.
         .testTarget(name: "StratusCLITests", dependencies: ["stratus"]),
     ]

@@ -12,10 +12,11 @@ struct Stratus: ParsableCommand {
             The store is --store PATH, else $STRATUS_STORE, else \(StoreLocation.defaultPath).
             """,
         subcommands: [
-            DemoCommand.self, ZonesCommand.self, SaveCommand.self, FetchCommand.self, DeleteCommand.self,
+            DashboardCommand.self, DemoCommand.self, ZonesCommand.self, SaveCommand.self, FetchCommand.self, DeleteCommand.self,
             ChangesCommand.self, TokenCommand.self, QueryCommand.self, CheckCommand.self, BenchCommand.self,
             SubscriptionsCommand.self, NotificationsCommand.self,
-        ]
+        ],
+        defaultSubcommand: DashboardCommand.self
     )
 }
 

@@ -11,7 +11,7 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).") var store: String?
     @Option(help: "About how many records to make.") var records: Int = 3000
     @Flag(help: "Throw away the store at that path and make the demo again.") var reset = false
-    @Flag(help: "Make the store and print what to try, without opening the dashboard.") var noUi = false
+    @Flag(help: "Make the store and print what to try, without opening the dashboard (the dashboard opens otherwise).") var noUi = false
 
     func validate() throws {
         if records < 50 || records > 5_000_000 { throw ValidationError("--records must be between 50 and 5000000") }
@@ -34,6 +34,11 @@ struct DemoCommand: ParsableCommand {
             let started = Date()
             try builder.build(into: opened)
             Output.warn(String(format: "Done in %.1f s.", Date().timeIntervalSince(started)))
+        }
+        if !noUi {
+            try DashboardLauncher.run(DashboardLauncher.Options(storePath: path, zone: DemoStoreBuilder.markerZone.zoneName, recordType: "Trip"),
+                                      store: opened)
+            return
         }
         let quoted = path.contains(" ") ? "'\(path)'" : path
         Output.line("""

@@ -1,0 +1,253 @@
+import Foundation
+import StratusEngine
+import StratusModel
+import StratusTerminal
+import Synchronization
+
+/// What effects run against: the store, the query runner, theme files, the clipboard and the
+/// preferences file.
+public struct DashboardServices: Sendable {
+    public var store: Store
+    public var queryRunner: any QueryRunner
+    public var themeLoader: ThemeLoader?
+    /// Puts text on the clipboard (OSC 52 in the real terminal; tests record it).
+    public var clipboard: @Sendable (String) -> Void
+    /// Where recent filters and bookmarks are kept; nil keeps them in memory only.
+    public var preferencesPath: String?
+    /// The user who acts (nil: the store's owner).
+    public var user: String?
+
+    public init(store: Store, queryRunner: any QueryRunner, themeLoader: ThemeLoader? = nil,
+                clipboard: @escaping @Sendable (String) -> Void = { _ in }, preferencesPath: String? = nil, user: String? = nil) {
+        self.store = store
+        self.queryRunner = queryRunner
+        self.themeLoader = themeLoader
+        self.clipboard = clipboard
+        self.preferencesPath = preferencesPath
+        self.user = user
+    }
+}
+
+/// Runs effects: engine calls on background threads (results posted back as messages), quick
+/// ones at once. Each job can be cancelled; long work checks between pages and batches.
+public final class EffectRunner: Sendable {
+    public let services: DashboardServices
+    private let cancelled = Mutex<Set<Int>>([])
+    private let queue = DispatchQueue(label: "stratus.dashboard.effects", qos: .userInitiated, attributes: .concurrent)
+
+    public init(services: DashboardServices) {
+        self.services = services
+    }
+
+    /// Starts an effect: immediate ones run now on this thread, the rest in the background.
+    public func perform(_ effect: Effect, post: @escaping @Sendable (DashboardMessage) -> Void) {
+        if effect.isImmediate {
+            execute(effect, post: post)
+        } else {
+            queue.async { [self] in execute(effect, post: post) }
+        }
+    }
+
+    public func isCancelled(_ job: Int) -> Bool {
+        cancelled.withLock { $0.contains(job) }
+    }
+
+    /// Runs an effect to the end on the calling thread, posting what it produces (tests call
+    /// this directly).
+    public func execute(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        func milliseconds() -> Int {
+            let elapsed = clock.now - started
+            return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        }
+        func seconds() -> Double {
+            let elapsed = clock.now - started
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        }
+        switch effect {
+        case .loadZones(let job, let scope):
+            post(.zonesLoaded(job: job, scope: scope, capture { try database(scope).allRecordZones() }))
+
+        case .loadSchema(let job):
+            post(.schemaLoaded(job: job, capture {
+                SchemaSnapshot(types: try services.store.recordTypes(), environment: try services.store.environment)
+            }))
+
+        case .runQuery(let job, let request, let zone, let scope):
+            let result = capture { try services.queryRunner.run(request, zone: zone, scope: scope) }
+            guard !isCancelled(job) else { return }
+            post(.queryPage(job: job, result, append: false, milliseconds: milliseconds()))
+
+        case .nextQueryPage(let job, let cursor, let request, let zone, let scope):
+            let result = capture { try services.queryRunner.next(cursor: cursor, request: request, zone: zone, scope: scope) }
+            guard !isCancelled(job) else { return }
+            post(.queryPage(job: job, result, append: true, milliseconds: milliseconds()))
+
+        case .checkFilter(let generation, let filter, let arguments, let recordType):
+            let check = filter.trimmingCharacters(in: .whitespaces).isEmpty
+                ? FilterCheck.valid(canonical: "TRUEPREDICATE")
+                : services.queryRunner.check(filter: filter, arguments: arguments, recordType: recordType)
+            post(.filterChecked(generation: generation, check))
+
+        case .fetch(let job, let names, let desiredKeys, let zone, let scope):
+            var rows: [FetchRow] = []
+            let batch = 100
+            do {
+                for start in stride(from: 0, to: names.count, by: batch) {
+                    if isCancelled(job) { return }
+                    let ids = names[start..<min(start + batch, names.count)].map { RecordID(recordName: $0, zoneID: zone) }
+                    for fetched in try database(scope).records(for: ids, desiredKeys: desiredKeys) {
+                        switch fetched.result {
+                        case .success(let record): rows.append(FetchRow(recordName: fetched.recordID.recordName, record: record))
+                        case .failure(let error): rows.append(FetchRow(recordName: fetched.recordID.recordName, error: error))
+                        }
+                    }
+                    post(.fetchProgress(job: job, done: rows.count, total: names.count))
+                }
+                post(.fetchFinished(job: job, .success(rows), milliseconds: milliseconds()))
+            } catch {
+                post(.fetchFinished(job: job, .failure(EffectRunner.cloudKitError(error)), milliseconds: milliseconds()))
+            }
+
+        case .playChanges(let job, let zone, let scope, let since, let desiredKeys, let pageSize):
+            // Pages are posted together at most every 50 ms, and events only while the tab
+            // still keeps them: a playback of millions of changes costs the screen little.
+            var token = since
+            var pending: [ChangeEvent] = []
+            var pendingCount = 0
+            var pendingPages = 0
+            var sent = 0
+            var lastPost = clock.now
+            do {
+                while true {
+                    if isCancelled(job) { return }
+                    let page = try database(scope).recordZoneChanges(inZoneWith: zone, since: token, desiredKeys: desiredKeys, resultsLimit: pageSize)
+                    token = page.changeToken
+                    let room = max(0, ChangesTabState.maximumKept - sent - pending.count)
+                    if room > 0 { pending += page.changes.prefix(room).map(EffectRunner.event) }
+                    pendingCount += page.changes.count
+                    pendingPages += 1
+                    if isCancelled(job) { return }
+                    if !page.moreComing || clock.now - lastPost >= .milliseconds(50) || sent == 0 {
+                        post(.changesPage(job: job, events: pending, count: pendingCount, pages: pendingPages, token: page.changeToken,
+                                          moreComing: page.moreComing, elapsed: seconds()))
+                        sent += pending.count
+                        pending = []
+                        pendingCount = 0
+                        pendingPages = 0
+                        lastPost = clock.now
+                    }
+                    if !page.moreComing { return }
+                }
+            } catch {
+                post(.changesFailed(job: job, EffectRunner.cloudKitError(error)))
+            }
+
+        case .databaseChanges(let job, let scope, let since):
+            post(.databaseChanges(job: job, capture {
+                var token = since
+                var events: [ZoneChangeEvent] = []
+                while true {
+                    if isCancelled(job) { throw CloudKitError(.operationCancelled, "Cancelled.") }
+                    let page = try database(scope).databaseChanges(since: token)
+                    events += page.changedZoneIDs.map { ZoneChangeEvent(kind: "changed", zone: $0) }
+                    events += page.deletedZoneIDs.map { ZoneChangeEvent(kind: "deleted", zone: $0) }
+                    events += page.purgedZoneIDs.map { ZoneChangeEvent(kind: "purged", zone: $0) }
+                    token = page.changeToken
+                    if !page.moreComing { return DatabaseChangesSummary(events: events, token: page.changeToken) }
+                }
+            }))
+
+        case .currentToken(let job, let zone, let scope):
+            if let zone {
+                post(.tokenTaken(job: job, capture { try database(scope).currentToken(for: zone) }, database: false))
+            } else {
+                post(.tokenTaken(job: job, capture { try database(scope).currentDatabaseToken() }, database: true))
+            }
+
+        case .loadRecord(let job, let recordID, let scope, let purpose):
+            let result = capture { try database(scope).record(for: recordID) }
+            guard !isCancelled(job) else { return }
+            post(.recordLoaded(job: job, result, purpose: purpose))
+
+        case .save(let job, let record, let policy, let scope, let isNew):
+            post(.saveFinished(job: job, capture {
+                let result = try database(scope).modifyRecords(saving: [record], savePolicy: policy)
+                return try result.saveResults[0].result.get()
+            }, isNew: isNew))
+
+        case .delete(let job, let recordID, let scope):
+            post(.deleteFinished(job: job, capture {
+                let result = try database(scope).modifyRecords(deleting: [recordID])
+                try result.deleteResults[0].result.get()
+                return result.cascadeDeletedRecordIDs
+            }, recordID: recordID))
+
+        case .cancel(let job):
+            cancelled.withLock { _ = $0.insert(job) }
+
+        case .copy(let text):
+            services.clipboard(text)
+
+        case .loadTheme(let name):
+            guard let loader = services.themeLoader else {
+                post(.themeLoaded(name: name, .failure(ThemeError(file: name, message: "no themes directory was found"))))
+                return
+            }
+            do {
+                post(.themeLoaded(name: name, .success(try loader.load(named: name))))
+            } catch {
+                post(.themeLoaded(name: name, .failure(error)))
+            }
+
+        case .savePreferences(let preferences):
+            guard let path = services.preferencesPath else { return }
+            PreferencesFile.save(preferences, to: path)
+        }
+    }
+
+    private func database(_ scope: DatabaseScope) -> CloudDatabase {
+        services.store.database(scope, user: services.user)
+    }
+
+    private func capture<T>(_ body: () throws -> T) -> Result<T, CloudKitError> {
+        do {
+            return .success(try body())
+        } catch {
+            return .failure(EffectRunner.cloudKitError(error))
+        }
+    }
+
+    static func cloudKitError(_ error: any Error) -> CloudKitError {
+        error as? CloudKitError ?? CloudKitError(.internalError, "\(error)")
+    }
+
+    static func event(_ change: ZoneChange) -> ChangeEvent {
+        switch change {
+        case .changed(let record):
+            return ChangeEvent(kind: .changed, recordType: record.recordType, recordName: record.recordName,
+                               fields: record.fields.keys.sorted(), changeTag: record.recordChangeTag)
+        case .deleted(let recordID, let recordType):
+            return ChangeEvent(kind: .deleted, recordType: recordType, recordName: recordID.recordName, fields: [], changeTag: nil)
+        }
+    }
+}
+
+/// The preferences file: JSON next to the store (`store.sqlite.dashboard.json`).
+public enum PreferencesFile {
+    public static func path(forStore storePath: String) -> String { storePath + ".dashboard.json" }
+
+    public static func load(from path: String) -> DashboardPreferences {
+        guard let data = FileManager.default.contents(atPath: path),
+              let preferences = try? JSONDecoder().decode(DashboardPreferences.self, from: data) else { return DashboardPreferences() }
+        return preferences
+    }
+
+    public static func save(_ preferences: DashboardPreferences, to path: String) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        guard let data = try? encoder.encode(preferences) else { return }
+        try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}

@@ -1,0 +1,86 @@
+import StratusEngine
+import StratusModel
+import StratusTerminal
+
+/// Everything that changes the state: input from the terminal and results posted back by
+/// background work (each result names the job that asked for it; results of cancelled jobs
+/// are dropped).
+public enum DashboardMessage: Sendable {
+    case key(Key)
+    case paste(String)
+    case resize(Size)
+    case tick
+
+    case zonesLoaded(job: Int, scope: DatabaseScope, Result<[RecordZone], CloudKitError>)
+    case schemaLoaded(job: Int, Result<SchemaSnapshot, CloudKitError>)
+    case queryPage(job: Int, Result<QueryPage, CloudKitError>, append: Bool, milliseconds: Int)
+    case filterChecked(generation: Int, FilterCheck)
+    case fetchProgress(job: Int, done: Int, total: Int)
+    case fetchFinished(job: Int, Result<[FetchRow], CloudKitError>, milliseconds: Int)
+    /// One or more pages of a playback: `count` events (the list gets `events`, which stops
+    /// growing past what the tab keeps), `pages` pages, and the token after the last.
+    case changesPage(job: Int, events: [ChangeEvent], count: Int, pages: Int, token: String, moreComing: Bool, elapsed: Double)
+    case changesFailed(job: Int, CloudKitError)
+    case databaseChanges(job: Int, Result<DatabaseChangesSummary, CloudKitError>)
+    case tokenTaken(job: Int, Result<String, CloudKitError>, database: Bool)
+    case recordLoaded(job: Int, Result<Record, CloudKitError>, purpose: RecordLoadPurpose)
+    case saveFinished(job: Int, Result<Record, CloudKitError>, isNew: Bool)
+    case deleteFinished(job: Int, Result<[RecordID], CloudKitError>, recordID: RecordID)
+    case themeLoaded(name: String, Result<Theme, ThemeError>)
+    case jobEnded(job: Int)
+}
+
+/// What a fetched single record is for.
+public enum RecordLoadPurpose: Hashable, Sendable {
+    /// Refresh the inspector on top (it showed only the desired keys).
+    case refreshInspector
+    /// Open an inspector on it (a reference followed, a change event opened).
+    case openInspector
+    /// Open the edit form on it.
+    case edit
+}
+
+/// The schema and environment, read together.
+public struct SchemaSnapshot: Sendable {
+    public var types: [RecordTypeSchema]
+    public var environment: StoreEnvironment
+
+    public init(types: [RecordTypeSchema], environment: StoreEnvironment) {
+        self.types = types
+        self.environment = environment
+    }
+}
+
+public struct DatabaseChangesSummary: Sendable {
+    public var events: [ZoneChangeEvent]
+    public var token: String
+}
+
+/// Work for the effect runner: engine calls, the clipboard, theme files, preferences.
+public enum Effect: Sendable {
+    case loadZones(job: Int, scope: DatabaseScope)
+    case loadSchema(job: Int)
+    case runQuery(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
+    case nextQueryPage(job: Int, cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
+    case checkFilter(generation: Int, filter: String, arguments: [String], recordType: String)
+    case fetch(job: Int, names: [String], desiredKeys: [String]?, zone: ZoneID, scope: DatabaseScope)
+    case playChanges(job: Int, zone: ZoneID, scope: DatabaseScope, since: String?, desiredKeys: [String]?, pageSize: Int)
+    case databaseChanges(job: Int, scope: DatabaseScope, since: String?)
+    case currentToken(job: Int, zone: ZoneID?, scope: DatabaseScope)
+    case loadRecord(job: Int, recordID: RecordID, scope: DatabaseScope, purpose: RecordLoadPurpose)
+    case save(job: Int, record: Record, policy: RecordSavePolicy, scope: DatabaseScope, isNew: Bool)
+    case delete(job: Int, recordID: RecordID, scope: DatabaseScope)
+    case cancel(job: Int)
+    case copy(String)
+    case loadTheme(String)
+    case savePreferences(DashboardPreferences)
+
+    /// Effects the app runs on the UI thread at once (quick, and their result belongs to this
+    /// keystroke's frame).
+    public var isImmediate: Bool {
+        switch self {
+        case .checkFilter, .cancel, .copy, .loadTheme: return true
+        default: return false
+        }
+    }
+}

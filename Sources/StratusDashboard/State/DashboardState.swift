@@ -1,0 +1,311 @@
+import Foundation
+import StratusEngine
+import StratusModel
+import StratusTerminal
+
+/// The tabs, in the order of their number keys.
+public enum DashboardTab: Int, CaseIterable, Hashable, Sendable {
+    case query = 1, fetch, changes, zones, schema
+
+    public var title: String {
+        switch self {
+        case .query: return "Query"
+        case .fetch: return "Fetch"
+        case .changes: return "Changes"
+        case .zones: return "Zones"
+        case .schema: return "Schema"
+        }
+    }
+}
+
+/// A status-line message.
+public struct StatusMessage: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable { case info, success, error }
+    public var text: String
+    public var kind: Kind
+
+    public init(_ text: String, kind: Kind = .info) {
+        self.text = text
+        self.kind = kind
+    }
+
+    /// A CloudKit error as the status line shows it: name, code, message.
+    public static func error(_ error: CloudKitError) -> StatusMessage {
+        StatusMessage("\(error.code.name) (\(error.code.rawValue)): \(error.message)", kind: .error)
+    }
+}
+
+/// Work running in the background, shown with a spinner and cancellable with Esc.
+public struct JobInfo: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case zones, schema, query, fetch, changes, databaseChanges, token, save, delete, loadRecord
+    }
+    public var id: Int
+    public var kind: Kind
+    public var label: String
+}
+
+/// Selection and scroll of a list: the selected index and the first visible row.
+public struct ListCursor: Hashable, Sendable {
+    public var selected = 0
+    public var offset = 0
+
+    public init(selected: Int = 0, offset: Int = 0) {
+        self.selected = selected
+        self.offset = offset
+    }
+
+    /// Keeps the selection inside `count` items and visible in `visible` rows.
+    public mutating func clamp(count: Int, visible: Int) {
+        selected = count == 0 ? 0 : min(max(0, selected), count - 1)
+        let rows = max(1, visible)
+        if selected < offset { offset = selected }
+        if selected >= offset + rows { offset = selected - rows + 1 }
+        offset = max(0, min(offset, max(0, count - rows)))
+    }
+
+    public mutating func move(by delta: Int, count: Int, visible: Int) {
+        selected += delta
+        clamp(count: count, visible: visible)
+    }
+
+    public mutating func move(to index: Int, count: Int, visible: Int) {
+        selected = index
+        clamp(count: count, visible: visible)
+    }
+}
+
+/// A saved change token.
+public struct TokenBookmark: Hashable, Sendable, Codable {
+    public var label: String
+    public var scope: String
+    public var zone: String
+    public var token: String
+
+    public init(label: String, scope: String, zone: String, token: String) {
+        self.label = label
+        self.scope = scope
+        self.zone = zone
+        self.token = token
+    }
+}
+
+/// What the dashboard keeps between runs, in a small JSON file next to the store.
+public struct DashboardPreferences: Hashable, Sendable, Codable {
+    /// Recent filters by record type, newest first.
+    public var recentFilters: [String: [String]] = [:]
+    public var bookmarks: [TokenBookmark] = []
+
+    public init(recentFilters: [String: [String]] = [:], bookmarks: [TokenBookmark] = []) {
+        self.recentFilters = recentFilters
+        self.bookmarks = bookmarks
+    }
+
+    public static let recentLimit = 10
+
+    public mutating func remember(filter: String, for recordType: String) {
+        let trimmed = filter.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return }
+        var list = recentFilters[recordType] ?? []
+        list.removeAll { $0 == trimmed }
+        list.insert(trimmed, at: 0)
+        recentFilters[recordType] = Array(list.prefix(DashboardPreferences.recentLimit))
+    }
+}
+
+/// Everything the dashboard shows: a value, changed only by ``Dashboard/update(_:_:)``.
+public struct DashboardState: Sendable {
+    public var storeName: String
+    public var storePath: String
+    public var environment: StoreEnvironment = .development
+    public var scope: DatabaseScope
+    public var zone: ZoneID
+    public var zones: [RecordZone] = []
+    public var recordTypes: [RecordTypeSchema] = []
+    public var schemaLoaded = false
+    public var tab: DashboardTab = .query
+    public var size: Size
+
+    public var query = QueryTabState()
+    public var fetch = FetchTabState()
+    public var changes = ChangesTabState()
+    public var zonesList = ListCursor()
+    public var schemaList = ListCursor()
+
+    /// Dialogs and drill-ins, the last on top; the top one gets the keys.
+    public var modals: [Modal] = []
+    public var status: StatusMessage?
+    public var jobs: [JobInfo] = []
+    public var nextJobID = 1
+    public var spinnerFrame = 0
+    /// Last `/` search, for `n`.
+    public var lastSearch: String?
+
+    public var theme: Theme = .builtInDefault
+    public var themeNames: [String] = []
+    public var preferences = DashboardPreferences()
+    public var wantsQuit = false
+
+    public init(storePath: String, scope: DatabaseScope = .private, zone: ZoneID = .default,
+                recordType: String? = nil, size: Size = Size(width: 80, height: 24)) {
+        self.storePath = storePath
+        self.storeName = (storePath as NSString).lastPathComponent
+        self.scope = scope
+        self.zone = zone
+        self.size = size
+        self.query.recordType = recordType
+    }
+
+    /// The schema of the Query tab's record type.
+    public var currentSchema: RecordTypeSchema? {
+        guard let name = query.recordType else { return nil }
+        return recordTypes.first { $0.name == name }
+    }
+
+    public func schema(named name: String) -> RecordTypeSchema? {
+        recordTypes.first { $0.name == name }
+    }
+
+    /// Record types a user picks from (the system `Users` type left out).
+    public var pickableTypes: [RecordTypeSchema] { recordTypes.filter { $0.name != "Users" } }
+
+    public var isBusy: Bool { !jobs.isEmpty }
+
+    public func job(_ id: Int) -> JobInfo? { jobs.first { $0.id == id } }
+
+    public var topModal: Modal? {
+        get { modals.last }
+        set {
+            guard !modals.isEmpty else {
+                if let newValue { modals.append(newValue) }
+                return
+            }
+            if let newValue { modals[modals.count - 1] = newValue } else { modals.removeLast() }
+        }
+    }
+}
+
+// MARK: - Tabs
+
+public struct QueryTabState: Sendable {
+    public var recordType: String?
+    /// The filter the results were asked with.
+    public var filter = ""
+    public var arguments: [String] = []
+    public var sort: [SortKey] = []
+    public var desiredKeys: [String]?
+    public var pageSize = 50
+    public var records: [Record] = []
+    public var cursor: String?
+    public var list = ListCursor()
+    /// Columns scrolled off to the left.
+    public var columnOffset = 0
+    /// The job loading a page (first or next), if any.
+    public var loadingJob: Int?
+    public var hasRun = false
+    public var lastMilliseconds: Int?
+    public var error: String?
+
+    public init() {}
+
+    public var request: QueryRequest? {
+        guard let recordType else { return nil }
+        return QueryRequest(recordType: recordType, filter: filter, arguments: arguments, sort: sort,
+                            desiredKeys: desiredKeys, resultsLimit: pageSize)
+    }
+}
+
+public struct FetchRow: Sendable {
+    public var recordName: String
+    public var record: Record?
+    public var error: CloudKitError?
+}
+
+public struct FetchTabState: Sendable {
+    public var names: [String] = []
+    public var desiredKeys: [String]?
+    public var rows: [FetchRow] = []
+    public var list = ListCursor()
+    public var job: Int?
+    public var done = 0
+    public var total = 0
+    public var lastMilliseconds: Int?
+
+    public init() {}
+
+    /// Splits pasted or typed names on spaces, commas and line breaks.
+    public static func parseNames(_ text: String) -> [String] {
+        text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\t" || $0 == ";" || $0 == "\r\n" })
+            .map(String.init)
+    }
+}
+
+/// One event of a zone's change playback, kept small (the list can be long).
+public struct ChangeEvent: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable { case changed, deleted }
+    public var kind: Kind
+    public var recordType: String
+    public var recordName: String
+    public var fields: [String]
+    public var changeTag: String?
+}
+
+public struct ZoneChangeEvent: Hashable, Sendable {
+    public var kind: String
+    public var zone: ZoneID
+}
+
+public struct ChangesTabState: Sendable {
+    public enum Mode: Hashable, Sendable { case zone, database }
+    public enum KeysMode: Hashable, Sendable {
+        case all
+        case none
+        case some([String])
+
+        public var desiredKeys: [String]? {
+            switch self {
+            case .all: return nil
+            case .none: return []
+            case .some(let keys): return keys
+            }
+        }
+
+        public var label: String {
+            switch self {
+            case .all: return "all"
+            case .none: return "none (metadata only)"
+            case .some(let keys): return keys.joined(separator: ", ")
+            }
+        }
+    }
+
+    public var mode: Mode = .zone
+    /// The start token (empty: from the beginning).
+    public var since = ""
+    public var keys: KeysMode = .all
+    public var pageSize = CloudDatabase.defaultChangesLimit
+    public var events: [ChangeEvent] = []
+    /// Events received, including any past ``maximumKept``.
+    public var eventCount = 0
+    public var pages = 0
+    public var token: String?
+    public var moreComing = false
+    public var finished = false
+    public var cancelled = false
+    public var job: Int?
+    public var elapsed: Double = 0
+    public var list = ListCursor()
+
+    public var databaseSince = ""
+    public var databaseEvents: [ZoneChangeEvent] = []
+    public var databaseToken: String?
+    public var databaseList = ListCursor()
+
+    /// Events kept for the list; the count goes on past it, so memory stays bounded on
+    /// a playback of millions of changes.
+    public static let maximumKept = 20_000
+
+    public init() {}
+
+    public var rate: Double { elapsed > 0 ? Double(eventCount) / elapsed : 0 }
+}

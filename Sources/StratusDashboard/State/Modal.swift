@@ -1,0 +1,181 @@
+import StratusEngine
+import StratusModel
+
+/// A dialog or drill-in over the tabs. The top one of ``DashboardState/modals`` gets the keys.
+public enum Modal: Sendable {
+    case help(HelpState)
+    case commandLine(CommandLineState)
+    case picker(PickerState)
+    case textInput(TextInputState)
+    case inspector(InspectorState)
+    case filterEditor(FilterEditorState)
+    case form(EditFormState)
+    case confirm(ConfirmState)
+    case conflict(ConflictState)
+}
+
+public struct HelpState: Sendable {
+    /// The key contexts of the view the help is about.
+    public var contexts: [KeyContext]
+    public var title: String
+    public var scroll = 0
+}
+
+public struct CommandLineState: Sendable {
+    public var field = TextField()
+    /// Completions of the word being typed, shown above the line; Tab takes the next.
+    public var completions: [String] = []
+    public var completionIndex: Int?
+}
+
+public struct PickerItem: Hashable, Sendable {
+    public var label: String
+    public var detail: String
+    public var value: String
+    public var checked: Bool
+
+    public init(label: String, detail: String = "", value: String? = nil, checked: Bool = false) {
+        self.label = label
+        self.detail = detail
+        self.value = value ?? label
+        self.checked = checked
+    }
+}
+
+public enum PickerPurpose: Hashable, Sendable {
+    case recordType, sort, fields, pageSize, zone, database, theme
+    case builderField(row: Int), builderOperator(row: Int), recentFilter
+    case fetchKeys, changesKeys, changesPageSize, bookmark
+}
+
+public struct PickerState: Sendable {
+    public var purpose: PickerPurpose
+    public var title: String
+    public var items: [PickerItem]
+    public var list = ListCursor()
+    /// Several items can be checked (Space), Enter applies all checked.
+    public var multiple = false
+
+    public init(purpose: PickerPurpose, title: String, items: [PickerItem], selected: Int = 0, multiple: Bool = false) {
+        self.purpose = purpose
+        self.title = title
+        self.items = items
+        self.list = ListCursor(selected: selected)
+        self.multiple = multiple
+    }
+}
+
+public enum TextInputPurpose: Hashable, Sendable {
+    case fetchNames, changesToken, databaseToken, search, builderValue(row: Int)
+}
+
+public struct TextInputState: Sendable {
+    public var purpose: TextInputPurpose
+    public var title: String
+    public var hint: String
+    public var field: TextField
+    public var error: String?
+
+    public init(purpose: TextInputPurpose, title: String, hint: String, text: String = "") {
+        self.purpose = purpose
+        self.title = title
+        self.hint = hint
+        self.field = TextField(text)
+    }
+}
+
+public struct InspectorState: Sendable {
+    public var record: Record
+    public var list = ListCursor()
+    /// The full record is being fetched (the list may hold only the desired keys).
+    public var loadingJob: Int?
+
+    public init(record: Record) {
+        self.record = record
+    }
+}
+
+public struct FilterEditorState: Sendable {
+    public enum Focus: Hashable, Sendable { case builder, text }
+    public var recordType: String
+    public var fields: [BuilderField]
+    public var focus: Focus = .builder
+    public var text: TextField
+    public var rows: [BuilderRow] = []
+    public var row = 0
+    /// 0 field, 1 operator, 2 value.
+    public var column = 0
+    /// Whether the rows show the text (false when the text is beyond the builder).
+    public var builderSynced = true
+    public var builderNote: String?
+    public var check: FilterCheck?
+    /// Increases with every text change; a check result for an older text is dropped.
+    public var generation = 0
+    public var arguments: [String] = []
+
+    public init(recordType: String, fields: [BuilderField], text: String) {
+        self.recordType = recordType
+        self.fields = fields
+        self.text = TextField(text)
+    }
+
+    public func field(named name: String) -> BuilderField? { fields.first { $0.name == name } }
+}
+
+public struct FormRow: Sendable {
+    public var name: String
+    public var type: FieldType
+    public var field: TextField
+    public var readOnly: Bool
+    public var error: String?
+    /// The text it started with; unchanged rows are not written.
+    public var original: String
+}
+
+public struct EditFormState: Sendable {
+    public var isNew: Bool
+    /// The record as fetched (for an edit) or a fresh one (new): the save starts from it.
+    public var base: Record
+    /// The record name for a new record (empty: a UUID).
+    public var nameField = TextField()
+    public var rows: [FormRow]
+    /// Row 0 is the name (new records only); the fields follow.
+    public var list = ListCursor()
+    public var savingJob: Int?
+    public var error: String?
+    /// What the last save sent (the conflict dialog shows it).
+    public var pending: Record?
+
+    public var rowOffset: Int { isNew ? 1 : 0 }
+    public var rowCount: Int { rows.count + rowOffset }
+}
+
+public enum ConfirmAction: Hashable, Sendable {
+    case deleteRecord(RecordID, recordType: String)
+    case quit
+}
+
+public struct ConfirmState: Sendable {
+    public var title: String
+    public var message: String
+    public var action: ConfirmAction
+}
+
+public struct ConflictState: Sendable {
+    /// What the form tried to save.
+    public var mine: Record
+    /// What the store holds now.
+    public var server: Record
+    public var list = ListCursor()
+    public var savingJob: Int?
+
+    /// Field names whose values differ, then those equal (marked), sorted.
+    public var rows: [(name: String, mine: String, server: String, differs: Bool)] {
+        let names = Set(mine.fields.keys).union(server.fields.keys).sorted()
+        return names.map { name in
+            let left = ValueText.display(mine[name])
+            let right = ValueText.display(server[name])
+            return (name, left, right, mine[name] != server[name])
+        }
+    }
+}

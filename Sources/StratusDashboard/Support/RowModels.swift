@@ -1,0 +1,88 @@
+import Foundation
+import StratusEngine
+import StratusModel
+
+/// One line of the Schema tab: a record type heading or one of its fields.
+public struct SchemaLine: Hashable, Sendable {
+    public var recordType: String
+    /// nil for the type's heading line.
+    public var field: String?
+    public var type: String
+    public var indexes: String
+}
+
+public enum SchemaLines {
+    public static func lines(_ types: [RecordTypeSchema]) -> [SchemaLine] {
+        var lines: [SchemaLine] = []
+        for schema in types {
+            lines.append(SchemaLine(recordType: schema.name, field: nil, type: "\(schema.fields.count) fields", indexes: ""))
+            for field in schema.sortedFields {
+                lines.append(SchemaLine(recordType: schema.name, field: field.name, type: field.type.description,
+                                        indexes: field.indexes.description))
+            }
+            for system in SystemField.allCases {
+                guard let indexes = schema.systemIndexes[system], !indexes.isEmpty else { continue }
+                lines.append(SchemaLine(recordType: schema.name, field: system.predicateKey, type: system.type.description + " (system)",
+                                        indexes: indexes.description))
+            }
+        }
+        return lines
+    }
+}
+
+/// One line of the inspector: a system field or a field, its type and value.
+public struct InspectorRow: Hashable, Sendable {
+    public var name: String
+    public var type: String
+    public var value: String
+    public var isSystem: Bool
+    /// The record name a reference points at (Enter opens it).
+    public var reference: String?
+}
+
+public enum InspectorRows {
+    public static func rows(_ record: Record, schema: RecordTypeSchema?) -> [InspectorRow] {
+        func date(_ value: Foundation.Date?) -> String { value.map(ValueText.timestamp) ?? "" }
+        var rows: [InspectorRow] = [
+            InspectorRow(name: "recordName", type: "STRING", value: record.recordName, isSystem: true),
+            InspectorRow(name: "recordType", type: "STRING", value: record.recordType, isSystem: true),
+            InspectorRow(name: "zone", type: "ZONE", value: record.recordID.zoneID.description, isSystem: true),
+            InspectorRow(name: "recordChangeTag", type: "STRING", value: record.recordChangeTag ?? "(not saved)", isSystem: true),
+            InspectorRow(name: "creationDate", type: "TIMESTAMP", value: date(record.creationDate), isSystem: true),
+            InspectorRow(name: "creatorUserRecordID", type: "REFERENCE", value: record.creatorUserRecordName ?? "", isSystem: true),
+            InspectorRow(name: "modificationDate", type: "TIMESTAMP", value: date(record.modificationDate), isSystem: true),
+            InspectorRow(name: "lastModifiedUserRecordID", type: "REFERENCE", value: record.lastModifiedUserRecordName ?? "", isSystem: true),
+            InspectorRow(name: "parent", type: "REFERENCE", value: record.parent.map { "→ " + $0.recordName } ?? "(none)", isSystem: true,
+                         reference: record.parent?.recordName),
+        ]
+        var names = Set(record.fields.keys)
+        if let schema { names.formUnion(schema.fields.keys) }
+        for name in names.sorted() {
+            let value = record[name]
+            let type = value?.type.description ?? schema?.fields[name]?.type.description ?? "?"
+            var reference: String?
+            if case .reference(let target)? = value { reference = target.recordName }
+            rows.append(InspectorRow(name: name, type: type, value: value.map { ValueText.display($0) } ?? "—", isSystem: false,
+                                     reference: reference))
+        }
+        return rows
+    }
+}
+
+/// The Query tab's columns: the record name, then the schema's fields (or the desired keys).
+public enum QueryColumns {
+    public static func columns(schema: RecordTypeSchema?, desiredKeys: [String]?) -> [String] {
+        // Bytes and assets say little in a table: they go last.
+        let fields = (schema?.sortedFields ?? []).sorted { left, right in
+            let leftOpaque = left.type.base == .bytes || left.type.base == .asset
+            let rightOpaque = right.type.base == .bytes || right.type.base == .asset
+            return leftOpaque == rightOpaque ? left.name < right.name : !leftOpaque
+        }.map(\.name)
+        let shown = desiredKeys.map { keys in fields.filter { keys.contains($0) } } ?? fields
+        return ["recordName"] + shown
+    }
+
+    public static func cell(_ record: Record, column: String) -> String {
+        column == "recordName" ? record.recordName : ValueText.display(record[column])
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import StratusEngine
+import StratusModel
+import StratusTerminal
+
+extension Dashboard {
+    static func filterEditorKey(_ state: inout DashboardState, _ editor: FilterEditorState, key: Key, action: KeyAction?) -> [Effect] {
+        var editor = editor
+        switch action {
+        case .back?:
+            state.topModal = nil
+            return []
+        case .switchFocus?:
+            editor.focus = editor.focus == .builder ? .text : .builder
+            state.topModal = .filterEditor(editor)
+            return []
+        case .apply?:
+            return applyFilter(&state, editor)
+        case .recentFilters?:
+            let recent = state.preferences.recentFilters[editor.recordType] ?? []
+            guard !recent.isEmpty else {
+                state.status = StatusMessage("No recent filters for \(editor.recordType) yet.")
+                return []
+            }
+            state.modals.append(.picker(PickerState(purpose: .recentFilter, title: "Recent filters for \(editor.recordType)",
+                                                    items: recent.map { PickerItem(label: $0) })))
+            return []
+        default:
+            break
+        }
+        if editor.focus == .text {
+            guard editor.text.handle(key) else { return [] }
+            state.topModal = .filterEditor(editor)
+            return filterTextChanged(&state)
+        }
+        // Builder
+        if !editor.builderSynced, action == .addCondition || action == .deleteCondition || action == .editCell {
+            state.status = StatusMessage("The builder can't show this filter (\(editor.builderNote ?? "")); edit it as text (Tab), or clear the text.", kind: .error)
+            return []
+        }
+        switch action {
+        case .up?: editor.row = max(0, editor.row - 1)
+        case .down?: editor.row = min(max(0, editor.rows.count - 1), editor.row + 1)
+        case .left?: editor.column = max(0, editor.column - 1)
+        case .right?: editor.column = min(2, editor.column + 1)
+        case .addCondition?:
+            guard let field = editor.fields.first else {
+                state.status = StatusMessage("\(editor.recordType) has no field with an index to filter on.", kind: .error)
+                return []
+            }
+            editor.rows.append(BuilderRow(field: field.name, op: FilterOperator.allowed(for: field).first ?? .equals, value: ""))
+            editor.row = editor.rows.count - 1
+            editor.column = 0
+            state.topModal = .filterEditor(editor)
+            openBuilderPicker(&state, editor, column: 0)
+            return builderChanged(&state)
+        case .deleteCondition?:
+            guard editor.rows.indices.contains(editor.row) else { return [] }
+            editor.rows.remove(at: editor.row)
+            editor.row = max(0, min(editor.row, editor.rows.count - 1))
+            state.topModal = .filterEditor(editor)
+            return builderChanged(&state)
+        case .editCell?:
+            guard editor.rows.indices.contains(editor.row) else {
+                return filterEditorKey(&state, editor, key: .char("a"), action: .addCondition)
+            }
+            openBuilderPicker(&state, editor, column: editor.column)
+            return []
+        default:
+            break
+        }
+        state.topModal = .filterEditor(editor)
+        return []
+    }
+
+    static func openBuilderPicker(_ state: inout DashboardState, _ editor: FilterEditorState, column: Int) {
+        let row = editor.rows[editor.row]
+        switch column {
+        case 0:
+            let items = editor.fields.map { field in
+                PickerItem(label: field.name, detail: field.name == "self" ? "full-text tokens" : "\(field.type) \(field.indexes)")
+            }
+            let selected = editor.fields.firstIndex { $0.name == row.field } ?? 0
+            state.modals.append(.picker(PickerState(purpose: .builderField(row: editor.row), title: "Field", items: items, selected: selected)))
+        case 1:
+            guard let field = editor.field(named: row.field) else { return }
+            let ops = FilterOperator.allowed(for: field)
+            let items = ops.map { PickerItem(label: $0.label, value: $0.rawValue) }
+            state.modals.append(.picker(PickerState(purpose: .builderOperator(row: editor.row), title: "Operator for \(row.field)",
+                                                    items: items, selected: ops.firstIndex(of: row.op) ?? 0)))
+        default:
+            let type = editor.field(named: row.field)?.type ?? .string
+            state.modals.append(.textInput(TextInputState(purpose: .builderValue(row: editor.row), title: "Value for \(row.field) \(row.op.label)",
+                                                          hint: row.op.valueHint(for: type), text: row.value)))
+        }
+    }
+
+    static func builderPicked(_ state: inout DashboardState, _ purpose: PickerPurpose, row: Int, value: String) -> [Effect] {
+        guard case .filterEditor(var editor)? = state.topModal, editor.rows.indices.contains(row) else { return [] }
+        switch purpose {
+        case .builderField:
+            guard let field = editor.field(named: value) else { return [] }
+            editor.rows[row].field = value
+            let allowed = FilterOperator.allowed(for: field)
+            if !allowed.contains(editor.rows[row].op) { editor.rows[row].op = allowed.first ?? .equals }
+            editor.column = 1
+        case .builderOperator:
+            guard let op = FilterOperator(rawValue: value) else { return [] }
+            editor.rows[row].op = op
+            editor.column = 2
+        default:
+            return []
+        }
+        state.topModal = .filterEditor(editor)
+        return builderChanged(&state)
+    }
+
+    /// The builder changed: write its text and check it.
+    static func builderChanged(_ state: inout DashboardState) -> [Effect] {
+        guard case .filterEditor(var editor)? = state.topModal else { return [] }
+        editor.text.set(FilterBuilder.text(for: editor.rows, fields: editor.fields))
+        editor.builderSynced = true
+        editor.builderNote = nil
+        editor.generation += 1
+        editor.check = nil
+        state.topModal = .filterEditor(editor)
+        return [.checkFilter(generation: editor.generation, filter: editor.text.text, arguments: editor.arguments, recordType: editor.recordType)]
+    }
+
+    /// The text changed: bring the builder in line when it can show the text, and check it.
+    static func filterTextChanged(_ state: inout DashboardState, focusText: Bool = true) -> [Effect] {
+        guard case .filterEditor(var editor)? = state.topModal else { return [] }
+        switch FilterBuilder.rows(from: editor.text.text, fields: editor.fields) {
+        case .success(let rows):
+            editor.rows = rows
+            editor.builderSynced = true
+            editor.builderNote = nil
+            editor.row = min(editor.row, max(0, rows.count - 1))
+        case .failure(let error):
+            editor.builderSynced = false
+            editor.builderNote = error.message
+        }
+        if !focusText, !editor.builderSynced { editor.focus = .text }
+        editor.generation += 1
+        editor.check = nil
+        state.topModal = .filterEditor(editor)
+        return [.checkFilter(generation: editor.generation, filter: editor.text.text, arguments: editor.arguments, recordType: editor.recordType)]
+    }
+
+    static func applyFilter(_ state: inout DashboardState, _ editor: FilterEditorState) -> [Effect] {
+        let text = editor.text.text.trimmingCharacters(in: .whitespaces)
+        if !text.isEmpty {
+            guard let check = editor.check else {
+                state.status = StatusMessage("The filter is still being checked.", kind: .error)
+                return []
+            }
+            guard check.isValid else {
+                let problem = check.problems.first?.message ?? "invalid filter"
+                state.status = StatusMessage("Not applied: \(problem)", kind: .error)
+                return []
+            }
+        }
+        state.topModal = nil
+        state.query.filter = text
+        state.query.arguments = editor.arguments
+        var effects: [Effect] = []
+        if !text.isEmpty {
+            state.preferences.remember(filter: text, for: editor.recordType)
+            effects.append(.savePreferences(state.preferences))
+        }
+        return effects + runQuery(&state)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import StratusEngine
+import StratusModel
+
+extension Dashboard {
+    static func inspectorKey(_ state: inout DashboardState, _ inspector: InspectorState, action: KeyAction?) -> [Effect] {
+        var inspector = inspector
+        let rows = InspectorRows.rows(inspector.record, schema: state.schema(named: inspector.record.recordType))
+        guard let action else { return [] }
+        if isMovement(action) {
+            move(&inspector.list, action, count: rows.count, visible: Layout.inspectorRows(state.size))
+            state.topModal = .inspector(inspector)
+            return []
+        }
+        let row = rows.indices.contains(inspector.list.selected) ? rows[inspector.list.selected] : nil
+        switch action {
+        case .back:
+            state.topModal = nil
+            return []
+        case .open:
+            guard let row, let name = row.reference else {
+                state.status = StatusMessage("Enter follows a reference; this field is not one.")
+                return []
+            }
+            let job = state.startJob(.loadRecord, "record \(name)")
+            return [.loadRecord(job: job, recordID: RecordID(recordName: name, zoneID: inspector.record.recordID.zoneID),
+                                scope: state.scope, purpose: .openInspector)]
+        case .edit:
+            state.modals.append(.form(makeForm(state, record: inspector.record, isNew: false)))
+            return []
+        case .delete:
+            askDelete(&state, inspector.record)
+            return []
+        case .copy:
+            guard let row else { return [] }
+            let value = row.isSystem ? row.value : ValueText.editable(inspector.record[row.name])
+            return copy(&state, value, what: "value of \(row.name)")
+        default:
+            return handleGlobal(&state, action) ?? []
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import StratusEngine
+import StratusModel
+
+extension Dashboard {
+    static let pageSizes = [20, 50, 100, 200, 400]
+
+    /// Runs the Query tab's query from the first page (stale rows stay until the page comes).
+    static func runQuery(_ state: inout DashboardState) -> [Effect] {
+        guard let request = state.query.request else { return [] }
+        var effects: [Effect] = []
+        if let running = state.query.loadingJob {
+            state.endJob(running)
+            effects.append(.cancel(job: running))
+        }
+        let job = state.startJob(.query, "query \(request.recordType)")
+        state.query.loadingJob = job
+        state.query.hasRun = true
+        state.query.error = nil
+        effects.append(.runQuery(job: job, request: request, zone: state.zone, scope: state.scope))
+        return effects
+    }
+
+    /// Fetches the next page when the selection comes within a screen of the last loaded row.
+    static func loadMoreIfNeeded(_ state: inout DashboardState) -> [Effect] {
+        guard state.tab == .query, let cursor = state.query.cursor, state.query.loadingJob == nil,
+              let request = state.query.request else { return [] }
+        let visible = Layout.queryRows(state.size)
+        guard state.query.list.selected >= state.query.records.count - visible else { return [] }
+        let job = state.startJob(.query, "next page")
+        state.query.loadingJob = job
+        return [.nextQueryPage(job: job, cursor: cursor, request: request, zone: state.zone, scope: state.scope)]
+    }
+
+    static func selectedQueryRecord(_ state: DashboardState) -> Record? {
+        let index = state.query.list.selected
+        return state.query.records.indices.contains(index) ? state.query.records[index] : nil
+    }
+
+    static func queryAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+        switch action {
+        case .run:
+            return runQuery(&state)
+        case .recordType:
+            let types = state.pickableTypes
+            guard !types.isEmpty else {
+                state.status = StatusMessage("The store has no record types yet.", kind: .error)
+                return []
+            }
+            let items = types.map { PickerItem(label: $0.name, detail: "\($0.fields.count) fields") }
+            let selected = types.firstIndex { $0.name == state.query.recordType } ?? 0
+            state.modals.append(.picker(PickerState(purpose: .recordType, title: "Record type", items: items, selected: selected)))
+        case .filter:
+            guard let recordType = state.query.recordType else { return [] }
+            var editor = FilterEditorState(recordType: recordType, fields: BuilderField.fields(for: state.currentSchema),
+                                           text: state.query.filter)
+            editor.arguments = state.query.arguments
+            state.modals.append(.filterEditor(editor))
+            return filterTextChanged(&state, focusText: false)
+        case .sort:
+            guard let schema = state.currentSchema else { return [] }
+            var items = [PickerItem(label: "no sort", detail: "the store's order", value: "")]
+            var sortable = schema.sortedFields.filter { $0.isSortable && $0.type.base.isOrdered && !$0.type.isList }.map(\.name)
+            for system in [SystemField.createTime, .modTime] where schema.systemIndexes[system]?.contains(.sortable) ?? false {
+                sortable.append(system.predicateKey)
+            }
+            for name in sortable {
+                items.append(PickerItem(label: "\(name) ↑", detail: "ascending", value: "\(name):asc"))
+                items.append(PickerItem(label: "\(name) ↓", detail: "descending", value: "\(name):desc"))
+            }
+            let current = state.query.sort.first.map { "\($0.key):\($0.ascending ? "asc" : "desc")" } ?? ""
+            let selected = items.firstIndex { $0.value == current } ?? 0
+            state.modals.append(.picker(PickerState(purpose: .sort, title: "Sort by (SORTABLE fields)", items: items, selected: selected)))
+        case .fields:
+            guard let schema = state.currentSchema else { return [] }
+            let items = schema.sortedFields.map { field in
+                PickerItem(label: field.name, detail: field.type.description,
+                           checked: state.query.desiredKeys.map { $0.contains(field.name) } ?? true)
+            }
+            state.modals.append(.picker(PickerState(purpose: .fields, title: "Fields to fetch (desired keys)", items: items, multiple: true)))
+        case .pageSize:
+            let items = pageSizes.map { PickerItem(label: "\($0) records per page", value: "\($0)") }
+            state.modals.append(.picker(PickerState(purpose: .pageSize, title: "Page size", items: items,
+                                                    selected: pageSizes.firstIndex(of: state.query.pageSize) ?? 1)))
+        case .open:
+            guard let record = selectedQueryRecord(state) else { return [] }
+            return openInspector(&state, record: record, partial: state.query.desiredKeys != nil)
+        case .create:
+            guard let recordType = state.query.recordType else { return [] }
+            let record = Record(recordType: recordType, recordID: RecordID(recordName: "", zoneID: state.zone))
+            state.modals.append(.form(makeForm(state, record: record, isNew: true)))
+        case .edit:
+            guard let record = selectedQueryRecord(state) else { return [] }
+            return editRecord(&state, record, partial: state.query.desiredKeys != nil)
+        case .delete:
+            guard let record = selectedQueryRecord(state) else { return [] }
+            askDelete(&state, record)
+        case .copy:
+            guard let record = selectedQueryRecord(state) else { return [] }
+            return copy(&state, record.recordName, what: "record name")
+        case .left:
+            state.query.columnOffset = max(0, state.query.columnOffset - 1)
+        case .right:
+            let count = QueryColumns.columns(schema: state.currentSchema, desiredKeys: state.query.desiredKeys).count
+            state.query.columnOffset = min(max(0, count - 2), state.query.columnOffset + 1)
+        default:
+            break
+        }
+        return []
+    }
+
+    static func copy(_ state: inout DashboardState, _ text: String, what: String) -> [Effect] {
+        state.status = StatusMessage("Copied the \(what): \(text)", kind: .success)
+        return [.copy(text)]
+    }
+
+    /// Opens the inspector on a record; when the list held only some keys, the full record is
+    /// fetched and replaces it.
+    static func openInspector(_ state: inout DashboardState, record: Record, partial: Bool) -> [Effect] {
+        var inspector = InspectorState(record: record)
+        var effects: [Effect] = []
+        if partial {
+            let job = state.startJob(.loadRecord, "record \(record.recordName)")
+            inspector.loadingJob = job
+            effects.append(.loadRecord(job: job, recordID: record.recordID, scope: state.scope, purpose: .refreshInspector))
+        }
+        state.modals.append(.inspector(inspector))
+        return effects
+    }
+
+    static func editRecord(_ state: inout DashboardState, _ record: Record, partial: Bool) -> [Effect] {
+        if partial {
+            let job = state.startJob(.loadRecord, "record \(record.recordName)")
+            return [.loadRecord(job: job, recordID: record.recordID, scope: state.scope, purpose: .edit)]
+        }
+        state.modals.append(.form(makeForm(state, record: record, isNew: false)))
+        return []
+    }
+
+    static func askDelete(_ state: inout DashboardState, _ record: Record) {
+        state.modals.append(.confirm(ConfirmState(
+            title: "Delete record",
+            message: "Delete \(record.recordType) \(record.recordName) from \(record.recordID.zoneID.zoneName)? Records pointing at it with DELETE_SELF are deleted too. This cannot be undone.",
+            action: .deleteRecord(record.recordID, recordType: record.recordType))))
+    }
+
+    /// Applies the Query tab's pickers.
+    static func pickedForQuery(_ state: inout DashboardState, _ purpose: PickerPurpose, _ picker: PickerState) -> [Effect] {
+        let item = picker.items.indices.contains(picker.list.selected) ? picker.items[picker.list.selected] : nil
+        switch purpose {
+        case .recordType:
+            guard let item, item.value != state.query.recordType else { return [] }
+            state.query.recordType = item.value
+            state.query.filter = ""
+            state.query.arguments = []
+            state.query.sort = []
+            state.query.desiredKeys = nil
+            state.query.columnOffset = 0
+            state.query.records = []
+            state.query.cursor = nil
+            return runQuery(&state)
+        case .sort:
+            guard let item else { return [] }
+            if item.value.isEmpty {
+                state.query.sort = []
+            } else {
+                let parts = item.value.split(separator: ":")
+                state.query.sort = [SortKey(key: String(parts[0]), ascending: parts.last == "asc")]
+            }
+            return runQuery(&state)
+        case .fields:
+            let checked = picker.items.filter(\.checked).map(\.value)
+            state.query.desiredKeys = checked.count == picker.items.count ? nil : checked
+            state.query.columnOffset = 0
+            return runQuery(&state)
+        case .pageSize:
+            guard let item, let size = Int(item.value) else { return [] }
+            state.query.pageSize = size
+            return runQuery(&state)
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import StratusEngine
+import StratusModel
+
+extension Dashboard {
+    /// Results posted back by background work.
+    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+        switch message {
+        case .zonesLoaded(let job, let scope, let result):
+            state.endJob(job)
+            guard scope == state.scope else { return [] }
+            switch result {
+            case .success(let zones):
+                state.zones = zones
+                state.zonesList.clamp(count: zones.count, visible: Layout.zonesRows(state.size))
+            case .failure(let error):
+                state.status = .error(error)
+            }
+            return []
+
+        case .schemaLoaded(let job, let result):
+            state.endJob(job)
+            switch result {
+            case .success(let snapshot):
+                state.recordTypes = snapshot.types
+                state.environment = snapshot.environment
+                state.schemaLoaded = true
+                let pickable = state.pickableTypes
+                if state.query.recordType == nil || state.schema(named: state.query.recordType!) == nil && !pickable.isEmpty {
+                    let previous = state.query.recordType
+                    state.query.recordType = pickable.first?.name
+                    if state.query.recordType != previous || !state.query.hasRun { return runQuery(&state) }
+                }
+                if !state.query.hasRun, state.query.recordType != nil { return runQuery(&state) }
+            case .failure(let error):
+                state.status = .error(error)
+            }
+            return []
+
+        case .queryPage(let job, let result, let append, let milliseconds):
+            guard state.query.loadingJob == job else { return [] }
+            state.endJob(job)
+            state.query.loadingJob = nil
+            state.query.lastMilliseconds = milliseconds
+            switch result {
+            case .success(let page):
+                if append {
+                    state.query.records += page.records
+                } else {
+                    state.query.records = page.records
+                    state.query.list = ListCursor()
+                    state.query.columnOffset = min(state.query.columnOffset, max(0, QueryColumns.columns(
+                        schema: state.currentSchema, desiredKeys: state.query.desiredKeys).count - 1))
+                }
+                state.query.cursor = page.cursor
+                state.query.error = nil
+                state.query.list.clamp(count: state.query.records.count, visible: Layout.queryRows(state.size))
+                return loadMoreIfNeeded(&state)
+            case .failure(let error):
+                state.query.error = "\(error.code.name) (\(error.code.rawValue)): \(error.message)"
+                if !append { state.query.records = []; state.query.cursor = nil }
+                state.status = .error(error)
+            }
+            return []
+
+        case .filterChecked(let generation, let check):
+            guard case .filterEditor(var editor)? = state.modals.last(where: { if case .filterEditor = $0 { return true }; return false }),
+                  editor.generation == generation else { return [] }
+            editor.check = check
+            replaceFilterEditor(&state, editor)
+            return []
+
+        case .fetchProgress(let job, let done, let total):
+            guard state.fetch.job == job else { return [] }
+            state.fetch.done = done
+            state.fetch.total = total
+            return []
+
+        case .fetchFinished(let job, let result, let milliseconds):
+            guard state.fetch.job == job else { return [] }
+            state.endJob(job)
+            state.fetch.job = nil
+            state.fetch.lastMilliseconds = milliseconds
+            switch result {
+            case .success(let rows):
+                state.fetch.rows = rows
+                state.fetch.done = rows.count
+                state.fetch.list = ListCursor()
+                let found = rows.filter { $0.record != nil }.count
+                state.status = StatusMessage("Fetched \(found) of \(rows.count) records in \(milliseconds) ms.", kind: found == rows.count ? .success : .info)
+            case .failure(let error):
+                state.status = .error(error)
+            }
+            return []
+
+        case .changesPage(let job, let events, let count, let pages, let token, let moreComing, let elapsed):
+            guard state.changes.job == job else { return [] }
+            let room = max(0, ChangesTabState.maximumKept - state.changes.events.count)
+            state.changes.events += events.prefix(room)
+            state.changes.eventCount += count
+            state.changes.pages += pages
+            state.changes.token = token
+            state.changes.moreComing = moreComing
+            state.changes.elapsed = elapsed
+            if !moreComing {
+                state.endJob(job)
+                state.changes.job = nil
+                state.changes.finished = true
+                state.status = StatusMessage(String(format: "%d events in %d pages, %.2f s. y copies the final token, m bookmarks it.",
+                                                    state.changes.eventCount, state.changes.pages, elapsed), kind: .success)
+            }
+            state.changes.list.clamp(count: state.changes.events.count, visible: Layout.changesRows(state.size))
+            return []
+
+        case .changesFailed(let job, let error):
+            guard state.changes.job == job else { return [] }
+            state.endJob(job)
+            state.changes.job = nil
+            state.status = .error(error)
+            return []
+
+        case .databaseChanges(let job, let result):
+            guard state.job(job) != nil else { return [] }
+            state.endJob(job)
+            switch result {
+            case .success(let summary):
+                state.changes.databaseEvents = summary.events
+                state.changes.databaseToken = summary.token
+                state.changes.databaseList = ListCursor()
+                state.status = StatusMessage("\(summary.events.count) zones changed. y copies the token.", kind: .success)
+            case .failure(let error):
+                state.status = .error(error)
+            }
+            return []
+
+        case .tokenTaken(let job, let result, let database):
+            guard state.job(job) != nil else { return [] }
+            state.endJob(job)
+            switch result {
+            case .success(let token):
+                if database {
+                    state.changes.databaseToken = token
+                    state.status = StatusMessage("Current \(state.scope.name) database token: \(token)", kind: .success)
+                } else {
+                    state.changes.token = token
+                    state.changes.events = []
+                    state.changes.eventCount = 0
+                    state.changes.pages = 0
+                    state.changes.finished = true
+                    state.changes.cancelled = false
+                    state.status = StatusMessage("Current token of \(state.zone.zoneName) (no playback): \(token)", kind: .success)
+                }
+            case .failure(let error):
+                state.status = .error(error)
+            }
+            return []
+
+        case .recordLoaded(let job, let result, let purpose):
+            guard state.job(job) != nil else { return [] }
+            state.endJob(job)
+            switch result {
+            case .success(let record):
+                switch purpose {
+                case .refreshInspector:
+                    if case .inspector(var inspector)? = state.topModal, inspector.loadingJob == job {
+                        inspector.record = record
+                        inspector.loadingJob = nil
+                        state.topModal = .inspector(inspector)
+                    }
+                case .openInspector:
+                    state.modals.append(.inspector(InspectorState(record: record)))
+                case .edit:
+                    state.modals.append(.form(makeForm(state, record: record, isNew: false)))
+                }
+            case .failure(let error):
+                if case .inspector(var inspector)? = state.topModal, inspector.loadingJob == job {
+                    inspector.loadingJob = nil
+                    state.topModal = .inspector(inspector)
+                }
+                state.status = .error(error)
+            }
+            return []
+
+        case .saveFinished(let job, let result, let isNew):
+            guard state.job(job) != nil else { return [] }
+            state.endJob(job)
+            return saveFinished(&state, job: job, result: result, isNew: isNew)
+
+        case .deleteFinished(let job, let result, let recordID):
+            guard state.job(job) != nil else { return [] }
+            state.endJob(job)
+            switch result {
+            case .success(let cascaded):
+                let gone = Set([recordID] + cascaded)
+                state.query.records.removeAll { gone.contains($0.recordID) }
+                state.query.list.clamp(count: state.query.records.count, visible: Layout.queryRows(state.size))
+                for index in state.fetch.rows.indices where state.fetch.rows[index].record.map({ gone.contains($0.recordID) }) ?? false {
+                    state.fetch.rows[index].record = nil
+                    state.fetch.rows[index].error = CloudKitError(.unknownItem, "deleted")
+                }
+                state.modals.removeAll { modal in
+                    if case .inspector(let inspector) = modal { return gone.contains(inspector.record.recordID) }
+                    return false
+                }
+                let extra = cascaded.isEmpty ? "" : " and \(cascaded.count) record(s) pointing at it with DELETE_SELF"
+                state.status = StatusMessage("Deleted \(recordID.recordName)\(extra).", kind: .success)
+            case .failure(let error):
+                state.status = .error(error)
+            }
+            return []
+
+        case .themeLoaded(let name, let result):
+            switch result {
+            case .success(let theme):
+                state.theme = theme
+                state.status = StatusMessage("Theme \(name).", kind: .success)
+            case .failure(let error):
+                state.status = StatusMessage("Theme not loaded: \(error.description)", kind: .error)
+            }
+            return []
+
+        case .jobEnded(let job):
+            state.endJob(job)
+            return []
+
+        case .key, .paste, .resize, .tick:
+            return []
+        }
+    }
+
+    static func replaceFilterEditor(_ state: inout DashboardState, _ editor: FilterEditorState) {
+        guard let index = state.modals.lastIndex(where: { if case .filterEditor = $0 { return true }; return false }) else { return }
+        state.modals[index] = .filterEditor(editor)
+    }
+}

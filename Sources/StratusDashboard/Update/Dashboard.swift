@@ -1,0 +1,405 @@
+import Foundation
+import StratusEngine
+import StratusModel
+import StratusTerminal
+
+/// The dashboard's logic, Elm style: `update` takes the state and a message, changes the
+/// state and returns the work to do (effects). No I/O happens here, so every key press can be
+/// tested by calling it.
+public enum Dashboard {
+    /// The work to do when the dashboard opens: zones and schema (the first query follows the
+    /// schema, or starts at once when the record type is known).
+    public static func start(_ state: inout DashboardState) -> [Effect] {
+        var effects = loadZones(&state)
+        let schemaJob = state.startJob(.schema, "schema")
+        effects.append(.loadSchema(job: schemaJob))
+        if state.query.recordType != nil { effects += runQuery(&state) }
+        return effects
+    }
+
+    public static func update(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+        switch message {
+        case .key(let key):
+            return handleKey(&state, key)
+        case .paste(let text):
+            return handlePaste(&state, text)
+        case .resize(let size):
+            state.size = size
+            clampLists(&state)
+            return []
+        case .tick:
+            if state.isBusy { state.spinnerFrame &+= 1 }
+            return []
+        default:
+            return receive(&state, message)
+        }
+    }
+
+    /// The key contexts of what is on screen, most specific first.
+    public static func contexts(_ state: DashboardState) -> [KeyContext] {
+        if let modal = state.topModal {
+            switch modal {
+            case .help: return [.help]
+            case .commandLine: return [.commandLine]
+            case .picker(let picker): return picker.multiple ? [.multiPicker, .picker] : [.picker]
+            case .textInput: return [.textInput]
+            case .inspector: return [.inspector, .list, .global]
+            case .filterEditor(let editor): return editor.focus == .builder ? [.filterBuilder, .filterEditor] : [.filterText, .filterEditor]
+            case .form: return [.form]
+            case .confirm: return [.confirm]
+            case .conflict: return [.conflict]
+            }
+        }
+        switch state.tab {
+        case .query: return [.query, .list, .global]
+        case .fetch: return [.fetch, .list, .global]
+        case .changes: return state.changes.mode == .zone ? [.changes, .list, .global] : [.databaseChanges, .list, .global]
+        case .zones: return [.zones, .list, .global]
+        case .schema: return [.schema, .list, .global]
+        }
+    }
+
+    // MARK: - Keys
+
+    static func handleKey(_ state: inout DashboardState, _ key: Key) -> [Effect] {
+        let contexts = contexts(state)
+        let action = KeyMap.action(for: key, in: contexts)
+        if let modal = state.topModal {
+            return handleModalKey(&state, modal, key: key, action: action)
+        }
+        guard let action else { return [] }
+        if let effects = handleGlobal(&state, action) { return effects }
+        if isMovement(action) { return moveInTab(&state, action) }
+        switch state.tab {
+        case .query: return queryAction(&state, action)
+        case .fetch: return fetchAction(&state, action)
+        case .changes: return state.changes.mode == .zone ? changesAction(&state, action) : databaseChangesAction(&state, action)
+        case .zones: return zonesAction(&state, action)
+        case .schema: return schemaAction(&state, action)
+        }
+    }
+
+    static func isMovement(_ action: KeyAction) -> Bool {
+        switch action {
+        case .up, .down, .pageUp, .pageDown, .top, .bottom: return true
+        default: return false
+        }
+    }
+
+    /// Keys that work the same on every tab (and in the inspector); nil when `action` is not one.
+    static func handleGlobal(_ state: inout DashboardState, _ action: KeyAction) -> [Effect]? {
+        switch action {
+        case .quit:
+            state.wantsQuit = true
+            return cancelAll(&state)
+        case .help:
+            state.modals.append(.help(HelpState(contexts: contexts(state), title: helpTitle(state))))
+            return []
+        case .commandLine:
+            state.modals.append(.commandLine(CommandLineState()))
+            return []
+        case .tab(let tab):
+            state.modals.removeAll()
+            state.tab = tab
+            return []
+        case .nextTab, .previousTab:
+            state.modals.removeAll()
+            let all = DashboardTab.allCases
+            let index = all.firstIndex(of: state.tab) ?? 0
+            state.tab = all[(index + (action == .nextTab ? 1 : all.count - 1)) % all.count]
+            return []
+        case .pickZone:
+            openZonePicker(&state)
+            return []
+        case .pickDatabase:
+            let items = DatabaseScope.allCases.map { PickerItem(label: $0.name, detail: $0 == state.scope ? "current" : "") }
+            state.modals.append(.picker(PickerState(purpose: .database, title: "Database", items: items,
+                                                    selected: DatabaseScope.allCases.firstIndex(of: state.scope) ?? 0)))
+            return []
+        case .back:
+            if state.topModal != nil {
+                state.topModal = nil
+                return []
+            }
+            if let job = state.jobs.last(where: { isCancellable($0.kind) }) {
+                return cancel(&state, job: job.id)
+            }
+            state.status = nil
+            return []
+        case .interrupt:
+            if state.jobs.contains(where: { isCancellable($0.kind) }) {
+                return cancelAll(&state)
+            }
+            state.wantsQuit = true
+            return []
+        case .search:
+            state.modals.append(.textInput(TextInputState(purpose: .search, title: "Search the loaded rows",
+                                                          hint: "text to find; Enter finds the next match",
+                                                          text: state.lastSearch ?? "")))
+            return []
+        default:
+            return nil
+        }
+    }
+
+    static func helpTitle(_ state: DashboardState) -> String {
+        if let modal = state.topModal, case .inspector = modal { return "Inspector" }
+        return state.tab.title + " tab"
+    }
+
+    static func isCancellable(_ kind: JobInfo.Kind) -> Bool {
+        switch kind {
+        case .query, .fetch, .changes, .databaseChanges, .loadRecord, .zones: return true
+        default: return false
+        }
+    }
+
+    // MARK: - Jobs
+
+    static func cancel(_ state: inout DashboardState, job id: Int) -> [Effect] {
+        guard let job = state.job(id) else { return [] }
+        state.endJob(id)
+        switch job.kind {
+        case .changes:
+            state.changes.job = nil
+            state.changes.cancelled = true
+            let resume = state.changes.token.map { "; resume from token \(abbreviated($0))" } ?? ""
+            state.status = StatusMessage("Cancelled the playback after \(state.changes.eventCount) events\(resume).")
+        case .query:
+            state.query.loadingJob = nil
+            state.status = StatusMessage("Cancelled the query; \(state.query.records.count) records loaded.")
+        case .fetch:
+            state.fetch.job = nil
+            state.status = StatusMessage("Cancelled the fetch after \(state.fetch.done) of \(state.fetch.total) records.")
+        case .databaseChanges:
+            state.status = StatusMessage("Cancelled.")
+        default:
+            state.status = StatusMessage("Cancelled \(job.label).")
+        }
+        return [.cancel(job: id)]
+    }
+
+    static func cancelAll(_ state: inout DashboardState) -> [Effect] {
+        state.jobs.filter { isCancellable($0.kind) }.flatMap { cancel(&state, job: $0.id) }
+    }
+
+    static func abbreviated(_ token: String) -> String {
+        token.count <= 24 ? token : String(token.prefix(12)) + "…" + String(token.suffix(8))
+    }
+
+    // MARK: - Database and zone
+
+    static func loadZones(_ state: inout DashboardState) -> [Effect] {
+        let job = state.startJob(.zones, "zones")
+        return [.loadZones(job: job, scope: state.scope)]
+    }
+
+    static func openZonePicker(_ state: inout DashboardState) {
+        let items = state.zones.map { zone in
+            PickerItem(label: zone.zoneID.zoneName, detail: "\(zone.recordCount) records", value: zone.zoneID.zoneName)
+        }
+        let selected = state.zones.firstIndex { $0.zoneID == state.zone } ?? 0
+        state.modals.append(.picker(PickerState(purpose: .zone, title: "Zone (\(state.scope.name) database)", items: items, selected: selected)))
+    }
+
+    static func switchZone(_ state: inout DashboardState, to name: String) -> [Effect] {
+        let zoneID = state.zones.first { $0.zoneID.zoneName == name }?.zoneID ?? ZoneID(zoneName: name)
+        guard zoneID != state.zone else { return [] }
+        state.zone = zoneID
+        state.status = StatusMessage("Zone \(name) (\(state.scope.name) database).")
+        return resetResults(&state)
+    }
+
+    static func switchScope(_ state: inout DashboardState, to scope: DatabaseScope) -> [Effect] {
+        guard scope != state.scope else { return [] }
+        state.scope = scope
+        state.zone = .default
+        state.zones = []
+        state.status = StatusMessage("The \(scope.name) database, zone \(ZoneID.defaultZoneName).")
+        return resetResults(&state) + loadZones(&state)
+    }
+
+    /// Clears what belonged to the old zone and runs the query again.
+    static func resetResults(_ state: inout DashboardState) -> [Effect] {
+        var effects = cancelAll(&state)
+        state.modals.removeAll()
+        state.fetch.rows = []
+        state.fetch.list = ListCursor()
+        state.changes.events = []
+        state.changes.eventCount = 0
+        state.changes.token = nil
+        state.changes.since = ""
+        state.changes.finished = false
+        state.changes.databaseEvents = []
+        state.query.records = []
+        state.query.cursor = nil
+        state.query.list = ListCursor()
+        if state.query.recordType != nil { effects += runQuery(&state) }
+        return effects
+    }
+
+    // MARK: - Lists
+
+    static func listCount(_ state: DashboardState) -> (count: Int, visible: Int) {
+        switch state.tab {
+        case .query: return (state.query.records.count, Layout.queryRows(state.size))
+        case .fetch: return (state.fetch.rows.count, Layout.fetchRows(state.size))
+        case .changes:
+            return state.changes.mode == .zone
+                ? (state.changes.events.count, Layout.changesRows(state.size))
+                : (state.changes.databaseEvents.count, Layout.changesRows(state.size))
+        case .zones: return (state.zones.count, Layout.zonesRows(state.size))
+        case .schema: return (SchemaLines.lines(state.recordTypes).count, Layout.schemaRows(state.size))
+        }
+    }
+
+    static func move(_ cursor: inout ListCursor, _ action: KeyAction, count: Int, visible: Int) {
+        switch action {
+        case .up: cursor.move(by: -1, count: count, visible: visible)
+        case .down: cursor.move(by: 1, count: count, visible: visible)
+        case .pageUp: cursor.move(by: -visible, count: count, visible: visible)
+        case .pageDown: cursor.move(by: visible, count: count, visible: visible)
+        case .top: cursor.move(to: 0, count: count, visible: visible)
+        case .bottom: cursor.move(to: count - 1, count: count, visible: visible)
+        default: break
+        }
+    }
+
+    static func moveInTab(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+        let (count, visible) = listCount(state)
+        switch state.tab {
+        case .query:
+            move(&state.query.list, action, count: count, visible: visible)
+            return loadMoreIfNeeded(&state)
+        case .fetch: move(&state.fetch.list, action, count: count, visible: visible)
+        case .changes:
+            if state.changes.mode == .zone {
+                move(&state.changes.list, action, count: count, visible: visible)
+            } else {
+                move(&state.changes.databaseList, action, count: count, visible: visible)
+            }
+        case .zones: move(&state.zonesList, action, count: count, visible: visible)
+        case .schema: move(&state.schemaList, action, count: count, visible: visible)
+        }
+        return []
+    }
+
+    static func clampLists(_ state: inout DashboardState) {
+        let size = state.size
+        state.query.list.clamp(count: state.query.records.count, visible: Layout.queryRows(size))
+        state.fetch.list.clamp(count: state.fetch.rows.count, visible: Layout.fetchRows(size))
+        state.changes.list.clamp(count: state.changes.events.count, visible: Layout.changesRows(size))
+        state.changes.databaseList.clamp(count: state.changes.databaseEvents.count, visible: Layout.changesRows(size))
+        state.zonesList.clamp(count: state.zones.count, visible: Layout.zonesRows(size))
+        state.schemaList.clamp(count: SchemaLines.lines(state.recordTypes).count, visible: Layout.schemaRows(size))
+    }
+
+    /// Texts of the current list's rows, for `/` search.
+    static func searchTexts(_ state: DashboardState) -> [String] {
+        switch state.tab {
+        case .query:
+            let columns = QueryColumns.columns(schema: state.currentSchema, desiredKeys: state.query.desiredKeys)
+            return state.query.records.map { record in columns.map { QueryColumns.cell(record, column: $0) }.joined(separator: " ") }
+        case .fetch: return state.fetch.rows.map { "\($0.recordName) \($0.record?.recordType ?? "")" }
+        case .changes:
+            return state.changes.mode == .zone
+                ? state.changes.events.map { "\($0.kind.rawValue) \($0.recordType) \($0.recordName) \($0.fields.joined(separator: " "))" }
+                : state.changes.databaseEvents.map { "\($0.kind) \($0.zone.zoneName)" }
+        case .zones: return state.zones.map { $0.zoneID.zoneName }
+        case .schema: return SchemaLines.lines(state.recordTypes).map { "\($0.recordType) \($0.field ?? "") \($0.type)" }
+        }
+    }
+
+    static func search(_ state: inout DashboardState, for text: String) -> [Effect] {
+        state.lastSearch = text
+        guard !text.isEmpty else { return [] }
+        let texts = searchTexts(state)
+        let (count, visible) = listCount(state)
+        let current: Int
+        switch state.tab {
+        case .query: current = state.query.list.selected
+        case .fetch: current = state.fetch.list.selected
+        case .changes: current = state.changes.mode == .zone ? state.changes.list.selected : state.changes.databaseList.selected
+        case .zones: current = state.zonesList.selected
+        case .schema: current = state.schemaList.selected
+        }
+        guard count > 0 else { return [] }
+        let needle = text.lowercased()
+        for step in 1...count {
+            let index = (current + step) % count
+            guard texts[index].lowercased().contains(needle) else { continue }
+            switch state.tab {
+            case .query: state.query.list.move(to: index, count: count, visible: visible)
+            case .fetch: state.fetch.list.move(to: index, count: count, visible: visible)
+            case .changes:
+                if state.changes.mode == .zone {
+                    state.changes.list.move(to: index, count: count, visible: visible)
+                } else {
+                    state.changes.databaseList.move(to: index, count: count, visible: visible)
+                }
+            case .zones: state.zonesList.move(to: index, count: count, visible: visible)
+            case .schema: state.schemaList.move(to: index, count: count, visible: visible)
+            }
+            state.status = StatusMessage("Row \(index + 1) of \(count) matches \"\(text)\".")
+            return []
+        }
+        state.status = StatusMessage("No loaded row matches \"\(text)\".", kind: .error)
+        return []
+    }
+
+    // MARK: - Paste
+
+    static func handlePaste(_ state: inout DashboardState, _ text: String) -> [Effect] {
+        if let modal = state.topModal {
+            switch modal {
+            case .textInput(var input):
+                input.field.insert(text)
+                state.topModal = .textInput(input)
+            case .commandLine(var line):
+                line.field.insert(text)
+                state.topModal = .commandLine(line)
+            case .filterEditor(var editor):
+                editor.focus = .text
+                editor.text.insert(text)
+                state.topModal = .filterEditor(editor)
+                return filterTextChanged(&state)
+            case .form(var form):
+                let index = form.list.selected - form.rowOffset
+                if index < 0 {
+                    form.nameField.insert(text)
+                } else if !form.rows[index].readOnly {
+                    form.rows[index].field.insert(text)
+                }
+                state.topModal = .form(form)
+            default:
+                break
+            }
+            return []
+        }
+        switch state.tab {
+        case .fetch:
+            state.modals.append(.textInput(TextInputState(purpose: .fetchNames, title: "Record names",
+                                                          hint: "separated by spaces, commas or lines", text: FetchTabState.parseNames(text).joined(separator: " "))))
+        case .changes:
+            let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if state.changes.mode == .zone { state.changes.since = token } else { state.changes.databaseSince = token }
+            state.status = StatusMessage("Start token set from the paste; r plays back from it.")
+        default:
+            break
+        }
+        return []
+    }
+}
+
+extension DashboardState {
+    mutating func startJob(_ kind: JobInfo.Kind, _ label: String) -> Int {
+        let id = nextJobID
+        nextJobID += 1
+        jobs.append(JobInfo(id: id, kind: kind, label: label))
+        return id
+    }
+
+    mutating func endJob(_ id: Int) {
+        jobs.removeAll { $0.id == id }
+    }
+}

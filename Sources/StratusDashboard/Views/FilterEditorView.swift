@@ -1,0 +1,88 @@
+import StratusTerminal
+
+/// The filter editor: the builder (conditions joined by AND) above the text of the same
+/// predicate; the text is checked on every keystroke, an error underlined where it is.
+enum FilterEditorView {
+    static func draw(_ editor: FilterEditorState, state: DashboardState, in canvas: inout Canvas, focused: Bool) {
+        let theme = state.theme
+        canvas.fill(canvas.bounds, style: theme[.text])
+        let inner = canvas.box(canvas.bounds, title: "Filter · \(editor.recordType)", style: theme[.border], titleStyle: theme[.title])
+        guard inner.height >= 8, inner.width >= 10 else { return }
+        let x = inner.x + 1
+        let width = inner.width - 2
+        let bottomLines = 7
+        let builderHeight = max(1, inner.height - bottomLines - 1)
+
+        // Builder
+        let builderFocused = editor.focus == .builder
+        canvas.put((builderFocused ? "▸ " : "  ") + "Builder", x: x, y: inner.y, style: builderFocused ? theme[.accent].adding(.bold) : theme[.dim])
+        canvas.put("  conditions joined by AND; a adds, Enter changes a cell", x: x + 9, y: inner.y, style: theme[.dim], maxWidth: width - 9)
+        if !editor.builderSynced {
+            let note = "The builder can't show this filter: \(editor.builderNote ?? "")"
+            for (index, line) in ViewKit.wrap(note, width: width - 2).prefix(builderHeight).enumerated() {
+                canvas.put(line, x: x + 2, y: inner.y + 1 + index, style: theme[.warning])
+            }
+        } else if editor.rows.isEmpty {
+            canvas.put("(no conditions: every record) a adds one", x: x + 2, y: inner.y + 1, style: theme[.dim], maxWidth: width - 2)
+        } else {
+            let fieldWidth = min(22, max(5, editor.rows.map { DisplayWidth.of($0.field) }.max() ?? 5))
+            let opWidth = min(14, max(2, editor.rows.map { DisplayWidth.of($0.op.label) }.max() ?? 2))
+            let first = max(0, editor.row - builderHeight + 1)
+            for (line, index) in (first..<min(editor.rows.count, first + builderHeight)).enumerated() {
+                let row = editor.rows[index]
+                let y = inner.y + 1 + line
+                canvas.put(index == 0 ? "    " : "AND ", x: x, y: y, style: theme[.dim])
+                let value = row.value.isEmpty ? "(value)" : row.value
+                let cells = [DisplayWidth.fit(row.field, to: fieldWidth), DisplayWidth.fit(row.op.label, to: opWidth), value]
+                var cellX = x + 4
+                for (column, text) in cells.enumerated() {
+                    var style = column == 0 ? theme[.title] : column == 1 ? theme[.accent] : (row.value.isEmpty ? theme[.dim] : theme[.text])
+                    if builderFocused, index == editor.row, column == editor.column { style = theme[.selection] }
+                    cellX += canvas.put(text, x: cellX, y: y, style: style, maxWidth: inner.maxX - 1 - cellX) + 2
+                }
+            }
+        }
+
+        // Text
+        let textTop = inner.y + 1 + builderHeight
+        let textFocused = editor.focus == .text
+        canvas.put((textFocused ? "▸ " : "  ") + "Text", x: x, y: textTop, style: textFocused ? theme[.accent].adding(.bold) : theme[.dim])
+        canvas.put("  NSPredicate format, checked as you type", x: x + 6, y: textTop, style: theme[.dim], maxWidth: width - 6)
+        let fieldY = textTop + 1
+        canvas.put(">", x: x, y: fieldY, style: theme[.accent])
+        let fieldX = x + 2
+        let fieldWidth = width - 2
+        let scroll = TextFieldView.draw(editor.text, in: &canvas, x: fieldX, y: fieldY, width: fieldWidth, style: theme[.input],
+                                        focused: focused && textFocused, placeholder: "e.g. title BEGINSWITH \"Tokyo\" AND nights > 3")
+        let problem = editor.check?.problems.first
+        if let problem, let offset = problem.offset {
+            let columns = TextField.columns(of: editor.text.text, scalarOffset: offset, length: problem.length)
+            let start = max(0, columns.lowerBound - scroll)
+            let end = min(fieldWidth, columns.upperBound - scroll)
+            if end > start {
+                canvas.restyle(Rect(x: fieldX + start, y: fieldY, width: end - start, height: 1)) { _ in theme[.errorUnderline] }
+                canvas.put("^" + String(repeating: "~", count: max(0, end - start - 1)), x: fieldX + start, y: fieldY + 1,
+                           style: theme[.error], maxWidth: fieldWidth - start)
+            }
+        }
+        let messageY = fieldY + 2
+        if let check = editor.check {
+            if check.isValid {
+                canvas.put("✓ valid", x: x, y: messageY, style: theme[.success])
+                let canonical = "canonical: " + (check.canonical ?? "")
+                canvas.put(canonical, x: x + 8, y: messageY, style: theme[.text], maxWidth: width - 8)
+                let indexes = check.indexes.isEmpty ? "indexes: none needed" : "indexes: " + check.indexes.joined(separator: ", ")
+                canvas.put(indexes, x: x + 8, y: messageY + 1, style: theme[.dim], maxWidth: width - 8)
+            } else if let problem {
+                let lines = ViewKit.wrap("✗ " + problem.message, width: width)
+                for (index, line) in lines.prefix(3).enumerated() {
+                    canvas.put(line, x: x, y: messageY + index, style: theme[.error])
+                }
+            }
+        }
+        let recent = state.preferences.recentFilters[editor.recordType] ?? []
+        if !recent.isEmpty, messageY + 3 < inner.maxY {
+            canvas.put("Recent (Ctrl-R): " + recent.prefix(3).joined(separator: " · "), x: x, y: messageY + 3, style: theme[.dim], maxWidth: width)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import StratusEngine
+import StratusTerminal
+
+/// Draws the whole dashboard: breadcrumb, tabs, the current tab, dialogs on top, the hint bar
+/// and the status line.
+public enum DashboardView {
+    static let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+
+    public static func render(_ state: DashboardState, into canvas: inout Canvas) {
+        let size = Size(width: canvas.width, height: canvas.height)
+        let theme = state.theme
+        canvas.fill(canvas.bounds, style: theme[.text])
+        guard size.width >= 20, size.height >= 8 else {
+            canvas.put("Stratus needs at least 20x8 (now \(size.width)x\(size.height)).", x: 0, y: 0, style: theme[.warning], maxWidth: size.width)
+            return
+        }
+        drawBreadcrumb(state, &canvas, width: size.width)
+        drawTabs(state, &canvas, width: size.width)
+        let body = Layout.body(size)
+        canvas.region(body) { area in
+            switch state.tab {
+            case .query: QueryTabView.draw(state, in: &area)
+            case .fetch: FetchTabView.draw(state, in: &area)
+            case .changes: ChangesTabView.draw(state, in: &area)
+            case .zones: ZonesTabView.draw(state, in: &area)
+            case .schema: SchemaTabView.draw(state, in: &area)
+            }
+        }
+        for (index, modal) in state.modals.enumerated() {
+            let isTop = index == state.modals.count - 1
+            canvas.region(body) { area in
+                if !isTop { area.hideCursor() }
+                drawModal(modal, state: state, in: &area, isTop: isTop)
+            }
+        }
+        drawHints(state, &canvas, y: size.height - 2, width: size.width)
+        drawStatus(state, &canvas, y: size.height - 1, width: size.width)
+    }
+
+    static func drawModal(_ modal: Modal, state: DashboardState, in canvas: inout Canvas, isTop: Bool) {
+        switch modal {
+        case .help(let help): HelpOverlayView.draw(help, state: state, in: &canvas)
+        case .commandLine: break
+        case .picker(let picker): PickerDialogView.draw(picker, state: state, in: &canvas)
+        case .textInput(let input): TextInputDialogView.draw(input, state: state, in: &canvas, focused: isTop)
+        case .inspector(let inspector): InspectorView.draw(inspector, state: state, in: &canvas)
+        case .filterEditor(let editor): FilterEditorView.draw(editor, state: state, in: &canvas, focused: isTop)
+        case .form(let form): EditFormView.draw(form, state: state, in: &canvas, focused: isTop)
+        case .confirm(let confirm): ConfirmDialogView.draw(confirm, state: state, in: &canvas)
+        case .conflict(let conflict): ConflictDialogView.draw(conflict, state: state, in: &canvas)
+        }
+    }
+
+    static func drawBreadcrumb(_ state: DashboardState, _ canvas: inout Canvas, width: Int) {
+        let theme = state.theme
+        var parts = [state.storeName, state.scope.name, state.zone.zoneName]
+        if state.tab == .query, let type = state.query.recordType { parts.append(type) }
+        let right = state.environment.rawValue
+        let rightWidth = DisplayWidth.of(right) + 1
+        let available = width - rightWidth - 1
+        var x = canvas.put(" Stratus", x: 0, y: 0, style: theme[.accent].adding(.bold), maxWidth: available)
+        for part in parts {
+            let room = available - x - 3
+            guard room >= 2 else { break }
+            x += canvas.put(" ▸ ", x: x, y: 0, style: theme[.dim])
+            x += canvas.put(DisplayWidth.truncate(part, to: room), x: x, y: 0, style: theme[.breadcrumb])
+        }
+        canvas.put(right, x: width - rightWidth, y: 0, style: state.environment == .production ? theme[.warning] : theme[.dim])
+    }
+
+    static func drawTabs(_ state: DashboardState, _ canvas: inout Canvas, width: Int) {
+        let theme = state.theme
+        canvas.horizontalLine(x: 0, y: 1, length: width, style: theme[.border])
+        var x = 1
+        let compact = width < 64
+        for tab in DashboardTab.allCases {
+            let label = compact ? " \(tab.rawValue) \(tab.title.prefix(5)) " : " \(tab.rawValue) \(tab.title) "
+            let style = tab == state.tab ? theme[.tabActive] : theme[.tabInactive]
+            x += canvas.put(label, x: x, y: 1, style: style, maxWidth: width - x)
+            x += 1
+        }
+    }
+
+    static func drawHints(_ state: DashboardState, _ canvas: inout Canvas, y: Int, width: Int) {
+        let theme = state.theme
+        if case .commandLine(let line)? = state.topModal {
+            let text = line.completions.isEmpty ? "Tab completes · Enter runs · Esc cancels"
+                : line.completions.prefix(12).joined(separator: "  ")
+            canvas.put(" " + text, x: 0, y: y, style: theme[.hint], maxWidth: width)
+            return
+        }
+        let hints = KeyMap.hints(in: Dashboard.contexts(state))
+        let hasHelp = hints.contains { $0.action == .help }
+        let hasQuit = hints.contains { $0.action == .quit }
+        let tail = (hasHelp ? "? help" : "") + (hasQuit ? "  q quit" : "")
+        let limit = width - DisplayWidth.of(tail) - 2
+        var x = 1
+        var shown = Set<String>()
+        for binding in hints where binding.action != .help && binding.action != .quit {
+            let text = binding.hintText
+            guard !shown.contains(text) else { continue }
+            shown.insert(text)
+            let itemWidth = DisplayWidth.of(binding.label) + 1 + DisplayWidth.of(text)
+            if x + itemWidth > limit { break }
+            x += canvas.put(binding.label, x: x, y: y, style: theme[.hintKey])
+            x += canvas.put(" " + text + "  ", x: x, y: y, style: theme[.hint])
+        }
+        var tailX = max(x, width - DisplayWidth.of(tail) - 1)
+        if hasHelp {
+            tailX += canvas.put("?", x: tailX, y: y, style: theme[.hintKey], maxWidth: width - tailX)
+            tailX += canvas.put(" help", x: tailX, y: y, style: theme[.hint], maxWidth: width - tailX)
+        }
+        if hasQuit {
+            tailX += canvas.put("  ", x: tailX, y: y, style: theme[.hint], maxWidth: width - tailX)
+            tailX += canvas.put("q", x: tailX, y: y, style: theme[.hintKey], maxWidth: width - tailX)
+            canvas.put(" quit", x: tailX, y: y, style: theme[.hint], maxWidth: width - tailX)
+        }
+    }
+
+    static func drawStatus(_ state: DashboardState, _ canvas: inout Canvas, y: Int, width: Int) {
+        let theme = state.theme
+        if case .commandLine(let line)? = state.topModal {
+            canvas.fill(Rect(x: 0, y: y, width: width, height: 1), style: theme[.input])
+            canvas.put(":", x: 0, y: y, style: theme[.input].adding(.bold))
+            TextFieldView.draw(line.field, in: &canvas, x: 1, y: y, width: width - 1, style: theme[.input], focused: true)
+            return
+        }
+        var style = theme[.status]
+        var text = ""
+        if let status = state.status {
+            text = status.text
+            if status.kind == .error { style = theme[.statusError] }
+        }
+        if let job = state.jobs.last {
+            let spin = spinner[state.spinnerFrame % spinner.count]
+            let busy = "\(spin) \(job.label)… (Esc cancels)"
+            text = text.isEmpty ? busy : busy + " · " + text
+        }
+        canvas.fill(Rect(x: 0, y: y, width: width, height: 1), style: style)
+        canvas.put(" " + text, x: 0, y: y, style: style, maxWidth: width)
+    }
+}

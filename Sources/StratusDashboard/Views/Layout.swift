@@ -1,0 +1,27 @@
+import StratusTerminal
+
+/// Where things go on screen. The update uses the same numbers to scroll lists by pages and to
+/// know when a list nears its end, so it lives apart from the views.
+public enum Layout {
+    /// Rows above the body: breadcrumb and tabs.
+    public static let headerRows = 2
+    /// Rows below the body: hint bar and status line.
+    public static let footerRows = 2
+
+    public static func body(_ size: Size) -> Rect {
+        Rect(x: 0, y: headerRows, width: size.width, height: size.height - headerRows - footerRows)
+    }
+
+    /// Rows of the Query tab's table (after two lines of settings and the column header).
+    public static func queryRows(_ size: Size) -> Int { max(1, body(size).height - 3) }
+    public static func fetchRows(_ size: Size) -> Int { max(1, body(size).height - 3) }
+    public static func changesRows(_ size: Size) -> Int { max(1, body(size).height - 4) }
+    public static func zonesRows(_ size: Size) -> Int { max(1, body(size).height - 1) }
+    public static func schemaRows(_ size: Size) -> Int { max(1, body(size).height - 1) }
+    /// Field rows of the inspector: a box, two header lines and three lines for the
+    /// selected value at the bottom.
+    public static func inspectorRows(_ size: Size) -> Int { max(1, body(size).height - 2 - 2 - 4) }
+    public static func formRows(_ size: Size) -> Int { max(1, body(size).height - 2 - 3) }
+    public static func pickerRows(_ size: Size) -> Int { max(1, min(16, body(size).height - 4)) }
+    public static func helpRows(_ size: Size) -> Int { max(1, body(size).height - 2) }
+}

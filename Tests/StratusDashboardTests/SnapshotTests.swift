@@ -1,0 +1,200 @@
+import Foundation
+@testable import StratusDashboard
+import StratusEngine
+import StratusModel
+import StratusTerminal
+import Testing
+
+/// Render snapshots: each view drawn from a fixed state (CJK and emoji in the data) at 80x24,
+/// 120x40 and 60x20, compared with the text in `Snapshots/NAME-WxH.txt`.
+/// `STRATUS_RECORD_SNAPSHOTS=1 swift test --filter SnapshotTests` writes them anew.
+@Suite struct SnapshotTests {
+    static let sizes = [Size(width: 80, height: 24), Size(width: 120, height: 40), Size(width: 60, height: 20)]
+
+    static var directory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+    }
+
+    func assertSnapshot(_ name: String, sourceLocation: SourceLocation = #_sourceLocation, _ configure: (inout DashboardState) -> Void) {
+        for size in Self.sizes {
+            var state = Fixtures.state(size: size)
+            configure(&state)
+            var canvas = Canvas(size: size)
+            DashboardView.render(state, into: &canvas)
+            let text = canvas.text + "\n"
+            // Wide characters never hang over the right edge: each row is exactly the width.
+            for line in canvas.lines() {
+                #expect(DisplayWidth.of(line) == size.width, "row wider or narrower than the screen in \(name)", sourceLocation: sourceLocation)
+            }
+            let file = Self.directory.appendingPathComponent("\(name)-\(size.width)x\(size.height).txt")
+            if ProcessInfo.processInfo.environment["STRATUS_RECORD_SNAPSHOTS"] == "1" {
+                try? FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
+                try? text.write(to: file, atomically: true, encoding: .utf8)
+                continue
+            }
+            guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
+                Issue.record("No snapshot \(file.lastPathComponent); run with STRATUS_RECORD_SNAPSHOTS=1", sourceLocation: sourceLocation)
+                continue
+            }
+            #expect(text == expected, "snapshot \(file.lastPathComponent) differs:\n\(text)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func queryTab() {
+        assertSnapshot("query") { state in
+            state.query.list = ListCursor(selected: 2, offset: 0)
+        }
+    }
+
+    @Test func queryTabScrolledColumnsAndFilter() {
+        assertSnapshot("query-filtered") { state in
+            state.query.filter = "title BEGINSWITH \"京都\" AND nights > 2"
+            state.query.sort = [SortKey(key: "startDate", ascending: false)]
+            state.query.columnOffset = 2
+            state.query.list = ListCursor(selected: 25, offset: 10)
+        }
+    }
+
+    @Test func queryTabEmptyAndError() {
+        assertSnapshot("query-error") { state in
+            state.query.records = []
+            state.query.cursor = nil
+            state.query.error = "invalidArguments (12): Field 'price' is not marked QUERYABLE in the production schema of Trip."
+            state.status = StatusMessage.error(CloudKitError(.invalidArguments, "Field 'price' is not marked QUERYABLE."))
+        }
+    }
+
+    @Test func filterEditorValid() {
+        assertSnapshot("filter-valid") { state in
+            var editor = FilterEditorState(recordType: "Trip", fields: BuilderField.fields(for: Fixtures.tripSchema),
+                                           text: "title BEGINSWITH \"東京\" AND nights >= 2")
+            editor.rows = [BuilderRow(field: "title", op: .beginsWith, value: "東京"), BuilderRow(field: "nights", op: .greaterOrEqual, value: "2")]
+            editor.row = 1
+            editor.column = 2
+            editor.check = .valid(canonical: "title BEGINSWITH \"東京\" AND nights >= 2", indexes: ["title (SORTABLE)", "nights (SORTABLE)"])
+            state.preferences.remember(filter: "nights > 3", for: "Trip")
+            state.modals = [.filterEditor(editor)]
+        }
+    }
+
+    @Test func filterEditorError() {
+        assertSnapshot("filter-error") { state in
+            var editor = FilterEditorState(recordType: "Trip", fields: BuilderField.fields(for: Fixtures.tripSchema),
+                                           text: "title == \"京都 🍵\" OR nights > 3")
+            editor.focus = .text
+            editor.builderSynced = false
+            editor.builderNote = "OR is not a builder condition (CloudKit refuses OR anyway)"
+            // "OR" starts at code point 16 (the emoji is one code point, two columns).
+            editor.check = .invalid("CloudKit does not support OR; run one query per alternative", offset: 16, length: 2)
+            state.modals = [.filterEditor(editor)]
+        }
+    }
+
+    @Test func inspector() {
+        assertSnapshot("inspector") { state in
+            var inspector = InspectorState(record: Fixtures.trips(3)[1])
+            inspector.list = ListCursor(selected: 9)
+            state.modals = [.inspector(inspector)]
+        }
+    }
+
+    @Test func editForm() {
+        assertSnapshot("edit-form") { state in
+            var form = EditFormState(isNew: false, base: Fixtures.trips(1)[0], rows: [])
+            let record = Fixtures.trips(1)[0]
+            form.rows = Fixtures.tripSchema.sortedFields.map { field in
+                let text = ValueText.editable(record[field.name])
+                return FormRow(name: field.name, type: field.type, field: TextField(text), readOnly: !ValueText.isEditable(field.type),
+                               error: field.name == "nights" ? "'x' is not a whole number" : nil, original: text)
+            }
+            form.list = ListCursor(selected: 3)
+            state.modals = [.form(form)]
+        }
+    }
+
+    @Test func conflictDialog() {
+        assertSnapshot("conflict") { state in
+            var mine = Fixtures.trips(1)[0]
+            mine["title"] = .string("私の旅 ✈️")
+            var server = Fixtures.trips(1)[0]
+            server["nights"] = .int64(12)
+            server.recordChangeTag = "tag9"
+            state.modals = [.conflict(ConflictState(mine: mine, server: server))]
+        }
+    }
+
+    @Test func confirmDialog() {
+        assertSnapshot("confirm") { state in
+            state.modals = [.confirm(ConfirmState(title: "Delete record",
+                                                  message: "Delete Trip trip-1 from Travel? Records pointing at it with DELETE_SELF are deleted too. This cannot be undone.",
+                                                  action: .deleteRecord(RecordID(recordName: "trip-1"), recordType: "Trip")))]
+        }
+    }
+
+    @Test func pickers() {
+        assertSnapshot("picker-fields") { state in
+            let items = Fixtures.tripSchema.sortedFields.map { PickerItem(label: $0.name, detail: $0.type.description, checked: $0.name != "cover") }
+            state.modals = [.picker(PickerState(purpose: .fields, title: "Fields to fetch (desired keys)", items: items, selected: 1, multiple: true))]
+        }
+    }
+
+    @Test func helpOverlay() {
+        assertSnapshot("help") { state in
+            state.modals = [.help(HelpState(contexts: Dashboard.contexts(state), title: "Query tab"))]
+        }
+    }
+
+    @Test func commandLine() {
+        assertSnapshot("command-line") { state in
+            var line = CommandLineState()
+            line.field = TextField("zone ")
+            line.completions = Dashboard.completions(state, for: "zone ")
+            state.modals = [.commandLine(line)]
+        }
+    }
+
+    @Test func fetchTab() {
+        assertSnapshot("fetch") { state in
+            state.tab = .fetch
+        }
+    }
+
+    @Test func changesTab() {
+        assertSnapshot("changes") { state in
+            state.tab = .changes
+            state.changes.list = ListCursor(selected: 3)
+        }
+    }
+
+    @Test func changesTabRunning() {
+        assertSnapshot("changes-running") { state in
+            state.tab = .changes
+            state.changes.finished = false
+            state.changes.job = 7
+            state.jobs = [JobInfo(id: 7, kind: .changes, label: "changes of Travel")]
+            state.changes.eventCount = 1200
+            state.changes.elapsed = 0.15
+        }
+    }
+
+    @Test func databaseChanges() {
+        assertSnapshot("changes-database") { state in
+            state.tab = .changes
+            state.changes.mode = .database
+        }
+    }
+
+    @Test func zonesTab() {
+        assertSnapshot("zones") { state in
+            state.tab = .zones
+            state.zonesList = ListCursor(selected: 1)
+        }
+    }
+
+    @Test func schemaTab() {
+        assertSnapshot("schema") { state in
+            state.tab = .schema
+            state.schemaList = ListCursor(selected: 4)
+        }
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+@testable import StratusDashboard
+import StratusEngine
+import StratusModel
+import StratusTerminal
+import Synchronization
+import Testing
+
+/// A query runner for tests: lists the records it was given (TRUEPREDICATE or `field == "x"`),
+/// a page at a time with the position as cursor, and checks filters with a few of CloudKit's
+/// rules, placing errors where they are.
+final class FakeQueryRunner: QueryRunner {
+    let records: [Record]
+    let runs = Mutex<[QueryRequest]>([])
+
+    init(records: [Record]) {
+        self.records = records
+    }
+
+    func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
+        runs.withLock { $0.append(request) }
+        return try page(request, from: 0)
+    }
+
+    func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
+        guard let start = Int(cursor) else { throw CloudKitError(.invalidArguments, "bad cursor") }
+        return try page(request, from: start)
+    }
+
+    private func page(_ request: QueryRequest, from start: Int) throws -> QueryPage {
+        var matching = records.filter { $0.recordType == request.recordType }
+        let filter = request.filter.trimmingCharacters(in: .whitespaces)
+        if !filter.isEmpty {
+            guard check(filter: filter, arguments: [], recordType: request.recordType).isValid else {
+                throw CloudKitError(.invalidArguments, "invalid filter")
+            }
+            let parts = filter.components(separatedBy: " == ")
+            if parts.count == 2 {
+                let value = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                matching = matching.filter { ValueText.display($0[parts[0]]) == value }
+            }
+        }
+        let end = min(matching.count, start + request.resultsLimit)
+        let slice = start < end ? Array(matching[start..<end]) : []
+        return QueryPage(records: slice.map { $0.trimmed(to: request.desiredKeys) }, cursor: end < matching.count ? String(end) : nil)
+    }
+
+    func check(filter: String, arguments: [String], recordType: String) -> FilterCheck {
+        let scalars = Array(filter.unicodeScalars)
+        let text = String(String.UnicodeScalarView(scalars))
+        if let range = text.range(of: " OR ") {
+            let offset = text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: range.lowerBound) + 1
+            return .invalid("CloudKit does not support OR; run one query per alternative", offset: offset, length: 2)
+        }
+        if scalars.filter({ $0 == "\"" }).count % 2 == 1 {
+            let offset = scalars.lastIndex(of: "\"") ?? 0
+            return .invalid("unterminated string", offset: offset, length: scalars.count - offset)
+        }
+        return .valid(canonical: filter, indexes: ["title (QUERYABLE)"])
+    }
+}
+
+/// Runs the dashboard's update against a real store, executing effects synchronously and
+/// feeding their results back, as the event loop would but without threads.
+final class Harness {
+    var state: DashboardState
+    let runner: EffectRunner
+    let store: Store
+    let directory: URL
+    /// When false, effects wait in `pending` until `runPending()` (to test cancellation).
+    var autoRun = true
+    var pending: [Effect] = []
+    let copied = Locked<[String]>([])
+
+    init(records: [Record] = [], recordCount: Int = 300, size: Size = Size(width: 100, height: 30),
+         zone: String = "Travel", recordType: String? = "Trip", demo: Bool = true) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-dash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("demo.sqlite").path
+        store = try Store(path: path)
+        if demo {
+            var builder = DemoStoreBuilder(recordCount: recordCount)
+            try builder.build(into: store)
+        }
+        let copiedBox = copied
+        runner = EffectRunner(services: DashboardServices(
+            store: store, queryRunner: FakeQueryRunner(records: records), themeLoader: nil,
+            clipboard: { text in copiedBox.withLock { $0.append(text) } }))
+        state = DashboardState(storePath: path, zone: ZoneID(zoneName: zone), recordType: recordType, size: size)
+        handle(Dashboard.start(&state))
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    var database: CloudDatabase { store.database(.private) }
+
+    func send(_ message: DashboardMessage) {
+        handle(Dashboard.update(&state, message))
+    }
+
+    func press(_ keys: Key...) {
+        for key in keys { send(.key(key)) }
+    }
+
+    func type(_ text: String) {
+        for character in text { send(.key(.char(character))) }
+    }
+
+    func handle(_ effects: [Effect]) {
+        for effect in effects {
+            if autoRun || effect.isImmediate {
+                run(effect)
+            } else {
+                pending.append(effect)
+            }
+        }
+    }
+
+    func run(_ effect: Effect) {
+        let messages = Locked<[DashboardMessage]>([])
+        runner.execute(effect) { message in messages.withLock { $0.append(message) } }
+        for message in messages.withLock({ $0 }) { send(message) }
+    }
+
+    func runPending() {
+        let work = pending
+        pending = []
+        for effect in work { run(effect) }
+    }
+
+    /// The screen as text.
+    func screen(width: Int? = nil, height: Int? = nil) -> String {
+        var canvas = Canvas(width: width ?? state.size.width, height: height ?? state.size.height)
+        DashboardView.render(state, into: &canvas)
+        return canvas.text
+    }
+}
+
+/// Records whose values use CJK, emoji and every field type, with fixed dates and tags.
+enum Fixtures {
+    static let base = Date(timeIntervalSince1970: 1_767_225_600)
+
+    static func trips(_ count: Int, zone: ZoneID = ZoneID(zoneName: "Travel")) -> [Record] {
+        let titles = ["Tokyo weekend ☀️", "京都 旅行 🍵", "Paris food tour 🥐", "서울 hike 🏔️", "Zürich getaway ✨", "👨‍👩‍👧 family visit"]
+        return (0..<count).map { index in
+            var record = Record(recordType: "Trip", recordID: RecordID(recordName: "trip-\(index)", zoneID: zone))
+            record["title"] = .string(titles[index % titles.count])
+            record["nights"] = .int64(Int64(index % 9 + 1))
+            record["budget"] = .double(Double(index * 125) + 0.5)
+            record["startDate"] = .timestamp(base.addingTimeInterval(Double(index) * 86_400))
+            record["tags"] = .list(.string, [.string(["work", "雪", "ramen"][index % 3])])
+            record["destination"] = .location(Location(latitude: 35.68, longitude: 139.76))
+            record.recordChangeTag = "tag\(index)"
+            record.creationDate = base
+            record.modificationDate = base.addingTimeInterval(3600)
+            record.creatorUserRecordName = "_owner"
+            record.lastModifiedUserRecordName = "_owner"
+            return record
+        }
+    }
+
+    static let tripSchema = RecordTypeSchema(name: "Trip", fields: [
+        "title": SchemaField(name: "title", type: .string, indexes: [.queryable, .sortable, .searchable]),
+        "nights": SchemaField(name: "nights", type: .int64, indexes: [.queryable, .sortable]),
+        "budget": SchemaField(name: "budget", type: .double, indexes: [.queryable, .sortable]),
+        "startDate": SchemaField(name: "startDate", type: .timestamp, indexes: [.queryable, .sortable]),
+        "tags": SchemaField(name: "tags", type: .list(.string), indexes: [.queryable]),
+        "destination": SchemaField(name: "destination", type: .location, indexes: [.queryable]),
+        "cover": SchemaField(name: "cover", type: .asset, indexes: []),
+    ], systemIndexes: RecordTypeSchema.developmentSystemIndexes)
+
+    static let placeSchema = RecordTypeSchema(name: "Place", fields: [
+        "name": SchemaField(name: "name", type: .string, indexes: [.queryable, .sortable, .searchable]),
+        "trip": SchemaField(name: "trip", type: .reference, indexes: [.queryable, .sortable]),
+    ], systemIndexes: RecordTypeSchema.developmentSystemIndexes)
+
+    /// A state with data in every tab and no store behind it, for render snapshots.
+    static func state(size: Size) -> DashboardState {
+        var state = DashboardState(storePath: "/tmp/旅行-demo.sqlite", zone: ZoneID(zoneName: "Travel"), recordType: "Trip", size: size)
+        state.recordTypes = [placeSchema, tripSchema]
+        state.schemaLoaded = true
+        state.zones = [
+            RecordZone(zoneID: .default, currentToken: "AAEC-default-token", recordCount: 10),
+            RecordZone(zoneID: ZoneID(zoneName: "Travel"), currentToken: "AAEC-travel-token-0123456789", recordCount: 1234),
+            RecordZone(zoneID: ZoneID(zoneName: "人々"), currentToken: "AAEC-people-token", recordCount: 56),
+        ]
+        state.query.records = trips(40)
+        state.query.cursor = "40"
+        state.query.hasRun = true
+        state.query.lastMilliseconds = 4
+        state.fetch.names = ["trip-1", "trip-2", "missing-😀"]
+        state.fetch.rows = [
+            FetchRow(recordName: "trip-1", record: trips(2)[1]),
+            FetchRow(recordName: "missing-😀", error: CloudKitError(.unknownItem, "no")),
+        ]
+        state.fetch.lastMilliseconds = 2
+        state.changes.events = (0..<30).map { index in
+            ChangeEvent(kind: index % 7 == 3 ? .deleted : .changed, recordType: index % 2 == 0 ? "Trip" : "Place",
+                        recordName: index % 2 == 0 ? "trip-\(index)" : "場所-\(index)",
+                        fields: index % 7 == 3 ? [] : ["title", "nights", "タグ"], changeTag: "t\(index)")
+        }
+        state.changes.eventCount = 30
+        state.changes.pages = 2
+        state.changes.elapsed = 0.25
+        state.changes.finished = true
+        state.changes.token = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4v"
+        state.changes.databaseEvents = [ZoneChangeEvent(kind: "changed", zone: ZoneID(zoneName: "Travel")),
+                                        ZoneChangeEvent(kind: "deleted", zone: ZoneID(zoneName: "古い"))]
+        state.changes.databaseToken = "DB-TOKEN-42"
+        return state
+    }
+}
+
+/// A value behind a lock, shareable with `@Sendable` closures.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) {
+        mutex = Mutex(value)
+    }
+
+    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
+        mutex.withLock { value in
+            var copy = value
+            let result = body(&copy)
+            value = copy
+            return result
+        }
+    }
+}
