@@ -22,6 +22,8 @@ extension CloudDatabase {
     ) throws -> [FetchedRecord] {
         try store.read { db in
             let catalog = try store.catalog(db)
+            let statement = try StoredRecord.findByNameStatement(db)
+            let decoder = FieldDecoder()
             var zones: [ZoneID: Result<ZoneRow, CloudKitError>] = [:]
             var results: [FetchedRecord] = []
             results.reserveCapacity(recordIDs.count)
@@ -42,8 +44,9 @@ extension CloudDatabase {
                 case .failure(let error):
                     result = .failure(error)
                 case .success(let zoneRow):
-                    if let stored = try StoredRecord.find(zoneRowID: zoneRow.id, name: recordID.recordName, in: db) {
-                        result = .success(try stored.record(zoneID: recordID.zoneID, typeName: catalog.typeNames[stored.typeID] ?? "?", desiredKeys: desiredKeys))
+                    if let stored = try StoredRecord.find(zoneRowID: zoneRow.id, name: recordID.recordName, with: statement) {
+                        result = .success(try stored.record(zoneID: recordID.zoneID, typeName: catalog.typeNames[stored.typeID] ?? "?",
+                                                            desiredKeys: desiredKeys, decoder: decoder))
                     } else {
                         result = .failure(CloudKitError(.unknownItem, "Record '\(recordID.recordName)' does not exist in zone '\(recordID.zoneID.zoneName)'."))
                     }

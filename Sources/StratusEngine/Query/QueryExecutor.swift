@@ -14,6 +14,8 @@ struct QueryExecutor {
     let limit: Int
     /// What is left to check on each candidate once the driver has done its part.
     let residual: QueryFilter
+    /// Decodes the candidates' fields; they are mostly of one shape.
+    private let decoder = FieldDecoder()
 
     init(db: GRDB.Database, zoneRowID: Int64, type: SchemaCatalog.TypeEntry, query: CompiledQuery, plan: QueryPlan, limit: Int) {
         self.db = db
@@ -167,9 +169,11 @@ struct QueryExecutor {
             throw QueryExecutor.staleCursor
         }
         arguments += [count]
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-        while let row = try rows.next() {
-            guard try body(row[0], row[1], StoredRecord(row: row, offset: 2)) else { return }
+        let statement = try db.cachedStatement(sql: sql)
+        let rows = try Int64.fetchCursor(statement, arguments: arguments)
+        let row = statement.sqliteStatement
+        while let id = try rows.next() {
+            guard try body(id, DatabaseValue(sqliteStatement: row, index: 1), StoredRecord(statement: row, offset: 2)) else { return }
         }
     }
 
@@ -287,7 +291,7 @@ struct QueryExecutor {
 
     private func matching(_ stored: StoredRecord) throws -> LoadedRecord? {
         guard stored.zoneRowID == zoneRowID, stored.typeID == type.id else { return nil }
-        let record = LoadedRecord(stored: stored, fields: try stored.fields())
+        let record = LoadedRecord(stored: stored, fields: try stored.fields(using: decoder))
         return residual.terms.isEmpty || residual.matches(record) ? record : nil
     }
 

@@ -19,11 +19,11 @@ struct ByteWriter {
     }
 
     mutating func fixed64(_ value: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     mutating func string(_ text: String) {
-        let utf8 = Array(text.utf8)
+        let utf8 = text.utf8
         varint(UInt64(utf8.count))
         bytes.append(contentsOf: utf8)
     }

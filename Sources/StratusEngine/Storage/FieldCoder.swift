@@ -20,15 +20,33 @@ enum FieldCoder {
     }
 
     static func decode(_ data: Data) throws -> [String: FieldValue] {
-        var reader = ByteReader(data)
+        try data.withUnsafeBytes { try decode($0) }
+    }
+
+    /// Decodes a blob in place, for example while SQLite still holds it: nothing is copied.
+    static func decode(_ blob: UnsafeRawBufferPointer) throws -> [String: FieldValue] {
+        var reader = UnsafeByteReader(blob)
+        let count = try readHeader(from: &reader)
+        var keys: [String]?
+        return try readEntries(count, from: &reader, keys: &keys)
+    }
+
+    /// Checks the format version and returns the number of fields that follow.
+    static func readHeader(from reader: inout UnsafeByteReader) throws -> Int {
         guard try reader.byte() == formatVersion else { throw ByteReader.Failure.corrupt }
+        // Every field takes at least two bytes (an empty key's length and a tag).
         let count = try reader.varint()
-        guard count <= 100_000 else { throw ByteReader.Failure.corrupt }
-        var fields: [String: FieldValue] = [:]
-        fields.reserveCapacity(Int(count))
+        guard count <= UInt64(reader.remaining / 2) else { throw ByteReader.Failure.corrupt }
+        return Int(count)
+    }
+
+    /// Reads `count` fields; appends their keys, in the blob's order, to `keys` when it is not nil.
+    static func readEntries(_ count: Int, from reader: inout UnsafeByteReader, keys: inout [String]?) throws -> [String: FieldValue] {
+        var fields: [String: FieldValue] = Dictionary(minimumCapacity: count)
         for _ in 0..<count {
             let key = try reader.string()
             fields[key] = try readTagged(from: &reader)
+            keys?.append(key)
         }
         return fields
     }
@@ -39,7 +57,7 @@ enum FieldCoder {
     }
 
     static func readValue(from reader: inout ByteReader) throws -> FieldValue {
-        try readTagged(from: &reader)
+        try reader.read { try readTagged(from: &$0) }
     }
 
     private static func tag(of base: FieldType.BaseType) -> UInt8 {
@@ -82,14 +100,13 @@ enum FieldCoder {
         }
     }
 
-    private static func readTagged(from reader: inout ByteReader) throws -> FieldValue {
+    static func readTagged(from reader: inout UnsafeByteReader) throws -> FieldValue {
         let tagByte = try reader.byte()
         let base = try base(ofTag: tagByte & ~listFlag)
         if tagByte & listFlag != 0 {
-            let count = try reader.varint()
-            guard count <= UInt64(reader.remaining) else { throw ByteReader.Failure.corrupt }
+            let count = try reader.length()
             var items: [FieldValue] = []
-            items.reserveCapacity(Int(count))
+            items.reserveCapacity(count)
             for _ in 0..<count { items.append(try readPayload(base, from: &reader)) }
             return .list(base, items)
         }
@@ -126,13 +143,13 @@ enum FieldCoder {
         }
     }
 
-    private static func readPayload(_ base: FieldType.BaseType, from reader: inout ByteReader) throws -> FieldValue {
+    private static func readPayload(_ base: FieldType.BaseType, from reader: inout UnsafeByteReader) throws -> FieldValue {
         switch base {
         case .string: return .string(try reader.string())
         case .int64: return .int64(try reader.signed())
         case .double: return .double(Double(bitPattern: try reader.fixed64()))
         case .timestamp: return .timestamp(FieldValue.date(milliseconds: try reader.signed()))
-        case .bytes: return .bytes(Data(try reader.take(Int(try reader.varint()))))
+        case .bytes: return .bytes(Data(try reader.take(try reader.length())))
         case .asset: return .asset(Asset(fileChecksum: try reader.string(), size: try reader.signed()))
         case .reference:
             let name = try reader.string()

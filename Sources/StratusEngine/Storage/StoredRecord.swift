@@ -37,17 +37,63 @@ struct StoredRecord {
         parent = row[offset + 11]
     }
 
+    /// Reads the `columns` starting at column `offset` of the row `statement` stands on (it
+    /// has just stepped, as a cursor over it does), straight from SQLite: no `Row`, no generic
+    /// decoding. The read paths use this; `init(row:offset:)` is for everything else.
+    init(statement: SQLiteStatement, offset: Int = 0) {
+        let first = CInt(offset)
+        id = Int64(sqliteStatement: statement, index: first)
+        zoneRowID = Int64(sqliteStatement: statement, index: first + 1)
+        name = String(sqliteStatement: statement, index: first + 2)
+        typeID = Int64(sqliteStatement: statement, index: first + 3)
+        fieldsBlob = Data(sqliteStatement: statement, index: first + 4)
+        changeTag = String(sqliteStatement: statement, index: first + 5)
+        sequence = Int64(sqliteStatement: statement, index: first + 6)
+        createdAt = Int64(sqliteStatement: statement, index: first + 7)
+        createdBy = String(sqliteStatement: statement, index: first + 8)
+        modifiedAt = Int64(sqliteStatement: statement, index: first + 9)
+        modifiedBy = String(sqliteStatement: statement, index: first + 10)
+        if case .string(let text) = DatabaseValue(sqliteStatement: statement, index: first + 11).storage {
+            parent = text
+        } else {
+            parent = nil
+        }
+    }
+
     func fields() throws -> [String: FieldValue] {
         do {
             return try FieldCoder.decode(fieldsBlob)
         } catch {
-            throw CloudKitError(.internalError, "Record '\(name)' is stored in a form this build cannot read; the store may be damaged.")
+            throw unreadable
         }
     }
 
+    /// The fields, decoded by a batch's decoder (faster for many records of one type).
+    func fields(using decoder: FieldDecoder) throws -> [String: FieldValue] {
+        do {
+            return try decoder.decode(fieldsBlob, shape: typeID)
+        } catch {
+            throw unreadable
+        }
+    }
+
+    private var unreadable: CloudKitError {
+        CloudKitError(.internalError, "Record '\(name)' is stored in a form this build cannot read; the store may be damaged.")
+    }
+
     /// The record as the API hands it out.
-    func record(zoneID: ZoneID, typeName: String, desiredKeys: [String]? = nil, decodedFields: [String: FieldValue]? = nil) throws -> Record {
-        var fields = desiredKeys == [] ? [:] : try decodedFields ?? fields()
+    func record(zoneID: ZoneID, typeName: String, desiredKeys: [String]? = nil, decodedFields: [String: FieldValue]? = nil,
+                decoder: FieldDecoder? = nil) throws -> Record {
+        var fields: [String: FieldValue]
+        if desiredKeys?.isEmpty == true {
+            fields = [:]
+        } else if let decodedFields {
+            fields = decodedFields
+        } else if let decoder {
+            fields = try self.fields(using: decoder)
+        } else {
+            fields = try self.fields()
+        }
         if let desiredKeys, !desiredKeys.isEmpty {
             let wanted = Set(desiredKeys)
             fields = fields.filter { wanted.contains($0.key) }
@@ -58,12 +104,31 @@ struct StoredRecord {
                       parent: parent.map { Reference(recordName: $0) })
     }
 
+    /// The statement `find(zoneRowID:name:in:)` runs, for callers that look up many names.
+    static func findByNameStatement(_ db: GRDB.Database) throws -> Statement {
+        try db.cachedStatement(sql: "SELECT \(columns) FROM record WHERE zone_id = ? AND name = ?")
+    }
+
+    /// Runs `findByNameStatement`: the record named `name` in the zone, if any.
+    static func find(zoneRowID: Int64, name: String, with statement: Statement) throws -> StoredRecord? {
+        try first(of: statement, arguments: [zoneRowID, name])
+    }
+
     static func find(zoneRowID: Int64, name: String, in db: GRDB.Database) throws -> StoredRecord? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM record WHERE zone_id = ? AND name = ?"),
-                         arguments: [zoneRowID, name]).map { StoredRecord(row: $0) }
+        try find(zoneRowID: zoneRowID, name: name, with: findByNameStatement(db))
     }
 
     static func find(id: Int64, in db: GRDB.Database) throws -> StoredRecord? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM record WHERE id = ?"), arguments: [id]).map { StoredRecord(row: $0) }
+        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM record WHERE id = ?")
+        return try first(of: statement, arguments: [id])
+    }
+
+    /// The first row of a statement selecting `columns`.
+    private static func first(of statement: Statement, arguments: StatementArguments) throws -> StoredRecord? {
+        // The cursor resets the statement when it goes away: keep it until the row is read.
+        let cursor = try Int64.fetchCursor(statement, arguments: arguments)
+        return try withExtendedLifetime(cursor) {
+            try cursor.next() == nil ? nil : StoredRecord(statement: statement.sqliteStatement)
+        }
     }
 }

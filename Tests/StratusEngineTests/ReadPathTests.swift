@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import StratusModel
+@testable import StratusEngine
+
+/// The fast read path: the field blob's coder, the batch decoder's remembered layouts, and
+/// playback merging record rows with deletions.
+@Suite struct ReadPathTests {
+    private static let everyType: [String: FieldValue] = [
+        "text": .string("héllo wörld, long enough not to be a small string"),
+        "short": .string(""),
+        "count": .int64(Int64.min),
+        "big": .int64(Int64.max),
+        "ratio": .double(-0.0),
+        "nan": .double(Double(bitPattern: 0x7FF8_0000_0000_0001)),
+        "when": .timestamp(FieldValue.date(milliseconds: -1_234_567)),
+        "blob": .bytes(Data([0, 1, 2, 255])),
+        "empty": .bytes(Data()),
+        "file": .asset(Asset(fileChecksum: "abc123", size: 42)),
+        "owner": .reference(Reference(recordName: "u1", action: .deleteSelf)),
+        "place": .location(Location(latitude: 51.5, longitude: -0.12)),
+        "tags": .list(.string, [.string("a"), .string("bé")]),
+        "none": .list(.int64, []),
+        "spots": .list(.location, [.location(Location(latitude: 1, longitude: 2))]),
+    ]
+
+    private static func same(_ a: [String: FieldValue], _ b: [String: FieldValue]) -> Bool {
+        // Bit patterns, so NaN and -0.0 count as kept.
+        FieldCoder.encode(a) == FieldCoder.encode(b) && a.keys.sorted() == b.keys.sorted()
+    }
+
+    @Test func everyTypeRoundTripsExactly() throws {
+        var location = Location(latitude: 10, longitude: 20)
+        location.altitude = 3
+        location.speed = 4
+        location.timestamp = FieldValue.date(milliseconds: 99)
+        var fields = Self.everyType
+        fields["full"] = .location(location)
+        let blob = FieldCoder.encode(fields)
+        let decoded = try FieldCoder.decode(blob)
+        #expect(decoded.count == fields.count)
+        #expect(Self.same(decoded, fields))
+        #expect(decoded["full"] == .location(location))
+        #expect(decoded["text"] == fields["text"])
+        #expect(Self.same(try FieldDecoder().decode(blob, shape: 1), decoded))
+        #expect(try FieldCoder.decode(FieldCoder.encode([:])).isEmpty)
+    }
+
+    @Test func damagedBlobsThrowInsteadOfTrapping() throws {
+        let blob = [UInt8](FieldCoder.encode(Self.everyType))
+        let decoder = FieldDecoder()
+        _ = try decoder.decode(Data(blob), shape: 1) // teach it the layout first
+        for length in 0..<blob.count {
+            let cut = Data(blob[0..<length])
+            #expect(throws: (any Error).self) { try FieldCoder.decode(cut) }
+            #expect(throws: (any Error).self) { try decoder.decode(cut, shape: 1) }
+        }
+        var wrongVersion = blob
+        wrongVersion[0] = 99
+        #expect(throws: (any Error).self) { try FieldCoder.decode(Data(wrongVersion)) }
+        #expect(throws: (any Error).self) { try FieldCoder.decode(Data([1, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F])) }
+    }
+
+    @Test func batchDecoderFollowsChangingLayouts() throws {
+        let decoder = FieldDecoder()
+        let shapes: [[String: FieldValue]] = [
+            ["a": .int64(1), "b": .string("x")],
+            ["a": .int64(2)],
+            ["a": .int64(3), "c": .string("y")],           // same count as the first, other key
+            ["a": .int64(4), "bb": .string("z")],          // a key of another length
+            [:],
+            ["b": .string("w"), "a": .double(5)],          // the first keys, other value types
+            ["a": .int64(1), "b": .string("x"), "c": .location(Location(latitude: 1, longitude: 1)),
+             "d": .int64(1), "e": .int64(1), "f": .int64(1)],
+        ]
+        for round in 0..<3 {
+            for (index, fields) in shapes.enumerated() {
+                let shape = Int64(index % 2 + round)
+                #expect(try decoder.decode(FieldCoder.encode(fields), shape: shape) == fields)
+            }
+        }
+    }
+
+    @Test func playbackMergesDeletionsAtEveryPageSize() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Merge")
+        let db = temp.privateDB
+        func id(_ name: String) -> RecordID { RecordID(recordName: name, zoneID: zone) }
+        for index in 0..<12 {
+            try db.save(Record(recordType: index % 3 == 0 ? "Other" : "Item", recordID: id("r\(index)"),
+                               fields: ["n": .int64(Int64(index)), "s": .string("value \(index)")]))
+        }
+        for index in [0, 4, 5, 11] { try db.deleteRecord(withID: id("r\(index)")) }
+        var edit = try db.record(for: id("r7"))
+        edit["n"] = .int64(70)
+        try db.save(edit)
+        try db.deleteRecord(withID: id("r2"))
+
+        func label(_ change: ZoneChange) -> String {
+            switch change {
+            case .changed(let record): return record.recordName
+            case .deleted(let recordID, let type): return "-\(recordID.recordName):\(type)"
+            }
+        }
+        let expected = ["r1", "r3", "r6", "r8", "r9", "r10", "-r0:Other", "-r4:Item", "-r5:Item", "-r11:Item", "r7", "-r2:Item"]
+        let whole = try db.recordZoneChanges(inZoneWith: zone)
+        #expect(whole.changes.map(label) == expected)
+        #expect(!whole.moreComing)
+        for size in 1...13 {
+            var token: String?
+            var seen: [String] = []
+            var pages = 0
+            while pages < 20 {
+                let page = try db.recordZoneChanges(inZoneWith: zone, since: token, resultsLimit: size)
+                #expect(page.changes.count <= size)
+                seen += page.changes.map(label)
+                token = page.changeToken
+                pages += 1
+                if !page.moreComing { break }
+            }
+            #expect(seen == expected, "page size \(size)")
+            #expect(pages == (expected.count + size - 1) / size)
+            #expect(token == (try db.currentToken(for: zone)))
+        }
+        if case .changed(let record) = whole.changes[10] {
+            #expect(record["n"] == .int64(70))
+            #expect(record["s"] == .string("value 7"))
+            #expect(record.recordType == "Item")
+        } else {
+            Issue.record("r7 should be a change")
+        }
+    }
+
+    @Test func fetchReadsTheSameRecordsAsSaved() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Read")
+        let db = temp.privateDB
+        var saved: [Record] = []
+        for index in 0..<30 {
+            var fields = Self.everyType
+            fields["nan"] = nil // CloudKit stores only finite doubles
+            fields["file"] = nil // an asset needs its file uploaded first
+            fields["n"] = .int64(Int64(index))
+            if index % 4 == 0 { fields["extra"] = .string("only some") }
+            if index % 5 == 0 { fields.removeValue(forKey: "tags") }
+            saved.append(try db.save(Record(recordType: "Thing", recordID: RecordID(recordName: "t\(index)", zoneID: zone), fields: fields)))
+        }
+        let fetched = try db.records(for: saved.map(\.recordID) + [RecordID(recordName: "missing", zoneID: zone)])
+        #expect(fetched.count == saved.count + 1)
+        for (record, result) in zip(saved, fetched) {
+            let got = try result.result.get()
+            #expect(Self.same(got.fields, record.fields))
+            #expect(got.recordChangeTag == record.recordChangeTag)
+            #expect(got.modificationDate == record.modificationDate)
+            #expect(got.creatorUserRecordName == record.creatorUserRecordName)
+            #expect(got.changedKeys.isEmpty)
+        }
+        #expect((try? fetched.last!.result.get()) == nil)
+        let trimmed = try db.records(for: [saved[0].recordID], desiredKeys: ["n", "extra"])[0].result.get()
+        #expect(trimmed.fields == ["n": .int64(0), "extra": .string("only some")])
+        let bare = try db.records(for: [saved[0].recordID], desiredKeys: [])[0].result.get()
+        #expect(bare.fields.isEmpty)
+        #expect(bare.recordChangeTag == saved[0].recordChangeTag)
+    }
+}
