@@ -11,7 +11,7 @@ final class BaselineStore {
     init(path: String) throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA mmap_size = 134217728")
             db.add(function: BaselineStore.distance)
         }
         queue = try DatabaseQueue(path: path, configuration: configuration)
