@@ -37,17 +37,36 @@ public final class Store: Sendable {
             // jump around a large store cost far less.
             try db.execute(sql: "PRAGMA mmap_size = 134217728")
         }
+        // A store the user may not write (permissions, a read-only mount) still opens for
+        // reading; writes then fail with permissionFailure.
+        let readOnly = FileManager.default.fileExists(atPath: path) && !FileManager.default.isWritableFile(atPath: path)
+        configuration.readonly = readOnly
         do {
+            // Look before opening for real: opening a pool turns the file to WAL mode, which
+            // must not happen to an SQLite file that is not a store.
+            try Store.checkExistingFile(path)
             pool = try DatabasePool(path: path, configuration: configuration)
             try pool.read { db in try Store.checkIsStratusStore(db) }
-            try StoreMigrations.migrator.migrate(pool)
-            let info = try pool.write { db -> StoreInfo in
-                try Store.initialize(db, environment: environment)
+            let info: StoreInfo
+            if readOnly {
+                info = try pool.read { db -> StoreInfo in
+                    guard try StoreMigrations.migrator.hasCompletedMigrations(db), let info = try StoreInfo.load(db) else {
+                        throw CloudKitError(.permissionFailure, "The store at \(path) is read-only and needs upgrading to this version of Stratus; make it writable and open it once.")
+                    }
+                    return info
+                }
+            } else {
+                try Store.migrate(pool)
+                info = try pool.write { db -> StoreInfo in
+                    try Store.initialize(db, environment: environment)
+                }
             }
             storeID = info.uuid
             owner = info.owner
         } catch let error as CloudKitError {
             throw error
+        } catch let error as DatabaseError where readOnly && [.SQLITE_READONLY, .SQLITE_CANTOPEN].contains(error.resultCode) {
+            throw CloudKitError(.permissionFailure, "The store at \(path) is read-only, and so is its folder: SQLite reads a store through a \(url.lastPathComponent)-shm file beside it, which it cannot make there. Make the folder writable, or read a copy of the store.")
         } catch let error as DatabaseError {
             throw Store.describe(error, path: path)
         }
@@ -121,7 +140,26 @@ public final class Store: Sendable {
 
     // MARK: - Opening
 
+    /// Runs the migrations. GRDB reads which are applied outside their transactions, so two
+    /// processes opening a new store at once can both start the same one: the later one's
+    /// transaction fails ("table ... already exists") and rolls back, and running the migrator
+    /// again finds that migration applied.
+    private static func migrate(_ pool: DatabasePool) throws {
+        var attempt = 0
+        while true {
+            do {
+                return try StoreMigrations.migrator.migrate(pool)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && attempt < 5 {
+                attempt += 1
+            }
+        }
+    }
+
     private static func checkLooksLikeSQLite(_ url: URL) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw CloudKitError(.badDatabase, "\(url.path) is a folder, not a store file. Give --store a file, e.g. \(url.appendingPathComponent("store.sqlite").path).")
+        }
         guard let handle = try? FileHandle(forReadingFrom: url) else { return }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
@@ -129,6 +167,17 @@ public final class Store: Sendable {
         guard header.count == 16, header == Data("SQLite format 3\0".utf8) else {
             throw CloudKitError(.badDatabase, "\(url.path) is not a Stratus store: it is not an SQLite database. Give --store a store file, or a path where a new one can be made.")
         }
+    }
+
+    /// Checks a file that exists through a read-only connection, which changes nothing in it.
+    private static func checkExistingFile(_ path: String) throws {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(15)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        try queue.read { db in try checkIsStratusStore(db) }
     }
 
     /// Refuses SQLite files that are not stores, and stores made by a newer Stratus.

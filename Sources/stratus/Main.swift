@@ -13,7 +13,7 @@ struct Stratus: ParsableCommand {
             """,
         subcommands: [
             DashboardCommand.self, DemoCommand.self, ZonesCommand.self, SaveCommand.self, FetchCommand.self, DeleteCommand.self,
-            ChangesCommand.self, TokenCommand.self, QueryCommand.self, CheckCommand.self, BenchCommand.self,
+            ChangesCommand.self, TokenCommand.self, QueryCommand.self, CheckCommand.self, SchemaCommand.self, ExportCommand.self, BenchCommand.self,
             SubscriptionsCommand.self, NotificationsCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self

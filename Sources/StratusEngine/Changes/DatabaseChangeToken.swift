@@ -17,7 +17,7 @@ struct DatabaseChangeToken: Equatable {
         var reader = ByteReader(bytes: token.payload)
         do {
             guard let scope = DatabaseScope(rawValue: Int(try reader.byte())) else { throw ByteReader.Failure.corrupt }
-            let result = DatabaseChangeToken(scope: scope, sequence: Int64(try reader.varint()))
+            let result = DatabaseChangeToken(scope: scope, sequence: try tokenInt64(reader.varint()))
             guard reader.isAtEnd else { throw ByteReader.Failure.corrupt }
             return result
         } catch {

@@ -56,7 +56,7 @@ struct OpaqueToken {
         let stored = bytes[(bytes.count - 4)...].reduce(UInt32(0)) { ($0 << 8) | UInt32($1) }
         guard checksum(body) == stored else { throw damaged("its checksum does not match") }
         guard body[0] == version else {
-            throw CloudKitError(.incompatibleVersion, "The \(kind.noun) was made by a different version of Stratus (format \(body[0])).")
+            throw CloudKitError(.incompatibleVersion, "This is \(kind.noun) made by a different version of Stratus (format \(body[0])); fetch again without it.")
         }
         guard let actualKind = Kind(rawValue: body[1]) else { throw damaged("unknown kind \(body[1])") }
         guard actualKind == kind else {
@@ -64,7 +64,7 @@ struct OpaqueToken {
         }
         let uuid = UUID(uuid: body[2..<18].withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })
         guard uuid == storeID else {
-            throw CloudKitError(.invalidArguments, "The \(kind.noun) belongs to another store (\(uuid.uuidString)); tokens only work with the store that made them.")
+            throw CloudKitError(.invalidArguments, "This is \(kind.noun) of another store (\(uuid.uuidString)); tokens and cursors only work with the store that made them.")
         }
         return OpaqueToken(kind: actualKind, storeID: uuid, payload: Array(body[18...]))
     }

@@ -22,12 +22,19 @@ struct ZoneChangeToken: Equatable {
         var reader = ByteReader(bytes: token.payload)
         do {
             guard let scope = DatabaseScope(rawValue: Int(try reader.byte())) else { throw ByteReader.Failure.corrupt }
-            let result = ZoneChangeToken(scope: scope, zoneRowID: Int64(try reader.varint()),
-                                         incarnation: Int64(try reader.varint()), sequence: Int64(try reader.varint()))
+            let result = ZoneChangeToken(scope: scope, zoneRowID: try tokenInt64(reader.varint()),
+                                         incarnation: try tokenInt64(reader.varint()), sequence: try tokenInt64(reader.varint()))
             guard reader.isAtEnd else { throw ByteReader.Failure.corrupt }
             return result
         } catch {
             throw CloudKitError(.invalidArguments, "The zone change token is damaged (its contents do not parse).")
         }
     }
+}
+
+/// A token's number as Int64: a token whose checksum is right but whose contents were not
+/// written by Stratus may hold a varint past Int64.max, which must be refused, not trap.
+func tokenInt64(_ value: UInt64) throws -> Int64 {
+    guard let result = Int64(exactly: value) else { throw ByteReader.Failure.corrupt }
+    return result
 }

@@ -129,6 +129,14 @@ public struct JSONParser {
 
     private mutating func string() throws(SyntaxError) -> String {
         position += 1
+        // Fast path: a string without escapes is its bytes.
+        var end = position
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            let text = String(decoding: bytes[position..<end], as: UTF8.self)
+            position = end + 1
+            return text
+        }
         var scalars = String.UnicodeScalarView()
         var start = position
         func flush(_ parser: JSONParser) { scalars.append(contentsOf: String(decoding: parser.bytes[start..<parser.position], as: UTF8.self).unicodeScalars) }
@@ -207,7 +215,11 @@ public struct JSONParser {
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }
-        guard let double = Double(text) else { throw failure("number out of range") }
+        // Past ±1.8e308 a double is infinite, which JSON cannot write back: refuse it here.
+        guard let double = Double(text), double.isFinite else {
+            position = start
+            throw failure("number \(text.prefix(40)) is out of range (a DOUBLE holds up to ±1.8e308)")
+        }
         return .number(double)
     }
 }

@@ -63,6 +63,11 @@ public enum RecordJSON {
 
     // MARK: - Decoding
 
+    /// The tags `encode` writes, looked up without parsing (import reads millions of them).
+    private static let exactTags: [String: FieldType] = Dictionary(uniqueKeysWithValues: FieldType.BaseType.allCases.flatMap { base in
+        [(FieldType(base).webServicesTag, FieldType(base)), (FieldType.list(base).webServicesTag, FieldType.list(base))]
+    })
+
     /// Turns a file reference in an asset value (`{"file": "path"}`) into a stored asset.
     public typealias AssetUploader = (String) throws -> Asset
 
@@ -90,6 +95,15 @@ public enum RecordJSON {
             record.recordChangeTag = text
         }
         if let parent = json["parent"]?["recordName"]?.stringValue { record.parent = Reference(recordName: parent) }
+        // System fields as exported; `save` ignores them, `save --import` keeps them.
+        if let created = json["created"] {
+            record.creationDate = created["timestamp"]?.int64Value.map { FieldValue.date(milliseconds: $0) }
+            record.creatorUserRecordName = created["userRecordName"]?.stringValue
+        }
+        if let modified = json["modified"] {
+            record.modificationDate = modified["timestamp"]?.int64Value.map { FieldValue.date(milliseconds: $0) }
+            record.lastModifiedUserRecordName = modified["userRecordName"]?.stringValue
+        }
         if let fields = json["fields"] {
             guard case .object(let members) = fields else { throw DecodingError(path: "fields", message: "must be an object of {value, type} members") }
             for (name, field) in members {
@@ -106,7 +120,7 @@ public enum RecordJSON {
         }
         var type: FieldType?
         if let tag = json["type"] {
-            guard let text = tag.stringValue, let parsed = FieldType(parsing: text) else {
+            guard let text = tag.stringValue, let parsed = RecordJSON.exactTags[text] ?? FieldType(parsing: text) else {
                 throw DecodingError(path: "\(path).type", message: "unknown type \(JSONWriter.string(tag)); use STRING, INT64, DOUBLE, TIMESTAMP, BYTES, ASSET, REFERENCE, LOCATION or a *_LIST of them")
             }
             type = parsed

@@ -97,12 +97,12 @@ struct QueryCursor: Equatable {
                 if try reader.byte() == 1, case .location(let location) = try FieldCoder.readValue(from: &reader) { center = location }
                 query.sortDescriptors.append(QuerySort(key, ascending: ascending, distanceFrom: center))
             }
-            let now = FieldValue.date(milliseconds: try reader.signed())
+            let now = FieldValue.date(milliseconds: try exactMilliseconds(reader.signed()))
             let position: Position
             switch try reader.byte() {
             case 0: position = .streaming(key: try readOptional(from: &reader), id: try reader.signed())
             case 1: position = .collected(id: try reader.signed())
-            case 3: position = .lackingSortField(modifiedAt: try reader.signed(), id: try reader.signed())
+            case 3: position = .lackingSortField(modifiedAt: try exactMilliseconds(reader.signed()), id: try reader.signed())
             case 2:
                 let count = try reader.varint()
                 guard count < 1000 else { throw ByteReader.Failure.corrupt }
@@ -112,6 +112,9 @@ struct QueryCursor: Equatable {
             default: throw ByteReader.Failure.corrupt
             }
             guard reader.isAtEnd else { throw ByteReader.Failure.corrupt }
+            for case .value(let value) in query.arguments { try checkDates(value) }
+            if case .streaming(let key?, _) = position { try checkDates(key) }
+            if case .sorted(let values, _) = position { for case let value? in values { try checkDates(value) } }
             return QueryCursor(scope: scope, zoneID: zoneID, query: query, now: now, position: position)
         } catch {
             throw CloudKitError(.invalidArguments, "The query cursor is damaged (its contents do not parse); run the query again without a cursor.")
@@ -129,5 +132,27 @@ struct QueryCursor: Equatable {
 
     private static func readOptional(from reader: inout ByteReader) throws -> FieldValue? {
         try reader.byte() == 1 ? try FieldCoder.readValue(from: &reader) : nil
+    }
+}
+
+/// Milliseconds that a `Date` holds exactly (|value| <= 2^53): a cursor whose checksum is right
+/// but whose contents were not written by Stratus may hold more, and converting such a date
+/// back to milliseconds would overflow.
+private func exactMilliseconds(_ value: Int64) throws -> Int64 {
+    guard value.magnitude <= 1 << 53 else { throw ByteReader.Failure.corrupt }
+    return value
+}
+
+/// Refuses a decoded value holding a date out of that range.
+private func checkDates(_ value: FieldValue) throws {
+    switch value {
+    case .timestamp(let date):
+        guard (date.timeIntervalSince1970 * 1000).magnitude <= Double(1 << 53) else { throw ByteReader.Failure.corrupt }
+    case .location(let location):
+        if let date = location.timestamp { try checkDates(.timestamp(date)) }
+    case .list(_, let items):
+        for item in items { try checkDates(item) }
+    default:
+        break
     }
 }

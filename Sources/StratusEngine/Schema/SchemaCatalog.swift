@@ -20,9 +20,14 @@ struct SchemaCatalog: Sendable {
 
     static func load(_ db: GRDB.Database, version: Int64) throws -> SchemaCatalog {
         var catalog = SchemaCatalog(version: version, types: [:], typeNames: [:])
-        for row in try Row.fetchAll(db, sql: "SELECT id, name, system_indexes FROM record_type") {
+        for row in try Row.fetchAll(db, sql: "SELECT id, name, system_indexes, retired FROM record_type") {
             let id: Int64 = row["id"]
             let name: String = row["name"]
+            if row["retired"] as Bool {
+                // Removed by a schema import: only tombstones still name it.
+                if catalog.typeNames[id] == nil { catalog.typeNames[id] = name }
+                continue
+            }
             let systemIndexes = decodeSystemIndexes(row["system_indexes"])
             catalog.types[name] = TypeEntry(id: id, schema: RecordTypeSchema(name: name, systemIndexes: systemIndexes), fieldIDs: [:])
             catalog.typeNames[id] = name
@@ -39,9 +44,13 @@ struct SchemaCatalog: Sendable {
 
     /// Adds a record type in the transaction and to this catalog.
     mutating func addType(_ name: String, systemIndexes: [SystemField: FieldIndexes], in db: GRDB.Database) throws -> TypeEntry {
-        try db.execute(sql: "INSERT INTO record_type (name, system_indexes) VALUES (?, ?)",
-                       arguments: [name, SchemaCatalog.encodeSystemIndexes(systemIndexes)])
-        let entry = TypeEntry(id: db.lastInsertedRowID, schema: RecordTypeSchema(name: name, systemIndexes: systemIndexes), fieldIDs: [:])
+        // A type a schema import retired comes back under its old id.
+        try db.execute(sql: """
+            INSERT INTO record_type (name, system_indexes) VALUES (?, ?)
+            ON CONFLICT (name) DO UPDATE SET system_indexes = excluded.system_indexes, retired = 0
+            """, arguments: [name, SchemaCatalog.encodeSystemIndexes(systemIndexes)])
+        let id = try Int64.fetchOne(db, sql: "SELECT id FROM record_type WHERE name = ?", arguments: [name]) ?? db.lastInsertedRowID
+        let entry = TypeEntry(id: id, schema: RecordTypeSchema(name: name, systemIndexes: systemIndexes), fieldIDs: [:])
         types[name] = entry
         typeNames[entry.id] = name
         return entry

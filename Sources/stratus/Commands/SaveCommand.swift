@@ -18,8 +18,11 @@ struct SaveCommand: ParsableCommand {
     @Argument(help: "A JSON file, or - (the default) for standard input.") var file: String = "-"
     @Flag(help: "Make each batch all-or-nothing (custom zones).") var atomic = false
     @Option(help: "if-unchanged (default), changed-keys or all-keys.") var policy: String = RecordSavePolicy.ifServerRecordUnchanged.rawValue
+    @Flag(name: .customLong("import"), help: "Restore records as `stratus export` wrote them (JSON lines), keeping change tags and created / modified times and users; existing records are replaced, missing zones made.")
+    var importing = false
 
     func run() throws {
+        if importing { return try RecordImportRunner(common: common, file: file).run() }
         guard let savePolicy = RecordSavePolicy(rawValue: policy) else {
             throw CommandFailure.usage("--policy must be if-unchanged, changed-keys or all-keys, not '\(policy)'")
         }

@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+import StratusModel
+
+extension CloudDatabase {
+    /// How many records ``exportRecords(zone:recordType:embedAssets:chunkSize:write:progress:)`` would write.
+    public func exportCount(zone: ZoneID? = nil, recordType: String? = nil) throws -> Int {
+        try store.read { db in
+            let (zones, typeID) = try RecordExporter.scope(self, zone: zone, recordType: recordType, db: db)
+            var total = 0
+            for zoneRow in zones {
+                if let typeID {
+                    total += try Int.fetchOne(db, sql: "SELECT count(*) FROM record WHERE zone_id = ? AND type_id = ?", arguments: [zoneRow.id, typeID]) ?? 0
+                } else {
+                    total += try Int.fetchOne(db, sql: "SELECT count(*) FROM record WHERE zone_id = ?", arguments: [zoneRow.id]) ?? 0
+                }
+            }
+            return total
+        }
+    }
+
+    /// Writes the records of this database as JSON lines in the CloudKit Web Services record
+    /// shape (`RecordJSON.encode`): one record per line, naming its zone, with its change tag
+    /// and `created` / `modified` system fields. All live zones (default zone first, then by
+    /// name) and all types unless `zone` / `recordType` narrow it; within a zone, records in
+    /// the order of their last change.
+    ///
+    /// Streams: one read transaction (a consistent snapshot) and a cursor; `write` receives
+    /// chunks of about `chunkSize` bytes, so memory stays flat however large the store.
+    /// With `embedAssets`, the first record that points at an asset carries its content as a
+    /// `data:` URL in the asset's `downloadURL`, so an import into another store restores it.
+    ///
+    /// - Returns: the number of records written.
+    @discardableResult
+    public func exportRecords(zone: ZoneID? = nil, recordType: String? = nil, embedAssets: Bool = true, chunkSize: Int = 1 << 20,
+                              write: (Data) throws -> Void, progress: (Int) -> Void = { _ in }) throws -> Int {
+        try store.read { db in
+            var exporter = RecordExporter(db: db, catalog: try store.catalog(db), embedAssets: embedAssets)
+            let (zones, typeID) = try RecordExporter.scope(self, zone: zone, recordType: recordType, db: db)
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(chunkSize + 64 * 1024)
+            var count = 0
+            for zoneRow in zones {
+                let sql = "SELECT \(StoredRecord.columns) FROM record WHERE zone_id = ?" + (typeID == nil ? "" : " AND type_id = ?") + " ORDER BY seq"
+                let arguments: StatementArguments = typeID.map { [zoneRow.id, $0] } ?? [zoneRow.id]
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                while let row = try rows.next() {
+                    try exporter.append(StoredRecord(row: row), zoneID: zoneRow.zoneID, to: &buffer)
+                    count += 1
+                    if buffer.count >= chunkSize {
+                        try write(Data(buffer))
+                        buffer.removeAll(keepingCapacity: true)
+                        progress(count)
+                    }
+                }
+            }
+            if !buffer.isEmpty { try write(Data(buffer)) }
+            progress(count)
+            return count
+        }
+    }
+}
+
+/// Turns stored records into JSON lines.
+struct RecordExporter {
+    let db: GRDB.Database
+    let catalog: SchemaCatalog
+    let embedAssets: Bool
+    private var writtenAssets: Set<String> = []
+
+    init(db: GRDB.Database, catalog: SchemaCatalog, embedAssets: Bool) {
+        self.db = db
+        self.catalog = catalog
+        self.embedAssets = embedAssets
+    }
+
+    static func scope(_ database: CloudDatabase, zone: ZoneID?, recordType: String?, db: GRDB.Database) throws -> ([ZoneRow], Int64?) {
+        let zones = try zone.map { [try ZoneRow.live($0, scope: database.scope, in: db)] } ?? ZoneRow.all(scope: database.scope, in: db)
+        var typeID: Int64?
+        if let recordType {
+            guard let type = try database.store.catalog(db).type(named: recordType) else {
+                throw CloudKitError(.unknownItem, "Did not find record type: '\(recordType)'.")
+            }
+            typeID = type.id
+        }
+        return (zones, typeID)
+    }
+
+    mutating func append(_ stored: StoredRecord, zoneID: ZoneID, to buffer: inout [UInt8]) throws {
+        try RecordLineWriter.write(stored, fields: try stored.fields(), typeName: catalog.typeNames[stored.typeID] ?? "?", zoneID: zoneID,
+                                   into: &buffer) { asset in try embedAssets ? assetURL(asset) : nil }
+    }
+
+    /// The `data:` URL of an asset the first time it appears.
+    private mutating func assetURL(_ asset: Asset) throws -> String? {
+        guard writtenAssets.insert(asset.fileChecksum).inserted,
+              let data = try Data.fetchOne(db, sql: "SELECT data FROM asset WHERE checksum = ?", arguments: [asset.fileChecksum]) else { return nil }
+        return "data:application/octet-stream;base64," + data.base64EncodedString()
+    }
+}

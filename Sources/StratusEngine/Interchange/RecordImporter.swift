@@ -1,0 +1,177 @@
+import Foundation
+import GRDB
+import StratusModel
+
+extension CloudDatabase {
+    /// Writes records exactly as given, system fields included, as a restore does: the change
+    /// tag, creation and modification times and users of each record are kept (a missing one
+    /// is filled in as a save would). A record that exists is replaced. Missing custom zones of
+    /// the private database are made.
+    ///
+    /// One transaction for the batch, all or nothing: fields are checked against the schema as
+    /// a save checks them (a development store grows its schema, a production store accepts
+    /// only declared types and fields), index rows are written through the same indexer as
+    /// saves, and every record takes its zone's next change sequence, so change playback and
+    /// queries see the imported records. Subscriptions do not fire for imported records.
+    ///
+    /// - Throws: the first record's problem (its name in the message); nothing of the batch is written.
+    @discardableResult
+    public func importRecords(_ records: [Record]) throws -> Int {
+        try store.write { db in
+            // Index rows land all over large B-trees: a page cache of 256 MB (SQLite's default
+            // is 2 MB) keeps them in memory instead of re-reading them from the OS.
+            if try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0 > -RecordImporter.cacheKiB {
+                try db.execute(sql: "PRAGMA cache_size = -\(RecordImporter.cacheKiB)")
+            }
+            var importer = try RecordImporter(database: self, db: db)
+            for record in records { try importer.add(record) }
+            try importer.finish()
+            return records.count
+        }
+    }
+}
+
+/// The work of one `importRecords` batch inside its transaction.
+struct RecordImporter {
+    let database: CloudDatabase
+    let db: GRDB.Database
+    var catalog: SchemaCatalog
+    var validator: RecordValidator
+    var zones: [ZoneID: ZoneRow] = [:]
+    var sequences: [Int64: Int64] = [:]
+    var knownAssets: Set<String> = []
+    var tombstones: [Int64: Bool] = [:]
+    var schemaGrew = false
+    let now = FieldValue.milliseconds(Date())
+    static let cacheKiB = 262_144
+
+    init(database: CloudDatabase, db: GRDB.Database) throws {
+        self.database = database
+        self.db = db
+        catalog = try database.store.catalog(db)
+        validator = RecordValidator(environment: try StoreInfo.load(db)?.environment ?? .development, catalog: catalog)
+    }
+
+    /// A short random tag, as CloudKit's `recordChangeTag` looks.
+    static func makeChangeTag() -> String {
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<10).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+    }
+
+    private mutating func zone(_ zoneID: ZoneID) throws -> ZoneRow {
+        if let known = zones[zoneID] { return known }
+        if !zoneID.isDefault, database.scope.allowsCustomZones, try ZoneRow.find(zoneID, scope: database.scope, in: db)?.state != .live {
+            if let problem = CloudDatabase.zoneNameProblem(zoneID.zoneName) { throw CloudKitError(.invalidArguments, problem) }
+            let databaseSequence = try database.nextDatabaseSequence(db)
+            if let existing = try ZoneRow.find(zoneID, scope: database.scope, in: db) {
+                try db.execute(sql: "UPDATE zone SET state = 0, incarnation = incarnation + 1, change_seq = 0, db_seq = ? WHERE id = ?",
+                               arguments: [databaseSequence, existing.id])
+            } else {
+                try db.execute(sql: "INSERT INTO zone (scope, owner, name, db_seq) VALUES (?, ?, ?, ?)",
+                               arguments: [database.scope.rawValue, zoneID.ownerName, zoneID.zoneName, databaseSequence])
+            }
+        }
+        let row = try ZoneRow.live(zoneID, scope: database.scope, in: db)
+        zones[zoneID] = row
+        return row
+    }
+
+    mutating func add(_ record: Record) throws {
+        do {
+            try write(record)
+        } catch let error as CloudKitError {
+            var named = error
+            named.message = "Record '\(record.recordName)': \(error.message)"
+            throw named
+        }
+    }
+
+    private mutating func write(_ record: Record) throws {
+        if let problem = RecordID.problem(withName: record.recordName) {
+            throw CloudKitError(.invalidArguments, "Invalid record name: \(problem).")
+        }
+        let zone = try zone(record.recordID.zoneID)
+        let fields = record.fields.mapValues(\.normalized)
+        if let error = validator.validate(recordType: record.recordType, fields: fields) { throw error }
+        try growSchema(typeName: record.recordType, fields: fields)
+        guard let type = catalog.type(named: record.recordType) else { return }
+        try checkAssets(fields)
+        let blob = FieldCoder.encode(fields)
+        guard blob.count <= CloudDatabase.maximumRecordSize else {
+            throw CloudKitError(.limitExceeded, "The record is \(blob.count) bytes without its assets; CloudKit's limit is 1 MB.")
+        }
+        let indexer = RecordIndexer(db: db, zoneRowID: zone.id, type: type)
+        let sequence = (sequences[zone.id] ?? zone.changeSequence) + 1
+        sequences[zone.id] = sequence
+        let user = database.user
+        let created = record.creationDate.map(FieldValue.milliseconds) ?? now
+        let modified = record.modificationDate.map(FieldValue.milliseconds) ?? created
+        let tag = record.recordChangeTag ?? RecordImporter.makeChangeTag()
+        let createdBy = record.creatorUserRecordName ?? user
+        let modifiedBy = record.lastModifiedUserRecordName ?? createdBy
+        if let existing = try StoredRecord.find(zoneRowID: zone.id, name: record.recordName, in: db) {
+            guard existing.typeID == type.id else {
+                throw CloudKitError(.invalidArguments, "it is a '\(catalog.typeNames[existing.typeID] ?? "?")' in the store; a record cannot change its type to '\(record.recordType)'.")
+            }
+            let existingType = catalog.typeNames[existing.typeID].flatMap { catalog.type(named: $0) } ?? type
+            try RecordIndexer(db: db, zoneRowID: zone.id, type: existingType).remove(recordID: existing.id, fields: try existing.fields())
+            try db.cachedStatement(sql: """
+                UPDATE record SET fields = ?, change_tag = ?, seq = ?, created_at = ?, created_by = ?, modified_at = ?, modified_by = ?, parent = ?, size = ?
+                WHERE id = ?
+                """).execute(arguments: [blob, tag, sequence, created, createdBy, modified, modifiedBy, record.parent?.recordName, blob.count, existing.id])
+            try indexer.add(recordID: existing.id, fields: fields)
+        } else {
+            if try zoneHasTombstones(zone.id) {
+                try db.cachedStatement(sql: "DELETE FROM tombstone WHERE zone_id = ? AND name = ?").execute(arguments: [zone.id, record.recordName])
+            }
+            try db.cachedStatement(sql: """
+                INSERT INTO record (zone_id, name, type_id, fields, change_tag, seq, created_at, created_by, modified_at, modified_by, parent, size)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [zone.id, record.recordName, type.id, blob, tag, sequence, created, createdBy, modified, modifiedBy,
+                                         record.parent?.recordName, blob.count])
+            try indexer.add(recordID: db.lastInsertedRowID, fields: fields)
+        }
+    }
+
+    /// Whether a zone has tombstones (a fresh zone being restored has none to clear).
+    private mutating func zoneHasTombstones(_ zoneRowID: Int64) throws -> Bool {
+        if let known = tombstones[zoneRowID] { return known }
+        let has = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tombstone WHERE zone_id = ?)", arguments: [zoneRowID]) ?? true
+        tombstones[zoneRowID] = has
+        return has
+    }
+
+    /// Persists the types and fields a development store learns from the record.
+    private mutating func growSchema(typeName: String, fields: [String: FieldValue]) throws {
+        if catalog.type(named: typeName) == nil {
+            _ = try catalog.addType(typeName, systemIndexes: RecordTypeSchema.developmentSystemIndexes, in: db)
+            schemaGrew = true
+        }
+        guard let known = catalog.type(named: typeName)?.schema.fields else { return }
+        for (name, value) in fields where known[name] == nil {
+            try catalog.addField(SchemaField(name: name, type: value.type, indexes: value.type.defaultIndexes), toType: typeName, in: db)
+            schemaGrew = true
+        }
+    }
+
+    private mutating func checkAssets(_ fields: [String: FieldValue]) throws {
+        for (name, value) in fields {
+            for case .asset(let asset) in value.elements where !knownAssets.contains(asset.fileChecksum) {
+                let known = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM asset WHERE checksum = ?"), arguments: [asset.fileChecksum]) ?? false
+                guard known else {
+                    throw CloudKitError(.assetFileNotFound, "field '\(name)' points at asset \(asset.fileChecksum), which the store does not hold (export with its assets embedded, or upload the file first).")
+                }
+                knownAssets.insert(asset.fileChecksum)
+            }
+        }
+    }
+
+    mutating func finish() throws {
+        for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
+            let databaseSequence = try database.nextDatabaseSequence(db)
+            try db.cachedStatement(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?").execute(arguments: [sequence, databaseSequence, zoneRowID])
+        }
+        if schemaGrew { try database.store.schemaChanged(db, catalog: &catalog) }
+    }
+}

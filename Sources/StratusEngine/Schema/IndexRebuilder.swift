@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Rewrites the index rows of every record of a type after a schema import changed the type's
+/// indexes, in the import's transaction.
+///
+/// `RecordIndexer` recomputes a record's old rows from the schema it is given, so a record's
+/// rows are always removed under the schema that wrote them (`old`) and written again under
+/// the new one: `field_value`, R*Tree and `record_text` rows all follow the new QUERYABLE /
+/// SORTABLE / SEARCHABLE options. A forced import that drops fields strips them from the
+/// records too (a change with a new tag and sequence), and one that drops a type deletes its
+/// records (tombstones included), so sync clients see what was lost.
+struct IndexRebuilder {
+    let store: Store
+    let db: GRDB.Database
+    let now: Int64
+    private var sequences: [Int64: Int64] = [:]
+    private(set) var rebuiltRecords = 0
+    private(set) var strippedRecords = 0
+    private(set) var deletedRecords = 0
+
+    init(store: Store, db: GRDB.Database) {
+        self.store = store
+        self.db = db
+        now = FieldValue.milliseconds(Date())
+    }
+
+    /// Row ids of every record of a type, in every zone.
+    static func recordIDs(ofType typeID: Int64, in db: GRDB.Database) throws -> [Int64] {
+        var ids: [Int64] = []
+        for zoneRowID in try Int64.fetchAll(db, sql: "SELECT id FROM zone") {
+            ids += try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM record WHERE zone_id = ? AND type_id = ? ORDER BY id"),
+                                      arguments: [zoneRowID, typeID])
+        }
+        return ids
+    }
+
+    /// Re-indexes every record of a type under `new`, removing `dropping` fields from records
+    /// that hold them.
+    mutating func rebuild(from old: SchemaCatalog.TypeEntry, to new: SchemaCatalog.TypeEntry, dropping: Set<String>) throws {
+        for id in try IndexRebuilder.recordIDs(ofType: old.id, in: db) {
+            guard let stored = try StoredRecord.find(id: id, in: db) else { continue }
+            var fields = try stored.fields()
+            try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: old).remove(recordID: id, fields: fields)
+            let before = fields.count
+            for name in dropping { fields[name] = nil }
+            if fields.count != before {
+                let blob = FieldCoder.encode(fields)
+                let sequence = try nextSequence(zoneRowID: stored.zoneRowID)
+                try db.cachedStatement(sql: "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, size = ? WHERE id = ?")
+                    .execute(arguments: [blob, RecordImporter.makeChangeTag(), sequence, now, store.owner, blob.count, id])
+                strippedRecords += 1
+            }
+            try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: new).add(recordID: id, fields: fields)
+            rebuiltRecords += 1
+        }
+    }
+
+    /// Deletes every record of a type the import removes, leaving tombstones.
+    mutating func deleteRecords(of old: SchemaCatalog.TypeEntry) throws {
+        for id in try IndexRebuilder.recordIDs(ofType: old.id, in: db) {
+            guard let stored = try StoredRecord.find(id: id, in: db) else { continue }
+            try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: old).remove(recordID: id, fields: try stored.fields())
+            try db.cachedStatement(sql: "DELETE FROM record WHERE id = ?").execute(arguments: [id])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO tombstone (zone_id, name, type_id, seq) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [stored.zoneRowID, stored.name, stored.typeID, try nextSequence(zoneRowID: stored.zoneRowID)])
+            deletedRecords += 1
+        }
+    }
+
+    private mutating func nextSequence(zoneRowID: Int64) throws -> Int64 {
+        if sequences[zoneRowID] == nil {
+            sequences[zoneRowID] = try ZoneRow.find(id: zoneRowID, in: db)?.changeSequence ?? 0
+        }
+        sequences[zoneRowID]! += 1
+        return sequences[zoneRowID]!
+    }
+
+    /// Moves the change sequence of every zone whose records changed, and its database's.
+    func finish() throws {
+        for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
+            guard let zone = try ZoneRow.find(id: zoneRowID, in: db) else { continue }
+            let databaseSequence = try store.database(zone.scope).nextDatabaseSequence(db)
+            try db.execute(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?", arguments: [sequence, databaseSequence, zoneRowID])
+        }
+    }
+}
