@@ -32,7 +32,7 @@ let package = Package(
         .target(
             name: "StratusBench",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusEngine",
+                "StratusModel", "StratusPredicates", "StratusEngine", "StratusDashboard",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -40,7 +40,7 @@ let package = Package(
         // A small terminal UI toolkit that knows nothing of records.
         .target(name: "StratusTerminal", dependencies: ["CNcurses"]),
         // The dashboard: state, update, views and the key map, in the Elm architecture.
-        .target(name: "StratusDashboard", dependencies: ["StratusEngine", "StratusTerminal", "StratusModel"]),
+        .target(name: "StratusDashboard", dependencies: ["StratusEngine", "StratusTerminal", "StratusModel", "StratusPredicates"]),
         .executableTarget(
             name: "stratus",
             dependencies: [

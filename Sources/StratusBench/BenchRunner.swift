@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusDashboard
 import StratusEngine
 import StratusModel
 import StratusPredicates
@@ -219,6 +220,21 @@ public final class BenchRunner {
             let stratus = try BenchMeasurement.times(runs: 200) { _ = try db.currentToken(for: zoneID) }
             let base = try BenchMeasurement.times(runs: 200) { _ = try baseline.rows("SELECT max(seq) FROM venue") }
             return result(workload, stratus, base, [])
+        case .dashboardFirstPage:
+            // A fresh dashboard each run (no baseline: SQLite has no dashboard).
+            var probes: [DashboardProbe.Result] = []
+            for _ in 0..<max(3, runs / 2) {
+                probes.append(try DashboardProbe.run(store: store, zone: zoneID, recordType: "Venue", keys: 0))
+            }
+            return BenchResult(name: workload.rawValue, stratusMilliseconds: BenchMeasurement.median(probes.map(\.firstPageMilliseconds)),
+                               baselineMilliseconds: nil,
+                               extras: [("first_page_max_ms", probes.map(\.firstPageMilliseconds).max() ?? 0),
+                                        ("first_frame_ms", BenchMeasurement.median(probes.map(\.firstFrameMilliseconds)))])
+        case .dashboardKey:
+            let probe = try DashboardProbe.run(store: store, zone: zoneID, recordType: "Venue", keys: 200)
+            return BenchResult(name: workload.rawValue, stratusMilliseconds: probe.keyMedianMilliseconds, baselineMilliseconds: nil,
+                               extras: [("key_p95_ms", probe.keyP95Milliseconds), ("key_max_ms", probe.keyMaxMilliseconds),
+                                        ("keys", Double(probe.keys)), ("rows_loaded", Double(probe.rowsLoaded))])
         }
     }
 

@@ -14,4 +14,8 @@ public enum BenchWorkload: String, CaseIterable, Sendable {
     case playbackAfterAll = "playback-after-all"
     case playbackFull = "playback-full"
     case currentToken = "current-token"
+    /// The dashboard on the in-memory terminal: start to the first page of Query results drawn.
+    case dashboardFirstPage = "dashboard-first-page"
+    /// The dashboard on the in-memory terminal: a key to its frame, over a scripted session.
+    case dashboardKey = "dashboard-key"
 }

@@ -58,6 +58,33 @@ import Testing
         #expect(!pane.capture().contains("1 Query"))
     }
 
+    /// The live notifications panel shows what another process (`stratus save`) writes.
+    @Test(.enabled(if: tmuxAvailable)) func notificationsPanelShowsAnotherProcessesSaves() throws {
+        let cli = try Self.demo.get()
+        let created = try cli.run(["subscriptions", "create", "--type", "Trip", "--id", "e2e-live", "--on", "create", "--keys", "title"])
+        #expect(created.status == 0, "\(created.stderr)")
+        let pane = try TmuxPane(width: 120, height: 30)
+        defer { pane.close() }
+        try pane.run(dashboardCommand("--zone Travel --type Trip") + "; echo EXIT=$?")
+        try pane.waitFor("loaded")
+        pane.keys("6")
+        try pane.waitFor("e2e-live")
+        try pane.waitFor("Notifications · live")
+        let record = #"{"recordName": "from-another-process", "recordType": "Trip", "fields": {"title": {"value": "遠く 🛰"}, "nights": {"value": 3}}}"#
+        let saved = try cli.run(["save", "--zone", "Travel"], stdin: record)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        try pane.waitFor("from-another-process")
+        #expect(pane.capture().contains("created"))
+        pane.keys("Tab")
+        pane.keys("G")
+        pane.keys("Enter")
+        try pane.waitFor("recordChangeTag")
+        pane.keys("Escape")
+        try pane.waitFor("recordChangeTag", present: false)
+        pane.keys("q")
+        try pane.waitFor("EXIT=0")
+    }
+
     @Test(.enabled(if: tmuxAvailable)) func filterEditorShowsTheErrorInPlace() throws {
         let pane = try TmuxPane(width: 100, height: 30)
         defer { pane.close() }

@@ -118,7 +118,26 @@ final class Harness {
 
     func run(_ effect: Effect) {
         let messages = Locked<[DashboardMessage]>([])
-        runner.execute(effect) { message in messages.withLock { $0.append(message) } }
+        if case .watchNotifications(let job, let scope, let after) = effect {
+            // The poll loops until cancelled: here it polls once, and `poll()` polls again.
+            watch = (job, scope)
+            _ = runner.pollNotifications(job: job, scope: scope, afterSequence: after) { message in messages.withLock { $0.append(message) } }
+        } else {
+            runner.execute(effect) { message in messages.withLock { $0.append(message) } }
+        }
+        for message in messages.withLock({ $0 }) { send(message) }
+    }
+
+    /// The notifications poll started by the Subscriptions tab, if any.
+    var watch: (job: Int, scope: DatabaseScope)?
+
+    /// One more poll of the notifications panel, as its background loop would do.
+    func poll() {
+        guard let watch else { return }
+        let messages = Locked<[DashboardMessage]>([])
+        _ = runner.pollNotifications(job: watch.job, scope: watch.scope, afterSequence: state.subscriptions.lastSequence) { message in
+            messages.withLock { $0.append(message) }
+        }
         for message in messages.withLock({ $0 }) { send(message) }
     }
 

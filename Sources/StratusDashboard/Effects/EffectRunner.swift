@@ -16,16 +16,24 @@ public struct DashboardServices: Sendable {
     public var preferencesPath: String?
     /// The user who acts (nil: the store's owner).
     public var user: String?
+    /// The device the dashboard acts as: notifications of its own changes are not delivered
+    /// to it (CloudKit's rule), so the live panel shows other processes' changes.
+    public var device: String
 
     public init(store: Store, queryRunner: any QueryRunner, themeLoader: ThemeLoader? = nil,
-                clipboard: @escaping @Sendable (String) -> Void = { _ in }, preferencesPath: String? = nil, user: String? = nil) {
+                clipboard: @escaping @Sendable (String) -> Void = { _ in }, preferencesPath: String? = nil, user: String? = nil,
+                device: String = DashboardServices.defaultDevice) {
         self.store = store
         self.queryRunner = queryRunner
         self.themeLoader = themeLoader
         self.clipboard = clipboard
         self.preferencesPath = preferencesPath
         self.user = user
+        self.device = device
     }
+
+    /// The device name the dashboard acts as unless told otherwise.
+    public static let defaultDevice = "stratus-dashboard"
 }
 
 /// Runs effects: engine calls on background threads (results posted back as messages), quick
@@ -71,7 +79,11 @@ public final class EffectRunner: Sendable {
 
         case .loadSchema(let job):
             post(.schemaLoaded(job: job, capture {
-                SchemaSnapshot(types: try services.store.recordTypes(), environment: try services.store.environment)
+                let document = try? services.store.exportSchema()
+                var grants: [String: [GrantDeclaration]] = [:]
+                for type in document?.recordTypes ?? [] where !type.grants.isEmpty { grants[type.name] = type.grants }
+                return SchemaSnapshot(types: try services.store.recordTypes(), environment: try services.store.environment,
+                                      roles: document?.roles ?? [], grants: grants)
             }))
 
         case .runQuery(let job, let request, let zone, let scope):
@@ -204,11 +216,83 @@ public final class EffectRunner: Sendable {
         case .savePreferences(let preferences):
             guard let path = services.preferencesPath else { return }
             PreferencesFile.save(preferences, to: path)
+
+        case .loadSubscriptions(let job, let scope):
+            post(.subscriptionsLoaded(job: job, capture { try database(scope).allSubscriptions() }))
+
+        case .saveSubscription(let job, let subscription, let scope):
+            post(.subscriptionSaved(job: job, capture { try database(scope).save(subscription) }))
+
+        case .deleteSubscription(let job, let subscriptionID, let scope):
+            post(.subscriptionDeleted(job: job, capture {
+                try database(scope).deleteSubscription(withID: subscriptionID)
+                return subscriptionID
+            }))
+
+        case .watchNotifications(let job, let scope, let afterSequence):
+            watchNotifications(job: job, scope: scope, afterSequence: afterSequence, post: post)
+
+        case .exportSchema(let job, let path):
+            post(.schemaExported(job: job, capture {
+                let text = try services.store.exportSchema().text
+                do {
+                    try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                } catch {
+                    throw CloudKitError(.invalidArguments, "Could not write \(path): \(error.localizedDescription)")
+                }
+                return path
+            }))
         }
     }
 
     private func database(_ scope: DatabaseScope) -> CloudDatabase {
-        services.store.database(scope, user: services.user)
+        services.store.database(scope, user: services.user, device: services.device)
+    }
+
+    /// The live panel's poll: one indexed read every ``SubscriptionsTabState/pollInterval``,
+    /// posting only when something arrived, until the job is cancelled.
+    private func watchNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?, post: (DashboardMessage) -> Void) {
+        var sequence = afterSequence
+        let interval = SubscriptionsTabState.pollInterval
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        while !isCancelled(job) {
+            if sequence != nil { Thread.sleep(forTimeInterval: seconds) }
+            if isCancelled(job) { return }
+            guard let next = pollNotifications(job: job, scope: scope, afterSequence: sequence, post: post) else { return }
+            sequence = next
+        }
+    }
+
+    /// One poll of the live panel: the notifications after `afterSequence` (nil: catch up with
+    /// all there are, keeping the newest the panel shows), posted when there are any. Returns
+    /// where the next poll starts; nil after an error (posted).
+    public func pollNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
+        let database = database(scope)
+        let limit = CloudDatabase.defaultNotificationLimit
+        do {
+            var sequence = afterSequence ?? 0
+            if afterSequence == nil {
+                var kept: [CloudNotification] = []
+                while !isCancelled(job) {
+                    let page = try database.notifications(afterSequence: sequence, limit: limit)
+                    guard let last = page.last else { break }
+                    sequence = last.sequence
+                    kept = Array((kept + page).suffix(SubscriptionsTabState.maximumKept))
+                    if page.count < limit { break }
+                }
+                post(.notificationsArrived(job: job, kept, catchUp: true))
+                return sequence
+            }
+            let page = try database.notifications(afterSequence: sequence, limit: limit)
+            if let last = page.last {
+                sequence = last.sequence
+                post(.notificationsArrived(job: job, page, catchUp: false))
+            }
+            return sequence
+        } catch {
+            post(.notificationsFailed(job: job, EffectRunner.cloudKitError(error)))
+            return nil
+        }
     }
 
     private func capture<T>(_ body: () throws -> T) -> Result<T, CloudKitError> {

@@ -3,8 +3,9 @@ import StratusTerminal
 /// Where a key binding applies. A view is a list of contexts, most specific first; the first
 /// binding found for a key wins.
 public enum KeyContext: String, CaseIterable, Hashable, Sendable {
-    case global, list, query, fetch, changes, databaseChanges, zones, schema, inspector
+    case global, list, query, fetch, changes, databaseChanges, zones, schema, subscriptions, notifications, inspector
     case filterEditor, filterBuilder, filterText, picker, multiPicker, textInput, form, confirm, conflict, help, commandLine
+    case subscriptionDraft
 
     /// The heading of the context's section in the help overlay.
     public var title: String {
@@ -17,6 +18,9 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
         case .databaseChanges: return "Changes tab (database changes)"
         case .zones: return "Zones tab"
         case .schema: return "Schema tab"
+        case .subscriptions: return "Subscriptions tab (subscriptions)"
+        case .notifications: return "Subscriptions tab (notifications)"
+        case .subscriptionDraft: return "New subscription"
         case .inspector: return "Inspector"
         case .filterEditor: return "Filter editor"
         case .filterBuilder: return "Filter builder"
@@ -40,6 +44,7 @@ public enum KeyAction: Hashable, Sendable {
     case editNames, editToken, currentToken, bookmark, bookmarks, toggleChangesView, changesKeys
     case switchFocus, addCondition, deleteCondition, apply, recentFilters, editCell
     case toggleCheck, checkAll, save, nextField, previousField, yes, no, overwrite, takeServer, cancel, complete
+    case export, clear
 }
 
 /// One row of the key map: keys, where, what, and how the hint bar and help show it.
@@ -83,6 +88,7 @@ public enum KeyMap {
         KeyBinding([.char("3")], .global, .tab(.changes), "3", "Changes tab", hint: false),
         KeyBinding([.char("4")], .global, .tab(.zones), "4", "Zones tab", hint: false),
         KeyBinding([.char("5")], .global, .tab(.schema), "5", "Schema tab", hint: false),
+        KeyBinding([.char("6")], .global, .tab(.subscriptions), "6", "Subscriptions tab (live notifications)", hint: false),
         KeyBinding([.char("]")], .global, .nextTab, "]", "next tab", hint: false),
         KeyBinding([.char("[")], .global, .previousTab, "[", "previous tab", hint: false),
         KeyBinding([.char("z")], .global, .pickZone, "z", "switch zone"),
@@ -146,6 +152,18 @@ public enum KeyMap {
         KeyBinding([.char("y")], .zones, .copy, "y", "copy the zone's token", short: "copy token"),
         KeyBinding([.enter], .schema, .open, "Enter", "query this record type", short: "query it"),
         KeyBinding([.char("r")], .schema, .run, "r", "refresh"),
+        KeyBinding([.char("x")], .schema, .export, "x", "export the schema (.ckdb) to a file", short: "export"),
+
+        // Subscriptions tab
+        KeyBinding([.char("n")], .subscriptions, .create, "n", "new subscription", short: "new"),
+        KeyBinding([.char("d")], .subscriptions, .delete, "d", "delete the subscription (asks first)", short: "delete"),
+        KeyBinding([.tab], .subscriptions, .switchFocus, "Tab", "notifications panel", short: "notifications"),
+        KeyBinding([.char("r")], .subscriptions, .run, "r", "refresh"),
+        KeyBinding([.char("y")], .subscriptions, .copy, "y", "copy the subscription ID", hint: false),
+        KeyBinding([.enter], .notifications, .open, "Enter", "open the notification's record", short: "open record"),
+        KeyBinding([.tab], .notifications, .switchFocus, "Tab", "subscriptions list", short: "subscriptions"),
+        KeyBinding([.char("x")], .notifications, .clear, "x", "clear the panel", short: "clear"),
+        KeyBinding([.char("y")], .notifications, .copy, "y", "copy the record name", hint: false),
 
         // Inspector
         KeyBinding([.enter], .inspector, .open, "Enter", "open the referenced record", short: "follow reference"),
@@ -183,6 +201,11 @@ public enum KeyMap {
         KeyBinding([.down, .tab, .enter], .form, .nextField, "↓/Tab/Enter", "next field", short: "next"),
         KeyBinding([.ctrl("s")], .form, .save, "Ctrl-S", "save"),
         KeyBinding([.escape], .form, .back, "Esc", "cancel"),
+        KeyBinding([.up, .char("k"), .backTab], .subscriptionDraft, .previousField, "↑", "previous row", hint: false),
+        KeyBinding([.down, .char("j"), .tab], .subscriptionDraft, .nextField, "↓", "next row", hint: false),
+        KeyBinding([.enter, .char(" ")], .subscriptionDraft, .editCell, "Enter", "change the row", short: "change"),
+        KeyBinding([.ctrl("s")], .subscriptionDraft, .save, "Ctrl-S", "save the subscription", short: "save"),
+        KeyBinding([.escape], .subscriptionDraft, .back, "Esc", "cancel"),
         KeyBinding([.char("y"), .char("Y")], .confirm, .yes, "y", "yes"),
         KeyBinding([.char("n"), .char("N"), .escape], .confirm, .no, "n/Esc", "no"),
         KeyBinding([.char("o")], .conflict, .overwrite, "o", "overwrite the server's record with yours (all keys)", short: "overwrite"),

@@ -27,6 +27,13 @@ public enum DashboardMessage: Sendable {
     case saveFinished(job: Int, Result<Record, CloudKitError>, isNew: Bool)
     case deleteFinished(job: Int, Result<[RecordID], CloudKitError>, recordID: RecordID)
     case themeLoaded(name: String, Result<Theme, ThemeError>)
+    case subscriptionsLoaded(job: Int, Result<[Subscription], CloudKitError>)
+    case subscriptionSaved(job: Int, Result<Subscription, CloudKitError>)
+    case subscriptionDeleted(job: Int, Result<String, CloudKitError>)
+    /// New notifications from the panel's poll (`catchUp`: the ones that were there before it started).
+    case notificationsArrived(job: Int, [CloudNotification], catchUp: Bool)
+    case notificationsFailed(job: Int, CloudKitError)
+    case schemaExported(job: Int, Result<String, CloudKitError>)
     case jobEnded(job: Int)
 }
 
@@ -44,10 +51,16 @@ public enum RecordLoadPurpose: Hashable, Sendable {
 public struct SchemaSnapshot: Sendable {
     public var types: [RecordTypeSchema]
     public var environment: StoreEnvironment
+    /// The roles the schema declares (`CREATE ROLE`).
+    public var roles: [String]
+    /// Each record type's `GRANT` entries.
+    public var grants: [String: [GrantDeclaration]]
 
-    public init(types: [RecordTypeSchema], environment: StoreEnvironment) {
+    public init(types: [RecordTypeSchema], environment: StoreEnvironment, roles: [String] = [], grants: [String: [GrantDeclaration]] = [:]) {
         self.types = types
         self.environment = environment
+        self.roles = roles
+        self.grants = grants
     }
 }
 
@@ -74,6 +87,14 @@ public enum Effect: Sendable {
     case copy(String)
     case loadTheme(String)
     case savePreferences(DashboardPreferences)
+    case loadSubscriptions(job: Int, scope: DatabaseScope)
+    case saveSubscription(job: Int, subscription: Subscription, scope: DatabaseScope)
+    case deleteSubscription(job: Int, subscriptionID: String, scope: DatabaseScope)
+    /// Polls `notifications(afterSequence:)` every ``SubscriptionsTabState/pollInterval`` until
+    /// cancelled, as this dashboard's device; nil `afterSequence` first catches up with the
+    /// notifications already there.
+    case watchNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?)
+    case exportSchema(job: Int, path: String)
 
     /// Effects the app runs on the UI thread at once (quick, and their result belongs to this
     /// keystroke's frame).

@@ -5,7 +5,7 @@ import StratusTerminal
 
 /// The tabs, in the order of their number keys.
 public enum DashboardTab: Int, CaseIterable, Hashable, Sendable {
-    case query = 1, fetch, changes, zones, schema
+    case query = 1, fetch, changes, zones, schema, subscriptions
 
     public var title: String {
         switch self {
@@ -14,6 +14,7 @@ public enum DashboardTab: Int, CaseIterable, Hashable, Sendable {
         case .changes: return "Changes"
         case .zones: return "Zones"
         case .schema: return "Schema"
+        case .subscriptions: return "Subscriptions"
         }
     }
 }
@@ -39,6 +40,7 @@ public struct StatusMessage: Hashable, Sendable {
 public struct JobInfo: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case zones, schema, query, fetch, changes, databaseChanges, token, save, delete, loadRecord
+        case subscriptions, saveSubscription, deleteSubscription, exportSchema
     }
     public var id: Int
     public var kind: Kind
@@ -131,6 +133,9 @@ public struct DashboardState: Sendable {
     public var changes = ChangesTabState()
     public var zonesList = ListCursor()
     public var schemaList = ListCursor()
+    public var schemaRoles: [String] = []
+    public var schemaGrants: [String: [GrantDeclaration]] = [:]
+    public var subscriptions = SubscriptionsTabState()
 
     /// Dialogs and drill-ins, the last on top; the top one gets the keys.
     public var modals: [Modal] = []

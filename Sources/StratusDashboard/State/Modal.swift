@@ -12,6 +12,7 @@ public enum Modal: Sendable {
     case form(EditFormState)
     case confirm(ConfirmState)
     case conflict(ConflictState)
+    case subscriptionDraft(SubscriptionDraft)
 }
 
 public struct HelpState: Sendable {
@@ -46,6 +47,7 @@ public enum PickerPurpose: Hashable, Sendable {
     case recordType, sort, fields, pageSize, zone, database, theme
     case builderField(row: Int), builderOperator(row: Int), recentFilter
     case fetchKeys, changesKeys, changesPageSize, bookmark
+    case subscriptionKind, subscriptionType, subscriptionFiresOn, subscriptionKeys, subscriptionZone
 }
 
 public struct PickerState: Sendable {
@@ -67,6 +69,7 @@ public struct PickerState: Sendable {
 
 public enum TextInputPurpose: Hashable, Sendable {
     case fetchNames, changesToken, databaseToken, search, builderValue(row: Int)
+    case subscriptionID, schemaExportPath
 }
 
 public struct TextInputState: Sendable {
@@ -97,6 +100,10 @@ public struct InspectorState: Sendable {
 
 public struct FilterEditorState: Sendable {
     public enum Focus: Hashable, Sendable { case builder, text }
+    /// What applying the filter sets: the Query tab's filter (and runs it), or the predicate
+    /// of the subscription being made (the dialog under the editor).
+    public enum Target: Hashable, Sendable { case query, subscription }
+    public var target: Target = .query
     public var recordType: String
     public var fields: [BuilderField]
     public var focus: Focus = .builder
@@ -152,6 +159,7 @@ public struct EditFormState: Sendable {
 
 public enum ConfirmAction: Hashable, Sendable {
     case deleteRecord(RecordID, recordType: String)
+    case deleteSubscription(String)
     case quit
 }
 

@@ -4,15 +4,30 @@ import StratusModel
 
 /// One line of the Schema tab: a record type heading or one of its fields.
 public struct SchemaLine: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable { case recordType, field, grant, rolesHeading, role }
     public var recordType: String
     /// nil for the type's heading line.
     public var field: String?
     public var type: String
     public var indexes: String
+    public var kind: Kind
+
+    public init(recordType: String, field: String?, type: String, indexes: String, kind: Kind? = nil) {
+        self.recordType = recordType
+        self.field = field
+        self.type = type
+        self.indexes = indexes
+        self.kind = kind ?? (field == nil ? .recordType : .field)
+    }
 }
 
 public enum SchemaLines {
-    public static func lines(_ types: [RecordTypeSchema]) -> [SchemaLine] {
+    /// The Schema tab's lines: types with fields and grants, then the roles.
+    public static func lines(_ state: DashboardState) -> [SchemaLine] {
+        lines(state.recordTypes, grants: state.schemaGrants, roles: state.schemaRoles)
+    }
+
+    public static func lines(_ types: [RecordTypeSchema], grants: [String: [GrantDeclaration]] = [:], roles: [String] = []) -> [SchemaLine] {
         var lines: [SchemaLine] = []
         for schema in types {
             lines.append(SchemaLine(recordType: schema.name, field: nil, type: "\(schema.fields.count) fields", indexes: ""))
@@ -24,6 +39,17 @@ public enum SchemaLines {
                 guard let indexes = schema.systemIndexes[system], !indexes.isEmpty else { continue }
                 lines.append(SchemaLine(recordType: schema.name, field: system.predicateKey, type: system.type.description + " (system)",
                                         indexes: indexes.description))
+            }
+            for grant in grants[schema.name] ?? [] {
+                lines.append(SchemaLine(recordType: schema.name, field: "GRANT", type: grant.permissions.map(\.rawValue).joined(separator: ", "),
+                                        indexes: "TO \(grant.role)", kind: .grant))
+            }
+        }
+        if !roles.isEmpty {
+            lines.append(SchemaLine(recordType: "Roles", field: nil, type: roles.count == 1 ? "1 role" : "\(roles.count) roles", indexes: "",
+                                    kind: .rolesHeading))
+            for role in roles {
+                lines.append(SchemaLine(recordType: "Roles", field: role, type: "CREATE ROLE", indexes: "", kind: .role))
             }
         }
         return lines

@@ -149,7 +149,7 @@ extension Dashboard {
 
     static func applyFilter(_ state: inout DashboardState, _ editor: FilterEditorState) -> [Effect] {
         let text = editor.text.text.trimmingCharacters(in: .whitespaces)
-        if !text.isEmpty {
+        if !text.isEmpty || editor.target == .subscription {
             guard let check = editor.check else {
                 state.status = StatusMessage("The filter is still being checked.", kind: .error)
                 return []
@@ -161,6 +161,10 @@ extension Dashboard {
             }
         }
         state.topModal = nil
+        if editor.target == .subscription {
+            draftPredicateApplied(&state, text: text, arguments: editor.arguments)
+            return []
+        }
         state.query.filter = text
         state.query.arguments = editor.arguments
         var effects: [Effect] = []

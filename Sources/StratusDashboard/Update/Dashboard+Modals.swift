@@ -53,6 +53,8 @@ extension Dashboard {
             return []
         case .conflict(let conflict):
             return conflictKey(&state, conflict, action: action)
+        case .subscriptionDraft(let draft):
+            return subscriptionDraftKey(&state, draft, action: action)
         }
     }
 
@@ -121,6 +123,8 @@ extension Dashboard {
             state.changes.since = item.value
             state.status = StatusMessage("Start token set from the bookmark \"\(item.label)\"; r plays back from it.")
             return []
+        case .subscriptionKind, .subscriptionType, .subscriptionFiresOn, .subscriptionKeys, .subscriptionZone:
+            return draftPicked(&state, picker)
         }
     }
 
@@ -142,6 +146,14 @@ extension Dashboard {
             editor.rows[row].value = text
             state.topModal = .filterEditor(editor)
             return builderChanged(&state)
+        case .subscriptionID:
+            draftIDEntered(&state, text)
+            return []
+        case .schemaExportPath:
+            let path = (text.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
+            guard !path.isEmpty else { return [] }
+            let job = state.startJob(.exportSchema, "export the schema")
+            return [.exportSchema(job: job, path: path)]
         }
     }
 
@@ -150,6 +162,9 @@ extension Dashboard {
         case .deleteRecord(let recordID, _):
             let job = state.startJob(.delete, "delete \(recordID.recordName)")
             return [.delete(job: job, recordID: recordID, scope: state.scope)]
+        case .deleteSubscription(let id):
+            let job = state.startJob(.deleteSubscription, "delete subscription \(id)")
+            return [.deleteSubscription(job: job, subscriptionID: id, scope: state.scope)]
         case .quit:
             state.wantsQuit = true
             return cancelAll(&state)
@@ -262,11 +277,12 @@ extension Dashboard {
             return [.loadTheme(argument)]
         case "tab":
             guard let tab = DashboardTab.allCases.first(where: { $0.title.lowercased() == argument.lowercased() || "\($0.rawValue)" == argument }) else {
-                state.status = StatusMessage(":tab takes query, fetch, changes, zones or schema", kind: .error)
+                state.status = StatusMessage(":tab takes query, fetch, changes, zones, schema or subscriptions", kind: .error)
                 return []
             }
+            state.modals.removeAll()
             state.tab = tab
-            return []
+            return enteredTab(&state)
         default:
             state.status = StatusMessage("Unknown command :\(command) (try :db, :zone, :type, :theme, :tab, :q).", kind: .error)
             return []

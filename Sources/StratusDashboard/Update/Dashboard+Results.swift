@@ -23,6 +23,8 @@ extension Dashboard {
             switch result {
             case .success(let snapshot):
                 state.recordTypes = snapshot.types
+                state.schemaRoles = snapshot.roles
+                state.schemaGrants = snapshot.grants
                 state.environment = snapshot.environment
                 state.schemaLoaded = true
                 let pickable = state.pickableTypes
@@ -222,6 +224,9 @@ extension Dashboard {
         case .jobEnded(let job):
             state.endJob(job)
             return []
+
+        case .subscriptionsLoaded, .subscriptionSaved, .subscriptionDeleted, .notificationsArrived, .notificationsFailed, .schemaExported:
+            return receiveSubscriptions(&state, message)
 
         case .key, .paste, .resize, .tick:
             return []

@@ -204,9 +204,14 @@ extension Dashboard {
     static func schemaAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {
         case .open:
-            let lines = SchemaLines.lines(state.recordTypes)
+            let lines = SchemaLines.lines(state)
             guard lines.indices.contains(state.schemaList.selected) else { return [] }
-            let type = lines[state.schemaList.selected].recordType
+            let line = lines[state.schemaList.selected]
+            guard line.kind != .role, line.kind != .rolesHeading else {
+                state.status = StatusMessage("Roles are not record types; grants name them (x exports the schema).")
+                return []
+            }
+            let type = line.recordType
             guard type != "Users" else {
                 state.status = StatusMessage("Users records cannot be queried (CloudKit's rule).", kind: .error)
                 return []
@@ -219,6 +224,11 @@ extension Dashboard {
         case .run:
             let job = state.startJob(.schema, "schema")
             return [.loadSchema(job: job)]
+        case .export:
+            state.modals.append(.textInput(TextInputState(purpose: .schemaExportPath, title: "Export the schema to",
+                                                          hint: "a file path; cktool's .ckdb text (roles, types, grants)",
+                                                          text: defaultSchemaExportPath(state))))
+            return []
         default:
             return []
         }

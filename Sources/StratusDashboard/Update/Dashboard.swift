@@ -48,6 +48,7 @@ public enum Dashboard {
             case .form: return [.form]
             case .confirm: return [.confirm]
             case .conflict: return [.conflict]
+            case .subscriptionDraft: return [.subscriptionDraft]
             }
         }
         switch state.tab {
@@ -56,6 +57,8 @@ public enum Dashboard {
         case .changes: return state.changes.mode == .zone ? [.changes, .list, .global] : [.databaseChanges, .list, .global]
         case .zones: return [.zones, .list, .global]
         case .schema: return [.schema, .list, .global]
+        case .subscriptions:
+            return state.subscriptions.focus == .subscriptions ? [.subscriptions, .list, .global] : [.notifications, .list, .global]
         }
     }
 
@@ -76,6 +79,7 @@ public enum Dashboard {
         case .changes: return state.changes.mode == .zone ? changesAction(&state, action) : databaseChangesAction(&state, action)
         case .zones: return zonesAction(&state, action)
         case .schema: return schemaAction(&state, action)
+        case .subscriptions: return subscriptionsAction(&state, action)
         }
     }
 
@@ -91,7 +95,7 @@ public enum Dashboard {
         switch action {
         case .quit:
             state.wantsQuit = true
-            return cancelAll(&state)
+            return cancelAll(&state) + stopWatching(&state)
         case .help:
             state.modals.append(.help(HelpState(contexts: contexts(state), title: helpTitle(state))))
             return []
@@ -101,13 +105,13 @@ public enum Dashboard {
         case .tab(let tab):
             state.modals.removeAll()
             state.tab = tab
-            return []
+            return enteredTab(&state)
         case .nextTab, .previousTab:
             state.modals.removeAll()
             let all = DashboardTab.allCases
             let index = all.firstIndex(of: state.tab) ?? 0
             state.tab = all[(index + (action == .nextTab ? 1 : all.count - 1)) % all.count]
-            return []
+            return enteredTab(&state)
         case .pickZone:
             openZonePicker(&state)
             return []
@@ -131,7 +135,7 @@ public enum Dashboard {
                 return cancelAll(&state)
             }
             state.wantsQuit = true
-            return []
+            return stopWatching(&state)
         case .search:
             state.modals.append(.textInput(TextInputState(purpose: .search, title: "Search the loaded rows",
                                                           hint: "text to find; Enter finds the next match",
@@ -149,7 +153,7 @@ public enum Dashboard {
 
     static func isCancellable(_ kind: JobInfo.Kind) -> Bool {
         switch kind {
-        case .query, .fetch, .changes, .databaseChanges, .loadRecord, .zones: return true
+        case .query, .fetch, .changes, .databaseChanges, .loadRecord, .zones, .subscriptions: return true
         default: return false
         }
     }
@@ -216,7 +220,11 @@ public enum Dashboard {
         state.zone = .default
         state.zones = []
         state.status = StatusMessage("The \(scope.name) database, zone \(ZoneID.defaultZoneName).")
-        return resetResults(&state) + loadZones(&state)
+        var effects = stopWatching(&state)
+        state.subscriptions = SubscriptionsTabState()
+        effects += resetResults(&state) + loadZones(&state)
+        if state.tab == .subscriptions { effects += enteredTab(&state) }
+        return effects
     }
 
     /// Clears what belonged to the old zone and runs the query again.
@@ -249,7 +257,11 @@ public enum Dashboard {
                 ? (state.changes.events.count, Layout.changesRows(state.size))
                 : (state.changes.databaseEvents.count, Layout.changesRows(state.size))
         case .zones: return (state.zones.count, Layout.zonesRows(state.size))
-        case .schema: return (SchemaLines.lines(state.recordTypes).count, Layout.schemaRows(state.size))
+        case .schema: return (SchemaLines.lines(state).count, Layout.schemaRows(state.size))
+        case .subscriptions:
+            return state.subscriptions.focus == .subscriptions
+                ? (state.subscriptions.subscriptions.count, Layout.subscriptionRows(state.size))
+                : (state.subscriptions.notifications.count, Layout.notificationRows(state.size))
         }
     }
 
@@ -280,6 +292,12 @@ public enum Dashboard {
             }
         case .zones: move(&state.zonesList, action, count: count, visible: visible)
         case .schema: move(&state.schemaList, action, count: count, visible: visible)
+        case .subscriptions:
+            if state.subscriptions.focus == .subscriptions {
+                move(&state.subscriptions.list, action, count: count, visible: visible)
+            } else {
+                move(&state.subscriptions.notificationList, action, count: count, visible: visible)
+            }
         }
         return []
     }
@@ -291,7 +309,9 @@ public enum Dashboard {
         state.changes.list.clamp(count: state.changes.events.count, visible: Layout.changesRows(size))
         state.changes.databaseList.clamp(count: state.changes.databaseEvents.count, visible: Layout.changesRows(size))
         state.zonesList.clamp(count: state.zones.count, visible: Layout.zonesRows(size))
-        state.schemaList.clamp(count: SchemaLines.lines(state.recordTypes).count, visible: Layout.schemaRows(size))
+        state.schemaList.clamp(count: SchemaLines.lines(state).count, visible: Layout.schemaRows(size))
+        state.subscriptions.list.clamp(count: state.subscriptions.subscriptions.count, visible: Layout.subscriptionRows(size))
+        state.subscriptions.notificationList.clamp(count: state.subscriptions.notifications.count, visible: Layout.notificationRows(size))
     }
 
     /// Texts of the current list's rows, for `/` search.
@@ -306,7 +326,11 @@ public enum Dashboard {
                 ? state.changes.events.map { "\($0.kind.rawValue) \($0.recordType) \($0.recordName) \($0.fields.joined(separator: " "))" }
                 : state.changes.databaseEvents.map { "\($0.kind) \($0.zone.zoneName)" }
         case .zones: return state.zones.map { $0.zoneID.zoneName }
-        case .schema: return SchemaLines.lines(state.recordTypes).map { "\($0.recordType) \($0.field ?? "") \($0.type)" }
+        case .schema: return SchemaLines.lines(state).map { "\($0.recordType) \($0.field ?? "") \($0.type) \($0.indexes)" }
+        case .subscriptions:
+            return state.subscriptions.focus == .subscriptions
+                ? state.subscriptions.subscriptions.map { "\($0.subscriptionID) \($0.subscriptionType.name) \($0.recordType ?? "") \(SubscriptionText.predicate($0))" }
+                : state.subscriptions.notifications.map { "\(SubscriptionText.reason($0)) \($0.recordType ?? "") \($0.recordID?.recordName ?? "") \($0.subscriptionID)" }
         }
     }
 
@@ -322,6 +346,8 @@ public enum Dashboard {
         case .changes: current = state.changes.mode == .zone ? state.changes.list.selected : state.changes.databaseList.selected
         case .zones: current = state.zonesList.selected
         case .schema: current = state.schemaList.selected
+        case .subscriptions:
+            current = state.subscriptions.focus == .subscriptions ? state.subscriptions.list.selected : state.subscriptions.notificationList.selected
         }
         guard count > 0 else { return [] }
         let needle = text.lowercased()
@@ -339,6 +365,12 @@ public enum Dashboard {
                 }
             case .zones: state.zonesList.move(to: index, count: count, visible: visible)
             case .schema: state.schemaList.move(to: index, count: count, visible: visible)
+            case .subscriptions:
+                if state.subscriptions.focus == .subscriptions {
+                    state.subscriptions.list.move(to: index, count: count, visible: visible)
+                } else {
+                    state.subscriptions.notificationList.move(to: index, count: count, visible: visible)
+                }
             }
             state.status = StatusMessage("Row \(index + 1) of \(count) matches \"\(text)\".")
             return []

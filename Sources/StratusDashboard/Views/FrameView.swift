@@ -24,6 +24,7 @@ public enum DashboardView {
             case .changes: ChangesTabView.draw(state, in: &area)
             case .zones: ZonesTabView.draw(state, in: &area)
             case .schema: SchemaTabView.draw(state, in: &area)
+            case .subscriptions: SubscriptionsTabView.draw(state, in: &area)
             }
         }
         for (index, modal) in state.modals.enumerated() {
@@ -48,6 +49,7 @@ public enum DashboardView {
         case .form(let form): EditFormView.draw(form, state: state, in: &canvas, focused: isTop)
         case .confirm(let confirm): ConfirmDialogView.draw(confirm, state: state, in: &canvas)
         case .conflict(let conflict): ConflictDialogView.draw(conflict, state: state, in: &canvas)
+        case .subscriptionDraft(let draft): SubscriptionDraftView.draw(draft, state: state, in: &canvas, focused: isTop)
         }
     }
 

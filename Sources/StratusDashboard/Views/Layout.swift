@@ -18,6 +18,11 @@ public enum Layout {
     public static func changesRows(_ size: Size) -> Int { max(1, body(size).height - 4) }
     public static func zonesRows(_ size: Size) -> Int { max(1, body(size).height - 1) }
     public static func schemaRows(_ size: Size) -> Int { max(1, body(size).height - 1) }
+    /// The Subscriptions tab: the subscriptions' table on top (a title line and the column
+    /// header), the notifications panel below (the same).
+    public static func subscriptionsHeight(_ size: Size) -> Int { max(3, body(size).height * 2 / 5) }
+    public static func subscriptionRows(_ size: Size) -> Int { max(1, subscriptionsHeight(size) - 2) }
+    public static func notificationRows(_ size: Size) -> Int { max(1, body(size).height - subscriptionsHeight(size) - 2) }
     /// Field rows of the inspector: a box, two header lines and three lines for the
     /// selected value at the bottom.
     public static func inspectorRows(_ size: Size) -> Int { max(1, body(size).height - 2 - 2 - 4) }

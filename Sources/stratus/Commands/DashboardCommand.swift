@@ -8,13 +8,14 @@ import StratusTerminal
 struct DashboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dashboard",
-        abstract: "The terminal dashboard: Query, Fetch and Changes tabs, zones and schema (the default subcommand).",
+        abstract: "The terminal dashboard: Query, Fetch and Changes tabs, zones, schema, subscriptions and live notifications (the default subcommand).",
         discussion: """
-            Keys: ? shows every key of the view; 1-5 switch tabs; q quits. Needs an interactive terminal \
+            Keys: ? shows every key of the view; 1-6 switch tabs; q quits. Needs an interactive terminal \
             (TERM set and not dumb); exits 2 otherwise.
             Themes are JSON files named NAME.json, looked for in $STRATUS_THEMES, ./themes, then the themes \
             folder of the Stratus checkout that built the binary. NO_COLOR turns colours off.
             Recent filters and change-token bookmarks are kept in STORE.dashboard.json next to the store.
+            The dashboard acts as its own device (--device, default stratus-dashboard): the notifications             panel shows notifications of changes made by other processes and devices, not its own edits.
             """
     )
 
@@ -24,13 +25,16 @@ struct DashboardCommand: ParsableCommand {
     @Option(help: "The zone.") var zone: String = ZoneID.defaultZoneName
     @Option(help: "The record type the Query tab starts with (default: the first).") var type: String?
     @Option(help: "The user record name that acts (default: the store's owner).") var user: String?
+    @Option(help: "The device the dashboard acts as; notifications of its own changes are not shown.")
+    var device: String = DashboardServices.defaultDevice
 
     func run() throws {
         guard let scope = DatabaseScope(name: db) else {
             throw CommandFailure.usage("--db must be public, private or shared, not '\(db)'")
         }
         try DashboardLauncher.run(DashboardLauncher.Options(
-            storePath: store ?? StoreLocation.defaultPath, scope: scope, zone: zone, recordType: type, theme: theme, user: user))
+            storePath: store ?? StoreLocation.defaultPath, scope: scope, zone: zone, recordType: type, theme: theme, user: user,
+            device: device))
     }
 }
 
@@ -44,6 +48,7 @@ enum DashboardLauncher {
         var recordType: String?
         var theme: String = "default"
         var user: String?
+        var device: String = DashboardServices.defaultDevice
     }
 
     static func run(_ options: Options, store opened: Store? = nil) throws {
@@ -70,7 +75,8 @@ enum DashboardLauncher {
 
         let services = DashboardServices(
             store: store, queryRunner: EngineQueryRunner(store: store, user: options.user), themeLoader: loader,
-            clipboard: { Clipboard.copy($0, environment: environment) }, preferencesPath: preferencesPath, user: options.user)
+            clipboard: { Clipboard.copy($0, environment: environment) }, preferencesPath: preferencesPath, user: options.user,
+            device: options.device)
         let mailbox = Mailbox<DashboardMessage>()
         let backend = NcursesBackend(environment: environment)
         try backend.setUp()
@@ -110,88 +116,5 @@ enum Clipboard {
             sequence = "\u{1B}Ptmux;\u{1B}" + sequence + "\u{1B}\\"
         }
         FileHandle.standardOutput.write(Data(sequence.utf8))
-    }
-}
-
-/// The dashboard's ``QueryRunner`` over the engine's query API
-/// (`records(matching:inZoneWith:desiredKeys:resultsLimit:)`, `records(continuingMatchFrom:)`,
-/// `analyze`).
-struct EngineQueryRunner: QueryRunner {
-    let store: Store
-    let user: String?
-
-    func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
-        let page = try store.database(scope, user: user).records(
-            matching: try query(request), inZoneWith: zone, desiredKeys: request.desiredKeys, resultsLimit: request.resultsLimit)
-        return QueryPage(records: page.records, cursor: page.cursor)
-    }
-
-    func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
-        let page = try store.database(scope, user: user).records(
-            continuingMatchFrom: cursor, desiredKeys: request.desiredKeys, resultsLimit: request.resultsLimit)
-        return QueryPage(records: page.records, cursor: page.cursor)
-    }
-
-    func check(filter: String, arguments: [String], recordType: String) -> FilterCheck {
-        let parsed: [PredicateArgument]
-        do {
-            parsed = try arguments.map { text throws(PredicateArgumentError) in try PredicateArgument(parsing: text) }
-        } catch {
-            return .invalid(error.message, offset: nil, length: 0)
-        }
-        let query = Query(recordType: recordType, predicateFormat: filter, arguments: parsed)
-        let analysis: PredicateAnalysis
-        do {
-            analysis = try store.database(.private, user: user).analyze(query)
-        } catch {
-            return .invalid("\(error)", offset: nil, length: 0)
-        }
-        guard let compiled = analysis.query else {
-            let problems = analysis.diagnostics.map {
-                FilterProblem(message: $0.message, offset: $0.range?.offset, length: $0.range?.length ?? 0)
-            }
-            return FilterCheck(isValid: false, problems: problems.isEmpty
-                ? [FilterProblem(message: "CloudKit can't run this predicate.", offset: nil, length: 0)] : problems)
-        }
-        return .valid(canonical: analysis.boundCanonical ?? analysis.canonical ?? filter, indexes: Self.indexes(compiled.filter))
-    }
-
-    private func query(_ request: QueryRequest) throws -> Query {
-        let arguments: [PredicateArgument]
-        do {
-            arguments = try request.arguments.map { text throws(PredicateArgumentError) in try PredicateArgument(parsing: text) }
-        } catch {
-            throw CloudKitError(.invalidArguments, error.message)
-        }
-        let filter = request.filter.trimmingCharacters(in: .whitespaces)
-        return Query(recordType: request.recordType, predicateFormat: filter.isEmpty ? "TRUEPREDICATE" : filter,
-                     arguments: arguments, sortDescriptors: request.sort.map { QuerySort($0.key, ascending: $0.ascending) })
-    }
-
-    /// `field (INDEX)` for each index the filter's terms need.
-    static func indexes(_ filter: QueryFilter) -> [String] {
-        var uses: [String] = []
-        func add(_ key: FieldKey, _ index: String) {
-            let name: String
-            switch key {
-            case .custom(let field, _): name = field
-            case .system(let field): name = field.predicateKey
-            }
-            let entry = "\(name) (\(index))"
-            if !uses.contains(entry) { uses.append(entry) }
-        }
-        for term in filter.terms {
-            switch term {
-            case .compare(let key, let op, _): add(key, op == .equal || op == .notEqual ? "QUERYABLE" : "SORTABLE")
-            case .oneOf(let key, _, _), .listContains(let key, _, _), .listContainsAny(let key, _, _): add(key, "QUERYABLE")
-            case .beginsWith(let key, _, _), .between(let key, _, _): add(key, "SORTABLE")
-            case .withinDistance(let key, _, _, _): add(key, "QUERYABLE")
-            case .tokens(_, _, let fields):
-                let entry = (fields.isEmpty ? "text" : fields.joined(separator: ", ")) + " (SEARCHABLE)"
-                if !uses.contains(entry) { uses.append(entry) }
-            default: break
-            }
-        }
-        return uses
     }
 }

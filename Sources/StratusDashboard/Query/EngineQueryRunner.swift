@@ -1,0 +1,91 @@
+import StratusEngine
+import StratusModel
+import StratusPredicates
+
+/// The dashboard's ``QueryRunner`` over the engine's query API
+/// (`records(matching:inZoneWith:desiredKeys:resultsLimit:)`, `records(continuingMatchFrom:)`,
+/// `analyze`).
+public struct EngineQueryRunner: QueryRunner {
+    public let store: Store
+    public let user: String?
+
+    public init(store: Store, user: String? = nil) {
+        self.store = store
+        self.user = user
+    }
+
+    public func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
+        let page = try store.database(scope, user: user).records(
+            matching: try query(request), inZoneWith: zone, desiredKeys: request.desiredKeys, resultsLimit: request.resultsLimit)
+        return QueryPage(records: page.records, cursor: page.cursor)
+    }
+
+    public func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
+        let page = try store.database(scope, user: user).records(
+            continuingMatchFrom: cursor, desiredKeys: request.desiredKeys, resultsLimit: request.resultsLimit)
+        return QueryPage(records: page.records, cursor: page.cursor)
+    }
+
+    public func check(filter: String, arguments: [String], recordType: String) -> FilterCheck {
+        let parsed: [PredicateArgument]
+        do {
+            parsed = try arguments.map { text throws(PredicateArgumentError) in try PredicateArgument(parsing: text) }
+        } catch {
+            return .invalid(error.message, offset: nil, length: 0)
+        }
+        let query = Query(recordType: recordType, predicateFormat: filter, arguments: parsed)
+        let analysis: PredicateAnalysis
+        do {
+            analysis = try store.database(.private, user: user).analyze(query)
+        } catch {
+            return .invalid("\(error)", offset: nil, length: 0)
+        }
+        guard let compiled = analysis.query else {
+            let problems = analysis.diagnostics.map {
+                FilterProblem(message: $0.message, offset: $0.range?.offset, length: $0.range?.length ?? 0)
+            }
+            return FilterCheck(isValid: false, problems: problems.isEmpty
+                ? [FilterProblem(message: "CloudKit can't run this predicate.", offset: nil, length: 0)] : problems)
+        }
+        return .valid(canonical: analysis.boundCanonical ?? analysis.canonical ?? filter, indexes: Self.indexes(compiled.filter))
+    }
+
+    private func query(_ request: QueryRequest) throws -> Query {
+        let arguments: [PredicateArgument]
+        do {
+            arguments = try request.arguments.map { text throws(PredicateArgumentError) in try PredicateArgument(parsing: text) }
+        } catch {
+            throw CloudKitError(.invalidArguments, error.message)
+        }
+        let filter = request.filter.trimmingCharacters(in: .whitespaces)
+        return Query(recordType: request.recordType, predicateFormat: filter.isEmpty ? "TRUEPREDICATE" : filter,
+                     arguments: arguments, sortDescriptors: request.sort.map { QuerySort($0.key, ascending: $0.ascending) })
+    }
+
+    /// `field (INDEX)` for each index the filter's terms need.
+    static func indexes(_ filter: QueryFilter) -> [String] {
+        var uses: [String] = []
+        func add(_ key: FieldKey, _ index: String) {
+            let name: String
+            switch key {
+            case .custom(let field, _): name = field
+            case .system(let field): name = field.predicateKey
+            }
+            let entry = "\(name) (\(index))"
+            if !uses.contains(entry) { uses.append(entry) }
+        }
+        for term in filter.terms {
+            switch term {
+            case .compare(let key, let op, _): add(key, op == .equal || op == .notEqual ? "QUERYABLE" : "SORTABLE")
+            case .oneOf(let key, _, _), .listContains(let key, _, _), .listContainsAny(let key, _, _): add(key, "QUERYABLE")
+            case .beginsWith(let key, _, _), .between(let key, _, _): add(key, "SORTABLE")
+            case .withinDistance(let key, _, _, _): add(key, "QUERYABLE")
+            case .tokens(_, _, let fields):
+                let entry = (fields.isEmpty ? "text" : fields.joined(separator: ", ")) + " (SEARCHABLE)"
+                if !uses.contains(entry) { uses.append(entry) }
+            default: break
+            }
+        }
+        return uses
+    }
+}
