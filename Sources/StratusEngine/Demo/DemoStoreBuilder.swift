@@ -168,11 +168,19 @@ public struct DemoStoreBuilder {
             _ = try db.modifyRecords(saving: Array(updated[chunk..<min(chunk + 400, updated.count)])).savedRecords()
         }
         let doomedTrips = (0..<max(tripCount / 20, 1)).map { RecordID(recordName: "trip-\(($0 * 7 + 1) % tripCount)", zoneID: travel) }
-        _ = try db.modifyRecords(deleting: Array(Set(doomedTrips)), atomically: false)
+        try deleteInBatches(Array(Set(doomedTrips)), from: db)
         let doomedBooks = (0..<max(bookCount / 25, 1)).map { RecordID(recordName: "book-\(($0 * 11 + 2) % bookCount)", zoneID: library) }
-        _ = try db.modifyRecords(deleting: Array(Set(doomedBooks)), atomically: false)
+        try deleteInBatches(Array(Set(doomedBooks)), from: db)
         let doomedPeople = (0..<max(personCount / 30, 1)).map { RecordID(recordName: "person-\(($0 * 13 + 5) % personCount)", zoneID: people) }
-        _ = try db.modifyRecords(deleting: Array(Set(doomedPeople)), atomically: false)
+        try deleteInBatches(Array(Set(doomedPeople)), from: db)
+    }
+
+    /// Deletes in batches CloudKit accepts; a delete cascading through DELETE_SELF may find a
+    /// record already gone, which is fine for the demo's history.
+    private func deleteInBatches(_ recordIDs: [RecordID], from db: CloudDatabase) throws {
+        for start in stride(from: 0, to: recordIDs.count, by: CloudDatabase.maximumBatchSize) {
+            _ = try db.modifyRecords(deleting: Array(recordIDs[start..<min(start + CloudDatabase.maximumBatchSize, recordIDs.count)]), atomically: false)
+        }
     }
 
     private mutating func pick<T>(_ items: [T]) -> T { items[roll(items.count)] }
