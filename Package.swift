@@ -57,6 +57,14 @@ let package = Package(
             dependencies: ["StratusDashboard", "StratusEngine", "StratusTerminal", "StratusModel"],
             exclude: ["Snapshots"]
         ),
+        // Crash safety, several processes, fuzzing inputs, bad input: runs the built binary too.
+        .testTarget(
+            name: "StratusReliabilityTests",
+            dependencies: [
+                "stratus", "StratusEngine", "StratusModel", "StratusPredicates", "StratusTerminal",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // Runs the built `stratus` binary, so it depends on it to have it built.
         .testTarget(name: "StratusCLITests", dependencies: ["stratus"]),
     ]

@@ -1,0 +1,18 @@
+import CLibFuzzer
+import StratusFuzzing
+
+// SwiftPM links an executable with `main` as an alias of `FuzzRecordJSON_main` (so that tests can
+// link executables); under -parse-as-library nothing defines it, so it is defined here and
+// hands over to libFuzzer's driver.
+@_cdecl("FuzzRecordJSON_main")
+public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in FuzzTargets.libFuzzerInput("record-json", data, size) }
+}
+
+/// libFuzzer's entry point for the `record-json` target.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    FuzzTargets.libFuzzerInput("record-json", data, size)
+}

@@ -1,0 +1,44 @@
+import Foundation
+import StratusEngine
+import StratusModel
+import XCTest
+
+/// Tokens and cursors whose checksum is right but whose contents are not what Stratus writes
+/// (the checksum catches damage, not forgery): each is refused with a CloudKitError.
+final class ForgedTokenTests: XCTestCase {
+    /// A real token's bytes with the payload replaced, checksum made right again.
+    func forged(_ real: String, payload: [UInt8]) throws -> String {
+        let bytes = try XCTUnwrap(FuzzTargets.base64URLDecode(real))
+        var body = Array(bytes.prefix(18)) + payload
+        let sum = FuzzTargets.fnv1a(body)
+        for shift in stride(from: 24, through: 0, by: -8) { body.append(UInt8((sum >> UInt32(shift)) & 0xFF)) }
+        return FuzzTargets.base64URLEncode(body)
+    }
+
+    static let maxVarint: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]
+
+    func expectRefused(_ body: () throws -> Void, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try body(), file: file, line: line) { error in
+            XCTAssertTrue(error is CloudKitError, "\(type(of: error)): \(error)", file: file, line: line)
+        }
+    }
+
+    func testZoneTokenWithHugeNumbers() throws {
+        let fixture = try FuzzTargets.fixture.get()
+        let real = try fixture.database.currentToken(for: fixture.zone)
+        // scope 2 (private), then zone row id, incarnation and sequence past Int64.max.
+        for position in 0..<3 {
+            var payload: [UInt8] = [2]
+            for index in 0..<3 { payload += index == position ? Self.maxVarint : [1] }
+            let token = try forged(real, payload: payload)
+            expectRefused { _ = try fixture.database.recordZoneChanges(inZoneWith: fixture.zone, since: token) }
+        }
+    }
+
+    func testDatabaseTokenWithHugeSequence() throws {
+        let fixture = try FuzzTargets.fixture.get()
+        let real = try fixture.database.currentDatabaseToken()
+        let token = try forged(real, payload: [2] + Self.maxVarint)
+        expectRefused { _ = try fixture.database.databaseChanges(since: token) }
+    }
+}
