@@ -6,12 +6,36 @@ import StratusTerminal
 public enum DashboardView {
     static let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
+    /// The smallest screen the dashboard draws on.
+    public static let minimumSize = Size(width: 20, height: 8)
+
+    /// Says, wrapped to whatever room there is, that the window must grow; nothing else is drawn
+    /// and keys keep working, so `q` still quits.
+    static func drawTooSmall(_ size: Size, _ canvas: inout Canvas, style: Style) {
+        let message = "Stratus needs \(minimumSize.width)x\(minimumSize.height); window is \(size.width)x\(size.height). Enlarge it or press q."
+        var lines: [String] = []
+        var line = ""
+        for word in message.split(separator: " ") {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if DisplayWidth.of(candidate) <= size.width || line.isEmpty {
+                line = candidate
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        for (row, text) in lines.prefix(size.height).enumerated() {
+            canvas.put(text, x: 0, y: row, style: style, maxWidth: size.width)
+        }
+    }
+
     public static func render(_ state: DashboardState, into canvas: inout Canvas) {
         let size = Size(width: canvas.width, height: canvas.height)
         let theme = state.theme
         canvas.fill(canvas.bounds, style: theme[.text])
         guard size.width >= 20, size.height >= 8 else {
-            canvas.put("Stratus needs at least 20x8 (now \(size.width)x\(size.height)).", x: 0, y: 0, style: theme[.warning], maxWidth: size.width)
+            drawTooSmall(size, &canvas, style: theme[.warning])
             return
         }
         drawBreadcrumb(state, &canvas, width: size.width)
