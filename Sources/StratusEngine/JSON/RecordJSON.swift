@@ -161,7 +161,7 @@ public enum RecordJSON {
     }
 
     private static func decodeScalar(_ json: JSONValue, as base: FieldType.BaseType, path: String, uploadAsset: AssetUploader?) throws(DecodingError) -> FieldValue {
-        func wrong() -> DecodingError { DecodingError(path: path, message: "expected a \(base.rawValue) value, found \(json.kindName) \(JSONWriter.string(json).prefix(40))") }
+        func wrong() -> DecodingError { DecodingError(path: path, message: "expected a value of type \(base.rawValue), found \(json.kindName) \(JSONWriter.string(json).prefix(40))") }
         switch base {
         case .string:
             guard let text = json.stringValue else { throw wrong() }
