@@ -71,7 +71,7 @@ public final class BenchRunner {
         let db = store.database(.private)
         try db.modifyRecordZones(saving: [zoneID])
         BenchMeasurement.resetPeakMemory()
-        var random = BenchRandom(seed: 42)
+        var random = SeededGenerator(seed: 42)
         let venues = (0..<recordCount).map { BenchVenue.make($0, random: &random) }
         let nearEnd = max(recordCount - 1200, 0)
         var stratusMilliseconds = 0.0, baselineMilliseconds = 0.0
@@ -176,7 +176,7 @@ public final class BenchRunner {
             }
             return result(workload, stratus, base, [("stratus_rows", Double(stratusRows)), ("baseline_rows", Double(baselineRows))])
         case .fetch100:
-            var random = BenchRandom(seed: 9)
+            var random = SeededGenerator(seed: 9)
             let names = (0..<100).map { _ in "v\(random.below(recordCount))" }
             var stratusRows = 0, baselineRows = 0
             let stratus = try BenchMeasurement.times(runs: runs) {

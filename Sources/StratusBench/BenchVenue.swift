@@ -30,7 +30,7 @@ struct BenchVenue {
         return words
     }()
 
-    static func make(_ index: Int, random: inout BenchRandom) -> BenchVenue {
+    static func make(_ index: Int, random: inout SeededGenerator) -> BenchVenue {
         func pick(_ items: [String]) -> String { items[random.below(items.count)] }
         var words = (0..<12).map { _ in pick(vocabulary) }
         if random.below(20) == 0 { words.append("harbour") }
@@ -61,18 +61,4 @@ struct BenchVenue {
             "description": .string(description),
         ]
     }
-}
-
-/// SplitMix64, so both stores get the same data on every machine.
-struct BenchRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
 }

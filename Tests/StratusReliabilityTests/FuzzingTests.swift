@@ -1,4 +1,5 @@
 import Foundation
+import StratusModel
 import XCTest
 
 /// The fuzz targets of `scripts/fuzz`, run bounded and seeded in the suite: every seed, every

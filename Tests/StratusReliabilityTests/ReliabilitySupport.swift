@@ -143,19 +143,6 @@ extension Record {
     }
 }
 
-/// A small, fast, seeded generator (SplitMix64) so every run can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The seed of a randomised test: `$STRATUS_SEED` to replay one, else a fresh one (printed).
 func testSeed(_ name: String) -> UInt64 {
     if let text = ProcessInfo.processInfo.environment["STRATUS_SEED"], let seed = UInt64(text) { return seed }

@@ -186,7 +186,7 @@ public struct DemoStoreBuilder {
     private mutating func pick<T>(_ items: [T]) -> T { items[roll(items.count)] }
 
     /// A number in 0..<bound.
-    private mutating func roll(_ bound: Int) -> Int { Int(random.next() % UInt64(max(bound, 1))) }
+    private mutating func roll(_ bound: Int) -> Int { random.below(bound) }
 
     private mutating func jitter(_ location: Location) -> Location {
         Location(latitude: location.latitude + (Double(roll(2000)) - 1000) / 20_000,
@@ -199,15 +199,3 @@ public struct DemoStoreBuilder {
     }
 }
 
-/// SplitMix64: a small, fast, seedable generator, so the demo is the same on every machine.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
