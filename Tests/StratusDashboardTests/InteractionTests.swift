@@ -139,6 +139,45 @@ import Testing
                                 BuilderRow(field: "tags", op: .contains, value: "雪")])
     }
 
+    @Test func sortsByDistanceFromALocation() throws {
+        let harness = try Harness(records: Fixtures.trips(10))
+        harness.press(.char("s"))
+        guard case .picker(let picker)? = harness.state.topModal else {
+            Issue.record("no sort picker")
+            return
+        }
+        let nearest = try #require(picker.items.firstIndex { $0.value == "destination:near-asc" })
+        #expect(!picker.items.contains { $0.value.hasPrefix("destination:asc") })
+        for _ in 0..<nearest { harness.press(.down) }
+        harness.press(.enter)
+        guard case .textInput? = harness.state.topModal else {
+            Issue.record("no location dialog")
+            return
+        }
+        // A bad location keeps the dialog open with the error in it.
+        harness.type("35.68,239.77")
+        harness.press(.enter)
+        guard case .textInput(let input)? = harness.state.topModal else {
+            Issue.record("the dialog closed on a bad location")
+            return
+        }
+        #expect(input.error?.contains("off the Earth") == true)
+        #expect(harness.screen().contains("off the Earth"))
+        for _ in 0..<6 { harness.press(.backspace) }
+        harness.type("xyz")
+        harness.press(.enter)
+        guard case .textInput(let input2)? = harness.state.topModal else { return }
+        #expect(input2.error?.contains("LATITUDE,LONGITUDE") == true)
+        for _ in 0..<3 { harness.press(.backspace) }
+        harness.type("139.77")
+        harness.press(.enter)
+        #expect(harness.state.topModal == nil)
+        let expected = SortKey(key: "destination", ascending: true, distanceFrom: Location(latitude: 35.68, longitude: 139.77))
+        #expect(harness.state.query.sort == [expected])
+        #expect(harness.state.query.request?.sort == [expected])
+        #expect(harness.screen().contains("Sort distance from 35.68,139.77 ↑"))
+    }
+
     @Test func anInvalidFilterShowsTheErrorInPlace() throws {
         let harness = try Harness(records: Fixtures.trips(10), size: Size(width: 80, height: 24))
         harness.press(.char("f"), .tab)

@@ -176,6 +176,15 @@ import StratusPredicates
         #expect(wrongKind?.message.contains("not a query cursor") == true)
     }
 
+    @Test func sortsByDistanceFromALocation() throws {
+        let (temp, zone) = try peopleStore()
+        let cupertino = Location(latitude: 37.33, longitude: -122.03)
+        let nearest = try names(temp.privateDB, zone, "TRUEPREDICATE", sort: [QuerySort("location", ascending: true, distanceFrom: cupertino)])
+        #expect(nearest == ["ann", "eve", "ben", "dan", "cat"])
+        let farthest = try names(temp.privateDB, zone, "TRUEPREDICATE", sort: [QuerySort("location", ascending: false, distanceFrom: cupertino)])
+        #expect(farthest == ["cat", "dan", "ben", "eve", "ann"])
+    }
+
     @Test func desiredKeysTrimQueryResults() throws {
         let (temp, zone) = try peopleStore()
         let records = try temp.privateDB.records(matching: Query(recordType: "Person", predicateFormat: "age == 30"), inZoneWith: zone, desiredKeys: ["age"]).records

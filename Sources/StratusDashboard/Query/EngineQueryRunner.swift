@@ -59,7 +59,7 @@ public struct EngineQueryRunner: QueryRunner {
         }
         let filter = request.filter.trimmingCharacters(in: .whitespaces)
         return Query(recordType: request.recordType, predicateFormat: filter.isEmpty ? "TRUEPREDICATE" : filter,
-                     arguments: arguments, sortDescriptors: request.sort.map { QuerySort($0.key, ascending: $0.ascending) })
+                     arguments: arguments, sortDescriptors: request.sort.map { QuerySort($0.key, ascending: $0.ascending, distanceFrom: $0.distanceFrom) })
     }
 
     /// `field (INDEX)` for each index the filter's terms need.

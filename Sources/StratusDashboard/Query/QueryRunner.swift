@@ -1,15 +1,56 @@
+import Foundation
 import StratusEngine
+import StratusModel
 
 /// One sort descriptor of a query: a field (or system key such as `modificationDate`) and
-/// the direction.
+/// the direction; with `distanceFrom`, a LOCATION field sorted by its distance from that
+/// point (`CKLocationSortDescriptor`), nearest first when ascending.
 public struct SortKey: Hashable, Sendable {
     public var key: String
     public var ascending: Bool
+    public var distanceFrom: Location?
 
-    public init(key: String, ascending: Bool) {
+    public init(key: String, ascending: Bool, distanceFrom: Location? = nil) {
         self.key = key
         self.ascending = ascending
+        self.distanceFrom = distanceFrom
     }
+
+    /// How the Query tab's header shows it: `startDate ↓`, `distance from 35.68,139.77 ↑`.
+    public var label: String {
+        let arrow = ascending ? "↑" : "↓"
+        guard let center = distanceFrom else { return "\(key) \(arrow)" }
+        return "distance from \(Self.coordinates(center)) \(arrow)"
+    }
+
+    /// `35.68,139.77`: the shortest text of each number, no trailing `.0`.
+    public static func coordinates(_ location: Location) -> String {
+        func text(_ value: Double) -> String {
+            let description = "\(value)"
+            return description.hasSuffix(".0") ? String(description.dropLast(2)) : description
+        }
+        return "\(text(location.latitude)),\(text(location.longitude))"
+    }
+
+    /// Parses `LATITUDE,LONGITUDE` (spaces allowed), or says what is wrong with it.
+    public static func parseLocation(_ text: String) -> Result<Location, LocationTextError> {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
+              latitude.isFinite, longitude.isFinite else {
+            return .failure(LocationTextError(message: "Write LATITUDE,LONGITUDE in degrees, as in 35.68,139.77"))
+        }
+        let location = Location(latitude: latitude, longitude: longitude)
+        guard location.isValid else {
+            return .failure(LocationTextError(message: "\(parts[0]),\(parts[1]) is off the Earth: latitude must be within -90…90 and longitude within -180…180"))
+        }
+        return .success(location)
+    }
+}
+
+/// Why a `LATITUDE,LONGITUDE` text is not a location.
+public struct LocationTextError: Error, Hashable, Sendable {
+    public var message: String
 }
 
 /// What the Query tab asks the engine for: `CKQuery` plus the operation's options.

@@ -70,6 +70,8 @@ public struct PickerState: Sendable {
 public enum TextInputPurpose: Hashable, Sendable {
     case fetchNames, changesToken, databaseToken, search, builderValue(row: Int)
     case subscriptionID, schemaExportPath
+    /// The point a LOCATION field's distance is measured from, for the Query tab's sort.
+    case sortDistance(field: String, ascending: Bool)
 }
 
 public struct TextInputState: Sendable {

@@ -26,6 +26,11 @@ extension Dashboard {
             case .back?:
                 state.topModal = nil
             case .open?:
+                if let error = textInputError(input.purpose, input.field.text) {
+                    input.error = error
+                    state.topModal = .textInput(input)
+                    return []
+                }
                 state.topModal = nil
                 return textEntered(&state, input.purpose, input.field.text)
             default:
@@ -128,8 +133,24 @@ extension Dashboard {
         }
     }
 
+    /// What is wrong with a dialog's text, shown in the dialog (which stays open); nil when
+    /// it can be taken.
+    static func textInputError(_ purpose: TextInputPurpose, _ text: String) -> String? {
+        switch purpose {
+        case .sortDistance:
+            if case .failure(let error) = SortKey.parseLocation(text) { return error.message }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     static func textEntered(_ state: inout DashboardState, _ purpose: TextInputPurpose, _ text: String) -> [Effect] {
         switch purpose {
+        case .sortDistance(let field, let ascending):
+            guard case .success(let center) = SortKey.parseLocation(text) else { return [] }
+            state.query.sort = [SortKey(key: field, ascending: ascending, distanceFrom: center)]
+            return runQuery(&state)
         case .fetchNames:
             state.fetch.names = FetchTabState.parseNames(text)
             return runFetch(&state)

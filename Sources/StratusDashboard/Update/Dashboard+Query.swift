@@ -68,7 +68,14 @@ extension Dashboard {
                 items.append(PickerItem(label: "\(name) ↑", detail: "ascending", value: "\(name):asc"))
                 items.append(PickerItem(label: "\(name) ↓", detail: "descending", value: "\(name):desc"))
             }
-            let current = state.query.sort.first.map { "\($0.key):\($0.ascending ? "asc" : "desc")" } ?? ""
+            // LOCATION fields sort by distance from a point (CloudKit wants them QUERYABLE).
+            for field in schema.sortedFields where field.type == .location && field.isQueryable {
+                items.append(PickerItem(label: "\(field.name) nearest first", detail: "distance from a location ↑", value: "\(field.name):near-asc"))
+                items.append(PickerItem(label: "\(field.name) farthest first", detail: "distance from a location ↓", value: "\(field.name):near-desc"))
+            }
+            let current = state.query.sort.first.map { sort in
+                "\(sort.key):\(sort.distanceFrom == nil ? "" : "near-")\(sort.ascending ? "asc" : "desc")"
+            } ?? ""
             let selected = items.firstIndex { $0.value == current } ?? 0
             state.modals.append(.picker(PickerState(purpose: .sort, title: "Sort by (SORTABLE fields)", items: items, selected: selected)))
         case .fields:
@@ -165,7 +172,19 @@ extension Dashboard {
                 state.query.sort = []
             } else {
                 let parts = item.value.split(separator: ":")
-                state.query.sort = [SortKey(key: String(parts[0]), ascending: parts.last == "asc")]
+                let key = String(parts[0])
+                if parts.last?.hasPrefix("near-") ?? false {
+                    let ascending = parts.last == "near-asc"
+                    let current = state.query.sort.first.flatMap { $0.key == key ? $0.distanceFrom : nil }
+                    let input = TextInputState(
+                        purpose: .sortDistance(field: key, ascending: ascending),
+                        title: "Sort \(key) by distance (\(ascending ? "nearest" : "farthest") first) from",
+                        hint: "LATITUDE,LONGITUDE in degrees, as in 35.68,139.77",
+                        text: current.map(SortKey.coordinates) ?? "")
+                    state.modals.append(.textInput(input))
+                    return []
+                }
+                state.query.sort = [SortKey(key: key, ascending: parts.last == "asc")]
             }
             return runQuery(&state)
         case .fields:
