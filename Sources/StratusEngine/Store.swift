@@ -42,25 +42,8 @@ public final class Store: Sendable {
         let readOnly = FileManager.default.fileExists(atPath: path) && !FileManager.default.isWritableFile(atPath: path)
         configuration.readonly = readOnly
         do {
-            // Look before opening for real: opening a pool turns the file to WAL mode, which
-            // must not happen to an SQLite file that is not a store.
-            try Store.checkExistingFile(path)
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try pool.read { db in try Store.checkIsStratusStore(db) }
-            let info: StoreInfo
-            if readOnly {
-                info = try pool.read { db -> StoreInfo in
-                    guard try StoreMigrations.migrator.hasCompletedMigrations(db), let info = try StoreInfo.load(db) else {
-                        throw CloudKitError(.permissionFailure, "The store at \(path) is read-only and needs upgrading to this version of Stratus; make it writable and open it once.")
-                    }
-                    return info
-                }
-            } else {
-                try Store.migrate(pool)
-                info = try pool.write { db -> StoreInfo in
-                    try Store.initialize(db, environment: environment)
-                }
-            }
+            let (opened, info) = try Store.open(path: path, configuration: configuration, readOnly: readOnly, environment: environment)
+            pool = opened
             storeID = info.uuid
             owner = info.owner
         } catch let error as CloudKitError {
@@ -139,6 +122,40 @@ public final class Store: Sendable {
     }
 
     // MARK: - Opening
+
+    /// Opens the pool, checks the file and brings it up to date. Processes that open a new store
+    /// at the same moment can meet SQLITE_BUSY while one of them switches the file to WAL mode,
+    /// where SQLite does not wait on the busy handler: those attempts are retried, briefly.
+    private static func open(path: String, configuration: Configuration, readOnly: Bool,
+                             environment: StoreEnvironment?) throws -> (DatabasePool, StoreInfo) {
+        var attempt = 0
+        while true {
+            do {
+                // Look before opening for real: opening a pool turns the file to WAL mode, which
+                // must not happen to an SQLite file that is not a store.
+                try Store.checkExistingFile(path)
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try pool.read { db in try Store.checkIsStratusStore(db) }
+                if readOnly {
+                    let info = try pool.read { db -> StoreInfo in
+                        guard try StoreMigrations.migrator.hasCompletedMigrations(db), let info = try StoreInfo.load(db) else {
+                            throw CloudKitError(.permissionFailure, "The store at \(path) is read-only and needs upgrading to this version of Stratus; make it writable and open it once.")
+                        }
+                        return info
+                    }
+                    return (pool, info)
+                }
+                try Store.migrate(pool)
+                let info = try pool.write { db -> StoreInfo in
+                    try Store.initialize(db, environment: environment)
+                }
+                return (pool, info)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 40 {
+                attempt += 1
+                usleep(UInt32(min(attempt, 8)) * 25_000)
+            }
+        }
+    }
 
     /// Runs the migrations. GRDB reads which are applied outside their transactions, so two
     /// processes opening a new store at once can both start the same one: the later one's
@@ -225,7 +242,7 @@ public final class Store: Sendable {
         case .SQLITE_CORRUPT:
             return CloudKitError(.badDatabase, "The store at \(path) is damaged (\(error.message ?? "corrupt")); restore it from a copy.")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return CloudKitError(.zoneBusy, "The store at \(path) stayed locked by another process for 15 seconds; try again.")
+            return CloudKitError(.zoneBusy, "The store at \(path) is locked by another process (writers wait up to 15 seconds); try again.")
         case .SQLITE_FULL:
             return CloudKitError(.quotaExceeded, "The disk holding \(path) is full; nothing was written. Free some space and try again.")
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
