@@ -63,17 +63,9 @@ public enum FilterOperator: String, CaseIterable, Hashable, Sendable {
 
 /// A field the builder can filter on: custom fields with an index, the two date system
 /// fields, and full-text search over SEARCHABLE fields (`self`).
-public struct BuilderField: Hashable, Sendable {
-    public var name: String
-    public var type: FieldType
-    public var indexes: FieldIndexes
+public typealias BuilderField = SchemaField
 
-    public init(name: String, type: FieldType, indexes: FieldIndexes) {
-        self.name = name
-        self.type = type
-        self.indexes = indexes
-    }
-
+extension SchemaField {
     /// `self CONTAINS "words"`: token search over the SEARCHABLE string fields.
     public static let tokenSearch = BuilderField(name: "self", type: .string, indexes: [.searchable])
 

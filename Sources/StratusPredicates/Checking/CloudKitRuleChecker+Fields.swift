@@ -35,22 +35,25 @@ extension CloudKitRuleChecker {
         }
     }
 
+    /// The key and indexes `name` has in the schema (a custom field, or a system field under any
+    /// of its names), or nil when the schema has no such field.
+    static func schemaKey(_ name: String, in schema: RecordTypeSchema) -> (FieldKey, FieldIndexes?)? {
+        if let custom = schema.fields[name] { return (.custom(name, custom.type), custom.indexes) }
+        if let system = SystemField(key: name) { return (.system(system), schema.systemIndexes[system] ?? []) }
+        return nil
+    }
+
     /// The key for `field` used as `usage`, or nil after reporting why it can't be.
     mutating func resolve(_ field: FieldRef, usage: FieldUsage, sample: FieldValue?, opText: String) -> FieldKey? {
         let name = field.name
         let key: FieldKey
         var indexes: FieldIndexes?
         if let schema {
-            if let custom = schema.fields[name] {
-                key = .custom(name, custom.type)
-                indexes = custom.indexes
-            } else if let system = SystemField(key: name) {
-                key = .system(system)
-                indexes = schema.systemIndexes[system] ?? []
-            } else {
+            guard let found = Self.schemaKey(name, in: schema) else {
                 reportUnknownField(name, range: field.range, sortIndex: nil)
                 return nil
             }
+            (key, indexes) = found
         } else if let system = SystemField(key: name) {
             key = .system(system)
         } else {

@@ -20,16 +20,11 @@ extension CloudKitRuleChecker {
         let key: FieldKey
         var indexes: FieldIndexes?
         if let schema {
-            if let custom = schema.fields[name] {
-                key = .custom(name, custom.type)
-                indexes = custom.indexes
-            } else if let system = SystemField(key: name) {
-                key = .system(system)
-                indexes = schema.systemIndexes[system] ?? []
-            } else {
+            guard let found = Self.schemaKey(name, in: schema) else {
                 reportUnknownField(name, range: nil, sortIndex: index)
                 return nil
             }
+            (key, indexes) = found
         } else if let system = SystemField(key: name) {
             key = .system(system)
         } else {
