@@ -19,7 +19,46 @@ public enum TextTokenizer {
     }
 
     /// The folded tokens of `text`, in order, stop words removed, duplicates kept.
+    ///
+    /// Saving and importing tokenize every SEARCHABLE string, so this avoids Foundation's
+    /// folding where it can: the text is cut at ASCII separators, and a piece of ASCII letters
+    /// and digits is one token, lower-cased byte by byte. Only pieces holding other characters
+    /// go through ``unicodeTokens(_:)``. Folding works within a character, and no ASCII
+    /// separator folds into a letter, so the pieces give exactly the whole text's tokens.
     public static func tokens(_ text: String) -> [String] {
+        var result: [String] = []
+        var piece: [UInt8] = []
+        var pieceIsASCII = true
+        func flush() {
+            guard !piece.isEmpty else { return }
+            if pieceIsASCII {
+                let word = String(decoding: piece, as: UTF8.self)
+                if !stopWords.contains(word) { result.append(word) }
+            } else {
+                result += unicodeTokens(String(decoding: piece, as: UTF8.self))
+            }
+            piece.removeAll(keepingCapacity: true)
+            pieceIsASCII = true
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                piece.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                piece.append(byte | 0x20)
+            case 0x80...:
+                piece.append(byte)
+                pieceIsASCII = false
+            default:
+                flush()
+            }
+        }
+        flush()
+        return result
+    }
+
+    /// Tokens of any text, through Foundation's folding and the Unicode properties of each scalar.
+    static func unicodeTokens(_ text: String) -> [String] {
         var result: [String] = []
         var current = String.UnicodeScalarView()
         func flush() {

@@ -19,3 +19,21 @@ import Testing
         #expect(TextTokenizer.tokens("👍 -- !!") == [])
     }
 }
+
+@Suite struct TextTokenizerPiecesTests {
+    /// Cutting at ASCII separators and lower-casing ASCII words must give exactly the tokens of
+    /// folding the whole text, whatever is mixed in.
+    @Test func agreeWithFoldingTheWholeText() {
+        var generator = SeededGenerator(seed: 7)
+        let ascii = (0..<128).map { String(Character(Unicode.Scalar(UInt8($0)))) }
+        let others = ["é", "e\u{301}", "\u{301}", "東京", "ß", "Ａ", "ｂ", "ﬁ", "👍🏽", "、", "\u{A0}", "\u{200D}", "Ö", "ı", "İ", "١٢", "½", "Ω", "ﬀ", "ǅ"]
+        for round in 0..<4000 {
+            let length = generator.below(20)
+            let text = (0..<length).map { _ in
+                round % 2 == 0 || generator.below(3) > 0 ? ascii[generator.below(128)] : others[generator.below(others.count)]
+            }.joined()
+            #expect(TextTokenizer.tokens(text) == TextTokenizer.unicodeTokens(text), "\(text.debugDescription)")
+        }
+        #expect(TextTokenizer.tokens("THE Harbour, 2024 the Café-au-lait") == ["harbour", "2024", "cafe", "au", "lait"])
+    }
+}
