@@ -26,6 +26,8 @@ let package = Package(
             dependencies: [
                 "StratusModel", "StratusPredicates",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the bulk write path's statements (DirectStatement).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // `stratus bench`: every workload on Stratus and on hand-made SQLite tables.

@@ -112,4 +112,15 @@ import Testing
         #expect(again.stdout == text)
         #expect(try other.run(["query", "--zone", "Shop", "--type", "Item", "--filter", "price >= 28"]).stdout.contains("item29"))
     }
+
+    @Test func aBrokenLineLeavesItsTransactionUnwritten() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        let good = (0..<3).map { #"{"recordName": "n\#($0)", "recordType": "Note", "fields": {"text": {"value": "fine"}}}"# }
+        let outcome = try cli.run(["save", "--import", "-"], stdin: (good + [#"{"recordName": "broken", "#]).joined(separator: "\n"))
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("line 4"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("0 records imported before it"), "\(outcome.stderr)")
+        #expect(try cli.run(["export"]).stdout.isEmpty)
+    }
 }

@@ -1,4 +1,7 @@
 import Foundation
+import class GRDB.Row
+import struct GRDB.DatabaseValue
+import struct GRDB.StatementArguments
 import Testing
 import StratusModel
 @testable import StratusEngine
@@ -60,15 +63,11 @@ import StratusModel
         defer { try? FileManager.default.removeItem(at: url) }
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
-        var reader = RecordLinesReader(handle: handle, store: database.store)
-        var count = 0
-        while true {
-            let records = try reader.next(batch)
-            if records.isEmpty { break }
-            try database.importRecords(records)
-            count += records.count
-        }
-        return count
+        var reader = RecordLinesReader(handle: handle)
+        return try database.importRecords(batches: {
+            let next = try reader.next(batch)
+            return next.records.isEmpty ? nil : next
+        })
     }
 
     private func allRecords(_ database: CloudDatabase) throws -> [String: Record] {
@@ -183,12 +182,11 @@ import StratusModel
     }
 
     @Test func brokenLinesAreReportedWithTheirLineNumber() throws {
-        let temp = try TemporaryStore()
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bad-\(UUID().uuidString).jsonl")
         try Data("{\"recordType\":\"Note\",\"recordName\":\"a\",\"fields\":{}}\n\n{\"recordType\": 3}\n".utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let handle = try FileHandle(forReadingFrom: url)
-        var reader = RecordLinesReader(handle: handle, store: temp.store)
+        var reader = RecordLinesReader(handle: handle)
         #expect(try reader.next()?.recordName == "a")
         do {
             _ = try reader.next()
@@ -197,5 +195,130 @@ import StratusModel
             #expect(failure.line == 3)
             #expect(failure.message.contains("recordType"))
         }
+    }
+}
+
+/// The import's bulk path (index rows held back and written sorted, one transaction) against
+/// the save path it must agree with.
+@Suite struct BulkImportTests {
+    /// Every `field_value` and `reference_edge` row by names instead of row ids, so two stores
+    /// compare.
+    private func indexRows(_ temp: TemporaryStore) throws -> [String] {
+        try temp.store.read { db in
+            let values = try Row.fetchAll(db, sql: """
+                SELECT z.name, t.name, f.name, v.value, v.folded, r.name FROM field_value v
+                JOIN zone z ON z.id = v.zone_id JOIN schema_field f ON f.id = v.field_id
+                JOIN record_type t ON t.id = f.type_id JOIN record r ON r.id = v.record_id
+                """).map { "\($0[0] as String)/\($0[1] as String).\($0[2] as String)=\($0[3] as DatabaseValue)|\($0[4] as DatabaseValue)@\($0[5] as String)" }
+            let edges = try Row.fetchAll(db, sql: """
+                SELECT z.name, e.target, r.name FROM reference_edge e JOIN zone z ON z.id = e.zone_id JOIN record r ON r.id = e.source_id
+                """).map { "edge \($0[0] as String) \($0[1] as String)<-\($0[2] as String)" }
+            return (values + edges).sorted()
+        }
+    }
+
+    private func randomRecords(count: Int, seed: UInt64, zone: ZoneID) -> [Record] {
+        var generator = SeededGenerator(seed: seed)
+        let words = ["Harbour", "harbour", "Café", "東京", "zeta", "Alpha", "alpha", "", "b"]
+        return (0..<count).map { index in
+            var record = Record(recordType: "Thing", recordID: RecordID(recordName: "thing-\(generator.below(count * 2))-\(index)", zoneID: zone))
+            record["word"] = .string(words[generator.below(words.count)])
+            record["number"] = .int64(Int64(generator.below(50)) - 25)
+            record["ratio"] = .double(Double(generator.below(1000)) / 7)
+            record["tags"] = .list(.string, (0..<generator.below(4)).map { _ in .string(words[generator.below(words.count)]) })
+            record["owner"] = .reference(Reference(recordName: "thing-\(generator.below(count))", action: generator.below(2) == 0 ? .deleteSelf : .none))
+            return record
+        }
+    }
+
+    @Test func importWritesTheSameIndexRowsAsSavingWhateverTheBufferSize() throws {
+        let source = try TemporaryStore()
+        let zone = try source.zone("Bulk")
+        for chunk in stride(from: 0, to: 600, by: 200) {
+            _ = try source.privateDB.modifyRecords(saving: Array(randomRecords(count: 600, seed: 3, zone: zone)[chunk..<chunk + 200]))
+        }
+        let expected = try indexRows(source)
+        #expect(expected.count > 2000)
+        var exported = [Record]()
+        try source.privateDB.exportRecords(zone: zone, embedAssets: false, write: { chunk in
+            for line in String(decoding: chunk, as: UTF8.self).split(separator: "\n") {
+                exported.append(try RecordJSON.decode(try JSONParser.parse(String(line)), zoneID: zone))
+            }
+        })
+        for limit in [1, 7, 1_000_000] {
+            let target = try TemporaryStore()
+            var batches = stride(from: 0, to: exported.count, by: 150).map { ImportBatch(records: Array(exported[$0..<min($0 + 150, exported.count)])) }
+            batches.reverse()
+            let count = try target.privateDB.importRecords(batches: { batches.popLast() }, progress: { _ in }, indexRowLimit: limit)
+            #expect(count == 600)
+            #expect(try indexRows(target) == expected, "buffer of \(limit) rows")
+        }
+    }
+
+    @Test func aRecordRepeatedInOneImportKeepsOnlyItsLastValuesIndexed() throws {
+        let target = try TemporaryStore()
+        let first = Record(recordType: "Place", recordID: RecordID(recordName: "p"), fields: ["visits": .int64(1), "name": .string("Old")])
+        let filler = (0..<5).map { Record(recordType: "Place", recordID: RecordID(recordName: "f\($0)"), fields: ["visits": .int64(9)]) }
+        let second = Record(recordType: "Place", recordID: RecordID(recordName: "p"), fields: ["visits": .int64(2), "name": .string("New")])
+        var batches = [ImportBatch(records: [first] + filler), ImportBatch(records: [second])].reversed() as [ImportBatch]
+        _ = try target.privateDB.importRecords(batches: { batches.popLast() }, progress: { _ in }, indexRowLimit: 1_000_000)
+        func names(_ predicate: String) throws -> [String] {
+            try target.privateDB.records(matching: Query(recordType: "Place", predicateFormat: predicate)).records.map(\.recordName)
+        }
+        #expect(try names("visits == 1") == [])
+        #expect(try names("visits == 2") == ["p"])
+        #expect(try names("name == 'old'") == [])
+        #expect(try names("name == 'new'") == ["p"])
+        #expect(try target.privateDB.exportCount() == 6)
+    }
+
+    @Test func aFailureInALaterBatchLeavesTheStoreAsItWas() throws {
+        let target = try TemporaryStore()
+        try target.privateDB.save(Record(recordType: "Place", recordID: RecordID(recordName: "kept"), fields: ["visits": .int64(1)]))
+        let good = (0..<300).map { Record(recordType: "Place", recordID: RecordID(recordName: "g\($0)"), fields: ["visits": .int64(Int64($0))]) }
+        let bad = Record(recordType: "Place", recordID: RecordID(recordName: "bad"), fields: ["visits": .string("many")])
+        var batches = [ImportBatch(records: good), ImportBatch(records: [bad])].reversed() as [ImportBatch]
+        #expect(throws: CloudKitError.self) {
+            try target.privateDB.importRecords(batches: { batches.popLast() })
+        }
+        struct ReaderGaveUp: Error {}
+        var calls = 0
+        #expect(throws: ReaderGaveUp.self) {
+            try target.privateDB.importRecords(batches: {
+                calls += 1
+                if calls == 2 { throw ReaderGaveUp() }
+                return ImportBatch(records: good)
+            })
+        }
+        #expect(try target.privateDB.exportCount() == 1)
+        #expect(try target.privateDB.records(matching: Query(recordType: "Place", predicateFormat: "visits >= 0")).records.map(\.recordName) == ["kept"])
+    }
+
+    @Test func heldTextIsSortedAsSQLiteSortsIt() throws {
+        #expect(IndexRowBuffer.compareBytes("a", "b") < 0)
+        #expect(IndexRowBuffer.compareBytes("ab", "a") > 0)
+        #expect(IndexRowBuffer.compareBytes("", "") == 0)
+        #expect(IndexRowBuffer.compareBytes("", "a") < 0)
+        #expect(IndexRowBuffer.compareBytes("Z", "a") < 0)
+        #expect(IndexRowBuffer.compareBytes("é", "z") > 0)
+        let words = ["b", "", "東京", "é", "e\u{301}", "Z", "a", "ab", "👍"]
+        let sqlite = try TemporaryStore().store.read { db in
+            try String.fetchAll(db, sql: "SELECT column1 FROM (VALUES " + words.map { _ in "(?)" }.joined(separator: ",") + ") ORDER BY column1",
+                                arguments: StatementArguments(words))
+        }
+        #expect(words.sorted { IndexRowBuffer.compareBytes($0, $1) < 0 } == sqlite)
+    }
+
+    @Test func embeddedAssetsAreWrittenInTheImportTransaction() throws {
+        let target = try TemporaryStore()
+        let content = Data("cover ✈️".utf8)
+        let asset = Asset(fileChecksum: SHA256.hexDigest(content), size: Int64(content.count))
+        let record = Record(recordType: "Book", recordID: RecordID(recordName: "b"), fields: ["cover": .asset(asset)])
+        try target.privateDB.importRecords([record], assets: [content])
+        #expect(try target.store.assetData(checksum: asset.fileChecksum) == content)
+        // Without the content, the same record is refused and nothing is written.
+        let other = try TemporaryStore()
+        #expect(throws: CloudKitError.self) { try other.privateDB.importRecords([record]) }
+        #expect(try other.privateDB.exportCount() == 0)
     }
 }

@@ -8,30 +8,56 @@ extension CloudDatabase {
     /// is filled in as a save would). A record that exists is replaced. Missing custom zones of
     /// the private database are made.
     ///
-    /// One transaction for the batch, all or nothing: fields are checked against the schema as
-    /// a save checks them (a development store grows its schema, a production store accepts
-    /// only declared types and fields), index rows are written through the same indexer as
-    /// saves, and every record takes its zone's next change sequence, so change playback and
-    /// queries see the imported records. Subscriptions do not fire for imported records.
+    /// One transaction for all of it: fields are checked against the schema as a save checks
+    /// them (a development store grows its schema, a production store accepts only declared
+    /// types and fields), index rows are written through the same indexer as saves, and every
+    /// record takes its zone's next change sequence, so change playback and queries see the
+    /// imported records. Subscriptions do not fire for imported records.
     ///
-    /// - Throws: the first record's problem (its name in the message); nothing of the batch is written.
+    /// - Throws: the first record's problem (its name in the message); nothing is written.
+    /// `assets` is content the records' asset fields may point at (stored first, in the same
+    /// transaction).
     @discardableResult
-    public func importRecords(_ records: [Record]) throws -> Int {
+    public func importRecords(_ records: [Record], assets: [Data] = []) throws -> Int {
+        var handed = false
+        return try importRecords(batches: {
+            defer { handed = true }
+            return handed ? nil : ImportBatch(records: records, assets: assets)
+        })
+    }
+
+    /// ``importRecords(_:)`` for input of any size: `nextBatch` is called, inside the one write
+    /// transaction, until it returns nil, and `progress` after each batch with the records
+    /// written so far. Memory stays bounded: only a batch and a bounded buffer of index rows
+    /// are held. An error from `nextBatch` or from a record rolls everything back.
+    @discardableResult
+    public func importRecords(batches nextBatch: () throws -> ImportBatch?, progress: (Int) -> Void = { _ in }) throws -> Int {
+        try importRecords(batches: nextBatch, progress: progress, indexRowLimit: RecordImporter.indexRowLimit)
+    }
+
+    /// `indexRowLimit`: index rows held before a sorted write (tests make it small).
+    func importRecords(batches nextBatch: () throws -> ImportBatch?, progress: (Int) -> Void, indexRowLimit: Int) throws -> Int {
         try store.write { db in
             // Index rows land all over large B-trees: a page cache of 256 MB (SQLite's default
             // is 2 MB) keeps them in memory instead of re-reading them from the OS.
             if try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0 > -RecordImporter.cacheKiB {
                 try db.execute(sql: "PRAGMA cache_size = -\(RecordImporter.cacheKiB)")
             }
-            var importer = try RecordImporter(database: self, db: db)
-            for record in records { try importer.add(record) }
+            var importer = try RecordImporter(database: self, db: db, indexRowLimit: indexRowLimit)
+            var count = 0
+            while let batch = try nextBatch() {
+                try importer.store(assets: batch.assets)
+                for (index, record) in batch.records.enumerated() { try importer.add(record, prepared: batch.prepared?[index]) }
+                count += batch.records.count
+                progress(count)
+            }
             try importer.finish()
-            return records.count
+            return count
         }
     }
 }
 
-/// The work of one `importRecords` batch inside its transaction.
+/// The work of one `importRecords` call inside its transaction.
 struct RecordImporter {
     let database: CloudDatabase
     let db: GRDB.Database
@@ -42,14 +68,24 @@ struct RecordImporter {
     var knownAssets: Set<String> = []
     var tombstones: [Int64: Bool] = [:]
     var schemaGrew = false
+    /// `field_value` and `reference_edge` rows, written sorted at the end (or when full).
+    let buffer: IndexRowBuffer
+    /// Records with a larger row id were written by this import: their index rows may still
+    /// be in `buffer`.
+    let lastRowIDBefore: Int64
     let now = FieldValue.milliseconds(Date())
     static let cacheKiB = 262_144
 
-    init(database: CloudDatabase, db: GRDB.Database) throws {
+    /// About 64 bytes each: a million rows held is some 64 MB besides their strings.
+    static let indexRowLimit = 1_000_000
+
+    init(database: CloudDatabase, db: GRDB.Database, indexRowLimit: Int) throws {
         self.database = database
         self.db = db
         catalog = try database.store.catalog(db)
         validator = RecordValidator(environment: try StoreInfo.load(db)?.environment ?? .development, catalog: catalog)
+        buffer = IndexRowBuffer(db: db, limit: indexRowLimit)
+        lastRowIDBefore = try Int64.fetchOne(db, sql: "SELECT max(id) FROM record") ?? 0
     }
 
     /// A short random tag, as CloudKit's `recordChangeTag` looks.
@@ -77,9 +113,9 @@ struct RecordImporter {
         return row
     }
 
-    mutating func add(_ record: Record) throws {
+    mutating func add(_ record: Record, prepared: PreparedRecord? = nil) throws {
         do {
-            try write(record)
+            try write(record, prepared: prepared ?? PreparedRecord(fields: record.fields))
         } catch let error as CloudKitError {
             var named = error
             named.message = "Record '\(record.recordName)': \(error.message)"
@@ -87,21 +123,21 @@ struct RecordImporter {
         }
     }
 
-    private mutating func write(_ record: Record) throws {
+    private mutating func write(_ record: Record, prepared: PreparedRecord) throws {
         if let problem = RecordID.problem(withName: record.recordName) {
             throw CloudKitError(.invalidArguments, "Invalid record name: \(problem).")
         }
         let zone = try zone(record.recordID.zoneID)
-        let fields = record.fields.mapValues(\.normalized)
+        let fields = prepared.fields
         if let error = validator.validate(recordType: record.recordType, fields: fields) { throw error }
         try growSchema(typeName: record.recordType, fields: fields)
         guard let type = catalog.type(named: record.recordType) else { return }
         try checkAssets(fields)
-        let blob = FieldCoder.encode(fields)
+        let blob = prepared.blob
         guard blob.count <= CloudDatabase.maximumRecordSize else {
             throw CloudKitError(.limitExceeded, "The record is \(blob.count) bytes without its assets; CloudKit's limit is 1 MB.")
         }
-        let indexer = RecordIndexer(db: db, zoneRowID: zone.id, type: type)
+        let indexer = RecordIndexer(db: db, zoneRowID: zone.id, type: type, buffer: buffer)
         let sequence = (sequences[zone.id] ?? zone.changeSequence) + 1
         sequences[zone.id] = sequence
         let user = database.user
@@ -110,28 +146,46 @@ struct RecordImporter {
         let tag = record.recordChangeTag ?? RecordImporter.makeChangeTag()
         let createdBy = record.creatorUserRecordName ?? user
         let modifiedBy = record.lastModifiedUserRecordName ?? createdBy
-        if let existing = try StoredRecord.find(zoneRowID: zone.id, name: record.recordName, in: db) {
-            guard existing.typeID == type.id else {
-                throw CloudKitError(.invalidArguments, "it is a '\(catalog.typeNames[existing.typeID] ?? "?")' in the store; a record cannot change its type to '\(record.recordType)'.")
-            }
-            let existingType = catalog.typeNames[existing.typeID].flatMap { catalog.type(named: $0) } ?? type
-            try RecordIndexer(db: db, zoneRowID: zone.id, type: existingType).remove(recordID: existing.id, fields: try existing.fields())
-            try db.cachedStatement(sql: """
-                UPDATE record SET fields = ?, change_tag = ?, seq = ?, created_at = ?, created_by = ?, modified_at = ?, modified_by = ?, parent = ?, size = ?
-                WHERE id = ?
-                """).execute(arguments: [blob, tag, sequence, created, createdBy, modified, modifiedBy, record.parent?.recordName, blob.count, existing.id])
-            try indexer.add(recordID: existing.id, fields: fields)
-        } else {
-            if try zoneHasTombstones(zone.id) {
-                try db.cachedStatement(sql: "DELETE FROM tombstone WHERE zone_id = ? AND name = ?").execute(arguments: [zone.id, record.recordName])
-            }
-            try db.cachedStatement(sql: """
-                INSERT INTO record (zone_id, name, type_id, fields, change_tag, seq, created_at, created_by, modified_at, modified_by, parent, size)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [zone.id, record.recordName, type.id, blob, tag, sequence, created, createdBy, modified, modifiedBy,
-                                         record.parent?.recordName, blob.count])
-            try indexer.add(recordID: db.lastInsertedRowID, fields: fields)
+        if try zoneHasTombstones(zone.id) {
+            try db.cachedStatement(sql: "DELETE FROM tombstone WHERE zone_id = ? AND name = ?").execute(arguments: [zone.id, record.recordName])
         }
+        // Most restored records are new: try the insert and take the replace path only when
+        // the name is taken, instead of looking every name up first.
+        let insert = try DirectStatement("""
+            INSERT INTO record (zone_id, name, type_id, fields, change_tag, seq, created_at, created_by, modified_at, modified_by, parent, size)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (zone_id, name) DO NOTHING
+            """, in: db)
+        insert.bind(1, zone.id)
+        insert.bind(2, record.recordName)
+        insert.bind(3, type.id)
+        insert.bind(4, blob)
+        insert.bind(5, tag)
+        insert.bind(6, sequence)
+        insert.bind(7, created)
+        insert.bind(8, createdBy)
+        insert.bind(9, modified)
+        insert.bind(10, modifiedBy)
+        insert.bind(11, record.parent?.recordName)
+        insert.bind(12, Int64(blob.count))
+        try insert.run()
+        if db.changesCount == 1 {
+            try indexer.add(recordID: db.lastInsertedRowID, fields: fields, tokens: prepared.tokens)
+            return
+        }
+        guard let existing = try StoredRecord.find(zoneRowID: zone.id, name: record.recordName, in: db) else {
+            throw CloudKitError(.internalError, "the record could be neither inserted nor found.")
+        }
+        guard existing.typeID == type.id else {
+            throw CloudKitError(.invalidArguments, "it is a '\(catalog.typeNames[existing.typeID] ?? "?")' in the store; a record cannot change its type to '\(record.recordType)'.")
+        }
+        // Its old rows are removed from the tables, so any this import still holds go first.
+        if existing.id > lastRowIDBefore { try buffer.flush() }
+        try RecordIndexer(db: db, zoneRowID: zone.id, type: type).remove(recordID: existing.id, fields: try existing.fields())
+        try db.cachedStatement(sql: """
+            UPDATE record SET fields = ?, change_tag = ?, seq = ?, created_at = ?, created_by = ?, modified_at = ?, modified_by = ?, parent = ?, size = ?
+            WHERE id = ?
+            """).execute(arguments: [blob, tag, sequence, created, createdBy, modified, modifiedBy, record.parent?.recordName, blob.count, existing.id])
+        try indexer.add(recordID: existing.id, fields: fields, tokens: prepared.tokens)
     }
 
     /// Whether a zone has tombstones (a fresh zone being restored has none to clear).
@@ -155,6 +209,16 @@ struct RecordImporter {
         }
     }
 
+    /// Stores asset content the batch carries, so its records can point at it.
+    mutating func store(assets: [Data]) throws {
+        for data in assets {
+            let checksum = SHA256.hexDigest(data)
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO asset (checksum, size, data) VALUES (?, ?, ?)")
+                .execute(arguments: [checksum, data.count, data])
+            knownAssets.insert(checksum)
+        }
+    }
+
     private mutating func checkAssets(_ fields: [String: FieldValue]) throws {
         for (name, value) in fields {
             for case .asset(let asset) in value.elements where !knownAssets.contains(asset.fileChecksum) {
@@ -168,6 +232,7 @@ struct RecordImporter {
     }
 
     mutating func finish() throws {
+        try buffer.flush()
         for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
             let databaseSequence = try database.nextDatabaseSequence(db)
             try db.cachedStatement(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?").execute(arguments: [sequence, databaseSequence, zoneRowID])

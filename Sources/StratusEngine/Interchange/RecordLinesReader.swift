@@ -5,7 +5,8 @@ import StratusModel
 /// of any size streams through in constant memory. A line may also hold an array of records.
 ///
 /// Asset values that carry their content as a `data:` URL in `downloadURL` (as exports embed
-/// it) have the content stored in `store` first, checked against the asset's checksum.
+/// it) have the content checked against the asset's checksum and handed over with the batch
+/// (``ImportBatch/assets``), so the import writes it in its own transaction.
 public struct RecordLinesReader {
     /// A line that is not a record.
     public struct Failure: Error, CustomStringConvertible {
@@ -15,21 +16,21 @@ public struct RecordLinesReader {
     }
 
     private let handle: FileHandle
-    private let store: Store
     private let zoneID: ZoneID
     private var buffer: [UInt8] = []
     private var start = 0
     private var atEnd = false
     private var pending: [Record] = []
+    private var assets: [Data] = []
+    private var assetChecksums: Set<String> = []
     /// Bytes consumed so far (for progress).
     public private(set) var bytesRead = 0
     /// The number of the last line read.
     public private(set) var lineNumber = 0
 
     /// - Parameter zoneID: the zone of records whose line names none.
-    public init(handle: FileHandle, store: Store, zoneID: ZoneID = .default) {
+    public init(handle: FileHandle, zoneID: ZoneID = .default) {
         self.handle = handle
-        self.store = store
         self.zoneID = zoneID
     }
 
@@ -59,12 +60,19 @@ public struct RecordLinesReader {
         return pending.popLast()
     }
 
-    /// Up to `count` records (fewer only at the end; empty at the end).
-    public mutating func next(_ count: Int) throws -> [Record] {
+    /// Up to `count` records (fewer only at the end; none at the end) and the asset content
+    /// they embed.
+    public mutating func next(_ count: Int) throws -> ImportBatch {
         var records: [Record] = []
         records.reserveCapacity(count)
         while records.count < count, let record = try next() { records.append(record) }
-        return records
+        return ImportBatch(records: records, assets: takeAssets())
+    }
+
+    /// The embedded asset content read since the last call (each checksum once per reader).
+    public mutating func takeAssets() -> [Data] {
+        defer { assets.removeAll() }
+        return assets
     }
 
     private mutating func nextLine() throws -> ArraySlice<UInt8>? {
@@ -93,7 +101,7 @@ public struct RecordLinesReader {
         }
     }
 
-    private func storeEmbeddedAssets(_ record: JSONValue) throws {
+    private mutating func storeEmbeddedAssets(_ record: JSONValue) throws {
         guard case .object(let fields)? = record["fields"] else { return }
         for (name, field) in fields {
             guard let type = field["type"]?.stringValue, type == "ASSET" || type == "ASSET_LIST", let value = field["value"] else { continue }
@@ -105,10 +113,12 @@ public struct RecordLinesReader {
                 guard url[..<comma].hasSuffix(";base64"), let data = Data(base64Encoded: String(url[url.index(after: comma)...])) else {
                     throw Failure(line: lineNumber, message: "fields.\(name): the asset's downloadURL is not a base64 data: URL")
                 }
-                let asset = try store.putAsset(data)
-                guard asset.fileChecksum == checksum else {
+                guard !assetChecksums.contains(checksum) else { continue }
+                guard SHA256.hexDigest(data) == checksum else {
                     throw Failure(line: lineNumber, message: "fields.\(name): the asset's content does not match its fileChecksum \(checksum)")
                 }
+                assetChecksums.insert(checksum)
+                assets.append(data)
             }
         }
     }

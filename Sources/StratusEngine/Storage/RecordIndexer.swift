@@ -7,19 +7,26 @@ import StratusModel
 /// locations, the full-text row for SEARCHABLE strings, and `reference_edge` rows for
 /// DELETE_SELF references.
 ///
+/// A bulk import hands it an ``IndexRowBuffer`` to write those two tables in key order.
+///
 /// Removal recomputes the old rows from the old fields, so no by-record index is needed; that
 /// holds as long as a schema change that alters indexes rebuilds the field it touches.
 struct RecordIndexer {
     let db: GRDB.Database
     let zoneRowID: Int64
     let type: SchemaCatalog.TypeEntry
+    /// Where inserted `field_value` and `reference_edge` rows go in a bulk write (sorted
+    /// later); nil writes them at once. Removals are always immediate.
+    var buffer: IndexRowBuffer? = nil
 
-    func add(recordID: Int64, fields: [String: FieldValue]) throws {
-        try apply(recordID: recordID, fields: fields, inserting: true)
+    /// - Parameter tokens: each string field's full-text tokens when already computed
+    ///   (``PreparedRecord``); missing ones are computed here.
+    func add(recordID: Int64, fields: [String: FieldValue], tokens: [String: [String]] = [:]) throws {
+        try apply(recordID: recordID, fields: fields, tokens: tokens, inserting: true)
     }
 
     func remove(recordID: Int64, fields: [String: FieldValue]) throws {
-        try apply(recordID: recordID, fields: fields, inserting: false)
+        try apply(recordID: recordID, fields: fields, tokens: [:], inserting: false)
     }
 
     /// A full-text token as indexed: the folded word behind a prefix naming the zone and record
@@ -28,18 +35,12 @@ struct RecordIndexer {
 
     /// The SQL value a field value is indexed under, and its case-folded key for strings.
     static func indexKey(_ value: FieldValue) -> (DatabaseValue, String?)? {
-        switch value {
-        case .string(let text): return (text.databaseValue, CaseFolding.key(text))
-        case .int64(let number): return (number.databaseValue, nil)
-        case .double(let number): return (number.databaseValue, nil)
-        case .timestamp(let date): return (FieldValue.milliseconds(date).databaseValue, nil)
-        case .reference(let reference): return (reference.recordName.databaseValue, nil)
-        default: return nil
-        }
+        IndexKey(value).map { ($0.databaseValue, $0.foldedKey) }
     }
 
-    private func apply(recordID: Int64, fields: [String: FieldValue], inserting: Bool) throws {
-        var text: [String] = []
+    private func apply(recordID: Int64, fields: [String: FieldValue], tokens: [String: [String]], inserting: Bool) throws {
+        var text = ""
+        let tokenPrefix = RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: type.id)
         var locationSlot: Int64 = 0
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
             if case .reference = value.elements.first {
@@ -49,8 +50,14 @@ struct RecordIndexer {
             }
             guard let field = type.schema.fields[name], let fieldID = type.fieldIDs[name] else { continue }
             if field.isSearchable, field.type.base == .string {
-                for case .string(let string) in value.elements {
-                    text.append(contentsOf: TextTokenizer.tokens(string).map { RecordIndexer.scopedToken($0, zoneRowID: zoneRowID, typeID: type.id) })
+                let fieldTokens = tokens[name] ?? value.elements.flatMap { element -> [String] in
+                    if case .string(let string) = element { return TextTokenizer.tokens(string) }
+                    return []
+                }
+                for token in fieldTokens {
+                    if !text.isEmpty { text += " " }
+                    text += tokenPrefix
+                    text += token
                 }
             }
             guard field.isQueryable || field.isSortable else { continue }
@@ -58,26 +65,39 @@ struct RecordIndexer {
                 if case .location(let location) = element {
                     try locationEntry(fieldID: fieldID, location: location, recordID: recordID, slot: locationSlot, inserting: inserting)
                     locationSlot += 1
-                } else if let (key, folded) = RecordIndexer.indexKey(element) {
-                    try valueRow(fieldID: fieldID, value: key, folded: folded, recordID: recordID, inserting: inserting)
+                } else if let key = IndexKey(element) {
+                    try valueRow(fieldID: fieldID, key: key, recordID: recordID, inserting: inserting)
                 }
             }
         }
         if inserting, !text.isEmpty {
-            try db.cachedStatement(sql: "INSERT INTO record_text (rowid, tokens) VALUES (?, ?)")
-                .execute(arguments: [recordID, text.joined(separator: " ")])
+            let insert = try DirectStatement("INSERT INTO record_text (rowid, tokens) VALUES (?, ?)", in: db)
+            insert.bind(1, recordID)
+            insert.bind(2, text)
+            try insert.run()
         } else if !inserting {
             try db.cachedStatement(sql: "DELETE FROM record_text WHERE rowid = ?").execute(arguments: [recordID])
         }
     }
 
-    private func valueRow(fieldID: Int64, value: DatabaseValue, folded: String?, recordID: Int64, inserting: Bool) throws {
-        if inserting {
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO field_value (zone_id, field_id, value, record_id, folded) VALUES (?, ?, ?, ?, ?)")
-                .execute(arguments: [zoneRowID, fieldID, value, recordID, folded])
+    private func valueRow(fieldID: Int64, key: IndexKey, recordID: Int64, inserting: Bool) throws {
+        if inserting, let buffer {
+            try buffer.appendValue(zoneRowID: zoneRowID, fieldID: fieldID, key: key, recordID: recordID)
+        } else if inserting {
+            let insert = try DirectStatement("INSERT OR IGNORE INTO field_value (zone_id, field_id, value, record_id, folded) VALUES (?, ?, ?, ?, ?)", in: db)
+            insert.bind(1, zoneRowID)
+            insert.bind(2, fieldID)
+            switch key {
+            case .integer(let number): insert.bind(3, number)
+            case .real(let number): insert.bind(3, number)
+            case .text(let text, _): insert.bind(3, text)
+            }
+            insert.bind(4, recordID)
+            insert.bind(5, key.foldedKey)
+            try insert.run()
         } else {
             try db.cachedStatement(sql: "DELETE FROM field_value WHERE zone_id = ? AND field_id = ? AND value = ? AND record_id = ?")
-                .execute(arguments: [zoneRowID, fieldID, value, recordID])
+                .execute(arguments: [zoneRowID, fieldID, key.databaseValue, recordID])
         }
     }
 
@@ -89,16 +109,27 @@ struct RecordIndexer {
         guard slot <= 0xFFFF else { return }
         let id = RecordIndexer.locationEntryID(recordID: recordID, slot: slot)
         if inserting {
-            try db.cachedStatement(sql: """
+            let insert = try DirectStatement("""
                 INSERT OR REPLACE INTO location_index (id, min_latitude, max_latitude, min_longitude, max_longitude, zone_id, field_id, record_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [id, location.latitude, location.latitude, location.longitude, location.longitude, zoneRowID, fieldID, recordID])
+                """, in: db)
+            for (index, value) in [location.latitude, location.latitude, location.longitude, location.longitude].enumerated() {
+                insert.bind(Int32(index + 2), value)
+            }
+            insert.bind(1, id)
+            insert.bind(6, zoneRowID)
+            insert.bind(7, fieldID)
+            insert.bind(8, recordID)
+            try insert.run()
         } else {
             try db.cachedStatement(sql: "DELETE FROM location_index WHERE id = ?").execute(arguments: [id])
         }
     }
 
     private func edge(target: String, source: Int64, inserting: Bool) throws {
+        if inserting, let buffer {
+            return try buffer.appendEdge(zoneRowID: zoneRowID, target: target, sourceID: source)
+        }
         let sql = inserting
             ? "INSERT OR IGNORE INTO reference_edge (zone_id, target, source_id) VALUES (?, ?, ?)"
             : "DELETE FROM reference_edge WHERE zone_id = ? AND target = ? AND source_id = ?"

@@ -54,6 +54,7 @@ struct RecordImportRunner {
     let common: CommonOptions
     let file: String
     static let batchSize = 5000
+    static let recordsPerTransaction = 100_000
 
     func run() throws {
         let database = try common.database()
@@ -69,16 +70,16 @@ struct RecordImportRunner {
         defer { if file != "-" { try? handle.close() } }
         // Reading and decoding run on their own thread, a couple of batches ahead of the writer.
         let queue = BatchQueue(capacity: 2)
-        let store = database.store
         let zoneID = common.zoneID
         let readHandle = handle
         let producer = Thread {
-            var reader = RecordLinesReader(handle: readHandle, store: store, zoneID: zoneID)
+            var reader = RecordLinesReader(handle: readHandle, zoneID: zoneID)
             while !queue.isCancelled {
                 do {
-                    let batch = try reader.next(RecordImportRunner.batchSize)
+                    var batch = try reader.next(RecordImportRunner.batchSize)
+                    batch.prepare()
                     queue.put(.batch(batch, bytes: reader.bytesRead, line: reader.lineNumber))
-                    if batch.isEmpty { return }
+                    if batch.records.isEmpty { return }
                 } catch {
                     queue.put(.failure("\(error)"))
                     return
@@ -89,23 +90,37 @@ struct RecordImportRunner {
         defer { queue.cancel() }
         var bar = ProgressBar(total: total, label: "import", unit: .bytes)
         let started = Date()
+        let source = file == "-" ? "standard input" : file
+        var bytes = 0
+        var line = 0
         var count = 0
-        loop: while true {
-            switch queue.take() {
-            case .failure(let message):
-                bar.finish()
-                throw CommandFailure.failed("\(file == "-" ? "standard input" : file), \(message) (\(count) records imported before it)")
-            case .batch(let batch, let bytes, let line):
-                if batch.isEmpty { break loop }
-                do {
-                    try database.importRecords(batch)
-                } catch let error as CloudKitError {
-                    bar.finish()
-                    throw CommandFailure.failed("\(error.code.name) (\(error.code.rawValue)): \(error.message) (in the batch ending at line \(line); \(count) records imported before it)")
-                }
-                count += batch.count
-                bar.update(bytes, records: count)
+        var finished = false
+        let before = { "\(count) records imported before it; importing the file again replaces them" }
+        do {
+            // A transaction per `recordsPerTransaction` records: each is all there or not at all,
+            // and the write-ahead log stays small (one transaction of a million records spends
+            // much of its time searching a log of gigabytes).
+            while !finished {
+                var inTransaction = 0
+                count += try database.importRecords(batches: {
+                    guard inTransaction < RecordImportRunner.recordsPerTransaction else { return nil }
+                    switch queue.take() {
+                    case .failure(let message):
+                        throw CommandFailure.failed("\(source), \(message) (\(before()))")
+                    case .batch(let batch, let read, let last):
+                        (bytes, line) = (read, last)
+                        if batch.records.isEmpty { finished = true; return nil }
+                        inTransaction += batch.records.count
+                        return batch
+                    }
+                }, progress: { bar.update(bytes, records: count + $0) })
             }
+        } catch let error as CloudKitError {
+            bar.finish()
+            throw CommandFailure.failed("\(error.code.name) (\(error.code.rawValue)): \(error.message) (in the batch ending at line \(line) of \(source); \(before()))")
+        } catch {
+            bar.finish()
+            throw error
         }
         bar.finish()
         if common.json {
@@ -119,7 +134,7 @@ struct RecordImportRunner {
 /// A bounded hand-over of record batches from the reading thread to the writing one.
 final class BatchQueue: @unchecked Sendable {
     enum Item {
-        case batch([Record], bytes: Int, line: Int)
+        case batch(ImportBatch, bytes: Int, line: Int)
         case failure(String)
     }
 

@@ -1,0 +1,37 @@
+import GRDB
+import StratusModel
+
+/// The value a QUERYABLE or SORTABLE field element is indexed under in `field_value`: the
+/// SQL value, and whether equality on it ignores case.
+enum IndexKey {
+    case integer(Int64)
+    case real(Double)
+    /// Text; `folds` when equality on it ignores case (strings, not reference names).
+    case text(String, folds: Bool)
+
+    /// Nil for element types that are not indexed in `field_value` (bytes, assets, locations).
+    init?(_ value: FieldValue) {
+        switch value {
+        case .string(let text): self = .text(text, folds: true)
+        case .int64(let number): self = .integer(number)
+        case .double(let number): self = .real(number)
+        case .timestamp(let date): self = .integer(FieldValue.milliseconds(date))
+        case .reference(let reference): self = .text(reference.recordName, folds: false)
+        default: return nil
+        }
+    }
+
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .integer(let number): number.databaseValue
+        case .real(let number): number.databaseValue
+        case .text(let text, _): text.databaseValue
+        }
+    }
+
+    /// The case-folded key equality and `IN` on strings use (`field_value.folded`).
+    var foldedKey: String? {
+        if case .text(let text, true) = self { return CaseFolding.key(text) }
+        return nil
+    }
+}

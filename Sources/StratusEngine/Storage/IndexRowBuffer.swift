@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Holds back the `field_value` and `reference_edge` rows of a bulk write and inserts them
+/// sorted by primary key.
+///
+/// Both tables are clustered on their key (`WITHOUT ROWID`), so rows written in record order
+/// land all over their B-trees: at a million records that is several random page writes per
+/// row. Sorted, the same rows are appended page after page (into an empty tree) or at least
+/// visit each page once. Rows are kept per field, as plain (value, record) pairs, so sorting
+/// compares numbers or strings, never tagged values. An import writes through one buffer; it
+/// flushes when it holds `limit` rows (keeping memory bounded) and when the import ends, in
+/// the import's transaction.
+final class IndexRowBuffer {
+    /// The rows of one field of one zone: the leading columns of `field_value`'s key.
+    private struct FieldKey: Hashable, Comparable {
+        var zoneRowID: Int64
+        var fieldID: Int64
+
+        static func < (a: FieldKey, b: FieldKey) -> Bool { (a.zoneRowID, a.fieldID) < (b.zoneRowID, b.fieldID) }
+    }
+
+    private struct TextRows {
+        /// Strings are case-folded for `folded`; reference names are not.
+        var folds: Bool
+        var rows: [(String, Int64)] = []
+    }
+
+    private let db: GRDB.Database
+    private let limit: Int
+    private var integers: [FieldKey: [(Int64, Int64)]] = [:]
+    private var reals: [FieldKey: [(Double, Int64)]] = [:]
+    private var texts: [FieldKey: TextRows] = [:]
+    private var edges: [(zoneRowID: Int64, target: String, sourceID: Int64)] = []
+    private var held = 0
+
+    init(db: GRDB.Database, limit: Int) {
+        self.db = db
+        self.limit = limit
+    }
+
+    /// Holds the `field_value` row of `recordID`'s element `key` of field `fieldID`.
+    func appendValue(zoneRowID: Int64, fieldID: Int64, key: IndexKey, recordID: Int64) throws {
+        let field = FieldKey(zoneRowID: zoneRowID, fieldID: fieldID)
+        switch key {
+        case .integer(let number): integers[field, default: []].append((number, recordID))
+        case .real(let number): reals[field, default: []].append((number, recordID))
+        case .text(let text, let folds): texts[field, default: TextRows(folds: folds)].rows.append((text, recordID))
+        }
+        try count()
+    }
+
+    /// Holds the `reference_edge` row saying `sourceID` points at `target` with DELETE_SELF.
+    func appendEdge(zoneRowID: Int64, target: String, sourceID: Int64) throws {
+        edges.append((zoneRowID, target, sourceID))
+        try count()
+    }
+
+    private func count() throws {
+        held += 1
+        if held >= limit { try flush() }
+    }
+
+    /// Writes every held row, in key order.
+    func flush() throws {
+        guard held > 0 else { return }
+        let insert = try DirectStatement("INSERT OR IGNORE INTO field_value (zone_id, field_id, value, record_id, folded) VALUES (?, ?, ?, ?, ?)", in: db)
+        for field in Set(integers.keys).union(reals.keys).union(texts.keys).sorted() {
+            insert.bind(1, field.zoneRowID)
+            insert.bind(2, field.fieldID)
+            // SQLite orders numbers before text; a field holds one type, so this is key order.
+            try insertNumbers(integers[field], with: insert) { insert.bind(3, $0) }
+            try insertNumbers(reals[field], with: insert) { insert.bind(3, $0) }
+            if let text = texts[field] {
+                // By bytes, as SQLite's BINARY collation orders (Swift's `<` orders by canonical
+                // equivalence, slower on text not known to be NFC, and not SQLite's order).
+                let rows = text.rows.sorted { a, b in
+                    switch IndexRowBuffer.compareBytes(a.0, b.0) {
+                    case 0: a.1 < b.1
+                    case let order: order < 0
+                    }
+                }
+                for (value, recordID) in rows {
+                    insert.bind(3, value)
+                    insert.bind(4, recordID)
+                    insert.bind(5, text.folds ? CaseFolding.key(value) : nil)
+                    try insert.run()
+                }
+            }
+        }
+        integers.removeAll()
+        reals.removeAll()
+        texts.removeAll()
+        if !edges.isEmpty {
+            edges.sort { a, b in
+                if a.zoneRowID != b.zoneRowID { return a.zoneRowID < b.zoneRowID }
+                switch IndexRowBuffer.compareBytes(a.target, b.target) {
+                case 0: return a.sourceID < b.sourceID
+                case let order: return order < 0
+                }
+            }
+            let edge = try DirectStatement("INSERT OR IGNORE INTO reference_edge (zone_id, target, source_id) VALUES (?, ?, ?)", in: db)
+            for row in edges {
+                edge.bind(1, row.zoneRowID)
+                edge.bind(2, row.target)
+                edge.bind(3, row.sourceID)
+                try edge.run()
+            }
+            edges.removeAll(keepingCapacity: true)
+        }
+        held = 0
+    }
+
+    /// Writes one field's numeric rows in (value, record) order; the statement holds its zone and field.
+    private func insertNumbers<Number: Comparable>(_ rows: [(Number, Int64)]?, with insert: DirectStatement, bindValue: (Number) -> Void) throws {
+        guard var rows else { return }
+        rows.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        for (value, recordID) in rows {
+            bindValue(value)
+            insert.bind(4, recordID)
+            insert.bindNull(5)
+            try insert.run()
+        }
+    }
+
+    /// Negative, zero or positive as `a`'s UTF-8 bytes sort before, with or after `b`'s.
+    static func compareBytes(_ a: String, _ b: String) -> Int {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+                    let order = memcmp(p, q, common)
+                    if order != 0 { return Int(order) }
+                }
+                return x.count - y.count
+            }
+        }
+    }
+}
