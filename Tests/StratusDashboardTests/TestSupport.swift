@@ -61,7 +61,9 @@ final class FakeQueryRunner: QueryRunner {
 }
 
 /// Runs the dashboard's update against a real store, executing effects synchronously and
-/// feeding their results back, as the event loop would but without threads.
+/// feeding their results back, as the event loop would but without threads. Queries go to a
+/// ``FakeQueryRunner`` over `records`, or with `engineQueries` to the engine itself;
+/// `prepare` writes to the store before the dashboard starts.
 final class Harness {
     var state: DashboardState
     let runner: EffectRunner
@@ -73,7 +75,8 @@ final class Harness {
     let copied = Locked<[String]>([])
 
     init(records: [Record] = [], recordCount: Int = 300, size: Size = Size(width: 100, height: 30),
-         zone: String = "Travel", recordType: String? = "Trip", demo: Bool = true) throws {
+         zone: String = "Travel", recordType: String? = "Trip", demo: Bool = true,
+         engineQueries: Bool = false, prepare: (Store) throws -> Void = { _ in }) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-dash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("demo.sqlite").path
@@ -82,9 +85,11 @@ final class Harness {
             var builder = DemoStoreBuilder(recordCount: recordCount)
             try builder.build(into: store)
         }
+        try prepare(store)
         let copiedBox = copied
+        let queries: any QueryRunner = engineQueries ? EngineQueryRunner(store: store) : FakeQueryRunner(records: records)
         runner = EffectRunner(services: DashboardServices(
-            store: store, queryRunner: FakeQueryRunner(records: records), themeLoader: nil,
+            store: store, queryRunner: queries, themeLoader: nil,
             clipboard: { text in copiedBox.withLock { $0.append(text) } }))
         state = DashboardState(storePath: path, zone: ZoneID(zoneName: zone), recordType: recordType, size: size)
         handle(Dashboard.start(&state))

@@ -86,6 +86,9 @@ public final class EffectRunner: Sendable {
                                       roles: document?.roles ?? [], grants: grants)
             }))
 
+        case .loadRecordCounts(let job, let zone, let scope):
+            post(.recordCountsLoaded(job: job, capture { try database(scope).recordCountsByType(inZoneWith: zone) }))
+
         case .runQuery(let job, let request, let zone, let scope):
             let result = capture { try services.queryRunner.run(request, zone: zone, scope: scope) }
             guard !isCancelled(job) else { return }

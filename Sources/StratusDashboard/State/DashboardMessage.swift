@@ -12,6 +12,8 @@ public enum DashboardMessage: Sendable {
     case tick
 
     case zonesLoaded(job: Int, scope: DatabaseScope, Result<[RecordZone], CloudKitError>)
+    /// Records per type in the zone, for the record type the Query tab starts with.
+    case recordCountsLoaded(job: Int, Result<[String: Int], CloudKitError>)
     case schemaLoaded(job: Int, Result<SchemaSnapshot, CloudKitError>)
     case queryPage(job: Int, Result<QueryPage, CloudKitError>, append: Bool, milliseconds: Int)
     case filterChecked(generation: Int, FilterCheck)
@@ -73,6 +75,7 @@ public struct DatabaseChangesSummary: Sendable {
 public enum Effect: Sendable {
     case loadZones(job: Int, scope: DatabaseScope)
     case loadSchema(job: Int)
+    case loadRecordCounts(job: Int, zone: ZoneID, scope: DatabaseScope)
     case runQuery(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     case nextQueryPage(job: Int, cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     case checkFilter(generation: Int, filter: String, arguments: [String], recordType: String)

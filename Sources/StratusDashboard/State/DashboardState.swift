@@ -39,7 +39,7 @@ public struct StatusMessage: Hashable, Sendable {
 /// Work running in the background, shown with a spinner and cancellable with Esc.
 public struct JobInfo: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
-        case zones, schema, query, fetch, changes, databaseChanges, token, save, delete, loadRecord
+        case zones, schema, recordCounts, query, fetch, changes, databaseChanges, token, save, delete, loadRecord
         case subscriptions, saveSubscription, deleteSubscription, exportSchema
     }
     public var id: Int
@@ -207,6 +207,9 @@ public struct QueryTabState: Sendable {
     public var columnOffset = 0
     /// The job loading a page (first or next), if any.
     public var loadingJob: Int?
+    /// The job counting the zone's records by type, when the dashboard started without a
+    /// record type: the busiest type is the one to start with.
+    public var recordCountsJob: Int?
     public var hasRun = false
     public var lastMilliseconds: Int?
     public var error: String?

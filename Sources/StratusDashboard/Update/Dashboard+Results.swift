@@ -18,6 +18,19 @@ extension Dashboard {
             }
             return []
 
+        case .recordCountsLoaded(let job, let result):
+            guard state.query.recordCountsJob == job else { return [] }
+            state.endJob(job)
+            state.query.recordCountsJob = nil
+            // Someone chose a type meanwhile (t, :type): that choice stands.
+            guard state.query.recordType == nil else { return [] }
+            if let busiest = busiestRecordType((try? result.get()) ?? [:]) {
+                state.query.recordType = busiest
+            } else if state.schemaLoaded {
+                state.query.recordType = state.pickableTypes.first?.name
+            }
+            return state.query.recordType == nil ? [] : runQuery(&state)
+
         case .schemaLoaded(let job, let result):
             state.endJob(job)
             switch result {
@@ -27,6 +40,8 @@ extension Dashboard {
                 state.schemaGrants = snapshot.grants
                 state.environment = snapshot.environment
                 state.schemaLoaded = true
+                // Without a record type, the zone's counts choose it (see recordCountsLoaded).
+                if state.query.recordType == nil, state.query.recordCountsJob != nil { return [] }
                 let pickable = state.pickableTypes
                 if state.query.recordType == nil || state.schema(named: state.query.recordType!) == nil && !pickable.isEmpty {
                     let previous = state.query.recordType
@@ -231,6 +246,13 @@ extension Dashboard {
         case .key, .paste, .resize, .tick:
             return []
         }
+    }
+
+    /// The record type with the most records (ties: the first by name), leaving out the
+    /// system `Users` type; nil when the zone has none.
+    static func busiestRecordType(_ counts: [String: Int]) -> String? {
+        counts.filter { $0.key != "Users" && $0.value > 0 }
+            .min { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }?.key
     }
 
     static func replaceFilterEditor(_ state: inout DashboardState, _ editor: FilterEditorState) {

@@ -13,7 +13,13 @@ public enum Dashboard {
         var effects = loadZones(&state)
         let schemaJob = state.startJob(.schema, "schema")
         effects.append(.loadSchema(job: schemaJob))
-        if state.query.recordType != nil { effects += runQuery(&state) }
+        if state.query.recordType != nil {
+            effects += runQuery(&state)
+        } else {
+            let job = state.startJob(.recordCounts, "records by type")
+            state.query.recordCountsJob = job
+            effects.append(.loadRecordCounts(job: job, zone: state.zone, scope: state.scope))
+        }
         return effects
     }
 

@@ -23,7 +23,7 @@ struct DashboardCommand: ParsableCommand {
     @Option(help: "The theme: a NAME.json in the themes folder (default, light, high-contrast, mono).") var theme: String = "default"
     @Option(help: "The database: public, private or shared.") var db: String = "private"
     @Option(help: "The zone.") var zone: String = ZoneID.defaultZoneName
-    @Option(help: "The record type the Query tab starts with (default: the first).") var type: String?
+    @Option(help: "The record type the Query tab starts with (default: the one with the most records in the zone).") var type: String?
     @Option(help: "The user record name that acts (default: the store's owner).") var user: String?
     @Option(help: "The device the dashboard acts as; notifications of its own changes are not shown.")
     var device: String = DashboardServices.defaultDevice

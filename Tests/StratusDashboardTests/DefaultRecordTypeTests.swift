@@ -1,0 +1,90 @@
+import Foundation
+@testable import StratusDashboard
+import StratusEngine
+import StratusModel
+import StratusTerminal
+import Testing
+
+/// Without `--type`, the Query tab starts on the record type with the most records in the
+/// zone (ties: the first by name), from the engine's grouped count.
+@Suite struct DefaultRecordTypeTests {
+    static func save(_ store: Store, zone: String, _ counts: [(String, Int)]) throws {
+        let zoneID = ZoneID(zoneName: zone)
+        let database = store.database(.private)
+        if !zoneID.isDefault { try database.modifyRecordZones(saving: [zoneID]) }
+        let records = counts.flatMap { type, count in
+            (0..<count).map { index in
+                var record = Record(recordType: type, recordID: RecordID(recordName: "\(type.lowercased())-\(index)", zoneID: zoneID))
+                record["label"] = .string("\(type) \(index)")
+                return record
+            }
+        }
+        _ = try database.modifyRecords(saving: records).savedRecords()
+    }
+
+    @Test func startsOnTheBusiestTypeOfTheZone() throws {
+        let harness = try Harness(zone: "Counted", recordType: nil, demo: false, engineQueries: true) { store in
+            // Alpha comes first by name and Middle has the most records store-wide, but
+            // Zeta has the most in this zone.
+            try Self.save(store, zone: "Counted", [("Alpha", 2), ("Zeta", 5), ("Middle", 1)])
+            try Self.save(store, zone: "Elsewhere", [("Middle", 9)])
+        }
+        #expect(harness.state.query.recordType == "Zeta")
+        #expect(harness.state.query.records.count == 5)
+        #expect(harness.state.query.recordCountsJob == nil)
+        #expect(harness.state.jobs.isEmpty)
+        #expect(harness.screen().contains("Counted ▸ Zeta"))
+    }
+
+    @Test func tiesGoToTheFirstByName() throws {
+        let harness = try Harness(zone: "Counted", recordType: nil, demo: false, engineQueries: true) { store in
+            try Self.save(store, zone: "Counted", [("Gamma", 3), ("Beta", 3), ("Alpha", 1)])
+        }
+        #expect(harness.state.query.recordType == "Beta")
+        #expect(Dashboard.busiestRecordType(["b": 3, "a": 3, "c": 4, "Users": 10]) == "c")
+        #expect(Dashboard.busiestRecordType(["Users": 1]) == nil)
+    }
+
+    @Test func anEmptyZoneFallsBackToTheFirstType() throws {
+        let harness = try Harness(zone: "Empty", recordType: nil, demo: false, engineQueries: true) { store in
+            try Self.save(store, zone: "Counted", [("Zeta", 2), ("Beta", 1)])
+            try store.database(.private).modifyRecordZones(saving: [ZoneID(zoneName: "Empty")])
+        }
+        #expect(harness.state.query.recordType == "Beta")
+        #expect(harness.state.query.hasRun)
+    }
+
+    @Test func aTypeGivenOnTheCommandLineIsKept() throws {
+        let harness = try Harness(zone: "Counted", recordType: "Alpha", demo: false, engineQueries: true) { store in
+            try Self.save(store, zone: "Counted", [("Alpha", 1), ("Zeta", 5)])
+        }
+        #expect(harness.state.query.recordType == "Alpha")
+        #expect(harness.state.query.recordCountsJob == nil)
+    }
+
+    /// The schema may come after the counts or before; either way one query runs, on the
+    /// busiest type.
+    @Test func schemaBeforeOrAfterTheCountsRunsOneQuery() throws {
+        let harness = try Harness(zone: "Counted", recordType: nil, demo: false, engineQueries: true) { store in
+            try Self.save(store, zone: "Counted", [("Alpha", 1), ("Zeta", 2)])
+        }
+        for schemaFirst in [true, false] {
+            var state = DashboardState(storePath: harness.state.storePath, zone: ZoneID(zoneName: "Counted"))
+            let effects = Dashboard.start(&state)
+            var schemaJob = 0
+            var countsJob = 0
+            for effect in effects {
+                if case .loadSchema(let job) = effect { schemaJob = job }
+                if case .loadRecordCounts(let job, _, _) = effect { countsJob = job }
+            }
+            let schema = DashboardMessage.schemaLoaded(job: schemaJob, .success(SchemaSnapshot(
+                types: try harness.store.recordTypes(), environment: .development)))
+            let counts = DashboardMessage.recordCountsLoaded(job: countsJob, .success(["Alpha": 1, "Zeta": 2]))
+            let first = Dashboard.update(&state, schemaFirst ? schema : counts)
+            let second = Dashboard.update(&state, schemaFirst ? counts : schema)
+            let queries = (first + second).filter { if case .runQuery = $0 { return true }; return false }
+            #expect(queries.count == 1, "schema first: \(schemaFirst)")
+            #expect(state.query.recordType == "Zeta")
+        }
+    }
+}
