@@ -10,7 +10,9 @@
 #define NCURSES_WIDECHAR 1
 #endif
 
+#include <errno.h>
 #include <locale.h>
+#include <pthread.h>
 #include <langinfo.h>
 #include <signal.h>
 #include <stdio.h>
@@ -97,37 +99,84 @@ static inline void stratus_write_stdout(const char *text) {
     }
 }
 
-static volatile sig_atomic_t stratus_bracketed_paste_on = 0;
-
 static inline void stratus_set_bracketed_paste(int on) {
     stratus_write_stdout(on ? "\033[?2004h" : "\033[?2004l");
-    stratus_bracketed_paste_on = on;
 }
 
-static void stratus_restore_and_exit(int sig) {
-    if (stratus_bracketed_paste_on) {
-        stratus_write_stdout("\033[?2004l");
+// Termination signals are only noted here: the handler stores the signal and writes a byte to
+// the backend's self-pipe, and the event loop, woken from poll(), tears the screen down
+// (endwin is not async-signal safe) and the process exits with 128 + signal.
+
+/// The first termination signal caught since the handlers were installed (0: none).
+static volatile sig_atomic_t stratus_caught_signal = 0;
+/// The write end of the pipe the loop polls (-1: none).
+static volatile sig_atomic_t stratus_signal_fd = -1;
+
+static const int stratus_termination_signals[3] = { SIGINT, SIGTERM, SIGHUP };
+/// What each termination signal did before the handlers were installed (a function's static:
+/// Swift's importer emits no storage for a header's static array of structs).
+static inline struct sigaction *stratus_previous_actions(void) {
+    static struct sigaction saved[3];
+    return saved;
+}
+static int stratus_handlers_installed = 0;
+
+static void stratus_note_signal(int sig) {
+    int saved_errno = errno;
+    if (stratus_caught_signal == 0) {
+        stratus_caught_signal = sig;
     }
-    endwin();
-    _exit(128 + sig);
+    int fd = stratus_signal_fd;
+    if (fd >= 0) {
+        char byte = 1;
+        (void)write(fd, &byte, 1);
+    }
+    // The same signal again takes its default action at once: a way out if the loop is stuck.
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(sig, &fallback, NULL);
+    errno = saved_errno;
 }
 
-/// Installs SIGINT, SIGTERM and SIGHUP handlers that restore the terminal and exit 128 + sig.
-static inline void stratus_install_restore_handlers(void) {
+/// Catches SIGINT, SIGTERM and SIGHUP (unless the parent set them to be ignored), noting the
+/// signal and writing a byte to `wakeup_fd`; unblocks them and SIGWINCH in this thread, since
+/// a parent may have left them blocked (and a blocked SIGTERM or SIGWINCH never arrives).
+static inline void stratus_install_signal_handlers(int wakeup_fd) {
+    stratus_caught_signal = 0;
+    stratus_signal_fd = wakeup_fd;
     struct sigaction action;
     memset(&action, 0, sizeof action);
-    action.sa_handler = stratus_restore_and_exit;
+    action.sa_handler = stratus_note_signal;
     sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
-    sigaction(SIGHUP, &action, NULL);
+    for (int i = 0; i < 3; i++) {
+        sigaction(stratus_termination_signals[i], NULL, &stratus_previous_actions()[i]);
+        if (stratus_previous_actions()[i].sa_handler != SIG_IGN) {
+            sigaction(stratus_termination_signals[i], &action, NULL);
+        }
+    }
+    stratus_handlers_installed = 1;
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, SIGINT);
+    sigaddset(&unblock, SIGTERM);
+    sigaddset(&unblock, SIGHUP);
+    sigaddset(&unblock, SIGWINCH);
+    pthread_sigmask(SIG_UNBLOCK, &unblock, NULL);
 }
 
-/// Puts the default dispositions back once the terminal is restored normally.
-static inline void stratus_remove_restore_handlers(void) {
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
+/// The signal caught since the handlers were installed, or 0.
+static inline int stratus_pending_signal(void) { return stratus_caught_signal; }
+
+/// Puts back what the termination signals did before, once the terminal is restored.
+static inline void stratus_remove_signal_handlers(void) {
+    if (!stratus_handlers_installed) { return; }
+    stratus_signal_fd = -1;
+    for (int i = 0; i < 3; i++) {
+        sigaction(stratus_termination_signals[i], &stratus_previous_actions()[i], NULL);
+    }
+    stratus_handlers_installed = 0;
 }
 
 #endif

@@ -158,6 +158,16 @@ import Testing
     }
 
     @Test(.enabled(if: tmuxAvailable)) func sigtermRestoresTheTerminal() throws {
+        try signalRestoresTheTerminal(SIGTERM)
+    }
+
+    @Test(.enabled(if: tmuxAvailable)) func sighupRestoresTheTerminal() throws {
+        try signalRestoresTheTerminal(SIGHUP)
+    }
+
+    /// The signal's handler only notes it; the loop restores the terminal and the process
+    /// exits with 128 + signal, leaving the shell in cooked mode with echo.
+    func signalRestoresTheTerminal(_ signal: Int32) throws {
         let pane = try TmuxPane(width: 100, height: 30)
         defer { pane.close() }
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-e2e-\(UUID().uuidString).pid").path
@@ -165,8 +175,9 @@ import Testing
         try pane.run("sh -c 'echo $$ > \(pidFile); exec \(dashboardCommand())'; echo EXIT=$?")
         try pane.waitFor("1 Query")
         let pid = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
-        kill(pid, SIGTERM)
-        try pane.waitFor("EXIT=143")
+        kill(pid, signal)
+        try pane.waitFor("EXIT=\(128 + signal)")
+        #expect(!pane.capture().contains("1 Query"))
         pane.run("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '; echo")
         try pane.waitFor("icanon echo")
     }

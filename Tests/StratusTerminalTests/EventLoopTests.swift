@@ -88,6 +88,17 @@ struct CounterApp: TerminalApp {
         #expect(backend.text.contains("count: 2"))
     }
 
+    @Test func aCaughtSignalEndsTheLoopAfterRestoringTheTerminal() throws {
+        let backend = MemoryBackend(width: 20, height: 4)
+        let loop = EventLoop(app: CounterApp(), backend: backend)
+        backend.type("+")
+        backend.pendingSignal = SIGTERM
+        #expect(throws: TerminalSignal(signal: SIGTERM)) { try loop.run() }
+        #expect(!backend.isSetUp)
+        #expect(TerminalSignal(signal: SIGTERM).exitCode == 143)
+        #expect(TerminalSignal(signal: SIGHUP).exitCode == 129)
+    }
+
     @Test func messagePostedFromAnotherThreadArrives() async {
         let backend = MemoryBackend(width: 20, height: 4)
         let mailbox = Mailbox<CounterApp.Message>()

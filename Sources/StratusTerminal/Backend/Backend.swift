@@ -22,4 +22,9 @@ public protocol Backend: AnyObject {
     /// The next input event. Waits at most `timeout` (nil: until input or a wake-up) and
     /// returns nil on timeout or when `wakeup` is signalled (the loop then drains its mailbox).
     func readEvent(timeout: Duration?, wakeup: Wakeup?) -> Event?
+
+    /// A termination signal (SIGINT, SIGTERM, SIGHUP) caught since ``setUp()``, if any. The
+    /// handler only notes it and wakes ``readEvent(timeout:wakeup:)``: the loop then ends
+    /// and the terminal is restored outside the handler, where that is safe.
+    var pendingSignal: Int32? { get }
 }

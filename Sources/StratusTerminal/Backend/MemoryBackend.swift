@@ -16,6 +16,8 @@ public final class MemoryBackend: Backend {
     public private(set) var isSetUp = false
     /// Scripted input not yet read.
     public private(set) var pendingEvents: [Event] = []
+    /// A signal as if one had been caught (tests of the loop's way out).
+    public var pendingSignal: Int32?
 
     public init(width: Int = 80, height: Int = 24, colorDepth: ColorDepth = .trueColor) {
         size = Size(width: width, height: height)

@@ -6,8 +6,9 @@ import Foundation
 /// Owns the screen from ``setUp()`` to ``tearDown()`` and must be used from one thread.
 /// Writes only the cells that changed since the previous frame, then refreshes once. Input is
 /// read with `get_wch` in no-delay mode after `poll()` on stdin and the loop's wake-up pipe,
-/// so a posted message wakes it immediately. Raw mode: Ctrl-C arrives as `ctrl("c")`;
-/// SIGINT/SIGTERM/SIGHUP from outside restore the terminal and exit with 128 + signal.
+/// so a posted message wakes it immediately. Raw mode: Ctrl-C arrives as `ctrl("c")`.
+/// SIGINT/SIGTERM/SIGHUP from outside are noted by a handler that only wakes the poll (a
+/// self-pipe); ``pendingSignal`` then ends the loop, which restores the terminal normally.
 public final class NcursesBackend: Backend {
     /// Why the terminal could not be started.
     public struct StartError: Error, CustomStringConvertible, Sendable {
@@ -32,6 +33,8 @@ public final class NcursesBackend: Backend {
     private var decoder: KeyDecoder
     private var queued: [Event] = []
     private var cursorVisible: Bool?
+    /// Written to by the signal handler, polled next to stdin.
+    private let signalWakeup = Wakeup()
 
     /// - Parameters:
     ///   - environment: read for `NO_COLOR` and `TERM`.
@@ -74,7 +77,7 @@ public final class NcursesBackend: Backend {
         stratus_nodelay_stdscr(1)
         set_escdelay(escapeDelayMilliseconds)
         startColors()
-        stratus_install_restore_handlers()
+        stratus_install_signal_handlers(signalWakeup.writeDescriptor)
         if bracketedPaste { stratus_set_bracketed_paste(1) }
         setCursorVisible(false)
         syncSize()
@@ -88,7 +91,12 @@ public final class NcursesBackend: Backend {
         endwin()
         delscreen(current)
         screen = nil
-        stratus_remove_restore_handlers()
+        stratus_remove_signal_handlers()
+    }
+
+    public var pendingSignal: Int32? {
+        let caught = stratus_pending_signal()
+        return caught == 0 ? nil : caught
     }
 
     public func draw(_ canvas: Canvas) {
@@ -120,6 +128,7 @@ public final class NcursesBackend: Backend {
         let clock = ContinuousClock()
         let end = timeout.map { clock.now + $0 }
         while true {
+            if pendingSignal != nil { return nil }
             if !queued.isEmpty { return queued.removeFirst() }
             while let code = readCode() {
                 if code == .keyCode(CursesKey.resize) {
@@ -143,6 +152,9 @@ public final class NcursesBackend: Backend {
             case .woken:
                 wakeup?.drain()
                 return nil
+            case .signalled:
+                signalWakeup.drain()
+                return nil
             case .input, .timedOut, .interrupted:
                 continue
             }
@@ -152,7 +164,7 @@ public final class NcursesBackend: Backend {
     // MARK: - Private
 
     private enum WaitResult {
-        case input, woken, timedOut, interrupted
+        case input, woken, signalled, timedOut, interrupted
     }
 
     private func startColors() {
@@ -224,7 +236,8 @@ public final class NcursesBackend: Backend {
     }
 
     private func waitForInput(_ wait: Duration?, wakeup: Wakeup?) -> WaitResult {
-        var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: signalWakeup.readDescriptor, events: Int16(POLLIN), revents: 0)]
         if let wakeup, wakeup.readDescriptor >= 0 {
             descriptors.append(pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0))
         }
@@ -237,7 +250,8 @@ public final class NcursesBackend: Backend {
         let result = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
         if result < 0 { return .interrupted }
         if result == 0 { return .timedOut }
-        if descriptors.count > 1, descriptors[1].revents != 0 { return .woken }
+        if descriptors[1].revents != 0 { return .signalled }
+        if descriptors.count > 2, descriptors[2].revents != 0 { return .woken }
         if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
             // The terminal is gone (SIGHUP normally ends us first); don't spin while it goes.
             usleep(20_000)

@@ -26,13 +26,16 @@ public final class EventLoop<App: TerminalApp> {
     }
 
     /// Takes over the terminal, draws, and handles input and messages until the app wants to
-    /// quit; the terminal is restored on every way out.
+    /// quit; the terminal is restored on every way out. Throws ``TerminalSignal`` (after the
+    /// terminal is restored) when SIGINT, SIGTERM or SIGHUP arrived: exit with its
+    /// ``TerminalSignal/exitCode``.
     public func run() throws {
         try backend.setUp()
         defer { backend.tearDown() }
         render()
         var nextTick = tickInterval.map { clock.now + $0 }
         while !app.wantsQuit {
+            if let signal = backend.pendingSignal { throw TerminalSignal(signal: signal) }
             let timeout = nextTick.map { max(.zero, $0 - clock.now) }
             step(timeout: timeout)
             if let due = nextTick, clock.now >= due, !app.wantsQuit {

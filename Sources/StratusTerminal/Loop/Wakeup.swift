@@ -12,7 +12,8 @@ public final class Wakeup: Sendable {
     /// Poll this for readability; -1 if the pipe could not be made (the loop then relies on
     /// its poll timeout).
     public let readDescriptor: Int32
-    private let writeDescriptor: Int32
+    /// The end ``signal()`` writes to; a signal handler may write a byte to it directly.
+    let writeDescriptor: Int32
 
     public init() {
         var descriptors: [Int32] = [-1, -1]

@@ -85,7 +85,12 @@ enum DashboardLauncher {
                                tracePath: environment["STRATUS_DASHBOARD_TRACE"])
         app.start()
         let loop = EventLoop(app: app, backend: backend, mailbox: mailbox, tickInterval: .milliseconds(150))
-        try loop.run()
+        do {
+            try loop.run()
+        } catch let signal as TerminalSignal {
+            // The terminal is restored by now; leave as a process ended by the signal does.
+            throw CommandFailure(message: "", exitCode: signal.exitCode)
+        }
     }
 }
 
