@@ -102,7 +102,9 @@ public struct CloudDatabase: Sendable {
         }
     }
 
-    static func zoneNameProblem(_ name: String) -> String? {
+    /// What is wrong with a name for a new custom zone, as `modifyRecordZones` would say it;
+    /// nil when the name is fine. Interfaces call it to check a name as it is typed.
+    public static func zoneNameProblem(_ name: String) -> String? {
         if name.isEmpty { return "A zone name cannot be empty." }
         if name.utf8.count > 255 { return "Zone name is \(name.utf8.count) bytes long; the limit is 255." }
         if name.hasPrefix("_") { return "Zone names starting with '_' are reserved for CloudKit's own zones." }

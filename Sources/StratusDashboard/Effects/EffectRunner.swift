@@ -86,6 +86,18 @@ public final class EffectRunner: Sendable {
                                       roles: document?.roles ?? [], grants: grants)
             }))
 
+        case .createZone(let job, let zone, let scope):
+            post(.zoneSaved(job: job, zone, capture {
+                try database(scope).modifyRecordZones(saving: [zone])
+                return try database(scope).allRecordZones()
+            }))
+
+        case .deleteZone(let job, let zone, let scope):
+            post(.zoneDeleted(job: job, zone, capture {
+                try database(scope).modifyRecordZones(deleting: [zone])
+                return try database(scope).allRecordZones()
+            }))
+
         case .loadRecordCounts(let job, let zone, let scope):
             post(.recordCountsLoaded(job: job, capture { try database(scope).recordCountsByType(inZoneWith: zone) }))
 

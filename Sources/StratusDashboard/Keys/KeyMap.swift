@@ -148,6 +148,8 @@ public enum KeyMap {
 
         // Zones and Schema
         KeyBinding([.enter], .zones, .open, "Enter", "use this zone"),
+        KeyBinding([.char("n")], .zones, .create, "n", "new zone (private database)", short: "new zone"),
+        KeyBinding([.char("d")], .zones, .delete, "d", "delete the zone and its records (asks first)", short: "delete"),
         KeyBinding([.char("r")], .zones, .run, "r", "refresh"),
         KeyBinding([.char("y")], .zones, .copy, "y", "copy the zone's token", short: "copy token"),
         KeyBinding([.enter], .schema, .open, "Enter", "query this record type", short: "query it"),

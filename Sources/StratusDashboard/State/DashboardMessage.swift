@@ -15,6 +15,9 @@ public enum DashboardMessage: Sendable {
     /// Records per type in the zone, for the record type the Query tab starts with.
     case recordCountsLoaded(job: Int, Result<[String: Int], CloudKitError>)
     case schemaLoaded(job: Int, Result<SchemaSnapshot, CloudKitError>)
+    /// A zone was made or deleted; the result is the database's zones after it.
+    case zoneSaved(job: Int, ZoneID, Result<[RecordZone], CloudKitError>)
+    case zoneDeleted(job: Int, ZoneID, Result<[RecordZone], CloudKitError>)
     case queryPage(job: Int, Result<QueryPage, CloudKitError>, append: Bool, milliseconds: Int)
     case filterChecked(generation: Int, FilterCheck)
     case fetchProgress(job: Int, done: Int, total: Int)
@@ -76,6 +79,8 @@ public enum Effect: Sendable {
     case loadZones(job: Int, scope: DatabaseScope)
     case loadSchema(job: Int)
     case loadRecordCounts(job: Int, zone: ZoneID, scope: DatabaseScope)
+    case createZone(job: Int, zone: ZoneID, scope: DatabaseScope)
+    case deleteZone(job: Int, zone: ZoneID, scope: DatabaseScope)
     case runQuery(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     case nextQueryPage(job: Int, cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     case checkFilter(generation: Int, filter: String, arguments: [String], recordType: String)

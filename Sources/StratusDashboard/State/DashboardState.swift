@@ -40,7 +40,7 @@ public struct StatusMessage: Hashable, Sendable {
 public struct JobInfo: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case zones, schema, recordCounts, query, fetch, changes, databaseChanges, token, save, delete, loadRecord
-        case subscriptions, saveSubscription, deleteSubscription, exportSchema
+        case subscriptions, saveSubscription, deleteSubscription, exportSchema, saveZone, deleteZone
     }
     public var id: Int
     public var kind: Kind

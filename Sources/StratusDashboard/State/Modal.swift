@@ -70,6 +70,8 @@ public struct PickerState: Sendable {
 public enum TextInputPurpose: Hashable, Sendable {
     case fetchNames, changesToken, databaseToken, search, builderValue(row: Int)
     case subscriptionID, schemaExportPath
+    /// The name of a custom zone to make in the current database.
+    case newZone
     /// The point a LOCATION field's distance is measured from, for the Query tab's sort.
     case sortDistance(field: String, ascending: Bool)
 }
@@ -162,6 +164,8 @@ public struct EditFormState: Sendable {
 public enum ConfirmAction: Hashable, Sendable {
     case deleteRecord(RecordID, recordType: String)
     case deleteSubscription(String)
+    /// A custom zone and the records it held when the dialog asked.
+    case deleteZone(ZoneID, recordCount: Int)
     case quit
 }
 

@@ -26,7 +26,7 @@ extension Dashboard {
             case .back?:
                 state.topModal = nil
             case .open?:
-                if let error = textInputError(input.purpose, input.field.text) {
+                if let error = textInputError(state, input.purpose, input.field.text, typing: false) {
                     input.error = error
                     state.topModal = .textInput(input)
                     return []
@@ -35,7 +35,7 @@ extension Dashboard {
                 return textEntered(&state, input.purpose, input.field.text)
             default:
                 input.field.handle(key)
-                input.error = nil
+                input.error = textInputError(state, input.purpose, input.field.text, typing: true)
                 state.topModal = .textInput(input)
             }
             return []
@@ -134,12 +134,17 @@ extension Dashboard {
     }
 
     /// What is wrong with a dialog's text, shown in the dialog (which stays open); nil when
-    /// it can be taken.
-    static func textInputError(_ purpose: TextInputPurpose, _ text: String) -> String? {
+    /// it can be taken. While `typing`, only what is checked as you type (an empty text is
+    /// not yet an error).
+    static func textInputError(_ state: DashboardState, _ purpose: TextInputPurpose, _ text: String, typing: Bool) -> String? {
         switch purpose {
         case .sortDistance:
+            guard !typing else { return nil }
             if case .failure(let error) = SortKey.parseLocation(text) { return error.message }
             return nil
+        case .newZone:
+            guard !typing || !text.isEmpty else { return nil }
+            return newZoneNameProblem(state, text)
         default:
             return nil
         }
@@ -170,6 +175,8 @@ extension Dashboard {
         case .subscriptionID:
             draftIDEntered(&state, text)
             return []
+        case .newZone:
+            return createZone(&state, named: text)
         case .schemaExportPath:
             let path = (text.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
             guard !path.isEmpty else { return [] }
@@ -186,6 +193,9 @@ extension Dashboard {
         case .deleteSubscription(let id):
             let job = state.startJob(.deleteSubscription, "delete subscription \(id)")
             return [.deleteSubscription(job: job, subscriptionID: id, scope: state.scope)]
+        case .deleteZone(let zoneID, _):
+            let job = state.startJob(.deleteZone, "delete zone \(zoneID.zoneName)")
+            return [.deleteZone(job: job, zone: zoneID, scope: state.scope)]
         case .quit:
             state.wantsQuit = true
             return cancelAll(&state)

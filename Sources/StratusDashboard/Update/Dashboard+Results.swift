@@ -240,6 +240,9 @@ extension Dashboard {
             state.endJob(job)
             return []
 
+        case .zoneSaved, .zoneDeleted:
+            return receiveZones(&state, message)
+
         case .subscriptionsLoaded, .subscriptionSaved, .subscriptionDeleted, .notificationsArrived, .notificationsFailed, .schemaExported:
             return receiveSubscriptions(&state, message)
 

@@ -181,25 +181,7 @@ extension Dashboard {
         return []
     }
 
-    // MARK: - Zones and schema
-
-    static func zonesAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
-        let index = state.zonesList.selected
-        switch action {
-        case .open:
-            guard state.zones.indices.contains(index) else { return [] }
-            let effects = switchZone(&state, to: state.zones[index].zoneID.zoneName)
-            state.tab = .query
-            return effects
-        case .run:
-            return loadZones(&state)
-        case .copy:
-            guard state.zones.indices.contains(index) else { return [] }
-            return copy(&state, state.zones[index].currentToken, what: "token of \(state.zones[index].zoneID.zoneName)")
-        default:
-            return []
-        }
-    }
+    // MARK: - Schema
 
     static func schemaAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {

@@ -1,0 +1,110 @@
+import Foundation
+import StratusEngine
+import StratusModel
+
+extension Dashboard {
+    // MARK: - Zones tab
+
+    static func zonesAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+        let index = state.zonesList.selected
+        switch action {
+        case .open:
+            guard state.zones.indices.contains(index) else { return [] }
+            let effects = switchZone(&state, to: state.zones[index].zoneID.zoneName)
+            state.tab = .query
+            return effects
+        case .run:
+            return loadZones(&state)
+        case .copy:
+            guard state.zones.indices.contains(index) else { return [] }
+            return copy(&state, state.zones[index].currentToken, what: "token of \(state.zones[index].zoneID.zoneName)")
+        case .create:
+            guard state.scope.allowsCustomZones else {
+                state.status = StatusMessage(
+                    "Custom zones can only be made in the private database; this is the \(state.scope.name) database (D switches).",
+                    kind: .error)
+                return []
+            }
+            state.modals.append(.textInput(TextInputState(
+                purpose: .newZone, title: "New zone in the \(state.scope.name) database",
+                hint: "a name, not starting with _ (up to 255 bytes)")))
+            return []
+        case .delete:
+            guard state.zones.indices.contains(index) else { return [] }
+            let zone = state.zones[index]
+            guard !zone.zoneID.isDefault else {
+                state.status = StatusMessage(
+                    "\(ZoneID.defaultZoneName) cannot be deleted (CloudKit's rule); delete its records instead.", kind: .error)
+                return []
+            }
+            let records = zone.recordCount == 1 ? "its 1 record" : "its \(ViewKit.count(zone.recordCount)) records"
+            state.modals.append(.confirm(ConfirmState(
+                title: "Delete zone",
+                message: "Delete zone \(zone.zoneID.zoneName) and \(records) from the \(state.scope.name) database? "
+                    + "Its change history goes too; sync clients see the zone deleted. This cannot be undone.",
+                action: .deleteZone(zone.zoneID, recordCount: zone.recordCount))))
+            return []
+        default:
+            return []
+        }
+    }
+
+    /// What the engine would refuse in a new zone's name, or that the zone is already there.
+    static func newZoneNameProblem(_ state: DashboardState, _ name: String) -> String? {
+        if let problem = CloudDatabase.zoneNameProblem(name) { return problem }
+        if state.zones.contains(where: { $0.zoneID.zoneName == name }) {
+            return "Zone \(name) already exists in the \(state.scope.name) database."
+        }
+        return nil
+    }
+
+    static func createZone(_ state: inout DashboardState, named name: String) -> [Effect] {
+        let job = state.startJob(.saveZone, "make zone \(name)")
+        return [.createZone(job: job, zone: ZoneID(zoneName: name), scope: state.scope)]
+    }
+
+    /// A zone made or deleted: the list shows the database's zones after it; a deleted current
+    /// zone gives way to the default zone.
+    static func receiveZones(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+        switch message {
+        case .zoneSaved(let job, let zoneID, let result):
+            guard state.job(job) != nil else { return [] }
+            state.endJob(job)
+            switch result {
+            case .success(let zones):
+                state.zones = zones
+                let index = zones.firstIndex { $0.zoneID == zoneID } ?? state.zonesList.selected
+                state.zonesList.move(to: index, count: zones.count, visible: Layout.zonesRows(state.size))
+                state.status = StatusMessage("Made zone \(zoneID.zoneName); Enter uses it.", kind: .success)
+            case .failure(let error):
+                state.status = .error(error)
+            }
+            return []
+
+        case .zoneDeleted(let job, let zoneID, let result):
+            guard state.job(job) != nil else { return [] }
+            state.endJob(job)
+            switch result {
+            case .success(let zones):
+                let count = state.zones.first { $0.zoneID == zoneID }?.recordCount
+                let deleted = "Deleted zone \(zoneID.zoneName)" + (count.map { " and its \(ViewKit.count($0)) record\($0 == 1 ? "" : "s")" } ?? "")
+                state.zones = zones
+                state.zonesList.clamp(count: zones.count, visible: Layout.zonesRows(state.size))
+                guard state.zone == zoneID else {
+                    state.status = StatusMessage(deleted + ".", kind: .success)
+                    return []
+                }
+                state.zone = .default
+                let effects = resetResults(&state)
+                state.status = StatusMessage(deleted + "; now in \(ZoneID.defaultZoneName).", kind: .success)
+                return effects
+            case .failure(let error):
+                state.status = .error(error)
+            }
+            return []
+
+        default:
+            return []
+        }
+    }
+}
