@@ -126,7 +126,7 @@ import Testing
         harness.press(.ctrl("s"))
         #expect(harness.state.topModal == nil)
         #expect(harness.state.query.filter == "nights > 3 AND title BEGINSWITH \"京都\"")
-        #expect(harness.state.preferences.recentFilters["Trip"]?.first == harness.state.query.filter)
+        #expect(harness.state.preferences.recentFilters["Trip"]?.first?.text == harness.state.query.filter)
     }
 
     @Test func typedTextUpdatesTheBuilder() throws {

@@ -90,6 +90,20 @@ import Testing
         }
     }
 
+    @Test func filterEditorWithArguments() {
+        assertSnapshot("filter-arguments") { state in
+            let text = "title BEGINSWITH %@ AND nights >= %d"
+            var editor = FilterEditorState(recordType: "Trip", fields: BuilderField.fields(for: Fixtures.tripSchema),
+                                           text: text, arguments: ["string:東京", "int:two"])
+            editor.focus = .arguments
+            editor.argumentRow = 1
+            editor.builderSynced = false
+            editor.builderNote = "format specifiers are edited as text"
+            editor.check = FilterArgumentRow.explain(.invalid("no argument for %d", offset: 34, length: 2), rows: editor.argumentRows)
+            state.modals = [.filterEditor(editor)]
+        }
+    }
+
     @Test func inspector() {
         assertSnapshot("inspector") { state in
             var inspector = InspectorState(record: Fixtures.trips(3)[1])

@@ -4,7 +4,7 @@ import StratusTerminal
 /// binding found for a key wins.
 public enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case global, list, query, fetch, changes, databaseChanges, zones, schema, subscriptions, notifications, inspector
-    case filterEditor, filterBuilder, filterText, picker, multiPicker, textInput, form, confirm, conflict, help, commandLine
+    case filterEditor, filterBuilder, filterText, filterArguments, picker, multiPicker, textInput, form, confirm, conflict, help, commandLine
     case subscriptionDraft
 
     /// The heading of the context's section in the help overlay.
@@ -25,6 +25,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
         case .filterEditor: return "Filter editor"
         case .filterBuilder: return "Filter builder"
         case .filterText: return "Filter text"
+        case .filterArguments: return "Filter arguments"
         case .picker, .multiPicker: return "Picker"
         case .textInput: return "Text input"
         case .form: return "Record form"
@@ -175,7 +176,8 @@ public enum KeyMap {
         KeyBinding([.escape], .inspector, .back, "Esc", "back"),
 
         // Filter editor
-        KeyBinding([.tab], .filterEditor, .switchFocus, "Tab", "builder / text", short: "builder ⇄ text"),
+        KeyBinding([.tab], .filterEditor, .switchFocus, "Tab", "next pane: builder → text → arguments", short: "next pane"),
+        KeyBinding([.backTab], .filterEditor, .previousField, "Shift-Tab", "previous pane", hint: false),
         KeyBinding([.ctrl("s")], .filterEditor, .apply, "Ctrl-S", "apply and run", short: "apply"),
         KeyBinding([.ctrl("r")], .filterEditor, .recentFilters, "Ctrl-R", "recent filters", short: "recent"),
         KeyBinding([.escape], .filterEditor, .back, "Esc", "close without applying", short: "close"),
@@ -187,6 +189,9 @@ public enum KeyMap {
         KeyBinding([.char("a")], .filterBuilder, .addCondition, "a", "add a condition", short: "add"),
         KeyBinding([.char("d"), .delete], .filterBuilder, .deleteCondition, "d", "remove the condition", short: "remove"),
         KeyBinding([.enter], .filterText, .apply, "Enter", "apply and run", short: "apply"),
+        KeyBinding([.enter], .filterArguments, .apply, "Enter", "apply and run", short: "apply"),
+        KeyBinding([.up], .filterArguments, .up, "↑↓", "argument", hint: false),
+        KeyBinding([.down], .filterArguments, .down, "↓", "next argument", hint: false),
 
         // Dialogs
         KeyBinding([.up, .char("k")], .picker, .up, "↑↓", "move", hint: false),

@@ -95,22 +95,24 @@ public struct TokenBookmark: Hashable, Sendable, Codable {
 /// What the dashboard keeps between runs, in a small JSON file next to the store.
 public struct DashboardPreferences: Hashable, Sendable, Codable {
     /// Recent filters by record type, newest first.
-    public var recentFilters: [String: [String]] = [:]
+    public var recentFilters: [String: [RecentFilter]] = [:]
     public var bookmarks: [TokenBookmark] = []
 
-    public init(recentFilters: [String: [String]] = [:], bookmarks: [TokenBookmark] = []) {
+    public init(recentFilters: [String: [RecentFilter]] = [:], bookmarks: [TokenBookmark] = []) {
         self.recentFilters = recentFilters
         self.bookmarks = bookmarks
     }
 
     public static let recentLimit = 10
 
-    public mutating func remember(filter: String, for recordType: String) {
+    /// Puts a filter and its arguments first in the type's recent list (once).
+    public mutating func remember(filter: String, arguments: [String] = [], for recordType: String) {
         let trimmed = filter.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
+        let entry = RecentFilter(text: trimmed, arguments: arguments)
         var list = recentFilters[recordType] ?? []
-        list.removeAll { $0 == trimmed }
-        list.insert(trimmed, at: 0)
+        list.removeAll { $0 == entry }
+        list.insert(entry, at: 0)
         recentFilters[recordType] = Array(list.prefix(DashboardPreferences.recentLimit))
     }
 }

@@ -103,7 +103,8 @@ public struct InspectorState: Sendable {
 }
 
 public struct FilterEditorState: Sendable {
-    public enum Focus: Hashable, Sendable { case builder, text }
+    /// Tab goes builder → text → arguments (when the text has specifiers) → builder.
+    public enum Focus: Hashable, Sendable { case builder, text, arguments }
     /// What applying the filter sets: the Query tab's filter (and runs it), or the predicate
     /// of the subscription being made (the dialog under the editor).
     public enum Target: Hashable, Sendable { case query, subscription }
@@ -122,12 +123,25 @@ public struct FilterEditorState: Sendable {
     public var check: FilterCheck?
     /// Increases with every text change; a check result for an older text is dropped.
     public var generation = 0
-    public var arguments: [String] = []
+    /// One row per format specifier of the text, in order.
+    public var argumentRows: [FilterArgumentRow] = []
+    /// The selected argument row.
+    public var argumentRow = 0
 
-    public init(recordType: String, fields: [BuilderField], text: String) {
+    public init(recordType: String, fields: [BuilderField], text: String, arguments: [String] = []) {
         self.recordType = recordType
         self.fields = fields
         self.text = TextField(text)
+        self.argumentRows = FilterArgumentRow.rows(for: text, texts: arguments) ?? []
+    }
+
+    /// The typed arguments, one per specifier, as `QueryRequest` and subscriptions take them.
+    public var arguments: [String] { argumentRows.map(\.field.text) }
+
+    /// The arguments to bind for a check: those before the first missing or unreadable one
+    /// (the engine then places the problem on that one's specifier).
+    public var argumentsToCheck: [String] {
+        argumentRows.prefix { !$0.isMissing && $0.error == nil }.map(\.field.text)
     }
 
     public func field(named name: String) -> BuilderField? { fields.first { $0.name == name } }

@@ -10,8 +10,11 @@ extension Dashboard {
         case .back?:
             state.topModal = nil
             return []
-        case .switchFocus?:
-            editor.focus = editor.focus == .builder ? .text : .builder
+        case .switchFocus?, .previousField?:
+            var order: [FilterEditorState.Focus] = [.builder, .text]
+            if !editor.argumentRows.isEmpty { order.append(.arguments) }
+            let index = order.firstIndex(of: editor.focus) ?? 0
+            editor.focus = order[(index + (action == .switchFocus ? 1 : order.count - 1)) % order.count]
             state.topModal = .filterEditor(editor)
             return []
         case .apply?:
@@ -22,8 +25,10 @@ extension Dashboard {
                 state.status = StatusMessage("No recent filters for \(editor.recordType) yet.")
                 return []
             }
-            state.modals.append(.picker(PickerState(purpose: .recentFilter, title: "Recent filters for \(editor.recordType)",
-                                                    items: recent.map { PickerItem(label: $0) })))
+            let items = recent.enumerated().map { index, filter in
+                PickerItem(label: filter.text, detail: filter.arguments.joined(separator: ", "), value: "\(index)")
+            }
+            state.modals.append(.picker(PickerState(purpose: .recentFilter, title: "Recent filters for \(editor.recordType)", items: items)))
             return []
         default:
             break
@@ -32,6 +37,9 @@ extension Dashboard {
             guard editor.text.handle(key) else { return [] }
             state.topModal = .filterEditor(editor)
             return filterTextChanged(&state)
+        }
+        if editor.focus == .arguments {
+            return argumentKey(&state, editor, key: key, action: action)
         }
         // Builder
         if !editor.builderSynced, action == .addCondition || action == .deleteCondition || action == .editCell {
@@ -115,16 +123,51 @@ extension Dashboard {
         return builderChanged(&state)
     }
 
+    /// Keys of the Arguments area: ↑↓ choose the row, the rest edit it (checked as typed).
+    static func argumentKey(_ state: inout DashboardState, _ editor: FilterEditorState, key: Key, action: KeyAction?) -> [Effect] {
+        var editor = editor
+        guard editor.argumentRows.indices.contains(editor.argumentRow) else { return [] }
+        switch action {
+        case .up?:
+            editor.argumentRow = max(0, editor.argumentRow - 1)
+        case .down?:
+            editor.argumentRow = min(editor.argumentRows.count - 1, editor.argumentRow + 1)
+        default:
+            guard editor.argumentRows[editor.argumentRow].field.handle(key) else { return [] }
+            editor.argumentRows[editor.argumentRow].textChanged()
+            return checkFilter(&state, editor)
+        }
+        state.topModal = .filterEditor(editor)
+        return []
+    }
+
+    /// Stores the editor and asks for a check of its text, bound to the arguments typed so
+    /// far (a result for an older generation is dropped).
+    static func checkFilter(_ state: inout DashboardState, _ editor: FilterEditorState) -> [Effect] {
+        var editor = editor
+        editor.generation += 1
+        editor.check = nil
+        state.topModal = .filterEditor(editor)
+        return [.checkFilter(generation: editor.generation, filter: editor.text.text, arguments: editor.argumentsToCheck,
+                             recordType: editor.recordType)]
+    }
+
+    /// One argument row per specifier of the new text, keeping what was typed by position.
+    static func syncArgumentRows(_ editor: inout FilterEditorState) {
+        guard let rows = FilterArgumentRow.rows(for: editor.text.text, previous: editor.argumentRows) else { return }
+        editor.argumentRows = rows
+        editor.argumentRow = min(editor.argumentRow, max(0, rows.count - 1))
+        if rows.isEmpty, editor.focus == .arguments { editor.focus = .text }
+    }
+
     /// The builder changed: write its text and check it.
     static func builderChanged(_ state: inout DashboardState) -> [Effect] {
         guard case .filterEditor(var editor)? = state.topModal else { return [] }
         editor.text.set(FilterBuilder.text(for: editor.rows, fields: editor.fields))
         editor.builderSynced = true
         editor.builderNote = nil
-        editor.generation += 1
-        editor.check = nil
-        state.topModal = .filterEditor(editor)
-        return [.checkFilter(generation: editor.generation, filter: editor.text.text, arguments: editor.arguments, recordType: editor.recordType)]
+        syncArgumentRows(&editor)
+        return checkFilter(&state, editor)
     }
 
     /// The text changed: bring the builder in line when it can show the text, and check it.
@@ -141,10 +184,8 @@ extension Dashboard {
             editor.builderNote = error.message
         }
         if !focusText, !editor.builderSynced { editor.focus = .text }
-        editor.generation += 1
-        editor.check = nil
-        state.topModal = .filterEditor(editor)
-        return [.checkFilter(generation: editor.generation, filter: editor.text.text, arguments: editor.arguments, recordType: editor.recordType)]
+        syncArgumentRows(&editor)
+        return checkFilter(&state, editor)
     }
 
     static func applyFilter(_ state: inout DashboardState, _ editor: FilterEditorState) -> [Effect] {
@@ -169,7 +210,7 @@ extension Dashboard {
         state.query.arguments = editor.arguments
         var effects: [Effect] = []
         if !text.isEmpty {
-            state.preferences.remember(filter: text, for: editor.recordType)
+            state.preferences.remember(filter: text, arguments: editor.arguments, for: editor.recordType)
             effects.append(.savePreferences(state.preferences))
         }
         return effects + runQuery(&state)

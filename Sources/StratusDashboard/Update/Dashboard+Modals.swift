@@ -108,8 +108,11 @@ extension Dashboard {
             guard let item else { return [] }
             return builderPicked(&state, picker.purpose, row: row, value: item.value)
         case .recentFilter:
-            guard let item, case .filterEditor(var editor)? = state.topModal else { return [] }
-            editor.text.set(item.value)
+            guard let item, case .filterEditor(var editor)? = state.topModal, let index = Int(item.value),
+                  let recent = state.preferences.recentFilters[editor.recordType], recent.indices.contains(index) else { return [] }
+            editor.text.set(recent[index].text)
+            editor.argumentRows = FilterArgumentRow.rows(for: recent[index].text, texts: recent[index].arguments) ?? []
+            editor.argumentRow = 0
             state.topModal = .filterEditor(editor)
             return filterTextChanged(&state)
         case .fetchKeys:

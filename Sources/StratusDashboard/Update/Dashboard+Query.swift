@@ -52,9 +52,8 @@ extension Dashboard {
             state.modals.append(.picker(PickerState(purpose: .recordType, title: "Record type", items: items, selected: selected)))
         case .filter:
             guard let recordType = state.query.recordType else { return [] }
-            var editor = FilterEditorState(recordType: recordType, fields: BuilderField.fields(for: state.currentSchema),
-                                           text: state.query.filter)
-            editor.arguments = state.query.arguments
+            let editor = FilterEditorState(recordType: recordType, fields: BuilderField.fields(for: state.currentSchema),
+                                           text: state.query.filter, arguments: state.query.arguments)
             state.modals.append(.filterEditor(editor))
             return filterTextChanged(&state, focusText: false)
         case .sort:

@@ -83,7 +83,7 @@ extension Dashboard {
         case .filterChecked(let generation, let check):
             guard case .filterEditor(var editor)? = state.modals.last(where: { if case .filterEditor = $0 { return true }; return false }),
                   editor.generation == generation else { return [] }
-            editor.check = check
+            editor.check = FilterArgumentRow.explain(check, rows: editor.argumentRows)
             replaceFilterEditor(&state, editor)
             return []
 

@@ -165,9 +165,9 @@ extension Dashboard {
                 return []
             }
             let text = draft.predicate == "TRUEPREDICATE" ? "" : draft.predicate
-            var editor = FilterEditorState(recordType: recordType, fields: BuilderField.fields(for: state.schema(named: recordType)), text: text)
+            var editor = FilterEditorState(recordType: recordType, fields: BuilderField.fields(for: state.schema(named: recordType)), text: text,
+                                           arguments: draft.arguments)
             editor.target = .subscription
-            editor.arguments = draft.arguments
             state.modals.append(.filterEditor(editor))
             return filterTextChanged(&state, focusText: false)
         case .firesOn:

@@ -50,7 +50,12 @@ public enum Dashboard {
             case .picker(let picker): return picker.multiple ? [.multiPicker, .picker] : [.picker]
             case .textInput: return [.textInput]
             case .inspector: return [.inspector, .list, .global]
-            case .filterEditor(let editor): return editor.focus == .builder ? [.filterBuilder, .filterEditor] : [.filterText, .filterEditor]
+            case .filterEditor(let editor):
+                switch editor.focus {
+                case .builder: return [.filterBuilder, .filterEditor]
+                case .text: return [.filterText, .filterEditor]
+                case .arguments: return [.filterArguments, .filterEditor]
+                }
             case .form: return [.form]
             case .confirm: return [.confirm]
             case .conflict: return [.conflict]
@@ -397,6 +402,11 @@ public enum Dashboard {
                 line.field.insert(text)
                 state.topModal = .commandLine(line)
             case .filterEditor(var editor):
+                if editor.focus == .arguments, editor.argumentRows.indices.contains(editor.argumentRow) {
+                    editor.argumentRows[editor.argumentRow].field.insert(text)
+                    editor.argumentRows[editor.argumentRow].textChanged()
+                    return checkFilter(&state, editor)
+                }
                 editor.focus = .text
                 editor.text.insert(text)
                 state.topModal = .filterEditor(editor)

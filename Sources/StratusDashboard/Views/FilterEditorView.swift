@@ -1,8 +1,12 @@
 import StratusTerminal
 
 /// The filter editor: the builder (conditions joined by AND) above the text of the same
-/// predicate; the text is checked on every keystroke, an error underlined where it is.
+/// predicate, and under the text one argument row per format specifier; the text, bound to
+/// the arguments, is checked on every keystroke, an error underlined where it is.
 enum FilterEditorView {
+    /// Argument rows shown at once (the selected one scrolls into view).
+    static let argumentRowsShown = 3
+
     static func draw(_ editor: FilterEditorState, state: DashboardState, in canvas: inout Canvas, focused: Bool) {
         let theme = state.theme
         canvas.fill(canvas.bounds, style: theme[.text])
@@ -11,7 +15,9 @@ enum FilterEditorView {
         let x = inner.x + 1
         let width = inner.width - 2
         let bottomLines = 7
-        let builderHeight = max(1, inner.height - bottomLines - 1)
+        let argumentLines = editor.argumentRows.isEmpty ? 0
+            : 1 + min(editor.argumentRows.count, argumentRowsShown, max(1, inner.height - bottomLines - 3))
+        let builderHeight = max(1, inner.height - bottomLines - 1 - argumentLines)
 
         // Builder
         let builderFocused = editor.focus == .builder
@@ -65,7 +71,10 @@ enum FilterEditorView {
                            style: theme[.error], maxWidth: fieldWidth - start)
             }
         }
-        let messageY = fieldY + 2
+        if argumentLines > 0 {
+            drawArguments(editor, state: state, in: &canvas, x: x, y: fieldY + 2, width: width, rows: argumentLines - 1, focused: focused)
+        }
+        let messageY = fieldY + 2 + argumentLines
         if let check = editor.check {
             if check.isValid {
                 canvas.put("✓ valid", x: x, y: messageY, style: theme[.success])
@@ -82,7 +91,39 @@ enum FilterEditorView {
         }
         let recent = state.preferences.recentFilters[editor.recordType] ?? []
         if !recent.isEmpty, messageY + 3 < inner.maxY {
-            canvas.put("Recent (Ctrl-R): " + recent.prefix(3).joined(separator: " · "), x: x, y: messageY + 3, style: theme[.dim], maxWidth: width)
+            canvas.put("Recent (Ctrl-R): " + recent.prefix(3).map(\.label).joined(separator: " · "), x: x, y: messageY + 3,
+                       style: theme[.dim], maxWidth: width)
+        }
+    }
+
+    /// The Arguments area: a heading, then `N %@ > field  ✓ STRING` or the argument's error.
+    static func drawArguments(_ editor: FilterEditorState, state: DashboardState, in canvas: inout Canvas,
+                              x: Int, y: Int, width: Int, rows: Int, focused: Bool) {
+        let theme = state.theme
+        let areaFocused = editor.focus == .arguments
+        canvas.put((areaFocused ? "▸ " : "  ") + "Arguments", x: x, y: y, style: areaFocused ? theme[.accent].adding(.bold) : theme[.dim])
+        canvas.put("  TYPE:VALUE: string int double date ref location list key", x: x + 11, y: y,
+                   style: theme[.dim], maxWidth: width - 11)
+        let labelWidth = min(10, DisplayWidth.of("\(editor.argumentRows.count) %") + (editor.argumentRows.map { DisplayWidth.of($0.specifier) }.max() ?? 1) + 4)
+        let fieldWidth = max(8, min(28, (width - labelWidth) / 2))
+        let first = max(0, editor.argumentRow - rows + 1)
+        for (line, index) in (first..<min(editor.argumentRows.count, first + rows)).enumerated() {
+            let row = editor.argumentRows[index]
+            let rowY = y + 1 + line
+            let selected = areaFocused && index == editor.argumentRow
+            canvas.put(DisplayWidth.fit("\(index + 1) %\(row.specifier)", to: labelWidth - 4), x: x + 2, y: rowY,
+                       style: selected ? theme[.accent] : theme[.title])
+            let fieldX = x + labelWidth
+            TextFieldView.draw(row.field, in: &canvas, x: fieldX, y: rowY, width: fieldWidth, style: theme[.input],
+                               focused: focused && selected, placeholder: "e.g. \(row.example)")
+            let noteX = fieldX + fieldWidth + 2
+            if let error = row.error {
+                canvas.put("✗ " + error, x: noteX, y: rowY, style: theme[.error], maxWidth: x + width - noteX)
+            } else if row.isMissing {
+                canvas.put("missing", x: noteX, y: rowY, style: theme[.warning], maxWidth: x + width - noteX)
+            } else {
+                canvas.put(row.summary, x: noteX, y: rowY, style: theme[.success], maxWidth: x + width - noteX)
+            }
         }
     }
 }

@@ -11,7 +11,8 @@ enum QueryTabView {
         let width = canvas.width
         var x = 1
         x += ViewKit.labeled(&canvas, x: x, y: 0, label: "Type", value: query.recordType ?? "—", key: "t", theme: theme, maxWidth: width - x) + 2
-        let filter = query.filter.isEmpty ? "all records" : query.filter
+        let filter = query.filter.isEmpty ? "all records"
+            : RecentFilter(text: query.filter, arguments: query.arguments).label
         ViewKit.labeled(&canvas, x: x, y: 0, label: "Filter", value: filter, key: "f", theme: theme, maxWidth: width - x - 1)
 
         x = 1
