@@ -57,8 +57,7 @@ import Testing
 
     @Test func queryTabEmptyAndError() {
         assertSnapshot("query-error") { state in
-            state.query.records = []
-            state.query.cursor = nil
+            state.query.clearResults()
             state.query.error = "invalidArguments (12): Field 'price' is not marked QUERYABLE in the production schema of Trip."
             state.status = StatusMessage.error(CloudKitError(.invalidArguments, "Field 'price' is not marked QUERYABLE."))
         }

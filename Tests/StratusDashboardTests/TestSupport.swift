@@ -12,6 +12,8 @@ import Testing
 final class FakeQueryRunner: QueryRunner {
     let records: [Record]
     let runs = Mutex<[QueryRequest]>([])
+    /// Cursors `next` was called with, in order.
+    let nextCursors = Mutex<[String]>([])
 
     init(records: [Record]) {
         self.records = records
@@ -23,6 +25,7 @@ final class FakeQueryRunner: QueryRunner {
     }
 
     func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
+        nextCursors.withLock { $0.append(cursor) }
         guard let start = Int(cursor) else { throw CloudKitError(.invalidArguments, "bad cursor") }
         return try page(request, from: start)
     }
@@ -73,6 +76,8 @@ final class Harness {
     var autoRun = true
     var pending: [Effect] = []
     let copied = Locked<[String]>([])
+    /// The fake query runner (nil when queries go to the engine).
+    let fakeQueries: FakeQueryRunner?
 
     init(records: [Record] = [], recordCount: Int = 300, size: Size = Size(width: 100, height: 30),
          zone: String = "Travel", recordType: String? = "Trip", demo: Bool = true,
@@ -87,7 +92,8 @@ final class Harness {
         }
         try prepare(store)
         let copiedBox = copied
-        let queries: any QueryRunner = engineQueries ? EngineQueryRunner(store: store) : FakeQueryRunner(records: records)
+        fakeQueries = engineQueries ? nil : FakeQueryRunner(records: records)
+        let queries: any QueryRunner = fakeQueries ?? EngineQueryRunner(store: store)
         runner = EffectRunner(services: DashboardServices(
             store: store, queryRunner: queries, themeLoader: nil,
             clipboard: { text in copiedBox.withLock { $0.append(text) } }))
@@ -208,8 +214,7 @@ enum Fixtures {
             RecordZone(zoneID: ZoneID(zoneName: "Travel"), currentToken: "AAEC-travel-token-0123456789", recordCount: 1234),
             RecordZone(zoneID: ZoneID(zoneName: "人々"), currentToken: "AAEC-people-token", recordCount: 56),
         ]
-        state.query.records = trips(40)
-        state.query.cursor = "40"
+        state.query.receiveFirstPage(trips(40), cursor: "40")
         state.query.hasRun = true
         state.query.lastMilliseconds = 4
         state.fetch.names = ["trip-1", "trip-2", "missing-😀"]

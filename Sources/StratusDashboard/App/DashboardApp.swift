@@ -39,7 +39,7 @@ public struct DashboardApp: TerminalApp {
     }
 
     public mutating func receive(_ message: DashboardMessage) {
-        if case .queryPage(_, .success, false, _) = message { trace?.firstPageArrived() }
+        if case .queryPage(_, .success, nil, _) = message { trace?.firstPageArrived() }
         apply(message)
     }
 

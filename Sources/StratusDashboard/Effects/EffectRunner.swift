@@ -104,12 +104,15 @@ public final class EffectRunner: Sendable {
         case .runQuery(let job, let request, let zone, let scope):
             let result = capture { try services.queryRunner.run(request, zone: zone, scope: scope) }
             guard !isCancelled(job) else { return }
-            post(.queryPage(job: job, result, append: false, milliseconds: milliseconds()))
+            post(.queryPage(job: job, result, page: nil, milliseconds: milliseconds()))
 
-        case .nextQueryPage(let job, let cursor, let request, let zone, let scope):
-            let result = capture { try services.queryRunner.next(cursor: cursor, request: request, zone: zone, scope: scope) }
+        case .queryPage(let job, let page, let cursor, let request, let zone, let scope):
+            let result = capture {
+                if let cursor { return try services.queryRunner.next(cursor: cursor, request: request, zone: zone, scope: scope) }
+                return try services.queryRunner.run(request, zone: zone, scope: scope)
+            }
             guard !isCancelled(job) else { return }
-            post(.queryPage(job: job, result, append: true, milliseconds: milliseconds()))
+            post(.queryPage(job: job, result, page: page, milliseconds: milliseconds()))
 
         case .checkFilter(let generation, let filter, let arguments, let recordType):
             let check = filter.trimmingCharacters(in: .whitespaces).isEmpty

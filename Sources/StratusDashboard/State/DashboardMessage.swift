@@ -18,7 +18,9 @@ public enum DashboardMessage: Sendable {
     /// A zone was made or deleted; the result is the database's zones after it.
     case zoneSaved(job: Int, ZoneID, Result<[RecordZone], CloudKitError>)
     case zoneDeleted(job: Int, ZoneID, Result<[RecordZone], CloudKitError>)
-    case queryPage(job: Int, Result<QueryPage, CloudKitError>, append: Bool, milliseconds: Int)
+    /// A page of the Query tab's results: `page` is its index, nil for the first page of a
+    /// fresh run.
+    case queryPage(job: Int, Result<QueryPage, CloudKitError>, page: Int?, milliseconds: Int)
     case filterChecked(generation: Int, FilterCheck)
     case fetchProgress(job: Int, done: Int, total: Int)
     case fetchFinished(job: Int, Result<[FetchRow], CloudKitError>, milliseconds: Int)
@@ -82,7 +84,8 @@ public enum Effect: Sendable {
     case createZone(job: Int, zone: ZoneID, scope: DatabaseScope)
     case deleteZone(job: Int, zone: ZoneID, scope: DatabaseScope)
     case runQuery(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
-    case nextQueryPage(job: Int, cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
+    /// Page `page` of the results, from `cursor` (nil: the first page again).
+    case queryPage(job: Int, page: Int, cursor: String?, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     case checkFilter(generation: Int, filter: String, arguments: [String], recordType: String)
     case fetch(job: Int, names: [String], desiredKeys: [String]?, zone: ZoneID, scope: DatabaseScope)
     case playChanges(job: Int, zone: ZoneID, scope: DatabaseScope, since: String?, desiredKeys: [String]?, pageSize: Int)

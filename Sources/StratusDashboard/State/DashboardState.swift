@@ -194,37 +194,6 @@ public struct DashboardState: Sendable {
 
 // MARK: - Tabs
 
-public struct QueryTabState: Sendable {
-    public var recordType: String?
-    /// The filter the results were asked with.
-    public var filter = ""
-    public var arguments: [String] = []
-    public var sort: [SortKey] = []
-    public var desiredKeys: [String]?
-    public var pageSize = 50
-    public var records: [Record] = []
-    public var cursor: String?
-    public var list = ListCursor()
-    /// Columns scrolled off to the left.
-    public var columnOffset = 0
-    /// The job loading a page (first or next), if any.
-    public var loadingJob: Int?
-    /// The job counting the zone's records by type, when the dashboard started without a
-    /// record type: the busiest type is the one to start with.
-    public var recordCountsJob: Int?
-    public var hasRun = false
-    public var lastMilliseconds: Int?
-    public var error: String?
-
-    public init() {}
-
-    public var request: QueryRequest? {
-        guard let recordType else { return nil }
-        return QueryRequest(recordType: recordType, filter: filter, arguments: arguments, sort: sort,
-                            desiredKeys: desiredKeys, resultsLimit: pageSize)
-    }
-}
-
 public struct FetchRow: Sendable {
     public var recordName: String
     public var record: Record?

@@ -140,11 +140,10 @@ extension Dashboard {
                 state.modals[index] = .inspector(inspector)
             }
         }
-        if let index = state.query.records.firstIndex(where: { $0.recordID == record.recordID }) {
-            state.query.records[index] = record.trimmed(to: state.query.desiredKeys)
-        } else if isNew, record.recordType == state.query.recordType, record.recordID.zoneID == state.zone {
-            state.query.records.insert(record.trimmed(to: state.query.desiredKeys), at: 0)
-            state.query.list = ListCursor()
+        if !state.query.replace(record.trimmed(to: state.query.desiredKeys)), isNew,
+           record.recordType == state.query.recordType, record.recordID.zoneID == state.zone {
+            let row = state.query.insertFirst(record.trimmed(to: state.query.desiredKeys))
+            state.query.list.move(to: row, count: state.query.loadedCount, visible: Layout.queryRows(state.size))
         }
         for index in state.fetch.rows.indices where state.fetch.rows[index].recordName == record.recordName {
             state.fetch.rows[index].record = record

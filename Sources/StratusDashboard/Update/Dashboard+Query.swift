@@ -21,20 +21,48 @@ extension Dashboard {
         return effects
     }
 
-    /// Fetches the next page when the selection comes within a screen of the last loaded row.
-    static func loadMoreIfNeeded(_ state: inout DashboardState) -> [Effect] {
-        guard state.tab == .query, let cursor = state.query.cursor, state.query.loadingJob == nil,
-              let request = state.query.request else { return [] }
+    /// Rows the Query tab wants in memory: the viewport and a screen either side of it.
+    static func neededQueryRows(_ state: DashboardState) -> Range<Int> {
         let visible = Layout.queryRows(state.size)
-        guard state.query.list.selected >= state.query.records.count - visible else { return [] }
-        let job = state.startJob(.query, "next page")
+        let offset = state.query.list.offset
+        return max(0, offset - visible)..<(offset + 2 * visible)
+    }
+
+    /// Fetches one page the viewport needs, if any: the page it jumped to (its rows were
+    /// dropped), a dropped page within a screen below or above the kept ones, or the next new
+    /// page when the selection comes within a screen of the last row fetched. Each page that
+    /// arrives asks again, so the kept rows follow the viewport.
+    static func loadMoreIfNeeded(_ state: inout DashboardState) -> [Effect] {
+        guard state.tab == .query, state.query.loadingJob == nil, let request = state.query.request,
+              !state.query.pages.isEmpty else { return [] }
+        let query = state.query
+        let visible = Layout.queryRows(state.size)
+        let loaded = query.loadedCount
+        let start = query.windowStart
+        let end = start + query.records.count
+        let viewport = query.list.offset..<min(loaded, query.list.offset + visible)
+        let needed = neededQueryRows(state)
+        let page: Int
+        if !viewport.isEmpty, viewport.lowerBound < start || viewport.upperBound > end,
+           let jumped = query.pageIndex(containing: viewport.lowerBound < start ? viewport.lowerBound : max(end, viewport.lowerBound)) {
+            page = jumped
+        } else if needed.upperBound > end, query.keptPages.upperBound < query.pages.count {
+            page = query.keptPages.upperBound
+        } else if query.cursor != nil, query.keptPages.upperBound == query.pages.count, query.list.selected >= loaded - visible {
+            page = query.pages.count
+        } else if needed.lowerBound < start, query.keptPages.lowerBound > 0 {
+            page = query.keptPages.lowerBound - 1
+        } else {
+            return []
+        }
+        let cursor = page < query.pages.count ? query.pages[page].cursor : query.cursor
+        let job = state.startJob(.query, page < query.pages.count ? "page \(page + 1) again" : "next page")
         state.query.loadingJob = job
-        return [.nextQueryPage(job: job, cursor: cursor, request: request, zone: state.zone, scope: state.scope)]
+        return [.queryPage(job: job, page: page, cursor: cursor, request: request, zone: state.zone, scope: state.scope)]
     }
 
     static func selectedQueryRecord(_ state: DashboardState) -> Record? {
-        let index = state.query.list.selected
-        return state.query.records.indices.contains(index) ? state.query.records[index] : nil
+        state.query.record(at: state.query.list.selected)
     }
 
     static func queryAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
@@ -162,8 +190,7 @@ extension Dashboard {
             state.query.sort = []
             state.query.desiredKeys = nil
             state.query.columnOffset = 0
-            state.query.records = []
-            state.query.cursor = nil
+            state.query.clearResults()
             return runQuery(&state)
         case .sort:
             guard let item else { return [] }

@@ -54,28 +54,29 @@ extension Dashboard {
             }
             return []
 
-        case .queryPage(let job, let result, let append, let milliseconds):
+        case .queryPage(let job, let result, let index, let milliseconds):
             guard state.query.loadingJob == job else { return [] }
             state.endJob(job)
             state.query.loadingJob = nil
             state.query.lastMilliseconds = milliseconds
             switch result {
             case .success(let page):
-                if append {
-                    state.query.records += page.records
+                if let index {
+                    state.query.receivePage(index, rows: page.records, cursor: page.cursor)
                 } else {
-                    state.query.records = page.records
+                    state.query.receiveFirstPage(page.records, cursor: page.cursor)
                     state.query.list = ListCursor()
                     state.query.columnOffset = min(state.query.columnOffset, max(0, QueryColumns.columns(
                         schema: state.currentSchema, desiredKeys: state.query.desiredKeys).count - 1))
                 }
-                state.query.cursor = page.cursor
                 state.query.error = nil
-                state.query.list.clamp(count: state.query.records.count, visible: Layout.queryRows(state.size))
+                let visible = Layout.queryRows(state.size)
+                state.query.list.clamp(count: state.query.loadedCount, visible: visible)
+                state.query.trim(keeping: neededQueryRows(state))
                 return loadMoreIfNeeded(&state)
             case .failure(let error):
                 state.query.error = "\(error.code.name) (\(error.code.rawValue)): \(error.message)"
-                if !append { state.query.records = []; state.query.cursor = nil }
+                if index == nil { state.query.clearResults() }
                 state.status = .error(error)
             }
             return []
@@ -209,8 +210,8 @@ extension Dashboard {
             switch result {
             case .success(let cascaded):
                 let gone = Set([recordID] + cascaded)
-                state.query.records.removeAll { gone.contains($0.recordID) }
-                state.query.list.clamp(count: state.query.records.count, visible: Layout.queryRows(state.size))
+                state.query.remove(gone)
+                state.query.list.clamp(count: state.query.loadedCount, visible: Layout.queryRows(state.size))
                 for index in state.fetch.rows.indices where state.fetch.rows[index].record.map({ gone.contains($0.recordID) }) ?? false {
                     state.fetch.rows[index].record = nil
                     state.fetch.rows[index].error = CloudKitError(.unknownItem, "deleted")

@@ -32,7 +32,7 @@ public enum Dashboard {
         case .resize(let size):
             state.size = size
             clampLists(&state)
-            return []
+            return loadMoreIfNeeded(&state)
         case .tick:
             if state.isBusy { state.spinnerFrame &+= 1 }
             return []
@@ -182,7 +182,7 @@ public enum Dashboard {
             state.status = StatusMessage("Cancelled the playback after \(state.changes.eventCount) events\(resume).")
         case .query:
             state.query.loadingJob = nil
-            state.status = StatusMessage("Cancelled the query; \(state.query.records.count) records loaded.")
+            state.status = StatusMessage("Cancelled the query; \(state.query.loadedCount) records loaded.")
         case .fetch:
             state.fetch.job = nil
             state.status = StatusMessage("Cancelled the fetch after \(state.fetch.done) of \(state.fetch.total) records.")
@@ -250,9 +250,7 @@ public enum Dashboard {
         state.changes.since = ""
         state.changes.finished = false
         state.changes.databaseEvents = []
-        state.query.records = []
-        state.query.cursor = nil
-        state.query.list = ListCursor()
+        state.query.clearResults()
         if state.query.recordType != nil { effects += runQuery(&state) }
         return effects
     }
@@ -261,7 +259,7 @@ public enum Dashboard {
 
     static func listCount(_ state: DashboardState) -> (count: Int, visible: Int) {
         switch state.tab {
-        case .query: return (state.query.records.count, Layout.queryRows(state.size))
+        case .query: return (state.query.loadedCount, Layout.queryRows(state.size))
         case .fetch: return (state.fetch.rows.count, Layout.fetchRows(state.size))
         case .changes:
             return state.changes.mode == .zone
@@ -315,7 +313,7 @@ public enum Dashboard {
 
     static func clampLists(_ state: inout DashboardState) {
         let size = state.size
-        state.query.list.clamp(count: state.query.records.count, visible: Layout.queryRows(size))
+        state.query.list.clamp(count: state.query.loadedCount, visible: Layout.queryRows(size))
         state.fetch.list.clamp(count: state.fetch.rows.count, visible: Layout.fetchRows(size))
         state.changes.list.clamp(count: state.changes.events.count, visible: Layout.changesRows(size))
         state.changes.databaseList.clamp(count: state.changes.databaseEvents.count, visible: Layout.changesRows(size))
@@ -325,12 +323,20 @@ public enum Dashboard {
         state.subscriptions.notificationList.clamp(count: state.subscriptions.notifications.count, visible: Layout.notificationRows(size))
     }
 
-    /// Texts of the current list's rows, for `/` search.
-    static func searchTexts(_ state: DashboardState) -> [String] {
-        switch state.tab {
-        case .query:
+    /// Texts of the current list's rows in memory, for `/` search, and the row number of the
+    /// first (the Query tab keeps a window of its results).
+    static func searchTexts(_ state: DashboardState) -> (texts: [String], first: Int) {
+        if state.tab == .query {
             let columns = QueryColumns.columns(schema: state.currentSchema, desiredKeys: state.query.desiredKeys)
-            return state.query.records.map { record in columns.map { QueryColumns.cell(record, column: $0) }.joined(separator: " ") }
+            let texts = state.query.records.map { record in columns.map { QueryColumns.cell(record, column: $0) }.joined(separator: " ") }
+            return (texts, state.query.windowStart)
+        }
+        return (listTexts(state), 0)
+    }
+
+    static func listTexts(_ state: DashboardState) -> [String] {
+        switch state.tab {
+        case .query: return []
         case .fetch: return state.fetch.rows.map { "\($0.recordName) \($0.record?.recordType ?? "")" }
         case .changes:
             return state.changes.mode == .zone
@@ -348,7 +354,7 @@ public enum Dashboard {
     static func search(_ state: inout DashboardState, for text: String) -> [Effect] {
         state.lastSearch = text
         guard !text.isEmpty else { return [] }
-        let texts = searchTexts(state)
+        let (texts, first) = searchTexts(state)
         let (count, visible) = listCount(state)
         let current: Int
         switch state.tab {
@@ -360,11 +366,11 @@ public enum Dashboard {
         case .subscriptions:
             current = state.subscriptions.focus == .subscriptions ? state.subscriptions.list.selected : state.subscriptions.notificationList.selected
         }
-        guard count > 0 else { return [] }
+        guard !texts.isEmpty else { return [] }
         let needle = text.lowercased()
-        for step in 1...count {
-            let index = (current + step) % count
-            guard texts[index].lowercased().contains(needle) else { continue }
+        for step in 1...texts.count {
+            let index = first + ((current - first + step) % texts.count + texts.count) % texts.count
+            guard texts[index - first].lowercased().contains(needle) else { continue }
             switch state.tab {
             case .query: state.query.list.move(to: index, count: count, visible: visible)
             case .fetch: state.fetch.list.move(to: index, count: count, visible: visible)

@@ -52,8 +52,12 @@ enum QueryTabView {
         }
         // The record name stays; the other columns scroll with ←/→.
         let shown = [columns[0]] + columns.dropFirst().dropFirst(query.columnOffset)
-        let visibleRecords = query.records[query.list.offset..<min(query.records.count, query.list.offset + table.height)]
-        let values = visibleRecords.map { record in shown.map { QueryColumns.cell(record, column: $0) } }
+        // Rows whose page was dropped and is being fetched again show as "…".
+        let rows = query.list.offset..<min(query.loadedCount, query.list.offset + table.height)
+        let values = rows.map { row in
+            query.record(at: row).map { record in shown.map { QueryColumns.cell(record, column: $0) } }
+                ?? ["…"] + Array(repeating: "", count: shown.count - 1)
+        }
         var widths = ViewKit.widths(titles: shown, values: values, cap: 28)
         widths[0] = min(widths[0], 24)
         var viewColumns: [ViewKit.Column] = []
@@ -69,7 +73,7 @@ enum QueryTabView {
             used += widths[index] + 1
         }
         let offset = query.list.offset
-        ViewKit.table(&canvas, rect: table, columns: viewColumns, rowCount: query.records.count, cursor: query.list, theme: theme) { row, column in
+        ViewKit.table(&canvas, rect: table, columns: viewColumns, rowCount: query.loadedCount, cursor: query.list, theme: theme) { row, column in
             let value = values[row - offset][column]
             if column == 0 { return (value, theme[.accent]) }
             return (value, nil)
@@ -84,7 +88,8 @@ enum QueryTabView {
 
     static func countsText(_ query: QueryTabState) -> String {
         if query.records.isEmpty { return query.loadingJob != nil ? "loading…" : "" }
-        var text = "\(query.list.selected + 1)/\(ViewKit.count(query.records.count)) loaded"
+        let loaded = query.loadedCount
+        var text = "\(query.list.selected + 1)/\(ViewKit.count(loaded)) loaded"
         if query.cursor != nil { text += ", more available" }
         if let milliseconds = query.lastMilliseconds { text += " · \(milliseconds) ms" }
         return text

@@ -1,0 +1,179 @@
+import StratusEngine
+import StratusModel
+
+/// The Query tab: what is asked, and the results as a window of pages.
+///
+/// Scrolling far down a large result would keep every page in memory; instead only the pages
+/// around the viewport are kept (``records``, at most about ``maximumKept`` rows). Every page
+/// fetched is remembered by the cursor it was fetched from and its row count, so rows keep
+/// their numbers (the list's selection counts from the first result) and a dropped page is
+/// fetched again from its cursor when the viewport comes back to it.
+public struct QueryTabState: Sendable {
+    public var recordType: String?
+    /// The filter the results were asked with.
+    public var filter = ""
+    public var arguments: [String] = []
+    public var sort: [SortKey] = []
+    public var desiredKeys: [String]?
+    public var pageSize = 50
+    /// The rows of the kept pages, ``windowStart`` being the number of the first.
+    public internal(set) var records: [Record] = []
+    /// Every page fetched since the query ran, in order.
+    public internal(set) var pages: [ResultPage] = []
+    /// The pages whose rows are in ``records`` (indices into ``pages``, contiguous).
+    public internal(set) var keptPages: Range<Int> = 0..<0
+    /// The cursor for the page after the last one fetched; nil when there are no more.
+    public var cursor: String?
+    /// Rows kept in memory before pages far from the viewport are dropped (pages the
+    /// viewport needs are always kept).
+    public var maximumKept = QueryTabState.defaultMaximumKept
+    /// The selection and scroll, in result rows (0 is the first result, kept or not).
+    public var list = ListCursor()
+    /// Columns scrolled off to the left.
+    public var columnOffset = 0
+    /// The job loading a page (first or next), if any.
+    public var loadingJob: Int?
+    /// The job counting the zone's records by type, when the dashboard started without a
+    /// record type: the busiest type is the one to start with.
+    public var recordCountsJob: Int?
+    public var hasRun = false
+    public var lastMilliseconds: Int?
+    public var error: String?
+
+    public static let defaultMaximumKept = 5_000
+
+    public init() {}
+
+    public var request: QueryRequest? {
+        guard let recordType else { return nil }
+        return QueryRequest(recordType: recordType, filter: filter, arguments: arguments, sort: sort,
+                            desiredKeys: desiredKeys, resultsLimit: pageSize)
+    }
+
+    // MARK: - The window
+
+    /// Rows fetched so far, kept or dropped: what the list counts.
+    public var loadedCount: Int { pages.reduce(0) { $0 + $1.count } }
+
+    /// The number of the first kept row.
+    public var windowStart: Int { pages[..<keptPages.lowerBound].reduce(0) { $0 + $1.count } }
+
+    /// The result in row `row`, if its page is kept.
+    public func record(at row: Int) -> Record? {
+        let index = row - windowStart
+        return records.indices.contains(index) ? records[index] : nil
+    }
+
+    /// The page that holds row `row`, if it was fetched.
+    public func pageIndex(containing row: Int) -> Int? {
+        guard row >= 0 else { return nil }
+        var start = 0
+        for (index, page) in pages.enumerated() {
+            if row < start + page.count { return index }
+            start += page.count
+        }
+        return nil
+    }
+
+    /// Forgets every result (a new query, another zone or type).
+    public mutating func clearResults() {
+        records = []
+        pages = []
+        keptPages = 0..<0
+        cursor = nil
+        list = ListCursor()
+    }
+
+    /// The first page of a fresh run.
+    public mutating func receiveFirstPage(_ rows: [Record], cursor next: String?) {
+        records = rows
+        pages = [ResultPage(cursor: nil, count: rows.count)]
+        keptPages = 0..<1
+        cursor = next
+    }
+
+    /// Page `index`, fetched from its cursor: the next new page (`index == pages.count`, from
+    /// ``cursor``) or a page fetched before and dropped. It joins the kept pages when next to
+    /// them; otherwise (a jump) it replaces them.
+    public mutating func receivePage(_ index: Int, rows: [Record], cursor next: String?) {
+        let oldCount = index < pages.count ? pages[index].count : 0
+        if index >= pages.count {
+            pages.append(ResultPage(cursor: cursor, count: rows.count))
+            cursor = next
+        } else {
+            // The store may have changed since: the page holds what it holds now.
+            pages[index].count = rows.count
+            if index == pages.count - 1 { cursor = next }
+        }
+        let page = min(index, pages.count - 1)
+        if keptPages.isEmpty || page > keptPages.upperBound || page < keptPages.lowerBound - 1 {
+            records = rows
+            keptPages = page..<(page + 1)
+        } else if page == keptPages.upperBound {
+            records += rows
+            keptPages = keptPages.lowerBound..<(page + 1)
+        } else if page == keptPages.lowerBound - 1 {
+            records = rows + records
+            keptPages = page..<keptPages.upperBound
+        } else {
+            let start = pages[keptPages.lowerBound..<page].reduce(0) { $0 + $1.count }
+            records.replaceSubrange(start..<(start + oldCount), with: rows)
+        }
+    }
+
+    /// Drops kept pages from the ends, the one farther from `needed` first, while more than
+    /// ``maximumKept`` rows are kept; a page with rows in `needed` stays.
+    public mutating func trim(keeping needed: Range<Int>) {
+        while records.count > maximumKept, keptPages.count > 1 {
+            let start = windowStart
+            let firstCount = pages[keptPages.lowerBound].count
+            let lastCount = pages[keptPages.upperBound - 1].count
+            let first = start..<(start + firstCount)
+            let last = (start + records.count - lastCount)..<(start + records.count)
+            let firstNeeded = first.overlaps(needed)
+            let lastNeeded = last.overlaps(needed)
+            if firstNeeded && lastNeeded { return }
+            let dropFirst = lastNeeded || (!firstNeeded && needed.lowerBound - first.upperBound > last.lowerBound - needed.upperBound)
+            if dropFirst {
+                records.removeFirst(firstCount)
+                keptPages = (keptPages.lowerBound + 1)..<keptPages.upperBound
+            } else {
+                records.removeLast(lastCount)
+                keptPages = keptPages.lowerBound..<(keptPages.upperBound - 1)
+            }
+        }
+    }
+
+    /// Takes deleted records out of the kept pages (their pages count one fewer each).
+    public mutating func remove(_ recordIDs: Set<RecordID>) {
+        var offset = 0
+        var kept: [Record] = []
+        for index in keptPages {
+            let rows = records[offset..<(offset + pages[index].count)]
+            let left = rows.filter { !recordIDs.contains($0.recordID) }
+            pages[index].count = left.count
+            kept += left
+            offset += rows.count
+        }
+        records = kept
+    }
+
+    /// A record made here goes first among the kept rows; returns its row.
+    @discardableResult
+    public mutating func insertFirst(_ record: Record) -> Int {
+        if keptPages.isEmpty {
+            receiveFirstPage([record], cursor: cursor)
+            return 0
+        }
+        records.insert(record, at: 0)
+        pages[keptPages.lowerBound].count += 1
+        return windowStart
+    }
+
+    /// Replaces a kept record with a newer version of it; false when it is not kept.
+    public mutating func replace(_ record: Record) -> Bool {
+        guard let index = records.firstIndex(where: { $0.recordID == record.recordID }) else { return false }
+        records[index] = record
+        return true
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+@testable import StratusDashboard
+import StratusEngine
+import StratusModel
+import StratusTerminal
+import Testing
+
+/// Deep scrolls keep a window of result pages: far pages are dropped, remembered by the
+/// cursor they started from, and fetched again when the viewport comes back; row numbers,
+/// counts and the selection stay those of the whole result.
+@Suite struct ResultsWindowTests {
+    /// 1,000 trips, pages of 50, at most 120 rows kept.
+    func harness() throws -> Harness {
+        let harness = try Harness(records: Fixtures.trips(1000), size: Size(width: 80, height: 24))
+        harness.state.query.maximumKept = 120
+        return harness
+    }
+
+    /// The selected row holds the trip with its number (the fake lists trip-0, trip-1 ...).
+    func expectSelectionRight(_ harness: Harness, sourceLocation: SourceLocation = #_sourceLocation) {
+        let query = harness.state.query
+        #expect(Dashboard.selectedQueryRecord(harness.state)?.recordName == "trip-\(query.list.selected)", sourceLocation: sourceLocation)
+        #expect(query.records.count <= query.maximumKept, sourceLocation: sourceLocation)
+        // Every visible row is kept.
+        let visible = Layout.queryRows(harness.state.size)
+        for row in query.list.offset..<min(query.loadedCount, query.list.offset + visible) {
+            #expect(query.record(at: row)?.recordName == "trip-\(row)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func dropsFarPagesAndKeepsCountsAndSelection() throws {
+        let harness = try harness()
+        for _ in 0..<40 {
+            harness.press(.pageDown)
+            expectSelectionRight(harness)
+        }
+        let query = harness.state.query
+        // 40 pages of 17 rows: row 680, with the next pages fetched ahead.
+        #expect(query.list.selected == 680)
+        #expect(query.loadedCount >= 700)
+        #expect(query.pages.count == query.loadedCount / 50)
+        #expect(query.windowStart >= 600)
+        #expect(query.keptPages.count <= 2)
+        #expect(query.pages.map(\.count).allSatisfy { $0 == 50 })
+        #expect(QueryTabView.countsText(query).hasPrefix("681/\(query.loadedCount) loaded, more available"))
+        #expect(harness.screen().contains("trip-680"))
+    }
+
+    @Test func scrollingBackFetchesDroppedPagesFromTheirCursors() throws {
+        let harness = try harness()
+        for _ in 0..<20 { harness.press(.pageDown) }
+        let loaded = harness.state.query.loadedCount
+        let cursorAfter = harness.state.query.cursor
+        let fake = try #require(harness.fakeQueries)
+        fake.nextCursors.withLock { $0.removeAll() }
+        let runsBefore = fake.runs.withLock { $0.count }
+        // Back up a screen at a time: each dropped page is fetched again from its cursor.
+        for _ in 0..<20 {
+            harness.press(.pageUp)
+            expectSelectionRight(harness)
+        }
+        #expect(harness.state.query.list.selected == 0)
+        #expect(harness.state.query.windowStart == 0)
+        let refetched = fake.nextCursors.withLock { $0 }
+        #expect(!refetched.isEmpty)
+        #expect(refetched.allSatisfy { Int($0)! % 50 == 0 && Int($0)! < 340 })
+        #expect(Set(refetched).count == refetched.count, "a page fetched twice: \(refetched)")
+        // The first page comes again by running the query; nothing past what was loaded is asked.
+        #expect(fake.runs.withLock { $0.count } == runsBefore + 1)
+        #expect(harness.state.query.loadedCount == loaded)
+        #expect(harness.state.query.cursor == cursorAfter)
+        #expect(QueryTabView.countsText(harness.state.query).hasPrefix("1/\(loaded) loaded, more available"))
+    }
+
+    @Test func jumpsToTheEndAndBackToTheTop() throws {
+        let harness = try harness()
+        for _ in 0..<30 { harness.press(.pageDown) }
+        harness.press(.char("g"))
+        expectSelectionRight(harness)
+        #expect(harness.state.query.list.selected == 0)
+        let loaded = harness.state.query.loadedCount
+        harness.press(.char("G"))
+        // The last loaded rows come back, then the next new page follows.
+        #expect(harness.state.query.list.selected == loaded - 1)
+        expectSelectionRight(harness)
+        #expect(harness.state.query.loadedCount == loaded + 50)
+        // To the very end: every page fetched once, 1,000 rows counted, no cursor left.
+        for _ in 0..<20 { harness.press(.char("G")) }
+        #expect(harness.state.query.loadedCount == 1000)
+        #expect(harness.state.query.cursor == nil)
+        #expect(harness.state.query.list.selected == 999)
+        expectSelectionRight(harness)
+        #expect(QueryTabView.countsText(harness.state.query).hasPrefix("1000/1,000 loaded"))
+        // Search looks in the kept rows and answers with whole-result row numbers.
+        harness.press(.char("/"))
+        harness.type("trip-990")
+        harness.press(.enter)
+        #expect(harness.state.query.list.selected == 990)
+        #expect(harness.state.status?.text == "Row 991 of 1000 matches \"trip-990\".")
+    }
+
+    @Test func deletingAndInsertingKeepsPageCountsRight() throws {
+        var query = QueryTabState()
+        query.maximumKept = 100
+        let trips = Fixtures.trips(200)
+        query.receiveFirstPage(Array(trips[0..<50]), cursor: "50")
+        query.receivePage(1, rows: Array(trips[50..<100]), cursor: "100")
+        query.receivePage(2, rows: Array(trips[100..<150]), cursor: "150")
+        query.trim(keeping: 120..<140)
+        #expect(query.keptPages == 1..<3)
+        #expect(query.windowStart == 50)
+        #expect(query.record(at: 120)?.recordName == "trip-120")
+        #expect(query.record(at: 10) == nil)
+        query.remove([trips[60].recordID, trips[130].recordID])
+        #expect(query.pages.map(\.count) == [50, 49, 49])
+        #expect(query.loadedCount == 148)
+        #expect(query.record(at: 60)?.recordName == "trip-61")
+        #expect(query.pageIndex(containing: 98) == 1)
+        #expect(query.pageIndex(containing: 99) == 2)
+        // Page 0 again, next to the kept pages: it joins them, and the far end goes.
+        query.receivePage(0, rows: Array(trips[0..<50]), cursor: "50")
+        #expect(query.keptPages == 0..<3)
+        #expect(query.loadedCount == 148)
+        #expect(query.cursor == "150")
+        query.trim(keeping: 0..<20)
+        #expect(query.keptPages == 0..<2)
+        // A page away from the kept ones (a jump) replaces them: the next new page, then
+        // page 0 again.
+        query.receivePage(3, rows: Array(trips[150..<200]), cursor: nil)
+        #expect(query.keptPages == 3..<4)
+        #expect(query.windowStart == 148)
+        #expect(query.cursor == nil)
+        #expect(query.pages.map(\.cursor) == [nil, "50", "100", "150"])
+        query.receivePage(0, rows: Array(trips[0..<50]), cursor: "50")
+        #expect(query.keptPages == 0..<1)
+        // A page refetched with fewer rows (the store changed) counts what it has now.
+        query.receivePage(1, rows: Array(trips[50..<90]), cursor: "90")
+        #expect(query.keptPages == 0..<2)
+        #expect(query.pages.map(\.count) == [50, 40, 49, 50])
+        #expect(query.records.count == 90)
+        let row = query.insertFirst(Fixtures.trips(1, zone: ZoneID(zoneName: "Travel"))[0])
+        #expect(row == 0)
+        #expect(query.pages[0].count == 51)
+    }
+}
