@@ -47,6 +47,7 @@ import Testing
         #expect(opened.check?.problems.first?.offset == 8)
         #expect(harness.screen().contains("Arguments"))
         #expect(harness.screen().contains("1 %@"))
+        #expect(opened.builderNote == "format specifiers (%@, %K ...) are edited as text, with their values under Arguments")
         // Enter refuses to run it.
         harness.press(.enter)
         #expect(harness.state.status?.text.hasPrefix("Not applied: argument 1 for %@ is missing") == true)

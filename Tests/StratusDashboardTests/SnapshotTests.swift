@@ -97,7 +97,7 @@ import Testing
             editor.focus = .arguments
             editor.argumentRow = 1
             editor.builderSynced = false
-            editor.builderNote = "format specifiers are edited as text"
+            if case .failure(let error) = FilterBuilder.rows(from: text, fields: editor.fields) { editor.builderNote = error.message }
             editor.check = FilterArgumentRow.explain(.invalid("no argument for %d", offset: 34, length: 2), rows: editor.argumentRows)
             state.modals = [.filterEditor(editor)]
         }

@@ -261,6 +261,8 @@ enum FilterTokenizer {
                 } else if "=<>(){},!".contains(character) {
                     tokens.append(.symbol(String(character)))
                     index += 1
+                } else if character == "%" {
+                    throw BuilderParseError(message: "format specifiers (%@, %K ...) are edited as text, with their values under Arguments")
                 } else {
                     throw BuilderParseError(message: "'\(character)' is not something the builder shows")
                 }
