@@ -145,6 +145,34 @@ import StratusPredicates
         #expect(try temp.store.recordTypes().map(\.name).contains("Note"))
     }
 
+    @Test func forcedTypeRemovalCascadesToDeleteSelfReferences() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Library")
+        let book = RecordID(recordName: "book", zoneID: zone)
+        let review = { (name: String, action: Reference.Action) in
+            Record(recordType: "Review", recordID: RecordID(recordName: name, zoneID: zone),
+                   fields: ["book": .reference(Reference(recordName: "book", action: action))])
+        }
+        var comment = Record(recordType: "Comment", recordID: RecordID(recordName: "comment", zoneID: zone))
+        comment["review"] = .reference(Reference(recordName: "r-owned", action: .deleteSelf))
+        _ = try temp.privateDB.modifyRecords(saving: [Record(recordType: "Book", recordID: book), review("r-owned", .deleteSelf),
+                                                      review("r-loose", .none), comment]).savedRecords()
+        let token = try temp.privateDB.currentToken(for: zone)
+        let result = try temp.store.importSchema(text: """
+            DEFINE SCHEMA
+                RECORD TYPE Review (book REFERENCE QUERYABLE);
+                RECORD TYPE Comment (review REFERENCE QUERYABLE);
+            """, force: true)
+        // The book, the review that belonged to it, and the comment that belonged to that review.
+        #expect(result.deletedRecords == 3)
+        #expect(try temp.privateDB.exportCount(zone: zone) == 1)
+        #expect(try temp.privateDB.record(for: RecordID(recordName: "r-loose", zoneID: zone))["book"] != nil)
+        let deleted = try temp.privateDB.recordZoneChanges(inZoneWith: zone, since: token).changes.compactMap { change -> String? in
+            if case .deleted(let id, _) = change { return id.recordName } else { return nil }
+        }
+        #expect(Set(deleted) == ["book", "r-owned", "comment"])
+    }
+
     @Test func productionStoresRefuseLossesEvenWhenForced() throws {
         let temp = try TemporaryStore(environment: .production)
         try temp.store.importSchema(text: schema("name STRING QUERYABLE, age INT64"))

@@ -248,7 +248,7 @@ struct SchemaImporter {
         // The records: index rows under the new options, forced losses.
         updated = try SchemaCatalog.load(db, version: catalog.version)
         var rebuilder = IndexRebuilder(store: store, db: db)
-        for entry in removedTypes { try rebuilder.deleteRecords(of: entry) }
+        for entry in removedTypes { try rebuilder.deleteRecords(of: entry, catalog: catalog) }
         for (name, plan) in plans.sorted(by: { $0.key < $1.key }) {
             let drop = dropping[name] ?? []
             guard !plan.reindexed.isEmpty || !drop.isEmpty, let old = catalog.type(named: name), let new = updated.type(named: name) else { continue }
