@@ -307,6 +307,11 @@ import StratusModel
                                 arguments: StatementArguments(words))
         }
         #expect(words.sorted { IndexRowBuffer.compareBytes($0, $1) < 0 } == sqlite)
+        // The same order through the eight-byte prefixes, ties broken by position.
+        let repeated = words + ["abcdefgh1", "abcdefgh0", "abcdefgh", "a"]
+        let order = IndexRowBuffer.byteOrder(repeated) { $0 < $1 }
+        #expect(order.map { repeated[$0] } == repeated.sorted { IndexRowBuffer.compareBytes($0, $1) < 0 })
+        #expect(order.filter { repeated[$0] == "a" } == [6, 12])
     }
 
     @Test func embeddedAssetsAreWrittenInTheImportTransaction() throws {

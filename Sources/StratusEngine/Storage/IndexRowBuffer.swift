@@ -73,15 +73,9 @@ final class IndexRowBuffer {
             try insertNumbers(integers[field], with: insert) { insert.bind(3, $0) }
             try insertNumbers(reals[field], with: insert) { insert.bind(3, $0) }
             if let text = texts[field] {
-                // By bytes, as SQLite's BINARY collation orders (Swift's `<` orders by canonical
-                // equivalence, slower on text not known to be NFC, and not SQLite's order).
-                let rows = text.rows.sorted { a, b in
-                    switch IndexRowBuffer.compareBytes(a.0, b.0) {
-                    case 0: a.1 < b.1
-                    case let order: order < 0
-                    }
-                }
-                for (value, recordID) in rows {
+                let rows = text.rows
+                let order = IndexRowBuffer.byteOrder(rows.map(\.0)) { rows[$0].1 < rows[$1].1 }
+                for (value, recordID) in order.lazy.map({ rows[$0] }) {
                     insert.bind(3, value)
                     insert.bind(4, recordID)
                     insert.bind(5, text.folds ? CaseFolding.key(value) : nil)
@@ -93,13 +87,10 @@ final class IndexRowBuffer {
         reals.removeAll()
         texts.removeAll()
         if !edges.isEmpty {
-            edges.sort { a, b in
-                if a.zoneRowID != b.zoneRowID { return a.zoneRowID < b.zoneRowID }
-                switch IndexRowBuffer.compareBytes(a.target, b.target) {
-                case 0: return a.sourceID < b.sourceID
-                case let order: return order < 0
-                }
-            }
+            // By (target, source), then by zone: Swift's sort is stable, so that is key order.
+            let order = IndexRowBuffer.byteOrder(edges.map(\.target)) { edges[$0].sourceID < edges[$1].sourceID }
+            edges = order.map { edges[$0] }
+            edges.sort { $0.zoneRowID < $1.zoneRowID }
             let edge = try DirectStatement("INSERT OR IGNORE INTO reference_edge (zone_id, target, source_id) VALUES (?, ?, ?)", in: db)
             for row in edges {
                 edge.bind(1, row.zoneRowID)
@@ -122,6 +113,30 @@ final class IndexRowBuffer {
             insert.bindNull(5)
             try insert.run()
         }
+    }
+
+    /// The indices of `texts` in SQLite's BINARY order (by UTF-8 bytes), `tieBreak` deciding
+    /// between equal texts. The first eight bytes are compared as one integer, which settles
+    /// most comparisons without touching the strings (sorting was a fifth of a flush before).
+    static func byteOrder(_ texts: [String], tieBreak: (Int, Int) -> Bool) -> [Int] {
+        var keys = texts.indices.map { (prefix: bytePrefix(texts[$0]), index: $0) }
+        keys.sort { a, b in
+            if a.prefix != b.prefix { return a.prefix < b.prefix }
+            let order = compareBytes(texts[a.index], texts[b.index])
+            return order != 0 ? order < 0 : tieBreak(a.index, b.index)
+        }
+        return keys.map(\.index)
+    }
+
+    /// The first eight UTF-8 bytes of `text`, big-endian, zero-padded: ordered as the bytes are.
+    static func bytePrefix(_ text: String) -> UInt64 {
+        var value: UInt64 = 0
+        var count = 0
+        for byte in text.utf8.prefix(8) {
+            value = value << 8 | UInt64(byte)
+            count += 1
+        }
+        return count == 8 ? value : value << (8 * (8 - count))
     }
 
     /// Negative, zero or positive as `a`'s UTF-8 bytes sort before, with or after `b`'s.
