@@ -37,3 +37,17 @@ import Testing
         #expect(TextTokenizer.tokens("THE Harbour, 2024 the Café-au-lait") == ["harbour", "2024", "cafe", "au", "lait"])
     }
 }
+
+@Suite struct CaseFoldingTests {
+    @Test func keyIsTheLowercasedText() {
+        var generator = SeededGenerator(seed: 11)
+        let pieces = ["a", "Z", "q", "É", "é", "東", "ß", "İ", " ", "9", "_", "Ω"]
+        for _ in 0..<500 {
+            let text = (0..<generator.below(8)).map { _ in pieces[generator.below(pieces.count)] }.joined()
+            #expect(CaseFolding.key(text) == text.lowercased(), "\(text)")
+        }
+        #expect(CaseFolding.key("harbour 9") == "harbour 9")
+        #expect(CaseFolding.key("Harbour") == "harbour")
+        #expect(CaseFolding.key("ÉCOLE") == "école")
+    }
+}

@@ -19,20 +19,19 @@ public struct ImportBatch: Sendable {
     /// fields, tokenizing text) so a reading thread can do it while the writer writes the
     /// previous batch. Optional: the import does whatever was not prepared itself.
     public mutating func prepare() {
-        prepared = records.map { PreparedRecord(fields: $0.fields) }
+        for index in records.indices { records[index].normalizeFields() }
+        prepared = records.map { PreparedRecord(normalizedFields: $0.fields) }
     }
 }
 
-/// A record's fields as the write path stores and indexes them, computed off the write
-/// transaction.
+/// What the write path computes from a record's (normalized) fields before it touches the
+/// database: the stored blob and the full-text tokens.
 struct PreparedRecord: Sendable {
-    var fields: [String: FieldValue]
     var blob: Data
     /// The full-text tokens of each string field (all elements of a string list, in order).
     var tokens: [String: [String]]
 
-    init(fields raw: [String: FieldValue]) {
-        fields = raw.mapValues(\.normalized)
+    init(normalizedFields fields: [String: FieldValue]) {
         blob = FieldCoder.encode(fields)
         var tokens: [String: [String]] = [:]
         for (name, value) in fields where value.type.base == .string {

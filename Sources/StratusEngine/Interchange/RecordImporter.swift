@@ -113,9 +113,15 @@ struct RecordImporter {
         return row
     }
 
+    /// - Parameter prepared: from ``ImportBatch/prepare()``, which also normalized the record's fields.
     mutating func add(_ record: Record, prepared: PreparedRecord? = nil) throws {
         do {
-            try write(record, prepared: prepared ?? PreparedRecord(fields: record.fields))
+            if let prepared {
+                try write(record, fields: record.fields, prepared: prepared)
+            } else {
+                let fields = record.fields.mapValues(\.normalized)
+                try write(record, fields: fields, prepared: PreparedRecord(normalizedFields: fields))
+            }
         } catch let error as CloudKitError {
             var named = error
             named.message = "Record '\(record.recordName)': \(error.message)"
@@ -123,12 +129,12 @@ struct RecordImporter {
         }
     }
 
-    private mutating func write(_ record: Record, prepared: PreparedRecord) throws {
+    /// `fields` are the record's, normalized; `prepared` was computed from them.
+    private mutating func write(_ record: Record, fields: [String: FieldValue], prepared: PreparedRecord) throws {
         if let problem = RecordID.problem(withName: record.recordName) {
             throw CloudKitError(.invalidArguments, "Invalid record name: \(problem).")
         }
         let zone = try zone(record.recordID.zoneID)
-        let fields = prepared.fields
         if let error = validator.validate(recordType: record.recordType, fields: fields) { throw error }
         try growSchema(typeName: record.recordType, fields: fields)
         guard let type = catalog.type(named: record.recordType) else { return }

@@ -56,6 +56,9 @@ public struct Record: Hashable, Sendable {
         }
     }
 
+    /// Puts every value in the form the store keeps (dates to the millisecond), as a save does.
+    mutating func normalizeFields() { fields = fields.mapValues(\.normalized) }
+
     /// Forgets which keys changed, as a fetched record starts.
     public mutating func clearChangedKeys() { changedKeys = [] }
 

@@ -76,6 +76,8 @@ struct RecordImportRunner {
             var reader = RecordLinesReader(handle: readHandle, zoneID: zoneID)
             while !queue.isCancelled {
                 do {
+                    // Written batches come back to be freed here, off the writing thread.
+                    _ = queue.takeWritten()
                     var batch = try reader.next(RecordImportRunner.batchSize)
                     batch.prepare()
                     queue.put(.batch(batch, bytes: reader.bytesRead, line: reader.lineNumber))
@@ -102,7 +104,9 @@ struct RecordImportRunner {
             // much of its time searching a log of gigabytes).
             while !finished {
                 var inTransaction = 0
+                var handed: ImportBatch?
                 count += try database.importRecords(batches: {
+                    if let written = handed.take() { queue.giveBack(written) }
                     guard inTransaction < RecordImportRunner.recordsPerTransaction else { return nil }
                     switch queue.take() {
                     case .failure(let message):
@@ -111,6 +115,7 @@ struct RecordImportRunner {
                         (bytes, line) = (read, last)
                         if batch.records.isEmpty { finished = true; return nil }
                         inTransaction += batch.records.count
+                        handed = batch
                         return batch
                     }
                 }, progress: { bar.update(bytes, records: count + $0) })
@@ -140,6 +145,7 @@ final class BatchQueue: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var items: [Item] = []
+    private var written: [ImportBatch] = []
     private var cancelled = false
     private let capacity: Int
 
@@ -166,6 +172,21 @@ final class BatchQueue: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         return item
+    }
+
+    /// Hands a written batch back to the reading thread, which frees it: freeing thousands of
+    /// records took a sixth of the writer's time, and memory goes back to the arena it came from.
+    func giveBack(_ batch: ImportBatch) {
+        condition.lock()
+        written.append(batch)
+        condition.unlock()
+    }
+
+    /// The batches given back since the last call.
+    func takeWritten() -> [ImportBatch] {
+        condition.lock()
+        defer { written.removeAll(); condition.unlock() }
+        return written
     }
 
     func cancel() {
