@@ -314,6 +314,52 @@ import StratusModel
         #expect(order.filter { repeated[$0] == "a" } == [6, 12])
     }
 
+    private func lines(_ count: Int, bad: (Int) -> String?) throws -> FileHandle {
+        let text = (1...count).map { line in
+            bad(line) ?? #"{"recordName": "p\#(line)", "recordType": "Place", "fields": {"visits": {"value": \#(line)}}}"#
+        }.joined(separator: "\n")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-lines-\(UUID().uuidString).jsonl")
+        try Data(text.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        return try FileHandle(forReadingFrom: url)
+    }
+
+    @Test func lineImportsCommitEachTransactionAndSayWhereTheyStopped() throws {
+        let target = try TemporaryStore()
+        var seen: [Int] = []
+        let written = try target.privateDB.importRecords(lines: try lines(250) { _ in nil }, recordsPerTransaction: 100, batchSize: 50,
+                                                          progress: { seen.append($0.records) })
+        #expect(written == 250)
+        #expect(seen == [50, 100, 150, 200, 250])
+        #expect(try target.privateDB.records(matching: Query(recordType: "Place", predicateFormat: "visits == 250")).records.count == 1)
+
+        // A line that is not a record: the two transactions before it stay, its own does not.
+        let broken = try TemporaryStore()
+        do {
+            try broken.privateDB.importRecords(lines: try lines(260) { $0 == 251 ? "{\"recordName\": " : nil }, recordsPerTransaction: 100, batchSize: 50)
+            Issue.record("imported a broken line")
+        } catch let failure as LineImportFailure {
+            #expect(failure.line == 251)
+            #expect(failure.recordsBefore == 200)
+            #expect(failure.underlying is RecordLinesReader.Failure)
+        }
+        #expect(try broken.privateDB.exportCount() == 200)
+
+        // A record the store refuses: named by the batch it was in.
+        let refused = try TemporaryStore()
+        do {
+            try refused.privateDB.importRecords(lines: try lines(260) { line in
+                line == 180 ? #"{"recordName": "x", "recordType": "Place", "fields": {"visits": {"value": "many"}}}"# : nil
+            }, recordsPerTransaction: 100, batchSize: 50)
+            Issue.record("imported a refused record")
+        } catch let failure as LineImportFailure {
+            #expect(failure.line == 200)
+            #expect(failure.recordsBefore == 100)
+            #expect((failure.underlying as? CloudKitError)?.message.hasPrefix("Record 'x':") == true)
+        }
+        #expect(try refused.privateDB.exportCount() == 100)
+    }
+
     @Test func embeddedAssetsAreWrittenInTheImportTransaction() throws {
         let target = try TemporaryStore()
         let content = Data("cover ✈️".utf8)

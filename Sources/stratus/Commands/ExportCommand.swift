@@ -53,8 +53,6 @@ struct ExportCommand: ParsableCommand {
 struct RecordImportRunner {
     let common: CommonOptions
     let file: String
-    static let batchSize = 5000
-    static let recordsPerTransaction = 100_000
 
     func run() throws {
         let database = try common.database()
@@ -68,64 +66,23 @@ struct RecordImportRunner {
             total = ((try? FileManager.default.attributesOfItem(atPath: file)[.size]) as? Int) ?? 0
         }
         defer { if file != "-" { try? handle.close() } }
-        // Reading and decoding run on their own thread, a couple of batches ahead of the writer.
-        let queue = BatchQueue(capacity: 2)
-        let zoneID = common.zoneID
-        let readHandle = handle
-        let producer = Thread {
-            var reader = RecordLinesReader(handle: readHandle, zoneID: zoneID)
-            while !queue.isCancelled {
-                do {
-                    // Written batches come back to be freed here, off the writing thread.
-                    _ = queue.takeWritten()
-                    var batch = try reader.next(RecordImportRunner.batchSize)
-                    batch.prepare()
-                    queue.put(.batch(batch, bytes: reader.bytesRead, line: reader.lineNumber))
-                    if batch.records.isEmpty { return }
-                } catch {
-                    queue.put(.failure("\(error)"))
-                    return
-                }
-            }
-        }
-        producer.start()
-        defer { queue.cancel() }
         var bar = ProgressBar(total: total, label: "import", unit: .bytes)
         let started = Date()
         let source = file == "-" ? "standard input" : file
-        var bytes = 0
-        var line = 0
-        var count = 0
-        var finished = false
-        let before = { "\(count) records imported before it; importing the file again replaces them" }
+        let count: Int
         do {
-            // A transaction per `recordsPerTransaction` records: each is all there or not at all,
-            // and the write-ahead log stays small (one transaction of a million records spends
-            // much of its time searching a log of gigabytes).
-            while !finished {
-                var inTransaction = 0
-                var handed: ImportBatch?
-                count += try database.importRecords(batches: {
-                    if let written = handed.take() { queue.giveBack(written) }
-                    guard inTransaction < RecordImportRunner.recordsPerTransaction else { return nil }
-                    switch queue.take() {
-                    case .failure(let message):
-                        throw CommandFailure.failed("\(source), \(message) (\(before()))")
-                    case .batch(let batch, let read, let last):
-                        (bytes, line) = (read, last)
-                        if batch.records.isEmpty { finished = true; return nil }
-                        inTransaction += batch.records.count
-                        handed = batch
-                        return batch
-                    }
-                }, progress: { bar.update(bytes, records: count + $0) })
+            count = try database.importRecords(lines: handle, zoneID: common.zoneID, progress: { bar.update($0.bytes, records: $0.records) })
+        } catch let failure as LineImportFailure {
+            bar.finish()
+            let before = "\(failure.recordsBefore) records imported before it; importing the file again replaces them"
+            switch failure.underlying {
+            case let error as CloudKitError:
+                throw CommandFailure.failed("\(error.code.name) (\(error.code.rawValue)): \(error.message) (in the batch ending at line \(failure.line) of \(source); \(before))")
+            case let error as RecordLinesReader.Failure:
+                throw CommandFailure.failed("\(source), \(error) (\(before))")
+            case let error:
+                throw CommandFailure.failed("\(source), line \(failure.line): \(error) (\(before))")
             }
-        } catch let error as CloudKitError {
-            bar.finish()
-            throw CommandFailure.failed("\(error.code.name) (\(error.code.rawValue)): \(error.message) (in the batch ending at line \(line) of \(source); \(before()))")
-        } catch {
-            bar.finish()
-            throw error
         }
         bar.finish()
         if common.json {
@@ -133,68 +90,6 @@ struct RecordImportRunner {
         } else {
             Output.line(ProgressBar.rate("imported", count, since: started))
         }
-    }
-}
-
-/// A bounded hand-over of record batches from the reading thread to the writing one.
-final class BatchQueue: @unchecked Sendable {
-    enum Item {
-        case batch(ImportBatch, bytes: Int, line: Int)
-        case failure(String)
-    }
-
-    private let condition = NSCondition()
-    private var items: [Item] = []
-    private var written: [ImportBatch] = []
-    private var cancelled = false
-    private let capacity: Int
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    var isCancelled: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return cancelled
-    }
-
-    func put(_ item: Item) {
-        condition.lock()
-        while items.count >= capacity && !cancelled { condition.wait() }
-        if !cancelled { items.append(item) }
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func take() -> Item {
-        condition.lock()
-        while items.isEmpty { condition.wait() }
-        let item = items.removeFirst()
-        condition.broadcast()
-        condition.unlock()
-        return item
-    }
-
-    /// Hands a written batch back to the reading thread, which frees it: freeing thousands of
-    /// records took a sixth of the writer's time, and memory goes back to the arena it came from.
-    func giveBack(_ batch: ImportBatch) {
-        condition.lock()
-        written.append(batch)
-        condition.unlock()
-    }
-
-    /// The batches given back since the last call.
-    func takeWritten() -> [ImportBatch] {
-        condition.lock()
-        defer { written.removeAll(); condition.unlock() }
-        return written
-    }
-
-    func cancel() {
-        condition.lock()
-        cancelled = true
-        items.removeAll()
-        condition.broadcast()
-        condition.unlock()
     }
 }
 

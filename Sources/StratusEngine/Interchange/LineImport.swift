@@ -1,0 +1,154 @@
+import Foundation
+
+extension CloudDatabase {
+    /// Restores records from JSON lines (what `exportRecords` writes), as `stratus save --import`
+    /// does: one thread reads, decodes and prepares batches (``ImportBatch/prepare()``) a couple
+    /// ahead while this one writes them with ``importRecords(batches:progress:)``, a transaction
+    /// per `recordsPerTransaction` records. Each transaction is all there or not at all, and the
+    /// write-ahead log stays small (one transaction of a million records spends much of its time
+    /// searching a log of gigabytes).
+    ///
+    /// - Parameter zoneID: the zone of records whose line names none.
+    /// - Returns: how many records were written.
+    /// - Throws: ``LineImportFailure``, saying where the input went wrong and how many records
+    ///   the transactions before it wrote.
+    @discardableResult
+    public func importRecords(
+        lines handle: FileHandle, zoneID: ZoneID = .default, recordsPerTransaction: Int = 100_000, batchSize: Int = 5000,
+        progress: (LineImportProgress) -> Void = { _ in }
+    ) throws -> Int {
+        let queue = ImportBatchQueue(capacity: 2)
+        let producer = Thread {
+            var reader = RecordLinesReader(handle: handle, zoneID: zoneID)
+            while !queue.isCancelled {
+                do {
+                    // Written batches come back to be freed here, off the writing thread.
+                    _ = queue.takeWritten()
+                    var batch = try reader.next(batchSize)
+                    batch.prepare()
+                    queue.put(.batch(batch, LineImportProgress(bytes: reader.bytesRead, line: reader.lineNumber, records: 0)))
+                    if batch.records.isEmpty { return }
+                } catch {
+                    queue.put(.failure(error, line: reader.lineNumber))
+                    return
+                }
+            }
+        }
+        producer.start()
+        defer { queue.cancel() }
+        var position = LineImportProgress(bytes: 0, line: 0, records: 0)
+        var finished = false
+        do {
+            while !finished {
+                var inTransaction = 0
+                var handed: ImportBatch?
+                position.records += try importRecords(batches: {
+                    if let written = handed.take() { queue.giveBack(written) }
+                    guard inTransaction < recordsPerTransaction else { return nil }
+                    switch queue.take() {
+                    case .failure(let error, let line):
+                        position.line = line
+                        throw error
+                    case .batch(let batch, let read):
+                        (position.bytes, position.line) = (read.bytes, read.line)
+                        if batch.records.isEmpty { finished = true; return nil }
+                        inTransaction += batch.records.count
+                        handed = batch
+                        return batch
+                    }
+                }, progress: { written in
+                    var now = position
+                    now.records += written
+                    progress(now)
+                })
+            }
+        } catch {
+            throw LineImportFailure(underlying: error, line: position.line, recordsBefore: position.records)
+        }
+        return position.records
+    }
+}
+
+/// How far a ``CloudDatabase/importRecords(lines:zoneID:recordsPerTransaction:batchSize:progress:)`` got.
+public struct LineImportProgress: Sendable {
+    /// Bytes of input read.
+    public var bytes: Int
+    /// The last line read (for a failure: the line of the bad record, or the last line of the batch it was in).
+    public var line: Int
+    /// Records written.
+    public var records: Int
+}
+
+/// Why a line import stopped, and where.
+public struct LineImportFailure: Error, CustomStringConvertible {
+    /// A ``RecordLinesReader/Failure`` (a line that is not a record), a ``CloudKitError`` (a
+    /// record the store refuses) or an I/O error.
+    public var underlying: Error
+    public var line: Int
+    /// Records the transactions before the failing one wrote; they stay.
+    public var recordsBefore: Int
+    public var description: String { "line \(line): \(underlying)" }
+}
+
+/// A bounded hand-over of prepared batches from the reading thread to the writing one, and of
+/// written batches back to be freed where they were made.
+final class ImportBatchQueue: @unchecked Sendable {
+    enum Item {
+        case batch(ImportBatch, LineImportProgress)
+        case failure(Error, line: Int)
+    }
+
+    private let condition = NSCondition()
+    private var items: [Item] = []
+    private var written: [ImportBatch] = []
+    private var cancelled = false
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    var isCancelled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return cancelled
+    }
+
+    func put(_ item: Item) {
+        condition.lock()
+        while items.count >= capacity && !cancelled { condition.wait() }
+        if !cancelled { items.append(item) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func take() -> Item {
+        condition.lock()
+        while items.isEmpty { condition.wait() }
+        let item = items.removeFirst()
+        condition.broadcast()
+        condition.unlock()
+        return item
+    }
+
+    /// Hands a written batch back to the reading thread, which frees it: freeing thousands of
+    /// records took a sixth of the writer's time, and memory goes back to the arena it came from.
+    func giveBack(_ batch: ImportBatch) {
+        condition.lock()
+        written.append(batch)
+        condition.unlock()
+    }
+
+    /// The batches given back since the last call.
+    func takeWritten() -> [ImportBatch] {
+        condition.lock()
+        defer { written.removeAll(); condition.unlock() }
+        return written
+    }
+
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        items.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+}
