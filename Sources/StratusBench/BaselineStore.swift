@@ -62,6 +62,63 @@ final class BaselineStore {
         }
     }
 
+    /// Writes every venue as a JSON line in the CloudKit Web Services shape, built by SQLite's
+    /// json_object: the baseline of `export`.
+    func exportLines(to file: URL) throws {
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        try queue.read { db in
+            let cursor = try String.fetchCursor(db, sql: """
+                SELECT json_object('recordName', name, 'recordType', 'Venue', 'fields', json_object(
+                    'title', json_object('value', title, 'type', 'STRING'), 'category', json_object('value', category, 'type', 'STRING'),
+                    'price', json_object('value', price, 'type', 'INT64'), 'rating', json_object('value', rating, 'type', 'DOUBLE'),
+                    'opened', json_object('value', opened, 'type', 'TIMESTAMP'),
+                    'tags', json_object('value', json('["' || replace(tags, ',', '","') || '"]'), 'type', 'STRING_LIST'),
+                    'location', json_object('value', json_object('latitude', latitude, 'longitude', longitude), 'type', 'LOCATION'),
+                    'description', json_object('value', description, 'type', 'STRING')),
+                    'modified', json_object('timestamp', modified)) FROM venue ORDER BY seq
+                """)
+            var chunk = Data()
+            while let line = try cursor.next() {
+                chunk.append(contentsOf: line.utf8)
+                chunk.append(0x0A)
+                if chunk.count > 1 << 20 {
+                    try handle.write(contentsOf: chunk)
+                    chunk.removeAll(keepingCapacity: true)
+                }
+            }
+            try handle.write(contentsOf: chunk)
+        }
+    }
+
+    /// Copies every row of a Stratus store's record and index tables into another store made
+    /// with the same schema, table by table, with SQL alone: the baseline of `import`.
+    static func copyRows(of source: String, into target: String) throws {
+        var configuration = Configuration()
+        // Rows go in table by table; the source store already holds them consistently.
+        configuration.foreignKeysEnabled = false
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -262144")
+        }
+        let queue = try DatabaseQueue(path: target, configuration: configuration)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS source", arguments: [source])
+            for table in ["zone", "record_type", "schema_field", "record", "field_value", "reference_edge", "location_index"] {
+                try db.inTransaction {
+                    try db.execute(sql: "DELETE FROM main.\(table)")
+                    try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM source.\(table)")
+                    return .commit
+                }
+            }
+            try db.inTransaction {
+                try db.execute(sql: "INSERT INTO main.record_text (rowid, tokens) SELECT rowid, tokens FROM source.record_text")
+                return .commit
+            }
+            try db.execute(sql: "DETACH DATABASE source")
+        }
+    }
+
     /// Reads every column of each row a query returns, as a client would.
     func rows(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
         try queue.read { db in

@@ -112,6 +112,45 @@ public final class BenchRunner {
 
     // MARK: - Workloads
 
+    /// Writes the venues as `stratus export` does; returns how many.
+    private func exportVenues(to file: URL) throws -> Int {
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        return try store.database(.private).exportRecords(zone: zoneID, embedAssets: false, write: { try handle.write(contentsOf: $0) })
+    }
+
+    /// Imports the exported venues into a new store, then has SQLite alone copy the rows that
+    /// import wrote into another new store with the same tables: what the indexes cost anyway.
+    private func measureImport() throws -> BenchResult {
+        let file = directory.appendingPathComponent("export.jsonl")
+        if !FileManager.default.fileExists(atPath: file.path) { _ = try exportVenues(to: file) }
+        let imported = directory.appendingPathComponent("import.sqlite").path
+        let copied = directory.appendingPathComponent("import-raw.sqlite").path
+        func remove() {
+            for path in [imported, copied] {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
+        }
+        remove()
+        defer {
+            remove()
+            try? FileManager.default.removeItem(at: file)
+        }
+        var written = 0
+        let stratus = try BenchMeasurement.once {
+            let target = try Store(path: imported)
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            written = try target.database(.private).importRecords(lines: handle)
+        }
+        _ = try Store(path: copied)
+        let base = try BenchMeasurement.once { try BaselineStore.copyRows(of: imported, into: copied) }
+        return BenchResult(name: BenchWorkload.import.rawValue, stratusMilliseconds: stratus, baselineMilliseconds: base,
+                           extras: [("stratus_records_per_s", Double(written) / stratus * 1000),
+                                    ("baseline_records_per_s", Double(written) / base * 1000)])
+    }
+
     private func measure(_ workload: BenchWorkload) throws -> BenchResult {
         let db = store.database(.private)
         let columns = BaselineStore.columns
@@ -220,6 +259,17 @@ public final class BenchRunner {
             let stratus = try BenchMeasurement.times(runs: 200) { _ = try db.currentToken(for: zoneID) }
             let base = try BenchMeasurement.times(runs: 200) { _ = try baseline.rows("SELECT max(seq) FROM venue") }
             return result(workload, stratus, base, [])
+        case .export:
+            let file = directory.appendingPathComponent("export.jsonl")
+            let rawFile = directory.appendingPathComponent("export-raw.jsonl")
+            defer { try? FileManager.default.removeItem(at: rawFile) }
+            var written = 0
+            let stratus = try BenchMeasurement.times(runs: 1) { written = try exportVenues(to: file) }
+            let base = try BenchMeasurement.times(runs: 1) { try baseline.exportLines(to: rawFile) }
+            return result(workload, stratus, base, [("stratus_records_per_s", Double(written) / BenchMeasurement.median(stratus) * 1000),
+                                                    ("baseline_records_per_s", Double(written) / BenchMeasurement.median(base) * 1000)])
+        case .import:
+            return try measureImport()
         case .dashboardFirstPage:
             // A fresh dashboard each run (no baseline: SQLite has no dashboard).
             var probes: [DashboardProbe.Result] = []

@@ -14,6 +14,11 @@ public enum BenchWorkload: String, CaseIterable, Sendable {
     case playbackAfterAll = "playback-after-all"
     case playbackFull = "playback-full"
     case currentToken = "current-token"
+    /// Every record out as JSON lines (`stratus export`); the baseline writes the same lines with SQLite's json_object.
+    case export
+    /// Those lines back into a new store (`stratus save --import`); the baseline inserts the rows
+    /// that import wrote into the same tables with SQL alone: the cost of the indexes themselves.
+    case `import`
     /// The dashboard on the in-memory terminal: start to the first page of Query results drawn.
     case dashboardFirstPage = "dashboard-first-page"
     /// The dashboard on the in-memory terminal: a key to its frame, over a scripted session.

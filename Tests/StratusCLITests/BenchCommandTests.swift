@@ -13,6 +13,15 @@ import Testing
         let names = workloads.compactMap { $0["name"] as? String }
         #expect(names.first == "save")
         #expect(names.contains("query-tokens") && names.contains("playback-full") && names.contains("current-token"))
+        // Export and import move every record: both sides report a rate, and nothing is left behind.
+        for name in ["export", "import"] {
+            let workload = try #require(workloads.first { $0["name"] as? String == name })
+            #expect((workload["stratus_records_per_s"] as? Double ?? 0) > 0, "\(workload)")
+            #expect((workload["baseline_records_per_s"] as? Double ?? 0) > 0, "\(workload)")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: cli.directory.appendingPathComponent("bench").path)
+        #expect(Set(left).isSubset(of: ["stratus.sqlite", "baseline.sqlite", "bench.json", "stratus.sqlite-wal", "stratus.sqlite-shm",
+                                        "baseline.sqlite-wal", "baseline.sqlite-shm"]), "\(left)")
         for workload in workloads {
             #expect((workload["stratus_ms"] as? Double ?? -1) >= 0, "\(workload)")
             if let stratusRows = workload["stratus_rows"] as? Double, let baselineRows = workload["baseline_rows"] as? Double,
