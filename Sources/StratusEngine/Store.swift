@@ -17,10 +17,16 @@ public final class Store: Sendable {
     public let owner: String
 
     let pool: DatabasePool
+    /// Set when the store could only be opened for reading; writes are refused up front.
+    private let readOnly: ReadOnlyStore?
     private let catalogCache = Mutex<SchemaCatalog?>(nil)
 
     /// Opens the store at `path`, making it (with `environment`, default development) if the file
     /// does not exist yet.
+    ///
+    /// A store that cannot be written here (file or folder permissions, a read-only file system)
+    /// opens for reading: queries, fetches and change playback work, and every write fails with
+    /// `permissionFailure` naming the file and why it is read-only.
     ///
     /// - Throws: `CloudKitError` with `badDatabase` when the file is not a Stratus store, or
     ///   `incompatibleVersion` when a newer Stratus made it.
@@ -37,10 +43,9 @@ public final class Store: Sendable {
             // jump around a large store cost far less.
             try db.execute(sql: "PRAGMA mmap_size = 134217728")
         }
-        // A store the user may not write (permissions, a read-only mount) still opens for
-        // reading; writes then fail with permissionFailure.
-        let readOnly = FileManager.default.fileExists(atPath: path) && !FileManager.default.isWritableFile(atPath: path)
-        configuration.readonly = readOnly
+        let readOnly = ReadOnlyStore(path: path)
+        configuration.readonly = readOnly != nil
+        self.readOnly = readOnly
         do {
             let (opened, info) = try Store.open(path: path, configuration: configuration, readOnly: readOnly, environment: environment)
             pool = opened
@@ -48,12 +53,13 @@ public final class Store: Sendable {
             owner = info.owner
         } catch let error as CloudKitError {
             throw error
-        } catch let error as DatabaseError where readOnly && [.SQLITE_READONLY, .SQLITE_CANTOPEN].contains(error.resultCode) {
-            throw CloudKitError(.permissionFailure, "The store at \(path) is read-only, and so is its folder: SQLite reads a store through a \(url.lastPathComponent)-shm file beside it, which it cannot make there. Make the folder writable, or read a copy of the store.")
         } catch let error as DatabaseError {
             throw Store.describe(error, path: path)
         }
     }
+
+    /// True when the store was opened for reading only (see ``init(path:creatingWith:)``).
+    public var isReadOnly: Bool { readOnly != nil }
 
     /// The store's environment now (a schema import can move a store to production).
     public var environment: StoreEnvironment {
@@ -97,6 +103,7 @@ public final class Store: Sendable {
     }
 
     func write<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+        if let readOnly { throw readOnly.writeRefusal }
         do {
             return try pool.write(body)
         } catch let error as DatabaseError {
@@ -123,18 +130,37 @@ public final class Store: Sendable {
 
     // MARK: - Opening
 
-    /// Opens the pool, checks the file and brings it up to date. Processes that open a new store
-    /// at the same moment can meet SQLITE_BUSY while one of them switches the file to WAL mode,
-    /// where SQLite does not wait on the busy handler: those attempts are retried, briefly.
-    private static func open(path: String, configuration: Configuration, readOnly: Bool,
+    /// Opens the pool, checks the file and brings it up to date; a read-only store that SQLite
+    /// cannot open the usual way (no `-shm` file, and no right to make one) is opened immutable.
+    private static func open(path: String, configuration: Configuration, readOnly: ReadOnlyStore?,
+                             environment: StoreEnvironment?) throws -> (DatabasePool, StoreInfo) {
+        guard let readOnly else {
+            return try open(sqlitePath: path, filePath: path, configuration: configuration, readOnly: false, environment: environment)
+        }
+        do {
+            return try open(sqlitePath: path, filePath: path, configuration: configuration, readOnly: true, environment: environment)
+        } catch let error as DatabaseError where [.SQLITE_READONLY, .SQLITE_CANTOPEN].contains(error.resultCode) {
+            guard !readOnly.walHasChanges else {
+                let name = URL(fileURLWithPath: path).lastPathComponent
+                throw CloudKitError(.permissionFailure, "The store at \(path) is read-only (\(readOnly.reason)), and its latest changes are still in \(name)-wal, which SQLite reads only through a \(name)-shm file it cannot make there. Open the store once where it is writable (that folds the changes in), or read a copy of the folder.")
+            }
+            return try open(sqlitePath: readOnly.immutableURI, filePath: path, configuration: configuration, readOnly: true, environment: environment)
+        }
+    }
+
+    /// Opens the pool on `sqlitePath` (the file, or an SQLite URI naming `filePath`). Processes
+    /// that open a new store at the same moment can meet SQLITE_BUSY while one of them switches
+    /// the file to WAL mode, where SQLite does not wait on the busy handler: those attempts are
+    /// retried, briefly.
+    private static func open(sqlitePath: String, filePath path: String, configuration: Configuration, readOnly: Bool,
                              environment: StoreEnvironment?) throws -> (DatabasePool, StoreInfo) {
         var attempt = 0
         while true {
             do {
                 // Look before opening for real: opening a pool turns the file to WAL mode, which
                 // must not happen to an SQLite file that is not a store.
-                try Store.checkExistingFile(path)
-                let pool = try DatabasePool(path: path, configuration: configuration)
+                try Store.checkExistingFile(sqlitePath: sqlitePath, filePath: path)
+                let pool = try DatabasePool(path: sqlitePath, configuration: configuration)
                 try pool.read { db in try Store.checkIsStratusStore(db) }
                 if readOnly {
                     let info = try pool.read { db -> StoreInfo in
@@ -187,12 +213,12 @@ public final class Store: Sendable {
     }
 
     /// Checks a file that exists through a read-only connection, which changes nothing in it.
-    private static func checkExistingFile(_ path: String) throws {
+    private static func checkExistingFile(sqlitePath: String, filePath path: String) throws {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(15)
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let queue = try DatabaseQueue(path: sqlitePath, configuration: configuration)
         defer { try? queue.close() }
         try queue.read { db in try checkIsStratusStore(db) }
     }

@@ -1,0 +1,209 @@
+import Foundation
+@testable import StratusEngine
+import StratusModel
+import XCTest
+
+/// Read-only stores: every read works (fetch, query, changes, tokens), every write is refused
+/// with a message naming the file and why it is read-only, and the file is left as it was.
+extension BadInputTests {
+    func testReadOnlyStoreFile() throws {
+        let path = try readOnlyCopy(in: "ro-file", fileMode: 0o444, folderMode: 0o777)
+        let fetched = try expectReads(path)
+        log("a read-only store (chmod 444): reading", "stratus fetch r1 --zone z --store \(path)", fetched.status, fetched.stdout)
+        try expectWriteRefused(path, input: "a read-only store (chmod 444): writing", reason: "the file is not writable")
+        try expectUnchanged(path)
+    }
+
+    func testReadOnlyStoreInAReadOnlyFolder() throws {
+        // No -shm file beside the store and no right to make one: Stratus opens it immutable.
+        let path = try readOnlyCopy(in: "ro-folder", fileMode: 0o444, folderMode: 0o555)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let fetched = try expectReads(path)
+        log("a read-only store in a read-only folder: reading", "stratus fetch r1 --zone z --store \(path)", fetched.status, fetched.stdout)
+        try expectWriteRefused(path, input: "a read-only store in a read-only folder: writing", reason: "the file is not writable")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path("ro-folder")), ["store.sqlite"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes, "reading a read-only store changed it")
+
+        // The file itself writable, its folder not: SQLite could not make the -wal file a write needs.
+        let writableFile = try readOnlyCopy(in: "ro-folder-only", fileMode: 0o666, folderMode: 0o555)
+        XCTAssertTrue(try runWithoutWriteAccess(["fetch", "r1", "--zone", "z"], store: writableFile).stdout.contains("keep 1"))
+        try expectWriteRefused(writableFile, input: "a writable store in a read-only folder: writing",
+                               reason: "its folder \(folder.path("ro-folder-only")) is not writable")
+        try expectUnchanged(path)
+        try expectUnchanged(writableFile)
+    }
+
+    /// A read-only folder holding a -wal file with changes not yet folded into the store: readable
+    /// when the -shm file is there too; refused (not read without them) when it is not.
+    func testReadOnlyFolderWithChangesInTheWAL() throws {
+        let live = folder.path("live.sqlite")
+        try checkpointedCopy(of: store, to: live)
+        for name in ["wal-and-shm", "wal-only"] {
+            try FileManager.default.createDirectory(atPath: folder.path(name), withIntermediateDirectories: true)
+        }
+        do {
+            let opened = try Store(path: live)
+            try opened.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+            var record = Record(recordType: "Item", recordID: RecordID(recordName: "r4", zoneID: ZoneID(zoneName: "z")))
+            record["s"] = .string("only in the WAL")
+            _ = try opened.database(.private).modifyRecords(saving: [record])
+            // Copied while the store is open, so its last change is still in the -wal file.
+            for (suffix, folders) in [("", ["wal-and-shm", "wal-only"]), ("-wal", ["wal-and-shm", "wal-only"]), ("-shm", ["wal-and-shm"])] {
+                for name in folders { try FileManager.default.copyItem(atPath: live + suffix, toPath: folder.path(name) + "/store.sqlite" + suffix) }
+            }
+        }
+        for name in ["wal-and-shm", "wal-only"] {
+            for file in try FileManager.default.contentsOfDirectory(atPath: folder.path(name)) { chmod(folder.path(name) + "/" + file, 0o444) }
+            chmod(folder.path(name), 0o555)
+        }
+        let withShm = try runWithoutWriteAccess(["fetch", "r4", "--zone", "z"], store: folder.path("wal-and-shm") + "/store.sqlite")
+        XCTAssertEqual(withShm.status, 0, withShm.stderr)
+        XCTAssertTrue(withShm.stdout.contains("only in the WAL"), withShm.stdout)
+
+        let walOnly = folder.path("wal-only") + "/store.sqlite"
+        let refused = try runWithoutWriteAccess(["fetch", "r4", "--zone", "z"], store: walOnly)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("its latest changes are still in store.sqlite-wal"), refused.stderr)
+        log("a read-only folder whose store has changes only in its -wal file", "stratus fetch r4 --zone z --store \(walOnly)",
+            refused.status, refused.stderr)
+        // Nothing lost: with write access back, the change in the -wal file is there.
+        for name in ["wal-and-shm", "wal-only"] {
+            chmod(folder.path(name), 0o755)
+            chmod(folder.path(name) + "/store.sqlite", 0o644)
+            let path = folder.path(name) + "/store.sqlite"
+            XCTAssertEqual(try integrityCheck(path), "ok")
+            XCTAssertTrue(try Binary.run(["fetch", "r4", "--zone", "z"], store: path).stdout.contains("only in the WAL"), name)
+        }
+    }
+
+    func testStoreOnAReadOnlyFileSystem() throws {
+        guard geteuid() == 0 else { throw XCTSkip("a read-only bind mount needs root") }
+        let source = folder.path("ro-source"), mountPoint = folder.path("ro-mount")
+        for path in [source, mountPoint] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        try checkpointedCopy(of: store, to: source + "/store.sqlite")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source + "/store.sqlite"))
+        guard try mount(["--bind", source, mountPoint]) else { throw XCTSkip("cannot bind-mount here") }
+        defer { _ = try? mount(["-u", mountPoint]) }
+        guard try mount(["-o", "remount,ro,bind", mountPoint]) else { throw XCTSkip("cannot remount read-only here") }
+        let path = mountPoint + "/store.sqlite"
+
+        // Through the engine, as the dashboard uses it: every read works. (Closed at the end of
+        // the block, so the file system can be unmounted.)
+        do {
+            let opened = try Store(path: path)
+            XCTAssertTrue(opened.isReadOnly)
+            let database = opened.database(.private)
+            let zone = ZoneID(zoneName: "z")
+            XCTAssertEqual(try allRecords(database, type: "Item", zone: zone).count, 3)
+            XCTAssertEqual(try database.records(for: [RecordID(recordName: "r1", zoneID: zone)])[0].result.isSuccess, true)
+            XCTAssertEqual(try playBack(database, zone: zone, since: nil).changed.count, 3)
+            XCTAssertEqual(try playBack(database, zone: zone, since: database.currentToken(for: zone)).changed.count, 0)
+            XCTAssertFalse(try opened.recordTypes().isEmpty)
+            // Every write is refused, saying why.
+            var record = Record(recordType: "Item", recordID: RecordID(recordName: "r9", zoneID: zone))
+            record["n"] = .int64(9)
+            XCTAssertThrowsError(try database.modifyRecords(saving: [record])) { error in
+                XCTAssertEqual((error as? CloudKitError)?.code, .permissionFailure, "\(error)")
+                XCTAssertTrue("\(error)".contains("is read-only (it is on a read-only file system)"), "\(error)")
+                log("a store on a read-only file system (API): writing", "database.modifyRecords(saving: [r9])", 1, "\(error)")
+            }
+            XCTAssertThrowsError(try database.modifyRecordZones(saving: [ZoneID(zoneName: "w")]))
+            XCTAssertThrowsError(try opened.putAsset(Data("asset".utf8)))
+        }
+
+        // Through the binary.
+        let fetched = try expectReads(path, asOtherUser: false)
+        log("a store on a read-only file system: reading", "stratus fetch r1 --zone z --store \(path)", fetched.status, fetched.stdout)
+        try expectWriteRefused(path, input: "a store on a read-only file system: writing", reason: "it is on a read-only file system", asOtherUser: false)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: source + "/store.sqlite")), bytes, "reading a read-only store changed it")
+    }
+
+    // MARK: - Helpers
+
+    /// A copy of the test's store in folder `name`, with those permissions.
+    func readOnlyCopy(in name: String, fileMode: mode_t, folderMode: mode_t) throws -> String {
+        // Root ignores file permissions; the binary then runs as nobody, through setpriv.
+        if geteuid() == 0, !FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") { throw XCTSkip("running as root without setpriv") }
+        let directory = folder.path(name)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/store.sqlite"
+        try checkpointedCopy(of: store, to: path)
+        chmod(path, fileMode)
+        chmod(directory, folderMode)
+        return path
+    }
+
+    /// Runs `stratus ARGS --store PATH` as a user who may not write PATH: the test's own user, or
+    /// nobody when the tests run as root.
+    func runWithoutWriteAccess(_ arguments: [String], store path: String, stdin: String? = nil) throws -> Binary.Outcome {
+        guard geteuid() == 0 else { return try Binary.run(arguments, store: path, stdin: stdin) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", Binary.url.path] + arguments + ["--store", path]
+        let output = Pipe(), errors = Pipe(), input = Pipe()
+        (process.standardOutput, process.standardError, process.standardInput) = (output, errors, input)
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile(), err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Binary.Outcome(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                              stderr: String(decoding: err, as: UTF8.self), signalled: process.terminationReason == .uncaughtSignal)
+    }
+
+    /// Fetch, query, changes and changes since a token all work; returns the fetch.
+    @discardableResult
+    func expectReads(_ path: String, asOtherUser: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws -> Binary.Outcome {
+        let run = { (arguments: [String]) in
+            asOtherUser ? try self.runWithoutWriteAccess(arguments, store: path) : try Binary.run(arguments, store: path)
+        }
+        let fetched = try run(["fetch", "r1", "--zone", "z"])
+        XCTAssertEqual(fetched.status, 0, fetched.stderr, file: file, line: line)
+        XCTAssertTrue(fetched.stdout.contains("keep 1"), fetched.stdout, file: file, line: line)
+        let queried = try run(["query", "--type", "Item", "--zone", "z"])
+        XCTAssertEqual(queried.status, 0, queried.stderr, file: file, line: line)
+        XCTAssertTrue(queried.stdout.contains("keep 3"), queried.stdout, file: file, line: line)
+        let changes = try run(["changes", "--zone", "z", "--json"])
+        XCTAssertEqual(changes.status, 0, changes.stderr, file: file, line: line)
+        let token = (try JSONSerialization.jsonObject(with: Data(changes.stdout.utf8)) as? [String: Any])?["syncToken"] as? String
+        let since = try run(["changes", "--zone", "z", "--since", try XCTUnwrap(token, changes.stdout, file: file, line: line)])
+        XCTAssertEqual(since.status, 0, since.stderr, file: file, line: line)
+        return fetched
+    }
+
+    /// A save and a zone creation both fail with permissionFailure, naming the file and `reason`.
+    func expectWriteRefused(_ path: String, input: String, reason: String, asOtherUser: Bool = true,
+                            file: StaticString = #filePath, line: UInt = #line) throws {
+        let run = { (arguments: [String], stdin: String?) in
+            asOtherUser ? try self.runWithoutWriteAccess(arguments, store: path, stdin: stdin) : try Binary.run(arguments, store: path, stdin: stdin)
+        }
+        let saved = try run(["save", "--zone", "z"], #"{"recordName":"r9","recordType":"Item","fields":{}}"#)
+        XCTAssertEqual(saved.status, 1, saved.stderr, file: file, line: line)
+        XCTAssertTrue(saved.stderr.contains("permissionFailure (10): The store at \(path) is read-only (\(reason))"), saved.stderr, file: file, line: line)
+        log(input, "stratus save --zone z --store \(path)", saved.status, saved.stderr)
+        let zoned = try run(["zones", "create", "w"], nil)
+        XCTAssertEqual(zoned.status, 1, zoned.stderr, file: file, line: line)
+        XCTAssertTrue(zoned.stderr.contains("permissionFailure (10)"), zoned.stderr, file: file, line: line)
+    }
+
+    /// With write access back, the copy is sound and holds exactly the records saved before.
+    func expectUnchanged(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        chmod(directory, 0o755)
+        chmod(path, 0o644)
+        XCTAssertEqual(try integrityCheck(path), "ok", file: file, line: line)
+        XCTAssertEqual(try snapshot(path), before, "the records of the read-only store changed", file: file, line: line)
+    }
+
+    /// Runs mount(8) (or umount(8) with `-u`); true when it succeeded.
+    func mount(_ arguments: [String]) throws -> Bool {
+        let process = Process()
+        let unmount = arguments.first == "-u"
+        process.executableURL = URL(fileURLWithPath: unmount ? "/bin/umount" : "/bin/mount")
+        process.arguments = unmount ? Array(arguments.dropFirst()) : arguments
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
