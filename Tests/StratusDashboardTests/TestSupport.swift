@@ -79,14 +79,15 @@ final class Harness {
     /// The fake query runner (nil when queries go to the engine).
     let fakeQueries: FakeQueryRunner?
 
+    /// With `storePath`, opens that existing store (and builds no demo in it).
     init(records: [Record] = [], recordCount: Int = 300, size: Size = Size(width: 100, height: 30),
-         zone: String = "Travel", recordType: String? = "Trip", demo: Bool = true,
+         zone: String = "Travel", recordType: String? = "Trip", demo: Bool = true, storePath: String? = nil,
          engineQueries: Bool = false, prepare: (Store) throws -> Void = { _ in }) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-dash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("demo.sqlite").path
+        let path = storePath ?? directory.appendingPathComponent("demo.sqlite").path
         store = try Store(path: path)
-        if demo {
+        if demo, storePath == nil {
             var builder = DemoStoreBuilder(recordCount: recordCount)
             try builder.build(into: store)
         }
