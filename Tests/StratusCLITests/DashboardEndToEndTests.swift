@@ -8,8 +8,10 @@ import Testing
     /// One demo store for the suite, made with `stratus demo --no-ui --records 300`.
     static let demo: Result<StratusCLI, any Error> = Result {
         let cli = try StratusCLI()
+        // A static is never released: remove the demo's folder when the test process exits.
+        atexit { if case .success(let cli) = DashboardEndToEndTests.demo { cli.remove() } }
         let made = try cli.run(["demo", "--no-ui", "--records", "300", "--store", cli.storePath], store: false)
-        guard made.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: made.stderr]) }
+        guard made.status == 0 else { cli.remove(); throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: made.stderr]) }
         return cli
     }
 

@@ -8,7 +8,7 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("themes").path
 
-    /// A fresh directory holding the given files.
+    /// A fresh directory holding the given files; the caller removes it.
     static func directory(_ files: [String: String]) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-themes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -54,6 +54,7 @@ import Testing
         let directory = try Self.directory([
             "broken.json": ##"{ "slots": { "text": {}, "selection": { "fg": "blu" } } }"##
         ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let loader = ThemeLoader(directory: directory)
         let error = try #require(throws: ThemeError.self) { try loader.load(named: "broken") }
         #expect(error.file.hasSuffix("broken.json"))
@@ -67,6 +68,7 @@ import Testing
             "attr.json": ##"{ "slots": { "title": { "attrs": ["bold", "blink"] } } }"##,
             "extra.json": ##"{ "colours": {} }"##,
         ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let loader = ThemeLoader(directory: directory)
         let typo = try #require(throws: ThemeError.self) { try loader.load(named: "typo") }
         #expect(typo.key == "slots.selecton")
@@ -79,6 +81,7 @@ import Testing
 
     @Test func badJSONReportsTheLine() throws {
         let directory = try Self.directory(["bad.json": "{\n  \"slots\": {\n    \"text\": { \"fg\": \"red\" },,\n  }\n}\n"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let error = try #require(throws: ThemeError.self) { try ThemeLoader(directory: directory).load(named: "bad") }
         #expect(error.file.hasSuffix("bad.json"))
         #expect(error.key == nil)
@@ -87,6 +90,7 @@ import Testing
 
     @Test func fallsBackToTheBuiltInDefault() throws {
         let directory = try Self.directory(["broken.json": ##"{ "slots": { "text": { "bg": 300 } } }"##])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let loader = ThemeLoader(directory: directory)
         let (theme, error) = loader.loadOrDefault(named: "broken")
         #expect(theme == .builtInDefault)
@@ -105,6 +109,7 @@ import Testing
             "a.json": ##"{ "extends": "b" }"##,
             "b.json": ##"{ "extends": "a" }"##,
         ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let loader = ThemeLoader(directory: directory)
         let child = try loader.load(named: "child")
         #expect(child.name == "child")
@@ -117,6 +122,7 @@ import Testing
 
     @Test func appsCanAddTheirOwnSlots() throws {
         let directory = try Self.directory(["app.json": ##"{ "slots": { "valueDate": { "fg": "cyan" } } }"##])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let extended = ThemeLoader(directory: directory, knownSlots: ThemeSlot.builtIn + ["valueDate"])
         #expect(try extended.load(named: "app")["valueDate"] == Style(fg: .cyan))
         #expect(throws: ThemeError.self) { try ThemeLoader(directory: directory).load(named: "app") }

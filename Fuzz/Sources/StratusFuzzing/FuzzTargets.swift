@@ -221,7 +221,12 @@ public enum FuzzTargets {
         deinit { try? FileManager.default.removeItem(at: folder) }
     }
 
-    static let fixture: Result<TokenFixture, Error> = Result { try TokenFixture() }
+    static let fixture: Result<TokenFixture, Error> = Result {
+        let fixture = try TokenFixture()
+        // A static is never released, so its deinit never runs: remove the folder at exit.
+        atexit { if case .success(let fixture) = FuzzTargets.fixture { try? FileManager.default.removeItem(at: fixture.folder) } }
+        return fixture
+    }
 
     /// Input: byte 0 picks a mode. Even: the rest is a token string as typed. Odd: byte 1 picks
     /// a real token or cursor, the rest edits its bytes in triples (what, where, value), and
