@@ -140,10 +140,7 @@ public final class Store: Sendable {
         do {
             return try open(sqlitePath: path, filePath: path, configuration: configuration, readOnly: true, environment: environment)
         } catch let error as DatabaseError where [.SQLITE_READONLY, .SQLITE_CANTOPEN].contains(error.resultCode) {
-            guard !readOnly.walHasChanges else {
-                let name = URL(fileURLWithPath: path).lastPathComponent
-                throw CloudKitError(.permissionFailure, "The store at \(path) is read-only (\(readOnly.reason)), and its latest changes are still in \(name)-wal, which SQLite reads only through a \(name)-shm file it cannot make there. Open the store once where it is writable (that folds the changes in), or read a copy of the folder.")
-            }
+            guard !readOnly.walHasChanges else { throw readOnly.unreadChangesRefusal }
             return try open(sqlitePath: readOnly.immutableURI, filePath: path, configuration: configuration, readOnly: true, environment: environment)
         }
     }

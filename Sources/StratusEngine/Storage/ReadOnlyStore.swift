@@ -47,6 +47,13 @@ struct ReadOnlyStore: Sendable {
         return components.string ?? "file:\(path)?mode=ro&immutable=1"
     }
 
+    /// Why the store cannot be read here: opened immutable, it would be read without the
+    /// changes still in its `-wal` file.
+    var unreadChangesRefusal: CloudKitError {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        return CloudKitError(.permissionFailure, "The store at \(path) is read-only (\(reason)), and its latest changes are still in \(name)-wal, which SQLite reads only through a \(name)-shm file it cannot make there. Open the store once where it is writable (that folds the changes in), or read a copy of the folder.")
+    }
+
     /// Why a write was refused.
     var writeRefusal: CloudKitError {
         CloudKitError(.permissionFailure, "The store at \(path) is read-only (\(reason)): it was opened for reading, and nothing was written. Copy it somewhere writable, or make it writable, to change it.")
