@@ -191,7 +191,12 @@ final class TmuxPane {
     let target = "e2e"
 
     init(width: Int, height: Int) throws {
-        let environment = "env -i HOME=\(NSHomeDirectory()) PATH=/usr/bin:/bin LANG=C.UTF-8 PS1='$ ' TERM=tmux-256color"
+        // Sanitizer options go through, so a dashboard built with one reports where the others do.
+        let sanitizers = ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"].compactMap { name in
+            ProcessInfo.processInfo.environment[name].map { "\(name)='\($0)'" }
+        }
+        let environment = (["env -i HOME=\(NSHomeDirectory()) PATH=/usr/bin:/bin LANG=C.UTF-8 PS1='$ ' TERM=tmux-256color"] + sanitizers)
+            .joined(separator: " ")
         let status = tmux(["new-session", "-d", "-s", target, "-x", "\(width)", "-y", "\(height)",
                            "\(environment) bash --norc --noprofile"]).status
         guard status == 0 else { throw CocoaError(.executableLoad) }

@@ -140,6 +140,7 @@ extension BadInputTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", Binary.url.path] + arguments + ["--store", path]
+        process.environment = Binary.environment
         let output = Pipe(), errors = Pipe(), input = Pipe()
         (process.standardOutput, process.standardError, process.standardInput) = (output, errors, input)
         try process.run()

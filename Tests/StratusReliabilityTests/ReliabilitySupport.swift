@@ -42,11 +42,20 @@ enum Binary {
         return testExecutable.deletingLastPathComponent().appendingPathComponent("stratus")
     }
 
+    /// The environment the binary runs in: the tests', except that `scripts/sanitize address`
+    /// runs these XCTest tests with leak checking off (XCTest's own objects look leaked) and
+    /// passes the options that turn it back on for the binary in STRATUS_CHILD_ASAN_OPTIONS.
+    static var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        if let options = environment["STRATUS_CHILD_ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = options }
+        return environment
+    }
+
     static func process(_ arguments: [String], store: String?) -> Process {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments + (store.map { ["--store", $0] } ?? [])
-        var environment = ProcessInfo.processInfo.environment
+        var environment = Binary.environment
         environment["STRATUS_STORE"] = store ?? "/nonexistent/stratus-store.sqlite"
         process.environment = environment
         return process
