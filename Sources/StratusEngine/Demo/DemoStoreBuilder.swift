@@ -42,7 +42,7 @@ public struct DemoStoreBuilder {
         let placeCount = recordCount / 3
         let personCount = recordCount / 6
         let bookCount = recordCount / 6
-        let reviewCount = recordCount - tripCount - placeCount - personCount - bookCount - 20
+        let reviewCount = max(recordCount - tripCount - placeCount - personCount - bookCount - 20, 0)
         var pending: [Record] = []
         var written = 0
         let total = Double(recordCount)
