@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import StratusModel
-import Synchronization
 
 /// A local CloudKit container: one SQLite file in WAL mode holding the public, private and
 /// shared databases, their zones, records, schema and change history.
@@ -19,7 +18,7 @@ public final class Store: Sendable {
     let pool: DatabasePool
     /// Set when the store could only be opened for reading; writes are refused up front.
     private let readOnly: ReadOnlyStore?
-    private let catalogCache = Mutex<SchemaCatalog?>(nil)
+    private let catalogCache = LockedValue<SchemaCatalog?>(nil)
 
     /// Opens the store at `path`, making it (with `environment`, default development) if the file
     /// does not exist yet.

@@ -3,7 +3,6 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusTerminal
-import Synchronization
 import Testing
 
 /// A query runner for tests: lists the records it was given (TRUEPREDICATE or `field == "x"`),
@@ -11,9 +10,9 @@ import Testing
 /// rules, placing errors where they are.
 final class FakeQueryRunner: QueryRunner {
     let records: [Record]
-    let runs = Mutex<[QueryRequest]>([])
+    let runs = LockedValue<[QueryRequest]>([])
     /// Cursors `next` was called with, in order.
-    let nextCursors = Mutex<[String]>([])
+    let nextCursors = LockedValue<[String]>([])
 
     init(records: [Record]) {
         self.records = records
@@ -75,7 +74,7 @@ final class Harness {
     /// When false, effects wait in `pending` until `runPending()` (to test cancellation).
     var autoRun = true
     var pending: [Effect] = []
-    let copied = Locked<[String]>([])
+    let copied = LockedValue<[String]>([])
     /// The fake query runner (nil when queries go to the engine).
     let fakeQueries: FakeQueryRunner?
 
@@ -129,7 +128,7 @@ final class Harness {
     }
 
     func run(_ effect: Effect) {
-        let messages = Locked<[DashboardMessage]>([])
+        let messages = LockedValue<[DashboardMessage]>([])
         if case .watchNotifications(let job, let scope, let after) = effect {
             // The poll loops until cancelled: here it polls once, and `poll()` polls again.
             watch = (job, scope)
@@ -146,7 +145,7 @@ final class Harness {
     /// One more poll of the notifications panel, as its background loop would do.
     func poll() {
         guard let watch else { return }
-        let messages = Locked<[DashboardMessage]>([])
+        let messages = LockedValue<[DashboardMessage]>([])
         _ = runner.pollNotifications(job: watch.job, scope: watch.scope, afterSequence: state.subscriptions.lastSequence) { message in
             messages.withLock { $0.append(message) }
         }
@@ -241,20 +240,3 @@ enum Fixtures {
     }
 }
 
-/// A value behind a lock, shareable with `@Sendable` closures.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-
-    init(_ value: Value) {
-        mutex = Mutex(value)
-    }
-
-    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
-        mutex.withLock { value in
-            var copy = value
-            let result = body(&copy)
-            value = copy
-            return result
-        }
-    }
-}

@@ -2,7 +2,6 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusTerminal
-import Synchronization
 
 /// What effects run against: the store, the query runner, theme files, the clipboard and the
 /// preferences file.
@@ -40,7 +39,7 @@ public struct DashboardServices: Sendable {
 /// ones at once. Each job can be cancelled; long work checks between pages and batches.
 public final class EffectRunner: Sendable {
     public let services: DashboardServices
-    private let cancelled = Mutex<Set<Int>>([])
+    private let cancelled = LockedValue<Set<Int>>([])
     private let queue = DispatchQueue(label: "stratus.dashboard.effects", qos: .userInitiated, attributes: .concurrent)
 
     public init(services: DashboardServices) {

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import StratusModel
 import StratusPredicates
-import Synchronization
 
 /// Every subscription of a store, compiled and grouped the way the write path looks them up:
 /// query subscriptions by (database, record type), zone and database subscriptions by database.
@@ -81,7 +80,7 @@ struct SubscriptionIndex: Sendable {
 
     // MARK: - The process-wide cache
 
-    private static let cache = Mutex<[String: SubscriptionIndex]>([:])
+    private static let cache = LockedValue<[String: SubscriptionIndex]>([:])
 
     /// The subscriptions of `scope` as this transaction sees them, or nil when the store has
     /// none (one read of one row).
