@@ -94,6 +94,12 @@ final class BadInputTests: XCTestCase {
         try expect("JSON that is not a record", ["save", "--zone", "z"], stdin: "[1, 2]", contains: "record 1 of 2")
         try expect("a number too large for a DOUBLE", ["save", "--zone", "z"],
                    stdin: #"{"recordName":"r9","recordType":"Item","fields":{"x":{"value":1e999,"type":"DOUBLE"}}}"#, contains: "is out of range")
+        try expect("a malformed line in an import", ["save", "--import", "-", "--zone", "z"],
+                   stdin: #"{"recordName": "r7", "recordType": "Item", "fields": {}}"# + "\n" + #"{"recordName": "r8", "#,
+                   contains: "line 2: malformed JSON")
+        try expect("an import record of the wrong type", ["save", "--import", "-", "--zone", "z"],
+                   stdin: #"{"recordName":"r9","recordType":"Item","fields":{"n":{"value":"five","type":"STRING"}}}"#,
+                   contains: "0 records imported before it")
         try Data([0x7B, 0x22, 0xE9, 0x22, 0x7D]).write(to: URL(fileURLWithPath: folder.path("latin1.json")))
         try expect("input that is not UTF-8", ["save", "--zone", "z", folder.path("latin1.json")], contains: "is not UTF-8 text")
     }
