@@ -62,22 +62,24 @@ final class BaselineStore {
         }
     }
 
-    /// Writes every venue as a JSON line in the CloudKit Web Services shape, built by SQLite's
-    /// json_object: the baseline of `export`.
+    /// Writes every venue as a JSON line in the CloudKit Web Services shape (the same keys an
+    /// export writes, system fields included), built by SQLite's json_object: the baseline of `export`.
     func exportLines(to file: URL) throws {
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         try queue.read { db in
             let cursor = try String.fetchCursor(db, sql: """
-                SELECT json_object('recordName', name, 'recordType', 'Venue', 'fields', json_object(
+                SELECT json_object('recordName', name, 'recordType', 'Venue', 'recordChangeTag', printf('%010x', seq),
+                    'zoneID', json_object('zoneName', 'Bench', 'ownerRecordName', '__defaultOwner__'), 'fields', json_object(
                     'title', json_object('value', title, 'type', 'STRING'), 'category', json_object('value', category, 'type', 'STRING'),
                     'price', json_object('value', price, 'type', 'INT64'), 'rating', json_object('value', rating, 'type', 'DOUBLE'),
                     'opened', json_object('value', opened, 'type', 'TIMESTAMP'),
                     'tags', json_object('value', json('["' || replace(tags, ',', '","') || '"]'), 'type', 'STRING_LIST'),
                     'location', json_object('value', json_object('latitude', latitude, 'longitude', longitude), 'type', 'LOCATION'),
                     'description', json_object('value', description, 'type', 'STRING')),
-                    'modified', json_object('timestamp', modified)) FROM venue ORDER BY seq
+                    'created', json_object('timestamp', modified, 'userRecordName', '_0ef232a054f2491284ab17cc41eae3c6'),
+                    'modified', json_object('timestamp', modified, 'userRecordName', '_0ef232a054f2491284ab17cc41eae3c6')) FROM venue ORDER BY seq
                 """)
             var chunk = Data()
             while let line = try cursor.next() {

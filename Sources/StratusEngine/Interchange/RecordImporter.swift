@@ -73,6 +73,8 @@ struct RecordImporter {
     /// Records with a larger row id were written by this import: their index rows may still
     /// be in `buffer`.
     let lastRowIDBefore: Int64
+    /// Records this import replaced: their new rows may still be in `buffer` too.
+    var replaced: Set<Int64> = []
     let now = FieldValue.milliseconds(Date())
     static let cacheKiB = 262_144
 
@@ -185,7 +187,8 @@ struct RecordImporter {
             throw CloudKitError(.invalidArguments, "it is a '\(catalog.typeNames[existing.typeID] ?? "?")' in the store; a record cannot change its type to '\(record.recordType)'.")
         }
         // Its old rows are removed from the tables, so any this import still holds go first.
-        if existing.id > lastRowIDBefore { try buffer.flush() }
+        if existing.id > lastRowIDBefore || replaced.contains(existing.id) { try buffer.flush() }
+        replaced.insert(existing.id)
         try RecordIndexer(db: db, zoneRowID: zone.id, type: type).remove(recordID: existing.id, fields: try existing.fields())
         try db.cachedStatement(sql: """
             UPDATE record SET fields = ?, change_tag = ?, seq = ?, created_at = ?, created_by = ?, modified_at = ?, modified_by = ?, parent = ?, size = ?

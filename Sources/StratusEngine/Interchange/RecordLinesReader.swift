@@ -34,7 +34,8 @@ public struct RecordLinesReader {
         self.zoneID = zoneID
     }
 
-    /// The next record, or nil at the end of the input.
+    /// The next record, or nil at the end of the input. Asset content embedded in it is kept
+    /// for ``takeAssets()`` (``next(_:)`` hands it over with the batch).
     public mutating func next() throws -> Record? {
         while pending.isEmpty {
             guard let line = try nextLine() else { return nil }

@@ -9,11 +9,13 @@ import GRDBSQLite
 /// boxing cost more than SQLite's own work. Everything else uses GRDB as usual. Errors come
 /// out as GRDB's `DatabaseError`, so they are reported like any other.
 struct DirectStatement {
-    private let handle: SQLiteStatement
+    /// Held so the handle stays valid even if GRDB drops the statement from its cache.
+    private let statement: Statement
+    private var handle: SQLiteStatement { statement.sqliteStatement }
     private let connection: SQLiteConnection
 
     init(_ sql: String, in db: GRDB.Database) throws {
-        handle = try db.cachedStatement(sql: sql).sqliteStatement
+        statement = try db.cachedStatement(sql: sql)
         connection = db.sqliteConnection!
     }
 
