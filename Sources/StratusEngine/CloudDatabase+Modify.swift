@@ -216,7 +216,7 @@ private struct ModifyBatch {
             guard let type = catalog.type(named: plan.record.recordType) else { continue }
             let indexer = RecordIndexer(db: db, zoneRowID: plan.zone.id, type: type)
             let sequence = nextSequence(plan.zone)
-            let tag = ModifyBatch.makeChangeTag()
+            let tag = ChangeTag.make()
             let parent = plan.record.parent?.recordName
             let rowID: Int64
             if let existing = plan.existing {
@@ -298,12 +298,5 @@ private struct ModifyBatch {
             }
         }
         if changed { try database.store.schemaChanged(db, catalog: &catalog) }
-    }
-
-    /// A short random tag, as CloudKit's `recordChangeTag` looks.
-    static func makeChangeTag() -> String {
-        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<10).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
     }
 }

@@ -90,13 +90,6 @@ struct RecordImporter {
         lastRowIDBefore = try Int64.fetchOne(db, sql: "SELECT max(id) FROM record") ?? 0
     }
 
-    /// A short random tag, as CloudKit's `recordChangeTag` looks.
-    static func makeChangeTag() -> String {
-        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<10).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
-    }
-
     private mutating func zone(_ zoneID: ZoneID) throws -> ZoneRow {
         if let known = zones[zoneID] { return known }
         if !zoneID.isDefault, database.scope.allowsCustomZones, try ZoneRow.find(zoneID, scope: database.scope, in: db)?.state != .live {
@@ -151,7 +144,7 @@ struct RecordImporter {
         let user = database.user
         let created = record.creationDate.map(FieldValue.milliseconds) ?? now
         let modified = record.modificationDate.map(FieldValue.milliseconds) ?? created
-        let tag = record.recordChangeTag ?? RecordImporter.makeChangeTag()
+        let tag = record.recordChangeTag ?? ChangeTag.make()
         let createdBy = record.creatorUserRecordName ?? user
         let modifiedBy = record.lastModifiedUserRecordName ?? createdBy
         if try zoneHasTombstones(zone.id) {

@@ -49,7 +49,7 @@ struct IndexRebuilder {
                 let blob = FieldCoder.encode(fields)
                 let sequence = try nextSequence(zoneRowID: stored.zoneRowID)
                 try db.cachedStatement(sql: "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, size = ? WHERE id = ?")
-                    .execute(arguments: [blob, RecordImporter.makeChangeTag(), sequence, now, store.owner, blob.count, id])
+                    .execute(arguments: [blob, ChangeTag.make(), sequence, now, store.owner, blob.count, id])
                 strippedRecords += 1
             }
             try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: new).add(recordID: id, fields: fields)
