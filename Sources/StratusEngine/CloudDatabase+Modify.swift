@@ -242,21 +242,12 @@ private struct ModifyBatch {
             try notifier.recordSaved(saved[plan.index]!, zone: plan.zone, previous: plan.existing, previousFields: plan.existingFields)
         }
         var cascaded: [RecordID] = []
-        var deletedRowIDs: Set<Int64> = []
+        var cascade = DeleteCascade(db: db)
         for plan in deletes {
-            var queue = [plan.existing]
-            var first = true
-            while let victim = queue.popLast() {
-                guard deletedRowIDs.insert(victim.id).inserted else { continue }
-                let sources = try Int64.fetchAll(db.cachedStatement(sql: "SELECT source_id FROM reference_edge WHERE zone_id = ? AND target = ?"),
-                                                 arguments: [plan.zone.id, victim.name])
-                for source in sources where !deletedRowIDs.contains(source) {
-                    if let row = try StoredRecord.find(id: source, in: db) { queue.append(row) }
-                }
-                try erase(victim, zone: plan.zone, sequence: nextSequence(plan.zone))
+            try cascade.run(from: plan.existing) { victim, isRoot in
+                try DeleteCascade.erase(victim, catalog: catalog, sequence: nextSequence(plan.zone), in: db)
                 try notifier.recordDeleted(victim, zone: plan.zone)
-                if !first { cascaded.append(RecordID(recordName: victim.name, zoneID: plan.zone.zoneID)) }
-                first = false
+                if !isRoot { cascaded.append(RecordID(recordName: victim.name, zoneID: plan.zone.zoneID)) }
             }
         }
         for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
@@ -273,14 +264,6 @@ private struct ModifyBatch {
             },
             cascadeDeletedRecordIDs: cascaded
         )
-    }
-
-    private func erase(_ victim: StoredRecord, zone: ZoneRow, sequence: Int64) throws {
-        guard let typeName = catalog.typeNames[victim.typeID], let type = catalog.type(named: typeName) else { return }
-        try RecordIndexer(db: db, zoneRowID: zone.id, type: type).remove(recordID: victim.id, fields: try victim.fields())
-        try db.cachedStatement(sql: "DELETE FROM record WHERE id = ?").execute(arguments: [victim.id])
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO tombstone (zone_id, name, type_id, seq) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [zone.id, victim.name, victim.typeID, sequence])
     }
 
     /// Persists the types and fields the surviving saves introduced (development stores).

@@ -78,11 +78,15 @@ public final class Store: Sendable {
 
     /// Stores asset content and returns the value a record field holds for it.
     public func putAsset(_ data: Data) throws -> Asset {
+        try write { db in try Store.insertAsset(data, in: db) }
+    }
+
+    /// Stores asset content in `db`'s transaction (content already there is kept as it is).
+    @discardableResult
+    static func insertAsset(_ data: Data, in db: GRDB.Database) throws -> Asset {
         let checksum = SHA256.hexDigest(data)
-        try write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO asset (checksum, size, data) VALUES (?, ?, ?)",
-                           arguments: [checksum, data.count, data])
-        }
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO asset (checksum, size, data) VALUES (?, ?, ?)")
+            .execute(arguments: [checksum, data.count, data])
         return Asset(fileChecksum: checksum, size: Int64(data.count))
     }
 

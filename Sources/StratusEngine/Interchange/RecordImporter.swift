@@ -110,13 +110,10 @@ struct RecordImporter {
 
     /// - Parameter prepared: from ``ImportBatch/prepare()``, which also normalized the record's fields.
     mutating func add(_ record: Record, prepared: PreparedRecord? = nil) throws {
+        var record = record
+        if prepared == nil { record.normalizeFields() }
         do {
-            if let prepared {
-                try write(record, fields: record.fields, prepared: prepared)
-            } else {
-                let fields = record.fields.mapValues(\.normalized)
-                try write(record, fields: fields, prepared: PreparedRecord(normalizedFields: fields))
-            }
+            try write(record, prepared: prepared ?? PreparedRecord(normalizedFields: record.fields))
         } catch let error as CloudKitError {
             var named = error
             named.message = "Record '\(record.recordName)': \(error.message)"
@@ -124,8 +121,9 @@ struct RecordImporter {
         }
     }
 
-    /// `fields` are the record's, normalized; `prepared` was computed from them.
-    private mutating func write(_ record: Record, fields: [String: FieldValue], prepared: PreparedRecord) throws {
+    /// `record`'s fields are normalized; `prepared` was computed from them.
+    private mutating func write(_ record: Record, prepared: PreparedRecord) throws {
+        let fields = record.fields
         if let problem = RecordID.problem(withName: record.recordName) {
             throw CloudKitError(.invalidArguments, "Invalid record name: \(problem).")
         }
@@ -214,10 +212,7 @@ struct RecordImporter {
     /// Stores asset content the batch carries, so its records can point at it.
     mutating func store(assets: [Data]) throws {
         for data in assets {
-            let checksum = SHA256.hexDigest(data)
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO asset (checksum, size, data) VALUES (?, ?, ?)")
-                .execute(arguments: [checksum, data.count, data])
-            knownAssets.insert(checksum)
+            knownAssets.insert(try Store.insertAsset(data, in: db).fileChecksum)
         }
     }
 

@@ -61,18 +61,13 @@ struct IndexRebuilder {
     /// does, every record that points at a deleted one with DELETE_SELF (recursively).
     /// `catalog` is the schema the records were written under.
     mutating func deleteRecords(of old: SchemaCatalog.TypeEntry, catalog: SchemaCatalog) throws {
-        var queue = try IndexRebuilder.recordIDs(ofType: old.id, in: db).reversed() as [Int64]
-        var deleted: Set<Int64> = []
-        while let id = queue.popLast() {
-            guard deleted.insert(id).inserted, let stored = try StoredRecord.find(id: id, in: db) else { continue }
-            guard let type = stored.typeID == old.id ? old : catalog.typeNames[stored.typeID].flatMap({ catalog.type(named: $0) }) else { continue }
-            queue += try Int64.fetchAll(db.cachedStatement(sql: "SELECT source_id FROM reference_edge WHERE zone_id = ? AND target = ?"),
-                                        arguments: [stored.zoneRowID, stored.name])
-            try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: type).remove(recordID: id, fields: try stored.fields())
-            try db.cachedStatement(sql: "DELETE FROM record WHERE id = ?").execute(arguments: [id])
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO tombstone (zone_id, name, type_id, seq) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [stored.zoneRowID, stored.name, stored.typeID, try nextSequence(zoneRowID: stored.zoneRowID)])
-            deletedRecords += 1
+        var cascade = DeleteCascade(db: db)
+        for id in try IndexRebuilder.recordIDs(ofType: old.id, in: db) {
+            guard let root = try StoredRecord.find(id: id, in: db) else { continue }
+            try cascade.run(from: root) { victim, _ in
+                try DeleteCascade.erase(victim, catalog: catalog, sequence: try nextSequence(zoneRowID: victim.zoneRowID), in: db)
+                deletedRecords += 1
+            }
         }
     }
 

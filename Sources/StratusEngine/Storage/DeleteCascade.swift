@@ -1,0 +1,40 @@
+import GRDB
+
+/// The records a delete takes with it: the record itself and, recursively, every record that
+/// points at a deleted one with a DELETE_SELF reference (`reference_edge`).
+///
+/// Saves' deletes and a forced schema import that drops a type both go through it; `deleted`
+/// spans every `run` of one transaction, so a record reached twice is deleted once.
+struct DeleteCascade {
+    let db: GRDB.Database
+    private(set) var deleted: Set<Int64> = []
+
+    init(db: GRDB.Database) { self.db = db }
+
+    /// Calls `erase` for `root` (with `isRoot` true), then for each record the cascade reaches;
+    /// `erase` does the deleting. A record already deleted by an earlier run is skipped.
+    mutating func run(from root: StoredRecord, erase: (_ victim: StoredRecord, _ isRoot: Bool) throws -> Void) throws {
+        var queue = [root]
+        var isRoot = true
+        while let victim = queue.popLast() {
+            guard deleted.insert(victim.id).inserted else { continue }
+            let sources = try Int64.fetchAll(db.cachedStatement(sql: "SELECT source_id FROM reference_edge WHERE zone_id = ? AND target = ?"),
+                                             arguments: [victim.zoneRowID, victim.name])
+            for source in sources where !deleted.contains(source) {
+                if let row = try StoredRecord.find(id: source, in: db) { queue.append(row) }
+            }
+            try erase(victim, isRoot)
+            isRoot = false
+        }
+    }
+
+    /// Deletes one record: its index rows (as `catalog`, the schema it was written under, says),
+    /// its row, and leaves a tombstone at change sequence `sequence`.
+    static func erase(_ victim: StoredRecord, catalog: SchemaCatalog, sequence: Int64, in db: GRDB.Database) throws {
+        guard let typeName = catalog.typeNames[victim.typeID], let type = catalog.type(named: typeName) else { return }
+        try RecordIndexer(db: db, zoneRowID: victim.zoneRowID, type: type).remove(recordID: victim.id, fields: try victim.fields())
+        try db.cachedStatement(sql: "DELETE FROM record WHERE id = ?").execute(arguments: [victim.id])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO tombstone (zone_id, name, type_id, seq) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [victim.zoneRowID, victim.name, victim.typeID, sequence])
+    }
+}
