@@ -106,7 +106,7 @@ final class BaselineStore {
         let queue = try DatabaseQueue(path: target, configuration: configuration)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS source", arguments: [source])
-            for table in ["zone", "record_type", "schema_field", "record", "field_value", "reference_edge", "location_index"] {
+            for table in ["zone", "record_type", "schema_field", "record", "field_value", "reference_edge"] {
                 try db.inTransaction {
                     try db.execute(sql: "DELETE FROM main.\(table)")
                     try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM source.\(table)")

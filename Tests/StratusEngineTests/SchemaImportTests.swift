@@ -30,8 +30,7 @@ import StratusPredicates
         try temp.store.read { db in
             let catalog = try temp.store.catalog(db)
             guard let id = catalog.type(named: "Person")?.fieldIDs[field] else { return -1 }
-            return try Int.fetchOne(db, sql: "SELECT count(*) FROM field_value WHERE field_id = ?", arguments: [id])! +
-                (try Int.fetchOne(db, sql: "SELECT count(*) FROM location_index WHERE field_id = ?", arguments: [id])!)
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM field_value WHERE field_id = ?", arguments: [id])!
         }
     }
 

@@ -271,14 +271,11 @@ struct QueryExecutor {
         case .text(let match):
             try add("SELECT rowid FROM record_text WHERE record_text MATCH ?", [match])
         case .location(let fieldID, let box):
-            // Overlap tests, because the R*Tree stores 32-bit bounds rounded outwards.
-            let longitude = box.longitudes.map { _ in "(max_longitude >= ? AND min_longitude <= ?)" }.joined(separator: " OR ")
-            var arguments: StatementArguments = [box.minLatitude, box.maxLatitude]
-            for range in box.longitudes { arguments += [range.lowerBound, range.upperBound] }
-            arguments += [zoneRowID, fieldID]
-            try add("""
-                SELECT record_id FROM location_index WHERE max_latitude >= ? AND min_latitude <= ? AND (\(longitude)) AND zone_id = ? AND field_id = ?
-                """, arguments)
+            // Z-order ranges cover at least the box; the distance term is checked on each record.
+            let sql = "SELECT record_id FROM field_value WHERE zone_id = ? AND field_id = ? AND value BETWEEN ? AND ?"
+            for range in ZOrderCode.ranges(latitudes: box.minLatitude...box.maxLatitude, longitudes: box.longitudes) {
+                try add(sql, [zoneRowID, fieldID, range.lowerBound, range.upperBound])
+            }
         }
         return ids
     }

@@ -7,7 +7,7 @@ import StratusModel
 ///
 /// `RecordIndexer` recomputes a record's old rows from the schema it is given, so a record's
 /// rows are always removed under the schema that wrote them (`old`) and written again under
-/// the new one: `field_value`, R*Tree and `record_text` rows all follow the new QUERYABLE /
+/// the new one: `field_value` and `record_text` rows all follow the new QUERYABLE /
 /// SORTABLE / SEARCHABLE options. A forced import that drops fields strips them from the
 /// records too (a change with a new tag and sequence), and one that drops a type deletes its
 /// records (tombstones included), so sync clients see what was lost.

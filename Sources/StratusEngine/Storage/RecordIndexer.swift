@@ -3,8 +3,8 @@ import GRDB
 import StratusModel
 
 /// Keeps a record's index rows in step with its fields, in the record's write transaction:
-/// `field_value` rows for QUERYABLE/SORTABLE fields (one per list element), R*Tree entries for
-/// locations, the full-text row for SEARCHABLE strings, and `reference_edge` rows for
+/// `field_value` rows for QUERYABLE/SORTABLE fields (one per list element; a location under its
+/// ``ZOrderCode``), the full-text row for SEARCHABLE strings, and `reference_edge` rows for
 /// DELETE_SELF references.
 ///
 /// A bulk import hands it an ``IndexRowBuffer`` to write those two tables in key order.
@@ -41,7 +41,6 @@ struct RecordIndexer {
     private func apply(recordID: Int64, fields: [String: FieldValue], tokens: [String: [String]], inserting: Bool) throws {
         var text = ""
         let tokenPrefix = RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: type.id)
-        var locationSlot: Int64 = 0
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
             if case .reference = value.elements.first {
                 for case .reference(let reference) in value.elements where reference.action == .deleteSelf {
@@ -63,8 +62,7 @@ struct RecordIndexer {
             guard field.isQueryable || field.isSortable else { continue }
             for element in value.elements {
                 if case .location(let location) = element {
-                    try locationEntry(fieldID: fieldID, location: location, recordID: recordID, slot: locationSlot, inserting: inserting)
-                    locationSlot += 1
+                    try valueRow(fieldID: fieldID, key: .integer(ZOrderCode.code(location)), recordID: recordID, inserting: inserting)
                 } else if let key = IndexKey(element) {
                     try valueRow(fieldID: fieldID, key: key, recordID: recordID, inserting: inserting)
                 }
@@ -98,31 +96,6 @@ struct RecordIndexer {
         } else {
             try db.cachedStatement(sql: "DELETE FROM field_value WHERE zone_id = ? AND field_id = ? AND value = ? AND record_id = ?")
                 .execute(arguments: [zoneRowID, fieldID, key.databaseValue, recordID])
-        }
-    }
-
-    /// The R*Tree row id of a record's `slot`-th location: row ids are derived, not stored, so
-    /// removal needs no lookup. A record keeps at most 65,536 indexed locations.
-    static func locationEntryID(recordID: Int64, slot: Int64) -> Int64 { recordID << 16 | (slot & 0xFFFF) }
-
-    private func locationEntry(fieldID: Int64, location: Location, recordID: Int64, slot: Int64, inserting: Bool) throws {
-        guard slot <= 0xFFFF else { return }
-        let id = RecordIndexer.locationEntryID(recordID: recordID, slot: slot)
-        if inserting {
-            let insert = try DirectStatement("""
-                INSERT OR REPLACE INTO location_index (id, min_latitude, max_latitude, min_longitude, max_longitude, zone_id, field_id, record_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, in: db)
-            for (index, value) in [location.latitude, location.latitude, location.longitude, location.longitude].enumerated() {
-                insert.bind(Int32(index + 2), value)
-            }
-            insert.bind(1, id)
-            insert.bind(6, zoneRowID)
-            insert.bind(7, fieldID)
-            insert.bind(8, recordID)
-            try insert.run()
-        } else {
-            try db.cachedStatement(sql: "DELETE FROM location_index WHERE id = ?").execute(arguments: [id])
         }
     }
 

@@ -3,7 +3,7 @@ import GRDB
 /// The versioned SQL schema of a store file. Each migration runs once, in a transaction.
 enum StoreMigrations {
     /// The store format this build writes; a file with a larger one was made by a newer Stratus.
-    static let formatVersion = 1
+    static let formatVersion = 2
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -104,6 +104,29 @@ enum StoreMigrations {
         }
         SubscriptionTables.register(in: &migrator)
         SchemaLanguageTables.register(in: &migrator)
+        migrator.registerMigration("v4-location-codes") { db in
+            // Locations leave the R*Tree for Z-order codes in field_value (see ZOrderCode).
+            try db.execute(sql: "DROP TABLE location_index")
+            try indexLocations(db)
+            try db.execute(sql: "UPDATE store_info SET format_version = 2")
+        }
         return migrator
+    }
+
+    /// Writes the `field_value` rows of every indexed location field of every record; only
+    /// those fields are handed to the indexer, so no other index row is written twice.
+    private static func indexLocations(_ db: GRDB.Database) throws {
+        let catalog = try SchemaCatalog.load(db, version: 0)
+        for entry in catalog.types.values {
+            let names = Set(entry.schema.fields.values.filter { $0.type.base == .location && ($0.isQueryable || $0.isSortable) }.map(\.name))
+            guard !names.isEmpty else { continue }
+            var locationsOnly = entry
+            locationsOnly.schema.fields = entry.schema.fields.filter { names.contains($0.key) }
+            for id in try IndexRebuilder.recordIDs(ofType: entry.id, in: db) {
+                guard let stored = try StoredRecord.find(id: id, in: db) else { continue }
+                let fields = try stored.fields().filter { names.contains($0.key) }
+                try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: locationsOnly).add(recordID: id, fields: fields)
+            }
+        }
     }
 }

@@ -8,7 +8,6 @@ struct ZoneEraser {
 
     func eraseContents() throws {
         try db.execute(sql: "DELETE FROM record_text WHERE rowid IN (SELECT id FROM record WHERE zone_id = ?)", arguments: [zoneRowID])
-        try db.execute(sql: "DELETE FROM location_index WHERE zone_id = ?", arguments: [zoneRowID])
         for table in ["field_value", "reference_edge", "tombstone", "record"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE zone_id = ?", arguments: [zoneRowID])
         }

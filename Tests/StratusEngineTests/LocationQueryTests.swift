@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import Testing
+import StratusModel
+import StratusPredicates
+@testable import StratusEngine
+
+/// Distance queries where a spatial index most easily goes wrong: across the antimeridian, at
+/// the poles, after edits and deletes (lists of locations are indexed too), and in a store whose locations
+/// were indexed in the R*Tree of store format 1.
+@Suite struct LocationQueryTests {
+    private let places: [(String, Double, Double)] = [
+        ("fiji-east", -17.0, 179.999), ("fiji-west", -17.0, -179.999), ("north-pole", 89.999, 45), ("north-far-side", 89.999, -135),
+        ("south-pole", -89.9999, 0), ("cupertino", 37.3319, -122.0302), ("sydney", -33.86, 151.21),
+    ]
+
+    private func placesStore() throws -> (TemporaryStore, ZoneID) {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Places")
+        var records: [StratusEngine.Record] = []
+        for (name, latitude, longitude) in places {
+            var record = StratusEngine.Record(recordType: "Place", recordID: RecordID(recordName: name, zoneID: zone))
+            record["location"] = .location(Location(latitude: latitude, longitude: longitude))
+            record["visits"] = .list(.location, [.location(Location(latitude: latitude, longitude: longitude)),
+                                                 .location(Location(latitude: 0, longitude: 0))])
+            records.append(record)
+        }
+        _ = try temp.privateDB.modifyRecords(saving: records).savedRecords()
+        return (temp, zone)
+    }
+
+    private func near(_ temp: TemporaryStore, _ zone: ZoneID, _ latitude: Double, _ longitude: Double, km: Double) throws -> Set<String> {
+        let query = Query(recordType: "Place", predicateFormat: "distanceToLocation:fromLocation:(location, %@) < %@",
+                          arguments: [.location(latitude: latitude, longitude: longitude), .double(km)])
+        return Set(try temp.privateDB.records(matching: query, inZoneWith: zone).records.map(\.recordName))
+    }
+
+    @Test func acrossTheAntimeridianAndAtThePoles() throws {
+        let (temp, zone) = try placesStore()
+        #expect(try near(temp, zone, -17, 180, km: 5) == ["fiji-east", "fiji-west"])
+        #expect(try near(temp, zone, -17, -180, km: 5) == ["fiji-east", "fiji-west"])
+        #expect(try near(temp, zone, 90, 0, km: 1) == ["north-pole", "north-far-side"])
+        #expect(try near(temp, zone, -90, 123, km: 1) == ["south-pole"])
+        #expect(try near(temp, zone, 37.33, -122.03, km: 1) == ["cupertino"])
+        #expect(try near(temp, zone, 0, 0, km: 25_000).count == places.count)
+    }
+
+    @Test func movedAndDeletedLocationsLeaveTheIndex() throws {
+        let (temp, zone) = try placesStore()
+        let db = temp.privateDB
+        var sydney = try db.record(for: RecordID(recordName: "sydney", zoneID: zone))
+        sydney["location"] = .location(Location(latitude: 37.3320, longitude: -122.0301))
+        try db.save(sydney)
+        try db.deleteRecord(withID: RecordID(recordName: "cupertino", zoneID: zone))
+        #expect(try near(temp, zone, 37.33, -122.03, km: 1) == ["sydney"])
+        #expect(try near(temp, zone, -33.86, 151.21, km: 50).isEmpty)
+        let rows = try temp.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM field_value WHERE typeof(value) = 'integer'")! }
+        #expect(rows == (places.count - 1) * 3, "one row per location and list element left")
+    }
+
+    @Test func aFormatOneStoreMovesItsLocationsOutOfTheRTree() throws {
+        let (temp, zone) = try placesStore()
+        let path = temp.path
+        // Turn the store back into format 1: an R*Tree, no location codes, the migration not run.
+        try temp.store.write { db in
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE location_index USING rtree (id, min_latitude, max_latitude, min_longitude, max_longitude, +zone_id, +field_id, +record_id);
+                DELETE FROM field_value WHERE typeof(value) = 'integer';
+                DELETE FROM grdb_migrations WHERE identifier = 'v4-location-codes';
+                UPDATE store_info SET format_version = 1;
+                """)
+        }
+        let reopened = try Store(path: path)
+        let db = reopened.database(.private)
+        let query = Query(recordType: "Place", predicateFormat: "distanceToLocation:fromLocation:(location, %@) < %@",
+                          arguments: [.location(latitude: -17, longitude: 180), .double(5)])
+        #expect(Set(try db.records(matching: query, inZoneWith: zone).records.map(\.recordName)) == ["fiji-east", "fiji-west"])
+        let (hasRTree, format, codes) = try reopened.read { db in
+            (try db.tableExists("location_index"), try Int.fetchOne(db, sql: "SELECT format_version FROM store_info"),
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM field_value WHERE typeof(value) = 'integer'"))
+        }
+        #expect(!hasRTree)
+        #expect(format == 2)
+        #expect(codes == places.count * 3)
+    }
+}
