@@ -62,24 +62,27 @@ final class IndexRowBuffer {
         if held >= limit { try flush() }
     }
 
-    /// Writes every held row, in key order.
+    /// Writes every held row, in key order, many rows per statement (``ChunkedInsert``).
     func flush() throws {
         guard held > 0 else { return }
-        let insert = try DirectStatement("INSERT OR IGNORE INTO field_value (zone_id, field_id, value, record_id, folded) VALUES (?, ?, ?, ?, ?)", in: db)
+        let head = "INSERT OR IGNORE INTO field_value (zone_id, field_id, value, record_id, folded)"
+        let numbers = try ChunkedInsert(head, shared: 2, perRow: 2, tail: ", NULL", in: db)
+        let strings = try ChunkedInsert(head, shared: 2, perRow: 3, in: db)
         for field in Set(integers.keys).union(reals.keys).union(texts.keys).sorted() {
-            insert.bind(1, field.zoneRowID)
-            insert.bind(2, field.fieldID)
+            for insert in [numbers, strings] {
+                insert.bindShared { $0.bind(1, field.zoneRowID); $0.bind(2, field.fieldID) }
+            }
             // SQLite orders numbers before text; a field holds one type, so this is key order.
-            try insertNumbers(integers[field], with: insert) { insert.bind(3, $0) }
-            try insertNumbers(reals[field], with: insert) { insert.bind(3, $0) }
+            try insertNumbers(integers[field], with: numbers) { $0.bind($1, $2) }
+            try insertNumbers(reals[field], with: numbers) { $0.bind($1, $2) }
             if let text = texts[field] {
                 let rows = text.rows
                 let order = IndexRowBuffer.byteOrder(rows.map(\.0)) { rows[$0].1 < rows[$1].1 }
-                for (value, recordID) in order.lazy.map({ rows[$0] }) {
-                    insert.bind(3, value)
-                    insert.bind(4, recordID)
-                    insert.bind(5, text.folds ? CaseFolding.key(value) : nil)
-                    try insert.run()
+                try strings.insert(count: order.count) { index, statement, first in
+                    let (value, recordID) = rows[order[index]]
+                    statement.bind(first, value)
+                    statement.bind(first + 1, recordID)
+                    statement.bind(first + 2, text.folds ? CaseFolding.key(value) : nil)
                 }
             }
         }
@@ -91,27 +94,26 @@ final class IndexRowBuffer {
             let order = IndexRowBuffer.byteOrder(edges.map(\.target)) { edges[$0].sourceID < edges[$1].sourceID }
             edges = order.map { edges[$0] }
             edges.sort { $0.zoneRowID < $1.zoneRowID }
-            let edge = try DirectStatement("INSERT OR IGNORE INTO reference_edge (zone_id, target, source_id) VALUES (?, ?, ?)", in: db)
-            for row in edges {
-                edge.bind(1, row.zoneRowID)
-                edge.bind(2, row.target)
-                edge.bind(3, row.sourceID)
-                try edge.run()
+            let insert = try ChunkedInsert("INSERT OR IGNORE INTO reference_edge (zone_id, target, source_id)", shared: 0, perRow: 3, in: db)
+            try insert.insert(count: edges.count) { index, statement, first in
+                let row = edges[index]
+                statement.bind(first, row.zoneRowID)
+                statement.bind(first + 1, row.target)
+                statement.bind(first + 2, row.sourceID)
             }
             edges.removeAll(keepingCapacity: true)
         }
         held = 0
     }
 
-    /// Writes one field's numeric rows in (value, record) order; the statement holds its zone and field.
-    private func insertNumbers<Number: Comparable>(_ rows: [(Number, Int64)]?, with insert: DirectStatement, bindValue: (Number) -> Void) throws {
+    /// Writes one field's numeric rows in (value, record) order; the zone and field are bound.
+    private func insertNumbers<Number: Comparable>(_ rows: [(Number, Int64)]?, with insert: ChunkedInsert,
+                                                   bindValue: (DirectStatement, Int32, Number) -> Void) throws {
         guard var rows else { return }
         rows.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
-        for (value, recordID) in rows {
-            bindValue(value)
-            insert.bind(4, recordID)
-            insert.bindNull(5)
-            try insert.run()
+        try insert.insert(count: rows.count) { index, statement, first in
+            bindValue(statement, first, rows[index].0)
+            statement.bind(first + 1, rows[index].1)
         }
     }
 

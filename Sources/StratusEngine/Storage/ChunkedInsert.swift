@@ -1,0 +1,60 @@
+import GRDB
+
+/// An INSERT that writes many rows per statement: `VALUES (?1, ?2, ?3, ?4), (?1, ?2, ?5, ?6), ...`.
+///
+/// Run once per row, an INSERT opens its table and index cursors and descends each B-tree from
+/// the root; for the small rows of `field_value` that cost more than the insert itself (3.4 µs
+/// a row, against 1.4 µs for the same rows in one `INSERT ... SELECT`). Many rows per statement
+/// keep the cursors open and positioned. Columns every row shares (`shared`) are bound once, as
+/// the first parameters.
+struct ChunkedInsert {
+    static let rowsPerChunk = 256
+
+    private let chunk: DirectStatement
+    private let single: DirectStatement
+    private let shared: Int32
+    private let perRow: Int32
+
+    /// - Parameters:
+    ///   - head: the statement up to `VALUES`, e.g. `INSERT OR IGNORE INTO t (a, b, c)`.
+    ///   - shared: how many leading columns take the same value in every row.
+    ///   - perRow: how many columns each row binds after those.
+    ///   - tail: SQL after each row's parameters, inside its parentheses (`, NULL`), or empty.
+    init(_ head: String, shared: Int, perRow: Int, tail: String = "", in db: GRDB.Database) throws {
+        func sql(rows: Int) -> String {
+            let sharedPart = (0..<shared).map { "?\($0 + 1)" }
+            let tuples = (0..<rows).map { row in
+                let own = (0..<perRow).map { "?\(shared + row * perRow + $0 + 1)" }
+                return "(" + (sharedPart + own).joined(separator: ", ") + tail + ")"
+            }
+            return head + " VALUES " + tuples.joined(separator: ", ")
+        }
+        chunk = try DirectStatement(sql(rows: ChunkedInsert.rowsPerChunk), in: db)
+        single = try DirectStatement(sql(rows: 1), in: db)
+        self.shared = Int32(shared)
+        self.perRow = Int32(perRow)
+    }
+
+    /// Binds the shared columns (parameters 1...shared) for the rows that follow.
+    func bindShared(_ bind: (DirectStatement) -> Void) {
+        bind(chunk)
+        bind(single)
+    }
+
+    /// Inserts `count` rows, in order: `bindRow(row, statement, first)` binds row `row`'s own
+    /// columns as parameters `first`, `first + 1` ... of `statement`.
+    func insert(count: Int, bindRow: (Int, DirectStatement, Int32) -> Void) throws {
+        var row = 0
+        let rowsPerChunk = ChunkedInsert.rowsPerChunk
+        while count - row >= rowsPerChunk {
+            for slot in 0..<rowsPerChunk { bindRow(row + slot, chunk, shared + Int32(slot) * perRow + 1) }
+            try chunk.run()
+            row += rowsPerChunk
+        }
+        while row < count {
+            bindRow(row, single, shared + 1)
+            try single.run()
+            row += 1
+        }
+    }
+}
