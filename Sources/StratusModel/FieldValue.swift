@@ -57,6 +57,18 @@ public enum FieldValue: Hashable, Sendable {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
+    /// Whether ``normalized`` would leave the value as it is; cheaper than comparing with it.
+    public var isNormalized: Bool {
+        switch self {
+        case .timestamp(let date): return FieldValue.date(milliseconds: FieldValue.milliseconds(date)) == date
+        case .location(let location):
+            guard let time = location.timestamp else { return true }
+            return FieldValue.date(milliseconds: FieldValue.milliseconds(time)) == time
+        case .list(_, let items): return items.allSatisfy(\.isNormalized)
+        default: return true
+        }
+    }
+
     /// The value with timestamps rounded to whole milliseconds, as CloudKit stores them.
     public var normalized: FieldValue {
         switch self {

@@ -226,6 +226,28 @@ import StratusModel
         }
     }
 
+    @Test func aRecordWithSeveralProblemsReportsTheFirstFieldByName() throws {
+        let db = try TemporaryStore().privateDB
+        try db.save(Record(recordType: "T", recordID: RecordID(recordName: "base"), fields: ["m": .int64(1)]))
+        // Problems of every kind, under names whose dictionary order varies from run to run.
+        for count in [3, 12, 40] {
+            var fields: [String: FieldValue] = ["m": .string("not an int")]
+            for index in 0..<count {
+                fields["z\(index)"] = index % 2 == 0 ? .double(.infinity) : .location(Location(latitude: 100, longitude: 0))
+            }
+            fields["n-bad"] = .int64(1)
+            let error = #expect(throws: CloudKitError.self) {
+                try db.save(Record(recordType: "T", recordID: RecordID(recordName: "r\(count)"), fields: fields))
+            }
+            #expect(error?.message.contains("'m'") == true, "\(error?.message ?? "")")
+            fields["m"] = nil
+            let next = #expect(throws: CloudKitError.self) {
+                try db.save(Record(recordType: "T", recordID: RecordID(recordName: "s\(count)"), fields: fields))
+            }
+            #expect(next?.message.contains("'n-bad'") == true, "\(next?.message ?? "")")
+        }
+    }
+
     @Test func unknownZoneAndMissingRecords() throws {
         let db = try TemporaryStore().privateDB
         let missingZone = RecordID(recordName: "x", zoneID: ZoneID(zoneName: "Nowhere"))

@@ -2,9 +2,10 @@ import Foundation
 
 extension CloudDatabase {
     /// Restores records from JSON lines (what `exportRecords` writes), as `stratus save --import`
-    /// does: one thread reads, decodes and prepares batches (``ImportBatch/prepare()``) a couple
-    /// ahead while this one writes them with ``importRecords(batches:progress:)``, a transaction
-    /// per `recordsPerTransaction` records. Each transaction is all there or not at all, and the
+    /// does: one thread reads, decodes and prepares batches (``ImportBatch/prepare()``) up to
+    /// eight ahead, so it keeps going while a transaction's end writes its held index rows and
+    /// commits (a second or more), and this one writes them with
+    /// ``importRecords(batches:progress:)``, a transaction per `recordsPerTransaction` records. Each transaction is all there or not at all, and the
     /// write-ahead log stays small (one transaction of a million records spends much of its time
     /// searching a log of gigabytes).
     ///
@@ -18,7 +19,7 @@ extension CloudDatabase {
         progress: (LineImportProgress) -> Void = { _ in }
     ) throws -> Int {
         precondition(recordsPerTransaction > 0 && batchSize > 0, "transactions and batches hold at least one record")
-        let queue = ImportBatchQueue(capacity: 2)
+        let queue = ImportBatchQueue(capacity: 8)
         // The reading thread reads its own duplicate of the descriptor: after a failure this
         // call returns (and the caller may close `handle`) while that thread finishes a read.
         let own = FileHandle(fileDescriptor: dup(handle.fileDescriptor), closeOnDealloc: true)

@@ -42,7 +42,7 @@ public struct RecordLinesReader {
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
             let json: JSONValue
             do {
-                json = try JSONParser.parse(String(decoding: line, as: UTF8.self))
+                json = try JSONParser.parse(utf8: line)
             } catch {
                 throw Failure(line: lineNumber, message: "malformed JSON at column \(error.column): \(error.message)")
             }

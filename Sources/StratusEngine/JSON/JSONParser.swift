@@ -17,9 +17,18 @@ public struct JSONParser {
 
     private init(_ text: String) { bytes = Array(text.utf8) }
 
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
     /// Parses one JSON document.
     public static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(text)
+        return try parser.document()
+    }
+
+    /// Parses one JSON document from UTF-8 bytes (a line of a file), without making a String of
+    /// it first; strings in it are decoded as `String(decoding:as:)` decodes, repairing bad UTF-8.
+    public static func parse(utf8 bytes: some Collection<UInt8>) throws(SyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: Array(bytes))
         return try parser.document()
     }
 
@@ -53,7 +62,12 @@ public struct JSONParser {
     }
 
     private mutating func skipSpace() {
-        while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
     }
 
     private mutating func value() throws(SyntaxError) -> JSONValue {

@@ -108,38 +108,43 @@ public enum RecordJSON {
             guard case .object(let members) = fields else { throw DecodingError(path: "fields", message: "must be an object of {value, type} members") }
             for (name, field) in members {
                 if case .null = field { record[name] = nil; continue }
-                record[name] = try decodeField(field, path: "fields.\(name)", uploadAsset: uploadAsset)
+                record[name] = try decodeField(field, at: "fields.\(name)", uploadAsset: uploadAsset)
             }
         }
         return record
     }
 
     public static func decodeField(_ json: JSONValue, path: String, uploadAsset: AssetUploader? = nil) throws(DecodingError) -> FieldValue {
+        try decodeField(json, at: path, uploadAsset: uploadAsset)
+    }
+
+    /// `path` is only built for an error message: import decodes millions of fields.
+    private static func decodeField(_ json: JSONValue, at path: @autoclosure () -> String, uploadAsset: AssetUploader?) throws(DecodingError) -> FieldValue {
         guard case .object = json, let value = json["value"] else {
-            throw DecodingError(path: path, message: "a field must be an object with a \"value\" (and optionally a \"type\")")
+            throw DecodingError(path: path(), message: "a field must be an object with a \"value\" (and optionally a \"type\")")
         }
         var type: FieldType?
         if let tag = json["type"] {
             guard let text = tag.stringValue, let parsed = RecordJSON.exactTags[text] ?? FieldType(parsing: text) else {
-                throw DecodingError(path: "\(path).type", message: "unknown type \(JSONWriter.string(tag)); use STRING, INT64, DOUBLE, TIMESTAMP, BYTES, ASSET, REFERENCE, LOCATION or a *_LIST of them")
+                throw DecodingError(path: "\(path()).type", message: "unknown type \(JSONWriter.string(tag)); use STRING, INT64, DOUBLE, TIMESTAMP, BYTES, ASSET, REFERENCE, LOCATION or a *_LIST of them")
             }
             type = parsed
         }
-        return try decodeValue(value, as: type, path: "\(path).value", uploadAsset: uploadAsset)
+        return try decodeValue(value, as: type, path: "\(path()).value", uploadAsset: uploadAsset)
     }
 
-    static func decodeValue(_ json: JSONValue, as type: FieldType?, path: String, uploadAsset: AssetUploader?) throws(DecodingError) -> FieldValue {
+    static func decodeValue(_ json: JSONValue, as type: FieldType?, path: @autoclosure () -> String, uploadAsset: AssetUploader?) throws(DecodingError) -> FieldValue {
         let resolved = type ?? inferType(json)
-        guard let resolved else { throw DecodingError(path: path, message: "cannot tell the type of \(json.kindName); add a \"type\"") }
+        guard let resolved else { throw DecodingError(path: path(), message: "cannot tell the type of \(json.kindName); add a \"type\"") }
         if resolved.isList {
-            guard case .array(let items) = json else { throw DecodingError(path: path, message: "a \(resolved) value must be an array, not \(json.kindName)") }
+            guard case .array(let items) = json else { throw DecodingError(path: path(), message: "a \(resolved) value must be an array, not \(json.kindName)") }
             var values: [FieldValue] = []
             for (index, item) in items.enumerated() {
-                values.append(try decodeScalar(item, as: resolved.base, path: "\(path)[\(index)]", uploadAsset: uploadAsset))
+                values.append(try decodeScalar(item, as: resolved.base, path: "\(path())[\(index)]", uploadAsset: uploadAsset))
             }
             return .list(resolved.base, values)
         }
-        return try decodeScalar(json, as: resolved.base, path: path, uploadAsset: uploadAsset)
+        return try decodeScalar(json, as: resolved.base, path: path(), uploadAsset: uploadAsset)
     }
 
     private static func inferType(_ json: JSONValue) -> FieldType? {
@@ -160,8 +165,9 @@ public enum RecordJSON {
         }
     }
 
-    private static func decodeScalar(_ json: JSONValue, as base: FieldType.BaseType, path: String, uploadAsset: AssetUploader?) throws(DecodingError) -> FieldValue {
-        func wrong() -> DecodingError { DecodingError(path: path, message: "expected a value of type \(base.rawValue), found \(json.kindName) \(JSONWriter.string(json).prefix(40))") }
+    private static func decodeScalar(_ json: JSONValue, as base: FieldType.BaseType, path: @autoclosure () -> String,
+                                     uploadAsset: AssetUploader?) throws(DecodingError) -> FieldValue {
+        func wrong() -> DecodingError { DecodingError(path: path(), message: "expected a value of type \(base.rawValue), found \(json.kindName) \(JSONWriter.string(json).prefix(40))") }
         switch base {
         case .string:
             guard let text = json.stringValue else { throw wrong() }
@@ -175,39 +181,39 @@ public enum RecordJSON {
         case .timestamp:
             if let milliseconds = json.int64Value { return .timestamp(FieldValue.date(milliseconds: milliseconds)) }
             if let text = json.stringValue, let date = ISO8601.parse(text) { return .timestamp(date) }
-            throw DecodingError(path: path, message: "expected a TIMESTAMP: milliseconds since 1970 or an ISO 8601 date, found \(JSONWriter.string(json).prefix(40))")
+            throw DecodingError(path: path(), message: "expected a TIMESTAMP: milliseconds since 1970 or an ISO 8601 date, found \(JSONWriter.string(json).prefix(40))")
         case .bytes:
             guard let text = json.stringValue, let data = Data(base64Encoded: text) else {
-                throw DecodingError(path: path, message: "expected BYTES as a base64 string")
+                throw DecodingError(path: path(), message: "expected BYTES as a base64 string")
             }
             return .bytes(data)
         case .asset:
             if let file = json["file"]?.stringValue {
-                guard let uploadAsset else { throw DecodingError(path: path, message: "asset files can only be uploaded from the command line") }
+                guard let uploadAsset else { throw DecodingError(path: path(), message: "asset files can only be uploaded from the command line") }
                 do {
                     return .asset(try uploadAsset(file))
                 } catch {
-                    throw DecodingError(path: path, message: "cannot read asset file \(file): \(error.localizedDescription)")
+                    throw DecodingError(path: path(), message: "cannot read asset file \(file): \(error.localizedDescription)")
                 }
             }
             guard let checksum = json["fileChecksum"]?.stringValue, let size = json["size"]?.int64Value else {
-                throw DecodingError(path: path, message: "expected an ASSET as {\"fileChecksum\", \"size\"} or {\"file\": \"path\"}")
+                throw DecodingError(path: path(), message: "expected an ASSET as {\"fileChecksum\", \"size\"} or {\"file\": \"path\"}")
             }
             return .asset(Asset(fileChecksum: checksum, size: size))
         case .reference:
             if let name = json.stringValue { return .reference(Reference(recordName: name)) }
-            guard let name = json["recordName"]?.stringValue else { throw DecodingError(path: path, message: "expected a REFERENCE as {\"recordName\", \"action\"}") }
+            guard let name = json["recordName"]?.stringValue else { throw DecodingError(path: path(), message: "expected a REFERENCE as {\"recordName\", \"action\"}") }
             var action = Reference.Action.none
             if let text = json["action"]?.stringValue {
                 guard let parsed = Reference.Action(rawValue: text.uppercased()) else {
-                    throw DecodingError(path: "\(path).action", message: "unknown action '\(text)'; use NONE or DELETE_SELF")
+                    throw DecodingError(path: "\(path()).action", message: "unknown action '\(text)'; use NONE or DELETE_SELF")
                 }
                 action = parsed
             }
             return .reference(Reference(recordName: name, action: action))
         case .location:
             guard let latitude = json["latitude"]?.doubleValue, let longitude = json["longitude"]?.doubleValue else {
-                throw DecodingError(path: path, message: "expected a LOCATION with numeric latitude and longitude")
+                throw DecodingError(path: path(), message: "expected a LOCATION with numeric latitude and longitude")
             }
             var location = Location(latitude: latitude, longitude: longitude)
             location.altitude = json["altitude"]?.doubleValue

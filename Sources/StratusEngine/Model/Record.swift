@@ -57,7 +57,11 @@ public struct Record: Hashable, Sendable {
     }
 
     /// Puts every value in the form the store keeps (dates to the millisecond), as a save does.
-    mutating func normalizeFields() { fields = fields.mapValues(\.normalized) }
+    mutating func normalizeFields() {
+        // Most values are normal already (decoded from milliseconds): change only the others,
+        // instead of building a new dictionary per record.
+        for (name, value) in fields where !value.isNormalized { fields[name] = value.normalized }
+    }
 
     /// Forgets which keys changed, as a fetched record starts.
     public mutating func clearChangedKeys() { changedKeys = [] }

@@ -37,27 +37,40 @@ struct RecordValidator {
         if !typeKnown, environment == .production {
             return CloudKitError(.invalidArguments, "Cannot create new type '\(recordType)' in production schema; declare it (stratus schema import) first.")
         }
-        var additions: [String: SchemaField] = [:]
-        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+        let pending = pendingFields[recordType]
+        /// The field's problem, or nil with the field it adds to the schema (if any).
+        func check(_ name: String, _ value: FieldValue) -> Result<SchemaField?, CloudKitError> {
             if let problem = RecordValidator.identifierProblem(name, what: "field name") {
-                return CloudKitError(.invalidArguments, problem)
+                return .failure(CloudKitError(.invalidArguments, problem))
             }
             if let problem = RecordValidator.valueProblem(value, field: name) {
-                return CloudKitError(.invalidArguments, problem)
+                return .failure(CloudKitError(.invalidArguments, problem))
             }
-            let declared = existing?.fields[name] ?? pendingFields[recordType]?[name]
-            if let declared {
+            if let declared = existing?.fields[name] ?? pending?[name] {
                 if declared.type != value.type {
-                    return CloudKitError(.invalidArguments, "Invalid value for field '\(name)' of '\(recordType)': the schema says \(declared.type) but the record holds \(value.type).")
+                    return .failure(CloudKitError(.invalidArguments, "Invalid value for field '\(name)' of '\(recordType)': the schema says \(declared.type) but the record holds \(value.type)."))
                 }
-            } else if environment == .production {
-                return CloudKitError(.invalidArguments, "Cannot create or modify field '\(name)' in record type '\(recordType)' in production schema; declare it first.")
-            } else {
-                additions[name] = SchemaField(name: name, type: value.type, indexes: value.type.defaultIndexes)
+                return .success(nil)
+            }
+            if environment == .production {
+                return .failure(CloudKitError(.invalidArguments, "Cannot create or modify field '\(name)' in record type '\(recordType)' in production schema; declare it first."))
+            }
+            return .success(SchemaField(name: name, type: value.type, indexes: value.type.defaultIndexes))
+        }
+        var additions: [SchemaField] = []
+        // Fields are checked in any order; only a record with a problem pays for sorting, so
+        // the problem reported is always that of the first field by name.
+        for (name, value) in fields {
+            switch check(name, value) {
+            case .success(let addition): if let addition { additions.append(addition) }
+            case .failure:
+                for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+                    if case .failure(let error) = check(name, value) { return error }
+                }
             }
         }
         if existing == nil { pendingTypes.insert(recordType) }
-        for (name, field) in additions { pendingFields[recordType, default: [:]][name] = field }
+        for field in additions { pendingFields[recordType, default: [:]][field.name] = field }
         return nil
     }
 

@@ -73,6 +73,9 @@ final class IndexRowBuffer {
                 insert.bindShared { $0.bind(1, field.zoneRowID); $0.bind(2, field.fieldID) }
             }
             // SQLite orders numbers before text; a field holds one type, so this is key order.
+            // Sorted in place: a sorted copy would allocate as much again.
+            integers[field]?.sort(by: IndexRowBuffer.keyOrder)
+            reals[field]?.sort(by: IndexRowBuffer.keyOrder)
             try insertNumbers(integers[field], with: numbers) { $0.bind($1, $2) }
             try insertNumbers(reals[field], with: numbers) { $0.bind($1, $2) }
             if let text = texts[field] {
@@ -86,9 +89,11 @@ final class IndexRowBuffer {
                 }
             }
         }
-        integers.removeAll()
-        reals.removeAll()
-        texts.removeAll()
+        // Emptied but kept: the next transaction's rows reuse the memory instead of growing
+        // (and page-faulting) every array again.
+        for field in integers.keys { integers[field]!.removeAll(keepingCapacity: true) }
+        for field in reals.keys { reals[field]!.removeAll(keepingCapacity: true) }
+        for field in texts.keys { texts[field]!.rows.removeAll(keepingCapacity: true) }
         if !edges.isEmpty {
             // By (target, source), then by zone: Swift's sort is stable, so that is key order.
             let order = IndexRowBuffer.byteOrder(edges.map(\.target)) { edges[$0].sourceID < edges[$1].sourceID }
@@ -106,11 +111,15 @@ final class IndexRowBuffer {
         held = 0
     }
 
-    /// Writes one field's numeric rows in (value, record) order; the zone and field are bound.
-    private func insertNumbers<Number: Comparable>(_ rows: [(Number, Int64)]?, with insert: ChunkedInsert,
-                                                   bindValue: (DirectStatement, Int32, Number) -> Void) throws {
-        guard var rows else { return }
-        rows.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+    /// (value, record) order.
+    private static func keyOrder<Number: Comparable>(_ a: (Number, Int64), _ b: (Number, Int64)) -> Bool {
+        a.0 != b.0 ? a.0 < b.0 : a.1 < b.1
+    }
+
+    /// Writes one field's numeric rows, sorted; the statement holds the zone and field.
+    private func insertNumbers<Number>(_ rows: [(Number, Int64)]?, with insert: ChunkedInsert,
+                                       bindValue: (DirectStatement, Int32, Number) -> Void) throws {
+        guard let rows else { return }
         try insert.insert(count: rows.count) { index, statement, first in
             bindValue(statement, first, rows[index].0)
             statement.bind(first + 1, rows[index].1)

@@ -41,7 +41,8 @@ struct RecordIndexer {
     private func apply(recordID: Int64, fields: [String: FieldValue], tokens: [String: [String]], inserting: Bool) throws {
         var text = ""
         let tokenPrefix = RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: type.id)
-        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+        // Any field order will do: the full-text row is a bag of tokens.
+        for (name, value) in fields {
             if case .reference = value.elements.first {
                 for case .reference(let reference) in value.elements where reference.action == .deleteSelf {
                     try edge(target: reference.recordName, source: recordID, inserting: inserting)
