@@ -41,6 +41,17 @@ public enum FieldValue: Hashable, Sendable {
         return [self]
     }
 
+    /// Calls `body` with each of ``elements`` without making an array of a single value
+    /// (indexing does this for every field of every record).
+    @inlinable
+    public func forEachElement(_ body: (FieldValue) throws -> Void) rethrows {
+        if case .list(_, let items) = self {
+            for item in items { try body(item) }
+        } else {
+            try body(self)
+        }
+    }
+
     /// Milliseconds since 1970 of a date, the unit CloudKit Web Services uses.
     public static func milliseconds(_ date: Date) -> Int64 {
         let value = (date.timeIntervalSince1970 * 1000).rounded()

@@ -380,6 +380,29 @@ import StratusModel
         #expect(try refused.privateDB.exportCount() == 100)
     }
 
+    /// Rules that need no schema are checked on the reading thread; a record breaking one must
+    /// still be refused with the message a save gives, for its first field by name.
+    @Test(arguments: [
+        (#"{"recordName": "bad", "recordType": "Place", "fields": {"where": {"value": {"latitude": 100, "longitude": 0}, "type": "LOCATION"}}}"#,
+         "Record 'bad': Field 'where' holds a location off the Earth"),
+        (#"{"recordName": "bad", "recordType": "Place", "fields": {"z-z": {"value": 1}, "a-a": {"value": 2}}}"#,
+         "Record 'bad': 'a-a' is not a valid field name"),
+        (#"{"recordName": "bad", "recordType": "Place", "fields": {"visits": {"value": "many"}, "zz": {"value": {"recordName": "é"}, "type": "REFERENCE"}}}"#,
+         "Record 'bad': Invalid value for field 'visits'"),
+        (#"{"recordName": "", "recordType": "Place", "fields": {}}"#, "Record '': Invalid record name"),
+    ])
+    func lineImportsRefuseBadRecordsAsSavesDo(line: String, message: String) throws {
+        let target = try TemporaryStore()
+        do {
+            try target.privateDB.importRecords(lines: try lines(30) { $0 == 20 ? line : nil }, recordsPerTransaction: 10, batchSize: 5)
+            Issue.record("the import should have failed")
+        } catch let failure as LineImportFailure {
+            #expect(failure.recordsBefore == 10)
+            let text = (failure.underlying as? CloudKitError)?.message ?? "\(failure.underlying)"
+            #expect(text.hasPrefix(message), "\(text)")
+        }
+    }
+
     @Test func embeddedAssetsAreWrittenInTheImportTransaction() throws {
         let target = try TemporaryStore()
         let content = Data("cover ✈️".utf8)

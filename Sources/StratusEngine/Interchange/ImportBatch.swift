@@ -16,20 +16,29 @@ public struct ImportBatch: Sendable {
     }
 
     /// Does the per-record work that needs no database (normalizing values, encoding the
-    /// fields, tokenizing text) so a reading thread can do it while the writer writes the
+    /// fields, tokenizing text, the checks that need no schema) so a reading thread can do it while the writer writes the
     /// previous batch. Optional: the import does whatever was not prepared itself.
     public mutating func prepare() {
         for index in records.indices { records[index].normalizeFields() }
-        prepared = records.map { PreparedRecord(normalizedFields: $0.fields) }
+        prepared = records.map { record in
+            var prepared = PreparedRecord(normalizedFields: record.fields)
+            prepared.passesSchemaFreeChecks = RecordValidator.passesSchemaFreeChecks(
+                recordName: record.recordName, recordType: record.recordType, fields: record.fields)
+            return prepared
+        }
     }
 }
 
 /// What the write path computes from a record's (normalized) fields before it touches the
-/// database: the stored blob and the full-text tokens.
+/// database: the stored blob, the full-text tokens, and whether the checks that need no schema
+/// passed.
 struct PreparedRecord: Sendable {
     var blob: Data
     /// The full-text tokens of each string field (all elements of a string list, in order).
     var tokens: [String: [String]]
+    /// The record passed ``RecordValidator/passesSchemaFreeChecks(recordName:recordType:fields:)``:
+    /// the writer checks only the schema.
+    var passesSchemaFreeChecks = false
 
     init(normalizedFields fields: [String: FieldValue]) {
         blob = FieldCoder.encode(fields)

@@ -124,11 +124,13 @@ struct RecordImporter {
     /// `record`'s fields are normalized; `prepared` was computed from them.
     private mutating func write(_ record: Record, prepared: PreparedRecord) throws {
         let fields = record.fields
-        if let problem = RecordID.problem(withName: record.recordName) {
+        if !prepared.passesSchemaFreeChecks, let problem = RecordID.problem(withName: record.recordName) {
             throw CloudKitError(.invalidArguments, "Invalid record name: \(problem).")
         }
         let zone = try zone(record.recordID.zoneID)
-        if let error = validator.validate(recordType: record.recordType, fields: fields) { throw error }
+        if let error = validator.validate(recordType: record.recordType, fields: fields, schemaFreeChecked: prepared.passesSchemaFreeChecks) {
+            throw error
+        }
         try growSchema(typeName: record.recordType, fields: fields)
         guard let type = catalog.type(named: record.recordType) else { return }
         try checkAssets(fields)

@@ -26,10 +26,20 @@ struct RecordValidator {
         return nil
     }
 
+    /// Whether a record breaks a rule that needs no schema: its name, its type's and fields'
+    /// names, or a value (a non-finite double, a location off the Earth ...). An import asks on
+    /// its reading thread, so the writer checks only the schema for the records that pass.
+    static func passesSchemaFreeChecks(recordName: String, recordType: String, fields: [String: FieldValue]) -> Bool {
+        RecordID.problem(withName: recordName) == nil && identifierProblem(recordType, what: "record type name") == nil
+            && fields.allSatisfy { identifierProblem($0.key, what: "field name") == nil && valueProblem($0.value, field: $0.key) == nil }
+    }
+
     /// Validates `fields` of a record of `recordType`; on success records the schema additions
-    /// it needs (development) so later records of the batch see them.
-    mutating func validate(recordType: String, fields: [String: FieldValue]) -> CloudKitError? {
-        if let problem = RecordValidator.identifierProblem(recordType, what: "record type name") {
+    /// it needs (development) so later records of the batch see them. `schemaFreeChecked`: the
+    /// record passed ``passesSchemaFreeChecks(recordName:recordType:fields:)``, so only the
+    /// schema is checked (any problem left is a schema one, reported for the same field).
+    mutating func validate(recordType: String, fields: [String: FieldValue], schemaFreeChecked: Bool = false) -> CloudKitError? {
+        if !schemaFreeChecked, let problem = RecordValidator.identifierProblem(recordType, what: "record type name") {
             return CloudKitError(.invalidArguments, problem)
         }
         let existing = catalog.type(named: recordType)?.schema
@@ -40,10 +50,10 @@ struct RecordValidator {
         let pending = pendingFields[recordType]
         /// The field's problem, or nil with the field it adds to the schema (if any).
         func check(_ name: String, _ value: FieldValue) -> Result<SchemaField?, CloudKitError> {
-            if let problem = RecordValidator.identifierProblem(name, what: "field name") {
+            if !schemaFreeChecked, let problem = RecordValidator.identifierProblem(name, what: "field name") {
                 return .failure(CloudKitError(.invalidArguments, problem))
             }
-            if let problem = RecordValidator.valueProblem(value, field: name) {
+            if !schemaFreeChecked, let problem = RecordValidator.valueProblem(value, field: name) {
                 return .failure(CloudKitError(.invalidArguments, problem))
             }
             if let declared = existing?.fields[name] ?? pending?[name] {

@@ -43,9 +43,11 @@ struct RecordIndexer {
         let tokenPrefix = RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: type.id)
         // Any field order will do: the full-text row is a bag of tokens.
         for (name, value) in fields {
-            if case .reference = value.elements.first {
-                for case .reference(let reference) in value.elements where reference.action == .deleteSelf {
-                    try edge(target: reference.recordName, source: recordID, inserting: inserting)
+            if value.type.base == .reference {
+                try value.forEachElement { element in
+                    if case .reference(let reference) = element, reference.action == .deleteSelf {
+                        try edge(target: reference.recordName, source: recordID, inserting: inserting)
+                    }
                 }
             }
             guard let field = type.schema.fields[name], let fieldID = type.fieldIDs[name] else { continue }
@@ -61,7 +63,7 @@ struct RecordIndexer {
                 }
             }
             guard field.isQueryable || field.isSortable else { continue }
-            for element in value.elements {
+            try value.forEachElement { element in
                 if case .location(let location) = element {
                     try valueRow(fieldID: fieldID, key: .integer(ZOrderCode.code(location)), recordID: recordID, inserting: inserting)
                 } else if let key = IndexKey(element) {
