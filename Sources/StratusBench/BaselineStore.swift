@@ -109,7 +109,10 @@ final class BaselineStore {
             for table in ["zone", "record_type", "schema_field", "record", "field_value", "reference_edge"] {
                 try db.inTransaction {
                     try db.execute(sql: "DELETE FROM main.\(table)")
-                    try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM source.\(table)")
+                    // `WHERE 1` turns off SQLite's transfer optimization, which copies a table's
+                    // B-trees wholesale into an empty table: the baseline inserts row by row,
+                    // keeping every index, as any importer has to.
+                    try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM source.\(table) WHERE 1")
                     return .commit
                 }
             }
