@@ -219,7 +219,7 @@ struct RecordImporter {
     }
 
     private mutating func checkAssets(_ fields: [String: FieldValue]) throws {
-        for (name, value) in fields {
+        for (name, value) in fields where value.type.base == .asset {
             for case .asset(let asset) in value.elements where !knownAssets.contains(asset.fileChecksum) {
                 let known = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM asset WHERE checksum = ?"), arguments: [asset.fileChecksum]) ?? false
                 guard known else {
