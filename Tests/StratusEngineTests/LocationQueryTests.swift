@@ -45,6 +45,29 @@ import StratusPredicates
         #expect(try near(temp, zone, 0, 0, km: 25_000).count == places.count)
     }
 
+    @Test func listMembershipOfALocationReadsItsCodeAndChecksEachRecord() throws {
+        let (temp, zone) = try placesStore()
+        func containing(_ latitude: Double, _ longitude: Double) throws -> Set<String> {
+            let query = Query(recordType: "Place", predicateFormat: "visits CONTAINS %@", arguments: [.location(latitude: latitude, longitude: longitude)])
+            return Set(try temp.privateDB.records(matching: query, inZoneWith: zone).records.map(\.recordName))
+        }
+        #expect(try containing(-33.86, 151.21) == ["sydney"])
+        #expect(try containing(0, 0).count == places.count)
+        // A nanodegree away shares the code (the same centimetre cell) but is not the same place.
+        #expect(ZOrderCode.code(Location(latitude: -33.86, longitude: 151.21)) == ZOrderCode.code(Location(latitude: -33.860000001, longitude: 151.21)))
+        #expect(try containing(-33.860000001, 151.21).isEmpty)
+
+        let plan = try temp.store.read { db -> QueryPlan in
+            let type = try #require(try temp.store.catalog(db).type(named: "Place"))
+            let compiled = try PredicateCompiler.compile(format: "visits CONTAINS %@", arguments: [.location(latitude: 0, longitude: 0)],
+                                                         recordType: "Place", schema: type.schema, sorts: [], now: Date()).get()
+            return QueryPlanner(type: type, zoneRowID: 1, typeID: type.id).plan(compiled)
+        }
+        guard case .values(_, let keys, false, true) = plan.driver else { Issue.record("driver: \(plan.driver)"); return }
+        #expect(keys == [ZOrderCode.code(Location(latitude: 0, longitude: 0)).databaseValue])
+        #expect(plan.exactTerm == nil, "the term is checked on every record")
+    }
+
     @Test func movedAndDeletedLocationsLeaveTheIndex() throws {
         let (temp, zone) = try placesStore()
         let db = temp.privateDB

@@ -30,13 +30,13 @@ struct QueryPlanner {
             case .oneOf(.system(.recordID), let values, false):
                 consider(0, .names(values.compactMap { if case .reference(let r) = $0 { return r.recordName }; return nil }))
             case .compare(let key, .equal, let value):
-                if let driver = valuesDriver(key, [value]) { consider(1, driver) }
+                if let (driver, exact) = valuesDriver(key, [value]) { consider(1, driver, exact: exact) }
             case .oneOf(let key, let values, false):
-                if let driver = valuesDriver(key, values) { consider(2, driver) }
+                if let (driver, exact) = valuesDriver(key, values) { consider(2, driver, exact: exact) }
             case .listContains(let key, let value, false):
-                if let driver = valuesDriver(key, [value]) { consider(2, driver) }
+                if let (driver, exact) = valuesDriver(key, [value]) { consider(2, driver, exact: exact) }
             case .listContainsAny(let key, let values, false):
-                if let driver = valuesDriver(key, values) { consider(2, driver) }
+                if let (driver, exact) = valuesDriver(key, values) { consider(2, driver, exact: exact) }
             case .tokens(let tokens, let matchAll, _):
                 consider(3, .text(textMatch(tokens, matchAll: matchAll)))
             case .withinDistance(.custom(let name, _), let center, let kilometres, _):
@@ -96,14 +96,27 @@ struct QueryPlanner {
         }
     }
 
-    private func valuesDriver(_ key: FieldKey, _ values: [FieldValue]) -> QueryPlan.Driver? {
+    /// The driver reading `field_value` rows equal to one of `values`, and whether those rows
+    /// answer the term exactly.
+    private func valuesDriver(_ key: FieldKey, _ values: [FieldValue]) -> (QueryPlan.Driver, exact: Bool)? {
         guard case .custom(let name, _) = key, let fieldID = type.fieldIDs[name],
               let field = type.schema.fields[name], field.isQueryable || field.isSortable else { return nil }
+        if field.type.base == .location {
+            // `checkins CONTAINS %@`: a location is indexed under its Z-order code, which every
+            // location in the same centimetre cell shares, so the evaluator decides.
+            let codes = values.compactMap { value -> DatabaseValue? in
+                if case .location(let location) = value { return ZOrderCode.code(location).databaseValue }
+                return nil
+            }
+            guard codes.count == values.count, !codes.isEmpty else { return nil }
+            let distinct = Array(Set(codes))
+            return (.values(fieldID: fieldID, keys: distinct, folded: false, streaming: distinct.count == 1), false)
+        }
         let keys = values.compactMap(RecordIndexer.indexKey)
         guard keys.count == values.count, !keys.isEmpty else { return nil }
         let folded = field.type.base == .string
         let distinct = Array(Set(keys.map { folded ? ($0.1 ?? "").databaseValue : $0.0 }))
-        return .values(fieldID: fieldID, keys: distinct, folded: folded, streaming: distinct.count == 1)
+        return (.values(fieldID: fieldID, keys: distinct, folded: folded, streaming: distinct.count == 1), true)
     }
 
     private func rangeDriver(_ key: FieldKey, lower: QueryPlan.Bound?, upper: QueryPlan.Bound?) -> QueryPlan.Driver? {
