@@ -67,6 +67,18 @@ import StratusModel
         #expect(ZOrderCode.ranges(latitudes: -90...90, longitudes: [-180...180]) == [0...(Int64(1) << 62) - 1])
     }
 
+    @Test func theAntimeridianIsOneMeridianAndBadCoordinatesClamp() {
+        let west = ZOrderCode.ranges(latitudes: 0...1, longitudes: [-180 ... -179])
+        #expect(contains(west, ZOrderCode.code(Location(latitude: 0.5, longitude: 180))))
+        let east = ZOrderCode.ranges(latitudes: 0...1, longitudes: [179...180])
+        #expect(contains(east, ZOrderCode.code(Location(latitude: 0.5, longitude: -180))))
+        // Neither reads the other side of the world for it.
+        #expect(!contains(west, ZOrderCode.code(Location(latitude: 0.5, longitude: 0))))
+        // Off the Earth (as an unchecked query could hold) clamps instead of trapping.
+        #expect(ZOrderCode.code(Location(latitude: 1e300, longitude: -1e300)) == ZOrderCode.code(Location(latitude: 90, longitude: -180)))
+        #expect(ZOrderCode.code(Location(latitude: .nan, longitude: .infinity)) == ZOrderCode.code(Location(latitude: -90, longitude: -180)))
+    }
+
     @Test func nearbyLocationsShareLongPrefixes() {
         let a = ZOrderCode.code(Location(latitude: 37.331913, longitude: -122.030210))
         let b = ZOrderCode.code(Location(latitude: 37.331914, longitude: -122.030211))

@@ -16,8 +16,9 @@ public struct ImportBatch: Sendable {
     }
 
     /// Does the per-record work that needs no database (normalizing values, encoding the
-    /// fields, tokenizing text, the checks that need no schema) so a reading thread can do it while the writer writes the
-    /// previous batch. Optional: the import does whatever was not prepared itself.
+    /// fields, tokenizing text, the checks that need no schema) so a reading thread can do it
+    /// while the writer writes the previous batch. Optional: the import does whatever was not
+    /// prepared itself.
     public mutating func prepare() {
         for index in records.indices { records[index].normalizeFields() }
         prepared = records.map { record in

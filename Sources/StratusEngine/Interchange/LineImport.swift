@@ -5,9 +5,9 @@ extension CloudDatabase {
     /// does: one thread reads, decodes and prepares batches (``ImportBatch/prepare()``) up to
     /// eight ahead, so it keeps going while a transaction's end writes its held index rows and
     /// commits (a second or more), and this one writes them with
-    /// ``importRecords(batches:progress:)``, a transaction per `recordsPerTransaction` records. Each transaction is all there or not at all, and the
-    /// write-ahead log stays small (one transaction of a million records spends much of its time
-    /// searching a log of gigabytes).
+    /// ``importRecords(batches:progress:)``, a transaction per `recordsPerTransaction` records.
+    /// Each transaction is all there or not at all, and the write-ahead log stays small (one
+    /// transaction of a million records spends much of its time searching a log of gigabytes).
     ///
     /// - Parameter zoneID: the zone of records whose line names none.
     /// - Returns: how many records were written.

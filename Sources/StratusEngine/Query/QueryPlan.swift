@@ -28,7 +28,8 @@ struct QueryPlan {
         case systemTime(column: String, lower: Bound?, upper: Bound?)
         /// A full-text match expression on `record_text`, in row id order.
         case text(String)
-        /// `location_value` rows inside a latitude/longitude box.
+        /// `field_value` rows of a location field whose Z-order codes fall in the ranges that
+        /// cover a latitude/longitude box.
         case location(fieldID: Int64, box: LocationBox)
         /// Every record of the type in the zone, in modification order.
         case typeScan

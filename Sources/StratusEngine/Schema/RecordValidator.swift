@@ -48,7 +48,7 @@ struct RecordValidator {
             return CloudKitError(.invalidArguments, "Cannot create new type '\(recordType)' in production schema; declare it (stratus schema import) first.")
         }
         let pending = pendingFields[recordType]
-        /// The field's problem, or nil with the field it adds to the schema (if any).
+        // The field's problem, or success with the field it adds to the schema (if any).
         func check(_ name: String, _ value: FieldValue) -> Result<SchemaField?, CloudKitError> {
             if !schemaFreeChecked, let problem = RecordValidator.identifierProblem(name, what: "field name") {
                 return .failure(CloudKitError(.invalidArguments, problem))

@@ -9,7 +9,8 @@ enum IndexKey {
     /// Text; `folds` when equality on it ignores case (strings, not reference names).
     case text(String, folds: Bool)
 
-    /// Nil for element types that are not indexed in `field_value` (bytes, assets, locations).
+    /// Nil for element types not indexed in `field_value` (bytes, assets) and for locations,
+    /// which `RecordIndexer` indexes under their ``ZOrderCode`` (equality on them is never exact).
     init?(_ value: FieldValue) {
         switch value {
         case .string(let text): self = .text(text, folds: true)

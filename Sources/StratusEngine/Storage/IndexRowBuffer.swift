@@ -89,8 +89,8 @@ final class IndexRowBuffer {
                 }
             }
         }
-        // Emptied but kept: the next transaction's rows reuse the memory instead of growing
-        // (and page-faulting) every array again.
+        // Emptied but kept: a transaction that fills the buffer more than once reuses the
+        // memory instead of growing (and page-faulting) every array again.
         for field in integers.keys { integers[field]!.removeAll(keepingCapacity: true) }
         for field in reals.keys { reals[field]!.removeAll(keepingCapacity: true) }
         for field in texts.keys { texts[field]!.rows.removeAll(keepingCapacity: true) }

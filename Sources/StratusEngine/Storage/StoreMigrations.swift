@@ -114,7 +114,9 @@ enum StoreMigrations {
     }
 
     /// Writes the `field_value` rows of every indexed location field of every record; only
-    /// those fields are handed to the indexer, so no other index row is written twice.
+    /// those fields are handed to the indexer, so no other index row is written twice. It uses
+    /// today's catalog, decoder and indexer: a later migration that changes what they read
+    /// must come after this one or carry its own copy.
     private static func indexLocations(_ db: GRDB.Database) throws {
         let catalog = try SchemaCatalog.load(db, version: 0)
         for entry in catalog.types.values {
@@ -123,8 +125,10 @@ enum StoreMigrations {
             var locationsOnly = entry
             locationsOnly.schema.fields = entry.schema.fields.filter { names.contains($0.key) }
             for id in try IndexRebuilder.recordIDs(ofType: entry.id, in: db) {
-                guard let stored = try StoredRecord.find(id: id, in: db) else { continue }
-                let fields = try stored.fields().filter { names.contains($0.key) }
+                // A record whose fields cannot be read fails wherever it is read; it must not
+                // keep the whole store from opening.
+                guard let stored = try StoredRecord.find(id: id, in: db), let all = try? stored.fields() else { continue }
+                let fields = all.filter { names.contains($0.key) }
                 try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: locationsOnly).add(recordID: id, fields: fields)
             }
         }

@@ -23,9 +23,14 @@ enum ZOrderCode {
     }
 
     /// Code ranges, sorted and disjoint, whose union holds the code of every location with
-    /// latitude in `latitudes` and longitude in one of `longitudes`. At most about `maxRanges`
+    /// latitude in `latitudes` and longitude in one of `longitudes` (a range reaching ±180
+    /// also takes the locations stored at ∓180). At most about `maxRanges`
     /// ranges: cells are split while the budget allows, then taken whole.
     static func ranges(latitudes: ClosedRange<Double>, longitudes: [ClosedRange<Double>], maxRanges: Int = 32) -> [ClosedRange<Int64>] {
+        var longitudes = longitudes
+        // -180 and +180 are one meridian, and a location may be stored under either.
+        if longitudes.contains(where: { $0.lowerBound <= -180 }) { longitudes.append(180...180) }
+        if longitudes.contains(where: { $0.upperBound >= 180 }) { longitudes.append(-180 ... -180) }
         let budget = max(1, maxRanges / max(1, longitudes.count))
         let y = latitudeStep(latitudes.lowerBound)...latitudeStep(latitudes.upperBound)
         var ranges: [ClosedRange<Int64>] = []
@@ -40,9 +45,11 @@ enum ZOrderCode {
 
     static func longitudeStep(_ longitude: Double) -> Int64 { step((longitude + 180) / 360) }
 
+    /// Clamped before the conversion, which would trap on a value past Int64 (a location
+    /// off the Earth in a query that no checker refused).
     private static func step(_ fraction: Double) -> Int64 {
         guard fraction.isFinite else { return 0 }
-        return min(maxStep, max(0, Int64((fraction * steps).rounded(.down))))
+        return min(maxStep, Int64((min(1, max(0, fraction)) * steps).rounded(.down)))
     }
 
     /// A square of the quadtree: at `level`, the `x`-th column and `y`-th row of 2^level each.
