@@ -24,19 +24,23 @@ enum ZOrderCode {
 
     /// Code ranges, sorted and disjoint, whose union holds the code of every location with
     /// latitude in `latitudes` and longitude in one of `longitudes` (a range reaching ±180
-    /// also takes the locations stored at ∓180). At most about `maxRanges`
-    /// ranges: cells are split while the budget allows, then taken whole.
+    /// also takes the locations stored at ∓180). At most about `maxRanges` ranges (eight times
+    /// as many for a thin box): cells are split while the budget allows, then taken whole.
     static func ranges(latitudes: ClosedRange<Double>, longitudes: [ClosedRange<Double>], maxRanges: Int = 32) -> [ClosedRange<Int64>] {
         var longitudes = longitudes
         // -180 and +180 are one meridian, and a location may be stored under either.
-        if longitudes.contains(where: { $0.lowerBound <= -180 }) { longitudes.append(180...180) }
-        if longitudes.contains(where: { $0.upperBound >= 180 }) { longitudes.append(-180 ... -180) }
+        let reachesWest = longitudes.contains { $0.lowerBound <= -180 }, reachesEast = longitudes.contains { $0.upperBound >= 180 }
+        if reachesWest, !reachesEast { longitudes.append(180...180) }
+        if reachesEast, !reachesWest { longitudes.append(-180 ... -180) }
         let budget = max(1, maxRanges / max(1, longitudes.count))
         let y = latitudeStep(latitudes.lowerBound)...latitudeStep(latitudes.upperBound)
         var ranges: [ClosedRange<Int64>] = []
         for longitude in longitudes {
             let x = longitudeStep(longitude.lowerBound)...longitudeStep(longitude.upperBound)
-            ranges += cover(x: x, y: y, budget: budget)
+            // Square cells cover a thin box (a circle near a pole spans every longitude) badly:
+            // such a box gets more, smaller cells; each range is one more index seek.
+            let aspect = max(Double(x.count) / Double(y.count), Double(y.count) / Double(x.count))
+            ranges += cover(x: x, y: y, budget: aspect > 8 ? budget * 8 : budget)
         }
         return merged(ranges)
     }
