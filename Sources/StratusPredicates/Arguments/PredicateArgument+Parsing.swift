@@ -28,7 +28,7 @@ extension PredicateArgument {
             }
             self = .value(.double(number))
         case "date", "timestamp":
-            guard let date = Self.parseDate(value.trimmingCharacters(in: .whitespaces)) else {
+            guard let date = ISODate.parse(value.trimmingCharacters(in: .whitespaces)) else {
                 throw PredicateArgumentError(
                     "date:\(value) is not an ISO 8601 date: write 2024-05-01T00:00:00Z, 2024-05-01T09:30:00+02:00 or 2024-05-01")
             }
@@ -57,69 +57,6 @@ extension PredicateArgument {
             throw PredicateArgumentError(
                 "unknown argument type '\(type)': expected one of \(Self.typeNames.joined(separator: ", "))")
         }
-    }
-
-    /// ISO 8601: `YYYY-MM-DD`, optionally `THH:MM[:SS[.fff]]` and `Z` or `±HH:MM` (UTC when absent).
-    static func parseDate(_ text: String) -> Date? {
-        let s = Array(text.unicodeScalars)
-        var i = 0
-        func number(_ digits: Int) -> Int? {
-            guard i + digits <= s.count else { return nil }
-            var value = 0
-            for k in i..<(i + digits) {
-                guard CharacterClass.isDigit(s[k]) else { return nil }
-                value = value * 10 + Int(s[k].value - 0x30)
-            }
-            i += digits
-            return value
-        }
-        func take(_ c: Unicode.Scalar) -> Bool {
-            guard i < s.count, s[i] == c else { return false }
-            i += 1
-            return true
-        }
-        guard let year = number(4), take("-"), let month = number(2), take("-"), let day = number(2) else { return nil }
-        var components = DateComponents(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
-        var fraction = 0.0
-        var offsetSeconds = 0
-        if i < s.count {
-            guard take("T") || take("t") || take(" ") else { return nil }
-            guard let hour = number(2), take(":"), let minute = number(2) else { return nil }
-            components.hour = hour
-            components.minute = minute
-            if take(":") {
-                guard let second = number(2) else { return nil }
-                components.second = second
-                if take(".") || take(",") {
-                    var digits = ""
-                    while i < s.count, CharacterClass.isDigit(s[i]) {
-                        digits.unicodeScalars.append(s[i])
-                        i += 1
-                    }
-                    guard !digits.isEmpty, let value = Double("0." + digits) else { return nil }
-                    fraction = value
-                }
-            }
-            if take("Z") || take("z") {
-            } else if i < s.count {
-                let sign: Int
-                if take("+") { sign = 1 } else if take("-") { sign = -1 } else { return nil }
-                guard let hours = number(2) else { return nil }
-                _ = take(":")
-                guard let minutes = number(2), hours <= 23, minutes <= 59 else { return nil }
-                offsetSeconds = sign * (hours * 3600 + minutes * 60)
-            }
-            guard i == s.count else { return nil }
-        }
-        guard (1...12).contains(month), (1...31).contains(day), let hour = components.hour, hour <= 23,
-              let minute = components.minute, minute <= 59, let second = components.second, second <= 60
-        else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
-        guard let date = calendar.date(from: components),
-              calendar.component(.day, from: date) == day || second == 60
-        else { return nil }
-        return date.addingTimeInterval(fraction - Double(offsetSeconds))
     }
 }
 
