@@ -7,8 +7,9 @@ import Foundation
 /// fraction of many digits, a dot in the year), and record JSON, predicate arguments and the
 /// dashboard all parse text users and files provide.
 public enum ISODate {
-    /// `YYYY-MM-DD`, optionally `THH:MM[:SS[.fff]]` and `Z` or `±HH:MM` (UTC when absent); nil
-    /// for anything else.
+    /// `YYYY-MM-DD` (years of four to six digits, as dates past 9999 are written), optionally
+    /// `THH:MM[:SS[.fff]]` and `Z`, `±HH:MM`, `±HHMM` or `±HH` (UTC when absent); nil for
+    /// anything else.
     public static func parse(_ text: String) -> Date? {
         let s = Array(text.unicodeScalars)
         var i = 0
@@ -27,7 +28,10 @@ public enum ISODate {
             i += 1
             return true
         }
-        guard let year = number(4), take("-"), let month = number(2), take("-"), let day = number(2) else { return nil }
+        var yearDigits = 0
+        while i + yearDigits < s.count, isDigit(s[i + yearDigits]), yearDigits < 7 { yearDigits += 1 }
+        guard (4...6).contains(yearDigits), let year = number(yearDigits), take("-"), let month = number(2), take("-"),
+              let day = number(2) else { return nil }
         var components = DateComponents(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
         var fraction = 0.0
         var offsetSeconds = 0
@@ -40,9 +44,10 @@ public enum ISODate {
                 guard let second = number(2) else { return nil }
                 components.second = second
                 if take(".") || take(",") {
+                    // Nine digits are more than a TIMESTAMP's milliseconds hold; the rest is skipped.
                     var digits = ""
                     while i < s.count, isDigit(s[i]) {
-                        digits.unicodeScalars.append(s[i])
+                        if digits.unicodeScalars.count < 9 { digits.unicodeScalars.append(s[i]) }
                         i += 1
                     }
                     guard !digits.isEmpty, let value = Double("0." + digits) else { return nil }
@@ -54,8 +59,13 @@ public enum ISODate {
                 let sign: Int
                 if take("+") { sign = 1 } else if take("-") { sign = -1 } else { return nil }
                 guard let hours = number(2) else { return nil }
-                _ = take(":")
-                guard let minutes = number(2), hours <= 23, minutes <= 59 else { return nil }
+                var minutes = 0
+                if i < s.count {
+                    _ = take(":")
+                    guard let given = number(2) else { return nil }
+                    minutes = given
+                }
+                guard hours <= 23, minutes <= 59 else { return nil }
                 offsetSeconds = sign * (hours * 3600 + minutes * 60)
             }
             guard i == s.count else { return nil }
@@ -65,10 +75,10 @@ public enum ISODate {
         else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
-        guard let date = calendar.date(from: components),
-              calendar.component(.day, from: date) == day || second == 60
-        else { return nil }
-        return date.addingTimeInterval(fraction - Double(offsetSeconds))
+        // A leap second (:60) is the second after :59 of a real day: the day is checked on :59.
+        components.second = min(second, 59)
+        guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day else { return nil }
+        return date.addingTimeInterval(Double(second - min(second, 59)) + fraction - Double(offsetSeconds))
     }
 
     private static func isDigit(_ c: Unicode.Scalar) -> Bool { c.value >= 0x30 && c.value <= 0x39 }

@@ -27,22 +27,31 @@ enum ZOrderCode {
     /// also takes the locations stored at ∓180). At most about `maxRanges` ranges (eight times
     /// as many for a thin box): cells are split while the budget allows, then taken whole.
     static func ranges(latitudes: ClosedRange<Double>, longitudes: [ClosedRange<Double>], maxRanges: Int = 32) -> [ClosedRange<Int64>] {
-        var longitudes = longitudes
         // -180 and +180 are one meridian, and a location may be stored under either.
         let reachesWest = longitudes.contains { $0.lowerBound <= -180 }, reachesEast = longitudes.contains { $0.upperBound >= 180 }
-        if reachesWest, !reachesEast { longitudes.append(180...180) }
-        if reachesEast, !reachesWest { longitudes.append(-180 ... -180) }
-        let budget = max(1, maxRanges / max(1, longitudes.count))
+        var meridian: Double?
+        if reachesWest, !reachesEast { meridian = 180 }
+        if reachesEast, !reachesWest { meridian = -180 }
+        let budget = max(1, maxRanges / (longitudes.count + (meridian == nil ? 0 : 1)))
         let y = latitudeStep(latitudes.lowerBound)...latitudeStep(latitudes.upperBound)
         var ranges: [ClosedRange<Int64>] = []
         for longitude in longitudes {
             let x = longitudeStep(longitude.lowerBound)...longitudeStep(longitude.upperBound)
             // Square cells cover a thin box (a circle near a pole spans every longitude) badly:
             // such a box gets more, smaller cells; each range is one more index seek.
-            let aspect = max(Double(x.count) / Double(y.count), Double(y.count) / Double(x.count))
-            ranges += cover(x: x, y: y, budget: aspect > 8 ? budget * 8 : budget)
+            ranges += cover(x: x, y: y, budget: isThin(x: x, y: y) ? budget * 8 : budget)
+        }
+        if let meridian {
+            let x = longitudeStep(meridian)...longitudeStep(meridian)
+            ranges += cover(x: x, y: y, budget: budget)
         }
         return merged(ranges)
+    }
+
+    /// Whether a box of steps is over eight times longer one way than the other.
+    static func isThin(x: ClosedRange<Int64>, y: ClosedRange<Int64>) -> Bool {
+        let width = Double(x.upperBound - x.lowerBound + 1), height = Double(y.upperBound - y.lowerBound + 1)
+        return max(width / height, height / width) > 8
     }
 
     static func latitudeStep(_ latitude: Double) -> Int64 { step((latitude + 90) / 180) }
