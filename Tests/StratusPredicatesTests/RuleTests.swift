@@ -92,6 +92,8 @@ import Testing
                 code: .distanceShape, message: "The radius must be a non-negative number of kilometres", part: "-1"),
         Refusal(format: "distanceToLocation:fromLocation:(place, %@) < 1", arguments: [.location(latitude: 100, longitude: 2)],
                 code: .invalidLocation, message: "The location is off the Earth (latitude -90...90, longitude -180...180)", part: "%@"),
+        Refusal(format: "visits CONTAINS %@", arguments: [.location(latitude: 1e300, longitude: 2)],
+                code: .invalidLocation, message: "The location is off the Earth (latitude -90...90, longitude -180...180)", part: "%@"),
         Refusal(format: "self == 'bob'", code: .selfMisuse,
                 message: "self stands for the whole record and works only in a token search: self CONTAINS \"words\"", part: "self"),
         Refusal(format: "self CONTAINS 5", code: .selfMisuse, message: "self CONTAINS needs a string of words to search for", part: "5"),
