@@ -27,9 +27,12 @@ public final class Store: Sendable {
     /// opens for reading: queries, fetches and change playback work, and every write fails with
     /// `permissionFailure` naming the file and why it is read-only.
     ///
+    /// `upgrading` is called before a store made by an older Stratus is brought up to date,
+    /// which rewrites index rows and can take seconds on a large store: a tool can say so.
+    ///
     /// - Throws: `CloudKitError` with `badDatabase` when the file is not a Stratus store, or
     ///   `incompatibleVersion` when a newer Stratus made it.
-    public init(path: String, creatingWith environment: StoreEnvironment? = nil) throws {
+    public init(path: String, creatingWith environment: StoreEnvironment? = nil, upgrading: (() -> Void)? = nil) throws {
         self.path = path
         let url = URL(fileURLWithPath: path)
         try Store.checkLooksLikeSQLite(url)
@@ -46,7 +49,8 @@ public final class Store: Sendable {
         configuration.readonly = readOnly != nil
         self.readOnly = readOnly
         do {
-            let (opened, info) = try Store.open(path: path, configuration: configuration, readOnly: readOnly, environment: environment)
+            let (opened, info) = try Store.open(path: path, configuration: configuration, readOnly: readOnly, environment: environment,
+                                                upgrading: upgrading)
             pool = opened
             storeID = info.uuid
             owner = info.owner
@@ -136,9 +140,10 @@ public final class Store: Sendable {
     /// Opens the pool, checks the file and brings it up to date; a read-only store that SQLite
     /// cannot open the usual way (no `-shm` file, and no right to make one) is opened immutable.
     private static func open(path: String, configuration: Configuration, readOnly: ReadOnlyStore?,
-                             environment: StoreEnvironment?) throws -> (DatabasePool, StoreInfo) {
+                             environment: StoreEnvironment?, upgrading: (() -> Void)?) throws -> (DatabasePool, StoreInfo) {
         guard let readOnly else {
-            return try open(sqlitePath: path, filePath: path, configuration: configuration, readOnly: false, environment: environment)
+            return try open(sqlitePath: path, filePath: path, configuration: configuration, readOnly: false, environment: environment,
+                            upgrading: upgrading)
         }
         do {
             return try open(sqlitePath: path, filePath: path, configuration: configuration, readOnly: true, environment: environment)
@@ -153,7 +158,7 @@ public final class Store: Sendable {
     /// the file to WAL mode, where SQLite does not wait on the busy handler: those attempts are
     /// retried, briefly.
     private static func open(sqlitePath: String, filePath path: String, configuration: Configuration, readOnly: Bool,
-                             environment: StoreEnvironment?) throws -> (DatabasePool, StoreInfo) {
+                             environment: StoreEnvironment?, upgrading: (() -> Void)? = nil) throws -> (DatabasePool, StoreInfo) {
         var attempt = 0
         while true {
             do {
@@ -170,6 +175,11 @@ public final class Store: Sendable {
                         return info
                     }
                     return (pool, info)
+                }
+                if let upgrading, try pool.read({ db in
+                    try db.tableExists("store_info") && !StoreMigrations.migrator.hasCompletedMigrations(db)
+                }) {
+                    upgrading()
                 }
                 try Store.migrate(pool)
                 let info = try pool.write { db -> StoreInfo in

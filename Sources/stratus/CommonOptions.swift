@@ -44,7 +44,7 @@ struct CommonOptions: ParsableArguments {
             }
             storeEnvironment = parsed
         }
-        return try Store(path: storePath, creatingWith: storeEnvironment)
+        return try StoreLocation.open(storePath, creatingWith: storeEnvironment)
     }
 
     func database() throws -> CloudDatabase {

@@ -95,7 +95,12 @@ import StratusPredicates
                 UPDATE record SET fields = x'00' WHERE name = 'sydney';
                 """)
         }
-        let reopened = try Store(path: path)
+        var upgrades = 0
+        let reopened = try Store(path: path) { upgrades += 1 }
+        #expect(upgrades == 1, "the caller hears of the upgrade before it runs")
+        _ = try Store(path: path) { upgrades += 1 }
+        _ = try Store(path: temp.directory.appendingPathComponent("new.sqlite").path) { upgrades += 1 }
+        #expect(upgrades == 1, "an up-to-date or new store is not an upgrade")
         let db = reopened.database(.private)
         let query = Query(recordType: "Place", predicateFormat: "distanceToLocation:fromLocation:(location, %@) < %@",
                           arguments: [.location(latitude: -17, longitude: 180), .double(5)])

@@ -56,7 +56,7 @@ enum DashboardLauncher {
         if let failure = TerminalCheck.check(environment: environment) {
             throw CommandFailure(message: "error: \(failure.message)", exitCode: failure.exitCode)
         }
-        let store = try opened ?? Store(path: options.storePath)
+        let store = try opened ?? StoreLocation.open(options.storePath)
         let themesDirectory = ThemeDirectory.find(environment: environment)
         let loader = themesDirectory.map { ThemeLoader(directory: $0) }
         let preferencesPath = PreferencesFile.path(forStore: options.storePath)

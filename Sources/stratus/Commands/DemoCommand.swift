@@ -22,7 +22,7 @@ struct DemoCommand: ParsableCommand {
         if reset {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        let opened = try Store(path: path)
+        let opened = try StoreLocation.open(path)
         if try DemoStoreBuilder.isDemo(opened) {
             Output.warn("Using the demo store at \(path) (--reset makes it again).")
         } else {

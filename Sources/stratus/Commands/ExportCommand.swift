@@ -25,7 +25,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         guard let scope = DatabaseScope(name: db) else { throw CommandFailure.usage("--db must be public, private or shared, not '\(db)'") }
-        let database = try Store(path: store ?? StoreLocation.defaultPath).database(scope)
+        let database = try StoreLocation.open(store ?? StoreLocation.defaultPath).database(scope)
         let zoneID = zone.map { ZoneID(zoneName: $0) }
         let output: FileHandle
         if let out {

@@ -65,7 +65,7 @@ struct SchemaImportCommand: ParsableCommand {
             target = parsed
         }
         let document = try parseSchemaFile(file)
-        let opened = try Store(path: store ?? StoreLocation.defaultPath)
+        let opened = try StoreLocation.open(store ?? StoreLocation.defaultPath)
         let result = try opened.importSchema(document, environment: target, force: force, dryRun: dryRun)
         if json {
             func list(_ items: [String]) -> JSONValue { .array(items.map { .string($0) }) }
@@ -95,7 +95,7 @@ struct SchemaExportCommand: ParsableCommand {
     @Option(help: "Write to this file instead of standard output.") var out: String?
 
     func run() throws {
-        let text = try Store(path: store ?? StoreLocation.defaultPath).exportSchema().text
+        let text = try StoreLocation.open(store ?? StoreLocation.defaultPath).exportSchema().text
         if let out {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: out))
