@@ -19,9 +19,13 @@ public struct QueryTabState: Sendable {
     /// The rows of the kept pages, ``windowStart`` being the number of the first.
     public internal(set) var records: [Record] = []
     /// Every page fetched since the query ran, in order.
-    public internal(set) var pages: [ResultPage] = []
+    public private(set) var pages: [ResultPage] = [] { didSet { recount() } }
     /// The pages whose rows are in ``records`` (indices into ``pages``, contiguous).
-    public internal(set) var keptPages: Range<Int> = 0..<0
+    public private(set) var keptPages: Range<Int> = 0..<0 { didSet { recount() } }
+    /// Rows fetched so far, kept or dropped: what the list counts.
+    public private(set) var loadedCount = 0
+    /// The number of the first kept row.
+    public private(set) var windowStart = 0
     /// The cursor for the page after the last one fetched; nil when there are no more.
     public var cursor: String?
     /// Rows kept in memory before pages far from the viewport are dropped (pages the
@@ -52,11 +56,12 @@ public struct QueryTabState: Sendable {
 
     // MARK: - The window
 
-    /// Rows fetched so far, kept or dropped: what the list counts.
-    public var loadedCount: Int { pages.reduce(0) { $0 + $1.count } }
-
-    /// The number of the first kept row.
-    public var windowStart: Int { pages[..<keptPages.lowerBound].reduce(0) { $0 + $1.count } }
+    /// Sums the page counts when the pages change, not when they are read: the view reads
+    /// them for every row it draws, and a deep result has thousands of pages.
+    private mutating func recount() {
+        loadedCount = pages.reduce(0) { $0 + $1.count }
+        windowStart = pages[..<min(keptPages.lowerBound, pages.count)].reduce(0) { $0 + $1.count }
+    }
 
     /// The result in row `row`, if its page is kept.
     public func record(at row: Int) -> Record? {
@@ -148,14 +153,16 @@ public struct QueryTabState: Sendable {
     public mutating func remove(_ recordIDs: Set<RecordID>) {
         var offset = 0
         var kept: [Record] = []
+        var counted = pages
         for index in keptPages {
             let rows = records[offset..<(offset + pages[index].count)]
             let left = rows.filter { !recordIDs.contains($0.recordID) }
-            pages[index].count = left.count
+            counted[index].count = left.count
             kept += left
             offset += rows.count
         }
         records = kept
+        pages = counted
     }
 
     /// A record made here goes first among the kept rows; returns its row.
