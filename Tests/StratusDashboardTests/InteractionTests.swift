@@ -102,7 +102,7 @@ import Testing
         #expect(editor.check?.isValid == true)
         // A second condition on a string: BEGINSWITH with CJK.
         harness.press(.char("a"))
-        guard case .picker(let fields2)? = harness.state.topModal else { return }
+        guard case .picker(let fields2)? = harness.state.topModal else { Issue.record("unexpected modal: \(String(describing: harness.state.topModal))"); return }
         let title = try #require(fields2.items.firstIndex { $0.label == "title" })
         for _ in 0..<title { harness.press(.down) }
         harness.press(.enter)
@@ -117,7 +117,7 @@ import Testing
         harness.press(.enter)
         harness.type("京都")
         harness.press(.enter)
-        guard case .filterEditor(let two)? = harness.state.topModal else { return }
+        guard case .filterEditor(let two)? = harness.state.topModal else { Issue.record("unexpected modal: \(String(describing: harness.state.topModal))"); return }
         editor = two
         #expect(editor.text.text == "nights > 3 AND title BEGINSWITH \"京都\"")
         #expect(harness.screen().contains("AND title"))
@@ -133,7 +133,7 @@ import Testing
         let harness = try Harness(records: Fixtures.trips(10))
         harness.press(.char("f"), .tab)
         harness.type("nights >= 2 AND tags CONTAINS \"雪\"")
-        guard case .filterEditor(let editor)? = harness.state.topModal else { return }
+        guard case .filterEditor(let editor)? = harness.state.topModal else { Issue.record("unexpected modal: \(String(describing: harness.state.topModal))"); return }
         #expect(editor.builderSynced)
         #expect(editor.rows == [BuilderRow(field: "nights", op: .greaterOrEqual, value: "2"),
                                 BuilderRow(field: "tags", op: .contains, value: "雪")])
@@ -166,7 +166,7 @@ import Testing
         for _ in 0..<6 { harness.press(.backspace) }
         harness.type("xyz")
         harness.press(.enter)
-        guard case .textInput(let input2)? = harness.state.topModal else { return }
+        guard case .textInput(let input2)? = harness.state.topModal else { Issue.record("expected the text input, got \(String(describing: harness.state.topModal))"); return }
         #expect(input2.error?.contains("LATITUDE,LONGITUDE") == true)
         for _ in 0..<3 { harness.press(.backspace) }
         harness.type("139.77")
@@ -182,7 +182,7 @@ import Testing
         let harness = try Harness(records: Fixtures.trips(10), size: Size(width: 80, height: 24))
         harness.press(.char("f"), .tab)
         harness.type("title == \"京都\" OR nights > 1")
-        guard case .filterEditor(let editor)? = harness.state.topModal else { return }
+        guard case .filterEditor(let editor)? = harness.state.topModal else { Issue.record("unexpected modal: \(String(describing: harness.state.topModal))"); return }
         #expect(editor.check?.isValid == false)
         #expect(editor.check?.problems.first?.offset == 14)
         #expect(!editor.builderSynced)
@@ -303,7 +303,7 @@ import Testing
         let tripRow = try #require(rows2.firstIndex { $0.name == "trip" })
         for _ in 0..<tripRow { harness.press(.down) }
         harness.press(.enter)
-        guard case .inspector(let followed)? = harness.state.topModal else { return }
+        guard case .inspector(let followed)? = harness.state.topModal else { Issue.record("unexpected modal: \(String(describing: harness.state.topModal))"); return }
         #expect(followed.record.recordType == "Trip")
         #expect(harness.state.modals.count == 2)
         harness.press(.escape)
@@ -325,7 +325,7 @@ import Testing
         harness.press(.ctrl("u"))
         harness.type("x")
         harness.press(.ctrl("s"))
-        guard case .form(let refused)? = harness.state.topModal else { return }
+        guard case .form(let refused)? = harness.state.topModal else { Issue.record("unexpected modal: \(String(describing: harness.state.topModal))"); return }
         #expect(refused.rows[nights].error == "'x' is not a whole number")
         harness.press(.backspace)
         harness.type("42")
@@ -347,7 +347,7 @@ import Testing
         let saved = try harness.database.record(for: RecordID(recordName: "trip-2", zoneID: travel))
         #expect(saved["nights"] == .int64(42))
         #expect(saved["title"] != .string("他の人の変更"))
-        guard case .inspector(let inspector)? = harness.state.topModal else { return }
+        guard case .inspector(let inspector)? = harness.state.topModal else { Issue.record("unexpected modal: \(String(describing: harness.state.topModal))"); return }
         #expect(inspector.record.recordChangeTag == saved.recordChangeTag)
     }
 
@@ -357,7 +357,7 @@ import Testing
         harness.press(.char("2"), .char("i"))
         harness.type("trip-3")
         harness.press(.enter, .enter, .char("e"))
-        guard case .form(let form)? = harness.state.topModal else { return }
+        guard case .form(let form)? = harness.state.topModal else { Issue.record("unexpected modal: \(String(describing: harness.state.topModal))"); return }
         let title = try #require(form.rows.firstIndex { $0.name == "title" })
         for _ in 0..<title { harness.press(.down) }
         harness.type("!")
@@ -411,7 +411,7 @@ import Testing
         harness.press(.char(":"))
         harness.type("zone Pe")
         harness.press(.tab)
-        guard case .commandLine(let line)? = harness.state.topModal else { return }
+        guard case .commandLine(let line)? = harness.state.topModal else { Issue.record("unexpected modal: \(String(describing: harness.state.topModal))"); return }
         #expect(line.field.text == "zone People ")
         harness.press(.enter)
         #expect(harness.state.zone.zoneName == "People")
@@ -431,15 +431,12 @@ import Testing
 
     @Test func zonePickerAndZonesTab() throws {
         let harness = try Harness()
-        harness.press(.char("4"))
-        let library = try #require(harness.state.zones.firstIndex { $0.zoneID.zoneName == "Library" })
-        harness.press(.char("g"))
-        for _ in 0..<library { harness.press(.char("j")) }
+        try harness.selectZone(named: "Library")
         harness.press(.enter)
         #expect(harness.state.zone.zoneName == "Library")
         #expect(harness.state.tab == .query)
         harness.press(.char("z"))
-        guard case .picker(let picker)? = harness.state.topModal else { return }
+        guard case .picker(let picker)? = harness.state.topModal else { Issue.record("unexpected modal: \(String(describing: harness.state.topModal))"); return }
         #expect(picker.items.map(\.label).contains("Travel"))
         harness.press(.escape)
         #expect(harness.state.topModal == nil)

@@ -52,24 +52,24 @@ import Testing
 
         // Fires on: uncheck create.
         harness.press(.down, .enter, .char(" "), .enter)
-        guard case .subscriptionDraft(let afterFires)? = harness.state.topModal else { return }
+        guard case .subscriptionDraft(let afterFires)? = harness.state.topModal else { Issue.record("unexpected modal: \(String(describing: harness.state.topModal))"); return }
         draft = afterFires
         #expect(draft.firesOn == [.firesOnRecordUpdate, .firesOnRecordDeletion])
 
         // Once: Enter toggles.
         harness.press(.down, .enter)
-        guard case .subscriptionDraft(let afterOnce)? = harness.state.topModal else { return }
+        guard case .subscriptionDraft(let afterOnce)? = harness.state.topModal else { Issue.record("unexpected modal: \(String(describing: harness.state.topModal))"); return }
         #expect(afterOnce.once)
         harness.press(.enter)
 
         // Desired keys: four are refused, two are kept.
         harness.press(.down, .enter, .char(" "), .char(" "), .char(" "), .char(" "), .enter)
-        guard case .subscriptionDraft(let refused)? = harness.state.topModal else { return }
+        guard case .subscriptionDraft(let refused)? = harness.state.topModal else { Issue.record("unexpected modal: \(String(describing: harness.state.topModal))"); return }
         #expect(refused.desiredKeys.isEmpty)
         #expect(refused.error?.contains("at most 3") == true)
         #expect(harness.screen().contains("at most 3"))
         harness.press(.enter, .char(" "), .char(" "), .enter)
-        guard case .subscriptionDraft(let keyed)? = harness.state.topModal else { return }
+        guard case .subscriptionDraft(let keyed)? = harness.state.topModal else { Issue.record("unexpected modal: \(String(describing: harness.state.topModal))"); return }
         #expect(keyed.desiredKeys.count == 2)
         #expect(keyed.error == nil)
 

@@ -113,6 +113,14 @@ final class Harness {
         for key in keys { send(.key(key)) }
     }
 
+    /// Opens the Zones tab and moves the selection to the zone named `name`, with keys.
+    func selectZone(named name: String) throws {
+        press(.char("4"))
+        let index = try #require(state.zones.firstIndex { $0.zoneID.zoneName == name }, "no zone \(name)")
+        press(.char("g"))
+        for _ in 0..<index { press(.char("j")) }
+    }
+
     func type(_ text: String) {
         for character in text { send(.key(.char(character))) }
     }

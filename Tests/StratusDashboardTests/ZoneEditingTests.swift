@@ -25,7 +25,7 @@ import Testing
         #expect(opened.error == nil)
         // A reserved name is refused as it is typed, and Enter keeps the dialog open.
         harness.type("_mine")
-        guard case .textInput(let reserved)? = harness.state.topModal else { return }
+        guard case .textInput(let reserved)? = harness.state.topModal else { Issue.record("expected the text input, got \(String(describing: harness.state.topModal))"); return }
         #expect(reserved.error == "Zone names starting with '_' are reserved for CloudKit's own zones.")
         #expect(harness.screen().contains("reserved for CloudKit"))
         harness.press(.enter)
@@ -37,11 +37,11 @@ import Testing
         // An existing zone is said to exist.
         harness.press(.ctrl("u"))
         harness.type("Travel")
-        guard case .textInput(let existing)? = harness.state.topModal else { return }
+        guard case .textInput(let existing)? = harness.state.topModal else { Issue.record("expected the text input, got \(String(describing: harness.state.topModal))"); return }
         #expect(existing.error == "Zone Travel already exists in the private database.")
         harness.press(.ctrl("u"))
         harness.type("旅 2026")
-        guard case .textInput(let fine)? = harness.state.topModal else { return }
+        guard case .textInput(let fine)? = harness.state.topModal else { Issue.record("expected the text input, got \(String(describing: harness.state.topModal))"); return }
         #expect(fine.error == nil)
         harness.press(.enter)
         #expect(harness.state.topModal == nil)
@@ -61,10 +61,7 @@ import Testing
         let library = ZoneID(zoneName: "Library")
         let count = try #require(try harness.database.allRecordZones().first { $0.zoneID == library }?.recordCount)
         #expect(count > 1)
-        harness.press(.char("4"))
-        let index = try #require(harness.state.zones.firstIndex { $0.zoneID == library })
-        harness.press(.char("g"))
-        for _ in 0..<index { harness.press(.char("j")) }
+        try harness.selectZone(named: "Library")
         harness.press(.char("d"))
         guard case .confirm(let confirm)? = harness.state.topModal else {
             Issue.record("delete did not ask")
@@ -88,10 +85,7 @@ import Testing
 
     @Test func deletingAnotherZoneKeepsTheCurrentOne() throws {
         let harness = try Harness()
-        harness.press(.char("4"))
-        let index = try #require(harness.state.zones.firstIndex { $0.zoneID.zoneName == "People" })
-        harness.press(.char("g"))
-        for _ in 0..<index { harness.press(.char("j")) }
+        try harness.selectZone(named: "People")
         harness.press(.char("d"), .char("y"))
         #expect(try !zoneNames(harness).contains("People"))
         #expect(harness.state.zone.zoneName == "Travel")

@@ -31,26 +31,6 @@ public struct SortKey: Hashable, Sendable {
         }
         return "\(text(location.latitude)),\(text(location.longitude))"
     }
-
-    /// Parses `LATITUDE,LONGITUDE` (spaces allowed), or says what is wrong with it.
-    public static func parseLocation(_ text: String) -> Result<Location, LocationTextError> {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
-              latitude.isFinite, longitude.isFinite else {
-            return .failure(LocationTextError(message: "Write LATITUDE,LONGITUDE in degrees, as in 35.68,139.77"))
-        }
-        let location = Location(latitude: latitude, longitude: longitude)
-        guard location.isValid else {
-            return .failure(LocationTextError(message: "\(parts[0]),\(parts[1]) is off the Earth: latitude must be within -90…90 and longitude within -180…180"))
-        }
-        return .success(location)
-    }
-}
-
-/// Why a `LATITUDE,LONGITUDE` text is not a location.
-public struct LocationTextError: Error, Hashable, Sendable {
-    public var message: String
 }
 
 /// What the Query tab asks the engine for: `CKQuery` plus the operation's options.

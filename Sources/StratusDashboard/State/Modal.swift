@@ -178,8 +178,8 @@ public struct EditFormState: Sendable {
 public enum ConfirmAction: Hashable, Sendable {
     case deleteRecord(RecordID, recordType: String)
     case deleteSubscription(String)
-    /// A custom zone and the records it held when the dialog asked.
-    case deleteZone(ZoneID, recordCount: Int)
+    /// A custom zone (the dialog says how many records it holds).
+    case deleteZone(ZoneID)
     case quit
 }
 

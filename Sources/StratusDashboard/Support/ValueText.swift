@@ -126,6 +126,22 @@ public enum ValueText {
         public var message: String
     }
 
+    /// Parses `LATITUDE,LONGITUDE` (spaces allowed), as a record's location field or a sort's
+    /// centre is typed, or says what is wrong with it.
+    public static func parseLocation(_ text: String) -> Result<Location, ValueError> {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
+              latitude.isFinite, longitude.isFinite else {
+            return .failure(ValueError(message: "Write LATITUDE,LONGITUDE in degrees, as in 35.68,139.77"))
+        }
+        let location = Location(latitude: latitude, longitude: longitude)
+        guard location.isValid else {
+            return .failure(ValueError(message: "\(parts[0]),\(parts[1]) is off the Earth: latitude must be within -90…90 and longitude within -180…180"))
+        }
+        return .success(location)
+    }
+
     static func parseScalar(_ text: String, base: FieldType.BaseType) -> Result<FieldValue, ValueError> {
         switch base {
         case .string:
@@ -154,13 +170,7 @@ public enum ValueText {
             if let problem = RecordID.problem(withName: name) { return .failure(ValueError(message: problem)) }
             return .success(.reference(Reference(recordName: name, action: action)))
         case .location:
-            let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else {
-                return .failure(ValueError(message: "write a location as latitude,longitude (37.33,-122.03)"))
-            }
-            let location = Location(latitude: latitude, longitude: longitude)
-            guard location.isValid else { return .failure(ValueError(message: "latitude must be within ±90 and longitude within ±180")) }
-            return .success(.location(location))
+            return parseLocation(text).map { .location($0) }
         case .bytes, .asset:
             return .failure(ValueError(message: "\(base.rawValue) fields are read-only in the dashboard"))
         }

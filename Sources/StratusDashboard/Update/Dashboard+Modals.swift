@@ -143,7 +143,7 @@ extension Dashboard {
         switch purpose {
         case .sortDistance:
             guard !typing else { return nil }
-            if case .failure(let error) = SortKey.parseLocation(text) { return error.message }
+            if case .failure(let error) = ValueText.parseLocation(text) { return error.message }
             return nil
         case .newZone:
             guard !typing || !text.isEmpty else { return nil }
@@ -156,7 +156,7 @@ extension Dashboard {
     static func textEntered(_ state: inout DashboardState, _ purpose: TextInputPurpose, _ text: String) -> [Effect] {
         switch purpose {
         case .sortDistance(let field, let ascending):
-            guard case .success(let center) = SortKey.parseLocation(text) else { return [] }
+            guard case .success(let center) = ValueText.parseLocation(text) else { return [] }
             state.query.sort = [SortKey(key: field, ascending: ascending, distanceFrom: center)]
             return runQuery(&state)
         case .fetchNames:
@@ -196,7 +196,7 @@ extension Dashboard {
         case .deleteSubscription(let id):
             let job = state.startJob(.deleteSubscription, "delete subscription \(id)")
             return [.deleteSubscription(job: job, subscriptionID: id, scope: state.scope)]
-        case .deleteZone(let zoneID, _):
+        case .deleteZone(let zoneID):
             let job = state.startJob(.deleteZone, "delete zone \(zoneID.zoneName)")
             return [.deleteZone(job: job, zone: zoneID, scope: state.scope)]
         case .quit:

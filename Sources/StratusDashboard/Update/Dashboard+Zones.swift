@@ -42,7 +42,7 @@ extension Dashboard {
                 title: "Delete zone",
                 message: "Delete zone \(zone.zoneID.zoneName) and \(records) from the \(state.scope.name) database? "
                     + "Its change history goes too; sync clients see the zone deleted. This cannot be undone.",
-                action: .deleteZone(zone.zoneID, recordCount: zone.recordCount))))
+                action: .deleteZone(zone.zoneID))))
             return []
         default:
             return []

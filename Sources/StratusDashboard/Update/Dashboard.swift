@@ -326,28 +326,22 @@ public enum Dashboard {
     /// Texts of the current list's rows in memory, for `/` search, and the row number of the
     /// first (the Query tab keeps a window of its results).
     static func searchTexts(_ state: DashboardState) -> (texts: [String], first: Int) {
-        if state.tab == .query {
+        switch state.tab {
+        case .query:
             let columns = QueryColumns.columns(schema: state.currentSchema, desiredKeys: state.query.desiredKeys)
             let texts = state.query.records.map { record in columns.map { QueryColumns.cell(record, column: $0) }.joined(separator: " ") }
             return (texts, state.query.windowStart)
-        }
-        return (listTexts(state), 0)
-    }
-
-    static func listTexts(_ state: DashboardState) -> [String] {
-        switch state.tab {
-        case .query: return []
-        case .fetch: return state.fetch.rows.map { "\($0.recordName) \($0.record?.recordType ?? "")" }
+        case .fetch: return (state.fetch.rows.map { "\($0.recordName) \($0.record?.recordType ?? "")" }, 0)
         case .changes:
-            return state.changes.mode == .zone
+            return (state.changes.mode == .zone
                 ? state.changes.events.map { "\($0.kind.rawValue) \($0.recordType) \($0.recordName) \($0.fields.joined(separator: " "))" }
-                : state.changes.databaseEvents.map { "\($0.kind) \($0.zone.zoneName)" }
-        case .zones: return state.zones.map { $0.zoneID.zoneName }
-        case .schema: return SchemaLines.lines(state).map { "\($0.recordType) \($0.field ?? "") \($0.type) \($0.indexes)" }
+                : state.changes.databaseEvents.map { "\($0.kind) \($0.zone.zoneName)" }, 0)
+        case .zones: return (state.zones.map { $0.zoneID.zoneName }, 0)
+        case .schema: return (SchemaLines.lines(state).map { "\($0.recordType) \($0.field ?? "") \($0.type) \($0.indexes)" }, 0)
         case .subscriptions:
-            return state.subscriptions.focus == .subscriptions
+            return (state.subscriptions.focus == .subscriptions
                 ? state.subscriptions.subscriptions.map { "\($0.subscriptionID) \($0.subscriptionType.name) \($0.recordType ?? "") \(SubscriptionText.predicate($0))" }
-                : state.subscriptions.notifications.map { "\(SubscriptionText.reason($0)) \($0.recordType ?? "") \($0.recordID?.recordName ?? "") \($0.subscriptionID)" }
+                : state.subscriptions.notifications.map { "\(SubscriptionText.reason($0)) \($0.recordType ?? "") \($0.recordID?.recordName ?? "") \($0.subscriptionID)" }, 0)
         }
     }
 
