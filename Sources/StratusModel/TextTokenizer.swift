@@ -18,6 +18,16 @@ public enum TextTokenizer {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
+    /// The tokens of every string of a field value (a string, or each element of a string
+    /// list, in order); none for other types.
+    public static func tokens(of value: FieldValue) -> [String] {
+        var all: [String] = []
+        value.forEachElement { element in
+            if case .string(let text) = element { all += tokens(text) }
+        }
+        return all
+    }
+
     /// The folded tokens of `text`, in order, stop words removed, duplicates kept.
     ///
     /// Saving and importing tokenize every SEARCHABLE string, so this avoids Foundation's

@@ -227,6 +227,10 @@ import StratusModel
             record["ratio"] = .double(Double(generator.below(1000)) / 7)
             record["tags"] = .list(.string, (0..<generator.below(4)).map { _ in .string(words[generator.below(words.count)]) })
             record["owner"] = .reference(Reference(recordName: "thing-\(generator.below(count))", action: generator.below(2) == 0 ? .deleteSelf : .none))
+            // Few distinct places, so equal Z-order codes meet in the sorted write.
+            func place() -> FieldValue { .location(Location(latitude: Double(generator.below(5)) - 2.5, longitude: 179 + Double(generator.below(3)) / 2)) }
+            record["where"] = place()
+            record["stops"] = .list(.location, (0..<generator.below(3)).map { _ in place() })
             return record
         }
     }

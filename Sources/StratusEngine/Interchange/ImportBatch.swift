@@ -45,9 +45,7 @@ struct PreparedRecord: Sendable {
         blob = FieldCoder.encode(fields)
         var tokens: [String: [String]] = [:]
         for (name, value) in fields where value.type.base == .string {
-            var all: [String] = []
-            for case .string(let text) in value.elements { all += TextTokenizer.tokens(text) }
-            tokens[name] = all
+            tokens[name] = TextTokenizer.tokens(of: value)
         }
         self.tokens = tokens
     }

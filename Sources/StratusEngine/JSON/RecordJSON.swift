@@ -108,18 +108,15 @@ public enum RecordJSON {
             guard case .object(let members) = fields else { throw DecodingError(path: "fields", message: "must be an object of {value, type} members") }
             for (name, field) in members {
                 if case .null = field { record[name] = nil; continue }
-                record[name] = try decodeField(field, at: "fields.\(name)", uploadAsset: uploadAsset)
+                record[name] = try decodeField(field, path: "fields.\(name)", uploadAsset: uploadAsset)
             }
         }
         return record
     }
 
-    public static func decodeField(_ json: JSONValue, path: String, uploadAsset: AssetUploader? = nil) throws(DecodingError) -> FieldValue {
-        try decodeField(json, at: path, uploadAsset: uploadAsset)
-    }
-
-    /// `path` is only built for an error message: import decodes millions of fields.
-    private static func decodeField(_ json: JSONValue, at path: @autoclosure () -> String, uploadAsset: AssetUploader?) throws(DecodingError) -> FieldValue {
+    /// Decodes a `{value, type}` field. `path` is only built for an error message: import
+    /// decodes millions of fields.
+    public static func decodeField(_ json: JSONValue, path: @autoclosure () -> String, uploadAsset: AssetUploader? = nil) throws(DecodingError) -> FieldValue {
         guard case .object = json, let value = json["value"] else {
             throw DecodingError(path: path(), message: "a field must be an object with a \"value\" (and optionally a \"type\")")
         }

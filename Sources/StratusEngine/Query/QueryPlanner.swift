@@ -49,12 +49,12 @@ struct QueryPlanner {
                     consider(4, driver, exact: false)
                 }
             case .between(let key, let low, let high):
-                if let lowKey = RecordIndexer.indexKey(low)?.0, let highKey = RecordIndexer.indexKey(high)?.0,
+                if let lowKey = IndexKey(low)?.databaseValue, let highKey = IndexKey(high)?.databaseValue,
                    let driver = rangeDriver(key, lower: QueryPlan.Bound(value: lowKey, inclusive: true), upper: QueryPlan.Bound(value: highKey, inclusive: true)) {
                     consider(5, driver)
                 }
             case .compare(let key, let op, let value) where op != .notEqual:
-                guard let bound = RecordIndexer.indexKey(value)?.0 else { break }
+                guard let bound = IndexKey(value)?.databaseValue else { break }
                 let inclusive = op == .lessOrEqual || op == .greaterOrEqual
                 let isLower = op == .greater || op == .greaterOrEqual
                 let edge = QueryPlan.Bound(value: bound, inclusive: inclusive)
@@ -101,22 +101,13 @@ struct QueryPlanner {
     private func valuesDriver(_ key: FieldKey, _ values: [FieldValue]) -> (QueryPlan.Driver, exact: Bool)? {
         guard case .custom(let name, _) = key, let fieldID = type.fieldIDs[name],
               let field = type.schema.fields[name], field.isQueryable || field.isSortable else { return nil }
-        if field.type.base == .location {
-            // `checkins CONTAINS %@`: a location is indexed under its Z-order code, which every
-            // location in the same centimetre cell shares, so the evaluator decides.
-            let codes = values.compactMap { value -> DatabaseValue? in
-                if case .location(let location) = value { return ZOrderCode.code(location).databaseValue }
-                return nil
-            }
-            guard codes.count == values.count, !codes.isEmpty else { return nil }
-            let distinct = Array(Set(codes))
-            return (.values(fieldID: fieldID, keys: distinct, folded: false, streaming: distinct.count == 1), false)
-        }
-        let keys = values.compactMap(RecordIndexer.indexKey)
+        let keys = values.compactMap(IndexKey.init)
         guard keys.count == values.count, !keys.isEmpty else { return nil }
         let folded = field.type.base == .string
-        let distinct = Array(Set(keys.map { folded ? ($0.1 ?? "").databaseValue : $0.0 }))
-        return (.values(fieldID: fieldID, keys: distinct, folded: folded, streaming: distinct.count == 1), true)
+        let distinct = Array(Set(keys.map { folded ? ($0.foldedKey ?? "").databaseValue : $0.databaseValue }))
+        // `checkins CONTAINS %@` reads the location's cell; the evaluator decides.
+        return (.values(fieldID: fieldID, keys: distinct, folded: folded, streaming: distinct.count == 1),
+                IndexKey.isExact(for: field.type.base))
     }
 
     private func rangeDriver(_ key: FieldKey, lower: QueryPlan.Bound?, upper: QueryPlan.Bound?) -> QueryPlan.Driver? {

@@ -9,10 +9,12 @@ enum IndexKey {
     /// Text; `folds` when equality on it ignores case (strings, not reference names).
     case text(String, folds: Bool)
 
-    /// Nil for element types not indexed in `field_value` (bytes, assets) and for locations,
-    /// which `RecordIndexer` indexes under their ``ZOrderCode`` (equality on them is never exact).
+    /// Nil for element types not indexed in `field_value` (bytes, assets). A location is
+    /// indexed under its ``ZOrderCode``, which it shares with its centimetre cell (see
+    /// ``isExact(for:)``).
     init?(_ value: FieldValue) {
         switch value {
+        case .location(let location): self = .integer(ZOrderCode.code(location))
         case .string(let text): self = .text(text, folds: true)
         case .int64(let number): self = .integer(number)
         case .double(let number): self = .real(number)
@@ -21,6 +23,10 @@ enum IndexKey {
         default: return nil
         }
     }
+
+    /// Whether the rows equal to a value's key hold exactly the values equal to it, so a query
+    /// need not check them again: not for locations, whose key is their cell.
+    static func isExact(for base: FieldType.BaseType) -> Bool { base != .location }
 
     var databaseValue: DatabaseValue {
         switch self {

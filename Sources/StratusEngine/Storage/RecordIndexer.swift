@@ -33,11 +33,6 @@ struct RecordIndexer {
     /// type (`z4t2xharbour`), so a search reads only its own zone and type's postings.
     static func scopedToken(_ token: String, zoneRowID: Int64, typeID: Int64) -> String { "z\(zoneRowID)t\(typeID)x\(token)" }
 
-    /// The SQL value a field value is indexed under, and its case-folded key for strings.
-    static func indexKey(_ value: FieldValue) -> (DatabaseValue, String?)? {
-        IndexKey(value).map { ($0.databaseValue, $0.foldedKey) }
-    }
-
     private func apply(recordID: Int64, fields: [String: FieldValue], tokens: [String: [String]], inserting: Bool) throws {
         var text = ""
         let tokenPrefix = RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: type.id)
@@ -52,10 +47,7 @@ struct RecordIndexer {
             }
             guard let field = type.schema.fields[name], let fieldID = type.fieldIDs[name] else { continue }
             if field.isSearchable, field.type.base == .string {
-                let fieldTokens = tokens[name] ?? value.elements.flatMap { element -> [String] in
-                    if case .string(let string) = element { return TextTokenizer.tokens(string) }
-                    return []
-                }
+                let fieldTokens = tokens[name] ?? TextTokenizer.tokens(of: value)
                 for token in fieldTokens {
                     if !text.isEmpty { text += " " }
                     text += tokenPrefix
@@ -64,11 +56,7 @@ struct RecordIndexer {
             }
             guard field.isQueryable || field.isSortable else { continue }
             try value.forEachElement { element in
-                if case .location(let location) = element {
-                    try valueRow(fieldID: fieldID, key: .integer(ZOrderCode.code(location)), recordID: recordID, inserting: inserting)
-                } else if let key = IndexKey(element) {
-                    try valueRow(fieldID: fieldID, key: key, recordID: recordID, inserting: inserting)
-                }
+                if let key = IndexKey(element) { try valueRow(fieldID: fieldID, key: key, recordID: recordID, inserting: inserting) }
             }
         }
         if inserting, !text.isEmpty {

@@ -124,13 +124,18 @@ enum StoreMigrations {
             guard !names.isEmpty else { continue }
             var locationsOnly = entry
             locationsOnly.schema.fields = entry.schema.fields.filter { names.contains($0.key) }
-            for id in try IndexRebuilder.recordIDs(ofType: entry.id, in: db) {
+            // One pass over the type's records, the rows held back and written in key order.
+            let buffer = IndexRowBuffer(db: db, limit: RecordImporter.indexRowLimit)
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(StoredRecord.columns) FROM record WHERE type_id = ?", arguments: [entry.id])
+            while let row = try rows.next() {
+                let stored = StoredRecord(row: row)
                 // A record whose fields cannot be read fails wherever it is read; it must not
                 // keep the whole store from opening.
-                guard let stored = try StoredRecord.find(id: id, in: db), let all = try? stored.fields() else { continue }
-                let fields = all.filter { names.contains($0.key) }
-                try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: locationsOnly).add(recordID: id, fields: fields)
+                guard let all = try? stored.fields() else { continue }
+                try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: locationsOnly, buffer: buffer)
+                    .add(recordID: stored.id, fields: all.filter { names.contains($0.key) })
             }
+            try buffer.flush()
         }
     }
 }

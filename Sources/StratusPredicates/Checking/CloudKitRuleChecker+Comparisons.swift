@@ -230,10 +230,6 @@ extension CloudKitRuleChecker {
         var coerced: [FieldValue] = []
         for value in values {
             guard let converted = coerce(value, to: resolved, range: constant.range) else { return nil }
-            if case .location(let location) = converted, !location.isValid {
-                report(.invalidLocation, "The location is off the Earth (latitude -90...90, longitude -180...180)", constant.range)
-                return nil
-            }
             coerced.append(converted)
         }
         return [make(resolved, coerced)]

@@ -140,12 +140,21 @@ extension CloudKitRuleChecker {
         return true
     }
 
-    /// `value` as the field's type (a record name becomes a reference); nil after reporting.
+    static let offTheEarth = "The location is off the Earth (latitude -90...90, longitude -180...180)"
+
+    /// `value` as the field's type (a record name becomes a reference, a location must be on
+    /// the Earth); nil after reporting.
     mutating func coerce(_ value: FieldValue, to key: FieldKey, range: SourceRange) -> FieldValue? {
         let base = key.type.base
         switch (base, value) {
         case (.string, .string), (.int64, .int64), (.int64, .double), (.double, .int64), (.double, .double),
-             (.reference, .reference), (.location, .location):
+             (.reference, .reference):
+            return value
+        case (.location, .location(let location)):
+            guard location.isValid else {
+                report(.invalidLocation, CloudKitRuleChecker.offTheEarth, range)
+                return nil
+            }
             return value
         case (.timestamp, .timestamp):
             return value.normalized

@@ -156,7 +156,7 @@ extension CloudKitRuleChecker {
                 field = ref
             case .constant(.value(.location(let location), let range)):
                 if location.isValid { center = location } else {
-                    report(.invalidLocation, "The location is off the Earth (latitude -90...90, longitude -180...180)", range)
+                    report(.invalidLocation, CloudKitRuleChecker.offTheEarth, range)
                     ok = false
                 }
             case .constant(.placeholder):
