@@ -9,24 +9,30 @@ public struct FilterArgumentRow: Hashable, Sendable {
     /// Where the specifier stands in the filter text, in code points (the check underlines it).
     public var offset: Int
     public var length: Int
-    public var field: TextField
-    /// Why the typed text is not an argument, checked as it is typed; nil when it is one or
-    /// is still empty.
-    public var error: String?
+    /// The typed text; read again whenever it changes, not each time the row is drawn.
+    public var field: TextField {
+        didSet { if field.text != oldValue.text { parsed = Self.parse(field.text) } }
+    }
+    /// The text read in the command line's syntax; nil while it is empty.
+    private var parsed: Result<PredicateArgument, PredicateArgumentError>?
 
     public init(specifier: String, offset: Int, length: Int, text: String = "") {
         self.specifier = specifier
         self.offset = offset
         self.length = length
         self.field = TextField(text)
-        self.error = Self.problem(text)
+        self.parsed = Self.parse(text)
     }
 
     public var isMissing: Bool { field.text.isEmpty }
 
     /// The argument the text stands for, when it parses.
-    public var argument: PredicateArgument? {
-        try? PredicateArgument(parsing: field.text)
+    public var argument: PredicateArgument? { try? parsed?.get() }
+
+    /// Why the typed text is not an argument; nil when it is one or is still empty.
+    public var error: String? {
+        if case .failure(let failure)? = parsed { return failure.message }
+        return nil
     }
 
     /// What the row says after the field: the type read, or nothing yet.
@@ -48,20 +54,9 @@ public struct FilterArgumentRow: Hashable, Sendable {
         }
     }
 
-    /// Re-reads the typed text after an edit.
-    public mutating func textChanged() {
-        error = Self.problem(field.text)
-    }
-
-    /// The parse error of `text` (the command line's syntax), nil when empty or fine.
-    static func problem(_ text: String) -> String? {
+    private static func parse(_ text: String) -> Result<PredicateArgument, PredicateArgumentError>? {
         guard !text.isEmpty else { return nil }
-        do {
-            _ = try PredicateArgument(parsing: text)
-            return nil
-        } catch {
-            return error.message
-        }
+        return Result { () throws(PredicateArgumentError) in try PredicateArgument(parsing: text) }
     }
 
     /// Rows for the specifiers of `filter`, in order, keeping what was typed for each position
@@ -73,9 +68,9 @@ public struct FilterArgumentRow: Hashable, Sendable {
         for token in tokens {
             guard case .formatSpecifier(let specifier) = token.kind else { continue }
             let index = rows.count
-            let text = texts.map { index < $0.count ? $0[index] : "" }
-                ?? (index < previous.count ? previous[index].field.text : "")
-            var row = FilterArgumentRow(specifier: specifier, offset: token.range.offset, length: token.range.length, text: text)
+            var row = FilterArgumentRow(specifier: specifier, offset: token.range.offset, length: token.range.length,
+                                        text: texts.map { index < $0.count ? $0[index] : "" } ?? "")
+            // Keeps the typed field whole, cursor included.
             if texts == nil, index < previous.count { row.field = previous[index].field }
             rows.append(row)
         }

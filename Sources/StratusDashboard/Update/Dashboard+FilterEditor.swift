@@ -134,7 +134,6 @@ extension Dashboard {
             editor.argumentRow = min(editor.argumentRows.count - 1, editor.argumentRow + 1)
         default:
             guard editor.argumentRows[editor.argumentRow].field.handle(key) else { return [] }
-            editor.argumentRows[editor.argumentRow].textChanged()
             return checkFilter(&state, editor)
         }
         state.topModal = .filterEditor(editor)

@@ -140,9 +140,9 @@ extension Dashboard {
                 state.modals[index] = .inspector(inspector)
             }
         }
-        if !state.query.replace(record.trimmed(to: state.query.desiredKeys)), isNew,
-           record.recordType == state.query.recordType, record.recordID.zoneID == state.zone {
-            let row = state.query.insertFirst(record.trimmed(to: state.query.desiredKeys))
+        let shown = record.trimmed(to: state.query.desiredKeys)
+        if !state.query.replace(shown), isNew, record.recordType == state.query.recordType, record.recordID.zoneID == state.zone {
+            let row = state.query.insertFirst(shown)
             state.query.list.move(to: row, count: state.query.loadedCount, visible: Layout.queryRows(state.size))
         }
         for index in state.fetch.rows.indices where state.fetch.rows[index].recordName == record.recordName {

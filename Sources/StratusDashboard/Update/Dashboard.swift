@@ -404,7 +404,6 @@ public enum Dashboard {
             case .filterEditor(var editor):
                 if editor.focus == .arguments, editor.argumentRows.indices.contains(editor.argumentRow) {
                     editor.argumentRows[editor.argumentRow].field.insert(text)
-                    editor.argumentRows[editor.argumentRow].textChanged()
                     return checkFilter(&state, editor)
                 }
                 editor.focus = .text
