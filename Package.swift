@@ -18,8 +18,11 @@ let package = Package(
     targets: [
         // Value types shared by the predicate language and the engine.
         .target(name: "StratusModel"),
+        // Terminal column widths of text (CJK, emoji, combining marks): one table for the
+        // predicate language's carets and the terminal's cells.
+        .target(name: "StratusText"),
         // The NSPredicate format language under CloudKit's rules. Pure logic, no I/O.
-        .target(name: "StratusPredicates", dependencies: ["StratusModel"]),
+        .target(name: "StratusPredicates", dependencies: ["StratusModel", "StratusText"]),
         // The record engine, stored in SQLite through GRDB.
         .target(
             name: "StratusEngine",
@@ -40,7 +43,7 @@ let package = Package(
         ),
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // A small terminal UI toolkit that knows nothing of records.
-        .target(name: "StratusTerminal", dependencies: ["CNcurses"]),
+        .target(name: "StratusTerminal", dependencies: ["CNcurses", "StratusText"]),
         // The dashboard: state, update, views and the key map, in the Elm architecture.
         .target(name: "StratusDashboard", dependencies: ["StratusEngine", "StratusTerminal", "StratusModel", "StratusPredicates"]),
         .executableTarget(

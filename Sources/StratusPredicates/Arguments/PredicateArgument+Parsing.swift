@@ -37,12 +37,9 @@ extension PredicateArgument {
             guard !value.isEmpty else { throw PredicateArgumentError("ref: needs a record name, as in ref:RECORDNAME") }
             self = .value(.reference(Reference(recordName: value)))
         case "location", "loc":
-            let parts = value.split(separator: ",", omittingEmptySubsequences: false)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else {
+            guard let location = Location(coordinates: value) else {
                 throw PredicateArgumentError("location:\(value) is not LATITUDE,LONGITUDE (as in location:37.33,-122.03)")
             }
-            let location = Location(latitude: latitude, longitude: longitude)
             guard location.isValid else {
                 throw PredicateArgumentError(
                     "location:\(value) is off the Earth: latitude must be within -90...90 and longitude within -180...180")

@@ -253,9 +253,8 @@ extension CloudKitRuleChecker {
              ("CKRecordID", .constant(.value(.string(let name), _))):
             return .constant(.value(.reference(Reference(recordName: name)), range))
         case ("CLLocation", .constant(.value(.string(let text), _))):
-            let parts = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            if parts.count == 2 {
-                return .constant(.value(.location(Location(latitude: parts[0], longitude: parts[1])), range))
+            if let location = Location(coordinates: text) {
+                return .constant(.value(.location(location), range))
             }
         case (_, .constant(.placeholder)):
             return .constant(.placeholder(range))

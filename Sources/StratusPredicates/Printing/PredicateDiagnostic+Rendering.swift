@@ -1,3 +1,5 @@
+import StratusText
+
 /// Caret rendering for the command line and golden tests:
 ///
 ///     name CONTAINS 'bob'
@@ -21,7 +23,7 @@ extension PredicateDiagnostic {
             let scalar = scalars[index]
             let printable = scalar.properties.generalCategory == .control ? " " : scalar
             line.append(printable)
-            let width = DisplayWidth.width(of: printable)
+            let width = DisplayWidth.of(printable)
             if index < offset { column += width } else if index < rangeEnd { underline += width }
         }
         let marker = "^" + String(repeating: "~", count: max(0, underline - 1))

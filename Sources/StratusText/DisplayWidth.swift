@@ -105,7 +105,7 @@ public enum DisplayWidth {
 
     /// Controls, combining and enclosing marks, format characters (ZWJ, ZWSP), variation
     /// selectors and Hangul medial vowels / final consonants take no column of their own.
-    static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value == 0x00AD { return false }  // soft hyphen: terminals print it
         if (0x1160...0x11FF).contains(value) || (0xD7B0...0xD7FF).contains(value) { return true }
