@@ -27,7 +27,7 @@ struct DeleteCommand: ParsableCommand {
                 case .failure(let error):
                     failures += 1
                     json.append(ErrorReporter.json(recordName: item.recordID.recordName, error: error))
-                    if !common.json { Output.warn("failed \(item.recordID.recordName): \(error.code.name) (\(error.code.rawValue)): \(error.message)") }
+                    if !common.json { Output.warn("failed \(item.recordID.recordName): \(error)") }
                 }
             }
             for cascaded in result.cascadeDeletedRecordIDs {

@@ -77,7 +77,7 @@ struct RecordImportRunner {
             let before = "\(failure.recordsBefore) records imported before it; importing the file again replaces them"
             switch failure.underlying {
             case let error as CloudKitError:
-                throw CommandFailure.failed("\(error.code.name) (\(error.code.rawValue)): \(error.message) (in the batch ending at line \(failure.line) of \(source); \(before))")
+                throw CommandFailure.failed("\(error) (in the batch ending at line \(failure.line) of \(source); \(before))")
             case let error as RecordLinesReader.Failure:
                 throw CommandFailure.failed("\(source), \(error) (\(before))")
             case let error:

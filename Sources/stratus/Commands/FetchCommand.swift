@@ -34,7 +34,7 @@ struct FetchCommand: ParsableCommand {
                 if common.json {
                     json.append(ErrorReporter.json(recordName: item.recordID.recordName, error: error))
                 } else {
-                    Output.warn("\(item.recordID.recordName): \(error.code.name) (\(error.code.rawValue)): \(error.message)")
+                    Output.warn("\(item.recordID.recordName): \(error)")
                 }
             }
         }

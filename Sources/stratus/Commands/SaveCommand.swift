@@ -64,7 +64,7 @@ struct SaveCommand: ParsableCommand {
                     failures += 1
                     outcomes.append(ErrorReporter.json(recordName: item.recordID.recordName, error: error))
                     if !common.json {
-                        Output.warn("failed \(item.recordID.recordName): \(error.code.name) (\(error.code.rawValue)): \(error.message)")
+                        Output.warn("failed \(item.recordID.recordName): \(error)")
                     }
                 }
             }
