@@ -2,17 +2,17 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 
-/// `stratus schema import | export | validate`: `.ckdb` files, as cktool reads and writes them.
+/// `stratus schema import | export | validate | diff`: `.ckdb` files, as cktool reads and writes them.
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Import, export and validate schemas in the CloudKit Schema Language (.ckdb), as cktool does.",
-        subcommands: [SchemaImportCommand.self, SchemaExportCommand.self, SchemaValidateCommand.self]
+        subcommands: [SchemaImportCommand.self, SchemaExportCommand.self, SchemaValidateCommand.self, SchemaDiffCommand.self]
     )
 }
 
 /// Reads a schema file (or standard input for `-`).
-private func readSchemaFile(_ file: String) throws -> String {
+func readSchemaFile(_ file: String) throws -> String {
     let data: Data
     if file == "-" {
         data = FileHandle.standardInput.readDataToEndOfFile()
@@ -25,7 +25,7 @@ private func readSchemaFile(_ file: String) throws -> String {
 }
 
 /// Parses a schema file, or fails with `FILE:LINE:COLUMN: message` (exit 1).
-private func parseSchemaFile(_ file: String) throws -> SchemaDocument {
+func parseSchemaFile(_ file: String) throws -> SchemaDocument {
     let text = try readSchemaFile(file)
     do {
         return try SchemaDocument.parse(text)
