@@ -22,7 +22,7 @@ struct SchemaChecker {
         var typeNames: Set<String> = []
         for (typeIndex, type) in document.recordTypes.enumerated() {
             let typePositions = positions?.types[typeIndex]
-            if let problem = RecordValidator.identifierProblem(type.name, what: "record type name") {
+            if !ShareRecordType.isShareType(type.name), let problem = RecordValidator.identifierProblem(type.name, what: "record type name") {
                 throw fail(String(problem.dropLast()), at: typePositions?.name)
             }
             guard typeNames.insert(type.name).inserted else {
@@ -34,6 +34,11 @@ struct SchemaChecker {
                 let typePoint = typePositions?.fieldTypes[fieldIndex]
                 guard fieldNames.insert(field.name).inserted else {
                     throw fail("Field \(SchemaWriter.name(field.name)) is declared twice in record type \(type.name)", at: namePoint)
+                }
+                if ShareRecordType.isShareType(type.name), let shareField = ShareRecordType.systemFields[field.name] {
+                    guard field.type == DeclaredFieldType(shareField) else {
+                        throw fail("Field \(SchemaWriter.name(field.name)) of record type \(SchemaWriter.name(type.name)) is \(shareField) in every container and cannot be declared as \(field.type)", at: typePoint)
+                    }
                 }
                 try checkField(field, in: type.name, namePoint: namePoint, typePoint: typePoint)
             }
@@ -55,7 +60,8 @@ struct SchemaChecker {
             guard field.type == DeclaredFieldType(system.type) else {
                 throw fail("System field \(shownName) has type \(system.type) and cannot be declared as \(field.type)", at: typePoint)
             }
-        } else if let problem = RecordValidator.identifierProblem(field.name, what: "field name") {
+        } else if !(ShareRecordType.isShareType(typeName) && ShareRecordType.systemFields[field.name] != nil),
+                  let problem = RecordValidator.identifierProblem(field.name, what: "field name") {
             throw fail(String(problem.dropLast()), at: namePoint)
         }
         if typeName == "Users", field.name == "roles", field.type != DeclaredFieldType(.list(.int64)) {
@@ -66,7 +72,10 @@ struct SchemaChecker {
             if field.type.isEncrypted {
                 throw fail("Field \(shownName) is \(field.type): encrypted fields cannot be QUERYABLE, SORTABLE or SEARCHABLE", at: typePoint)
             }
-            if !storage.base.isIndexable {
+            // CloudKit's development schema gives BYTES fields QUERYABLE SORTABLE (Core Data
+            // mirroring writes them so) and exports them that way; the options are kept, though
+            // no query can compare bytes. Assets take no options.
+            if storage.base == .asset {
                 throw fail("Field \(shownName) is \(field.type), which cannot be indexed: remove \(field.indexes)", at: typePoint)
             }
             if field.indexes.contains(.searchable), storage.base != .string {
