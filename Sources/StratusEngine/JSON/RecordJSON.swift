@@ -122,12 +122,27 @@ public enum RecordJSON {
         }
         var type: FieldType?
         if let tag = json["type"] {
-            guard let text = tag.stringValue, let parsed = RecordJSON.exactTags[text] ?? FieldType(parsing: text) else {
+            guard let text = tag.stringValue, let parsed = RecordJSON.exactTags[text] ?? FieldType(parsing: text) ?? cktoolType(text) else {
                 throw DecodingError(path: "\(path()).type", message: "unknown type \(JSONWriter.string(tag)); use STRING, INT64, DOUBLE, TIMESTAMP, BYTES, ASSET, REFERENCE, LOCATION or a *_LIST of them")
             }
             type = parsed
         }
         return try decodeValue(value, as: type, path: "\(path()).value", uploadAsset: uploadAsset)
+    }
+
+    /// cktool's and CKTool JS's type names (`stringType`, `int64ListType`, `encryptedBytesType`):
+    /// an encrypted value is stored as its plain type, as Stratus keeps no keys.
+    static func cktoolType(_ text: String) -> FieldType? {
+        guard text.hasSuffix("Type") else { return nil }
+        var name = text.dropLast(4).lowercased()
+        if name.hasPrefix("encrypted") { name = String(name.dropFirst("encrypted".count)) }
+        var isList = false
+        if name.hasSuffix("list") {
+            isList = true
+            name = String(name.dropLast(4))
+        }
+        guard let base = FieldType.BaseType(rawValue: name.uppercased()) else { return nil }
+        return FieldType(base, isList: isList)
     }
 
     static func decodeValue(_ json: JSONValue, as type: FieldType?, path: @autoclosure () -> String, uploadAsset: AssetUploader?) throws(DecodingError) -> FieldValue {

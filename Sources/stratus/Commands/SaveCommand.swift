@@ -7,8 +7,14 @@ struct SaveCommand: ParsableCommand {
         commandName: "save",
         abstract: "Save records given as CloudKit Web Services JSON.",
         discussion: """
-            Input: one record object, an array of them, or one object per line. A record is
-            {"recordName", "recordType", "recordChangeTag"?, "fields": {"name": {"value": ..., "type": "STRING"}}}.
+            Input: one record object, an array of them, or one object per line; or a CloudKit Web Services
+            response or request as captured from iCloud: {"records": [...]} (records/query, lookup, changes),
+            {"zones": [{"zoneID", "records"}]} (changes/zone), {"operations": [...]} (records/modify). A record is
+            {"recordName", "recordType", "recordChangeTag"?, "fields": {"name": {"value": ..., "type": "STRING"}}};
+            the type may be left out, or given as cktool writes it (stringType, int64ListType ...), and
+            timestamps may be milliseconds since 1970. Entries with "deleted": true and delete operations delete
+            the record. A zoneID's ownerRecordName (a real iCloud user) is ignored: the zone is the acting
+            user's zone of that name.
             An asset field may name a file to upload: {"value": {"file": "photo.jpg"}, "type": "ASSET"}.
             More than 400 records are saved in batches of 400.
             """
@@ -20,6 +26,8 @@ struct SaveCommand: ParsableCommand {
     @Option(help: "if-unchanged (default), changed-keys or all-keys.") var policy: String = RecordSavePolicy.ifServerRecordUnchanged.rawValue
     @Flag(name: .customLong("import"), help: "Restore records as `stratus export` wrote them (JSON lines), keeping change tags and created / modified times and users; existing records are replaced, missing zones made.")
     var importing = false
+    @Flag(help: "Make the custom zones the records name that do not exist yet (else a missing zone is an error).")
+    var createZones = false
 
     func run() throws {
         if importing { return try RecordImportRunner(common: common, file: file).run() }
@@ -39,21 +47,35 @@ struct SaveCommand: ParsableCommand {
         }
         let database = try common.database()
         let store = database.store
-        var records: [Record] = []
+        var saves: [Record] = []
+        var deletions: [RecordID] = []
+        var skipped = 0
         for (index, object) in objects.enumerated() {
+            let entries: [RecordDocument.Entry]
             do {
-                records.append(try RecordJSON.decode(object, zoneID: common.zoneID) { path in
+                entries = try RecordDocument.entries(in: object, zoneID: common.zoneID, uploadAsset: { path in
                     try store.putAsset(Data(contentsOf: URL(fileURLWithPath: path)))
                 })
             } catch {
-                throw CommandFailure.failed("record \(index + 1) of \(objects.count): \(error)")
+                let place = RecordDocument.isWrapper(object) && objects.count == 1 ? "" : "record \(index + 1) of \(objects.count): "
+                throw CommandFailure.failed(place + "\(error)")
+            }
+            for entry in entries {
+                switch entry {
+                case .save(let record): saves.append(record)
+                case .delete(let recordID, _): deletions.append(recordID)
+                case .skipped(let name, let reason):
+                    skipped += 1
+                    if !common.json { Output.warn("skipped \(name ?? "an entry"): it holds no record (\(reason))") }
+                }
             }
         }
+        try ZonePreparer(database: database, create: createZones).prepare(saves.map(\.recordID.zoneID) + deletions.map(\.zoneID))
         var outcomes: [JSONValue] = []
         var failures = 0
         var start = 0
-        while start < records.count {
-            let batch = Array(records[start..<min(start + CloudDatabase.maximumBatchSize, records.count)])
+        while start < saves.count {
+            let batch = Array(saves[start..<min(start + CloudDatabase.maximumBatchSize, saves.count)])
             let result = try database.modifyRecords(saving: batch, savePolicy: savePolicy, atomically: atomic)
             for item in result.saveResults {
                 switch item.result {
@@ -70,10 +92,44 @@ struct SaveCommand: ParsableCommand {
             }
             start += CloudDatabase.maximumBatchSize
         }
+        failures += try delete(deletions, in: database, outcomes: &outcomes)
+        let taggedAndMissing = outcomes.contains { $0["serverErrorCode"]?.stringValue == CloudKitError.Code.unknownItem.serverErrorCode }
+            && saves.contains { $0.recordChangeTag != nil }
+        if taggedAndMissing && !common.json {
+            Output.warn("hint: records captured from iCloud carry iCloud's change tags; `stratus save --import FILE` loads them as they are, and --policy all-keys saves over what is here")
+        }
         if common.json { Output.json(.object([("records", .array(outcomes))])) }
         if failures > 0 {
-            throw CommandFailure(message: "error: partialFailure (2): \(failures) of \(records.count) records were not saved.", exitCode: 1)
+            throw CommandFailure(message: "error: partialFailure (2): \(failures) of \(saves.count + deletions.count) records were not saved or deleted.", exitCode: 1)
         }
+    }
+
+    /// Applies the document's deleted entries; a record already absent counts as deleted, as a
+    /// replayed change feed expects. Returns how many failed.
+    private func delete(_ recordIDs: [RecordID], in database: CloudDatabase, outcomes: inout [JSONValue]) throws -> Int {
+        var failures = 0
+        var start = 0
+        while start < recordIDs.count {
+            let batch = Array(recordIDs[start..<min(start + CloudDatabase.maximumBatchSize, recordIDs.count)])
+            let result = try database.modifyRecords(deleting: batch, atomically: false)
+            for item in result.deleteResults {
+                let name = item.recordID.recordName
+                switch item.result {
+                case .success:
+                    outcomes.append(.object([("recordName", .string(name)), ("deleted", .bool(true))]))
+                    if !common.json { Output.line("deleted \(name)") }
+                case .failure(let error) where error.code == .unknownItem:
+                    outcomes.append(.object([("recordName", .string(name)), ("deleted", .bool(true))]))
+                    if !common.json { Output.line("deleted \(name) (it was not there)") }
+                case .failure(let error):
+                    failures += 1
+                    outcomes.append(ErrorReporter.json(recordName: name, error: error))
+                    if !common.json { Output.warn("failed to delete \(name): \(error)") }
+                }
+            }
+            start += CloudDatabase.maximumBatchSize
+        }
+        return failures
     }
 
     private func readInput() throws -> String {

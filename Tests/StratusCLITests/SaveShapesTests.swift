@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// `stratus save` on files shaped as iCloud hands them out.
+@Suite(.serialized) struct SaveShapesTests {
+    private static let owner = "_b321aaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
+    @Test func aCapturedQueryResponseLoadsIntoTheDefaultZone() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        var records: [String] = []
+        for index in 1...166 {
+            records.append("""
+                {"recordName": "R\(index)", "recordType": "Trip", "fields": {"title": {"value": "trip \(index)", "type": "STRING"},
+                 "start": {"value": \(1_714_521_600_000 + index), "type": "TIMESTAMP"}},
+                 "zoneID": {"zoneName": "_defaultZone", "ownerRecordName": "\(Self.owner)", "zoneType": "DEFAULT_ZONE"}}
+                """)
+        }
+        let response = "{\n  \"records\": [\n" + records.joined(separator: ",\n") + "\n  ],\n  \"continuationMarker\": null\n}\n"
+        for db in ["private", "public"] {
+            let saved = try cli.run(["save", "--db", db], stdin: response)
+            #expect(saved.status == 0, "\(saved.stderr)")
+            #expect(saved.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("saved Trip") }.count == 166)
+            let query = try cli.json(["query", "--db", db, "--type", "Trip", "--limit", "1000"])
+            #expect((query["records"] as? [Any])?.count == 166)
+        }
+    }
+
+    @Test func aChangesResponseNeedsItsZoneOrCreateZones() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        let changes = """
+            {"zones": [{"zoneID": {"zoneName": "Trips", "ownerRecordName": "\(Self.owner)", "zoneType": "REGULAR_CUSTOM_ZONE"},
+              "records": [{"recordName": "T1", "recordType": "Trip", "fields": {"title": {"value": "Rome"}}},
+                          {"recordName": "T0", "recordType": "Trip", "deleted": true}],
+              "syncToken": "x", "moreComing": false}]}
+            """
+        let refused = try cli.run(["save"], stdin: changes)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("zone 'Trips', which the private database does not have; add --create-zones"))
+        #expect(try cli.run(["zones"]).stdout.contains("Trips") == false)
+
+        let loaded = try cli.run(["save", "--create-zones"], stdin: changes)
+        #expect(loaded.status == 0, "\(loaded.stderr)")
+        #expect(loaded.stdout.contains("saved Trip T1"))
+        #expect(loaded.stdout.contains("deleted T0 (it was not there)"))
+        let fetched = try cli.json(["fetch", "--zone", "Trips", "T1"])
+        #expect(((fetched["records"] as? [[String: Any]])?.first?["recordName"] as? String) == "T1")
+    }
+
+    @Test func aModifyRequestSavesAndDeletes() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        #expect(try cli.run(["save"], stdin: #"{"recordName": "old", "recordType": "Note", "fields": {"text": {"value": "bye"}}}"#).status == 0)
+        let modify = """
+            {"operations": [
+              {"operationType": "create", "record": {"recordName": "new", "recordType": "Note", "fields": {"text": {"value": "hi", "type": "stringType"}}}},
+              {"operationType": "forceDelete", "record": {"recordName": "old"}}]}
+            """
+        let outcome = try cli.run(["save"], stdin: modify)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("deleted old\n"))
+        let fetched = try cli.json(["fetch", "new", "old"])
+        let items = try #require(fetched["records"] as? [[String: Any]])
+        #expect(items.first?["recordName"] as? String == "new")
+        #expect(items.last?["serverErrorCode"] as? String == "NOT_FOUND")
+    }
+
+    @Test func lookupErrorsAreSkippedAndBadEntriesNamed() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        let lookup = #"{"records": [{"recordName": "a", "recordType": "Note"}, {"recordName": "b", "reason": "Record not found", "serverErrorCode": "NOT_FOUND"}]}"#
+        let outcome = try cli.run(["save"], stdin: lookup)
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.contains("skipped b: it holds no record (NOT_FOUND: Record not found)"))
+        let bad = try cli.run(["save"], stdin: #"{"records": [{"recordName": "a", "recordType": "Note"}, {"recordName": "c", "recordType": "Note", "fields": {"n": {"value": "x", "type": "INT64"}}}]}"#)
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("error: records[1].fields.n.value: expected a value of type INT64"))
+    }
+
+    @Test func tagsFromICloudGetAHint() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        let outcome = try cli.run(["save"], stdin: #"{"records": [{"recordName": "a", "recordType": "Note", "recordChangeTag": "lhz1"}]}"#)
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("hint: records captured from iCloud carry iCloud's change tags; `stratus save --import FILE`"))
+    }
+}
