@@ -37,7 +37,7 @@ import Testing
             """
         let refused = try cli.run(["save"], stdin: changes)
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("zone 'Trips', which the private database does not have; add --create-zones"))
+        #expect(refused.stderr.contains("zone 'Trips', which the private database does not have. Add --create-zones"))
         #expect(try cli.run(["zones"]).stdout.contains("Trips") == false)
 
         let loaded = try cli.run(["save", "--create-zones"], stdin: changes)

@@ -100,7 +100,7 @@ struct SaveCommand: ParsableCommand {
         }
         if common.json { Output.json(.object([("records", .array(outcomes))])) }
         if failures > 0 {
-            throw CommandFailure(message: "error: partialFailure (2): \(failures) of \(saves.count + deletions.count) records were not saved or deleted.", exitCode: 1)
+            throw CommandFailure(message: "error: partialFailure (2): \(failures) of \(saves.count + deletions.count) records were not \(deletions.isEmpty ? "saved" : "saved or deleted").", exitCode: 1)
         }
     }
 

@@ -16,7 +16,8 @@ struct ZonePreparer {
         guard !missing.isEmpty else { return }
         guard create else {
             let names = missing.map { "'\($0.zoneName)'" }.joined(separator: ", ")
-            throw CommandFailure.failed("the records name zone\(missing.count == 1 ? "" : "s") \(names), which the \(database.scope.name) database does not have; add --create-zones to make \(missing.count == 1 ? "it" : "them"), or `stratus zones create NAME`")
+            let error = CloudKitError(.zoneNotFound, "The records name zone\(missing.count == 1 ? "" : "s") \(names), which the \(database.scope.name) database does not have.")
+            throw CommandFailure.failed("\(error) Add --create-zones to make \(missing.count == 1 ? "it" : "them"), or run `stratus zones create NAME`.")
         }
         try database.modifyRecordZones(saving: missing)
     }
