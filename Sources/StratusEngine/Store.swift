@@ -155,8 +155,9 @@ public final class Store: Sendable {
 
     /// Opens the pool on `sqlitePath` (the file, or an SQLite URI naming `filePath`). Processes
     /// that open a new store at the same moment can meet SQLITE_BUSY while one of them switches
-    /// the file to WAL mode, where SQLite does not wait on the busy handler: those attempts are
-    /// retried, briefly.
+    /// the file to WAL mode, where SQLite does not wait on the busy handler; and GRDB can find
+    /// the `-wal` file gone between two looks at it when another process closes. Those attempts
+    /// are retried, briefly.
     private static func open(sqlitePath: String, filePath path: String, configuration: Configuration, readOnly: Bool,
                              environment: StoreEnvironment?, upgrading: (() -> Void)? = nil) throws -> (DatabasePool, StoreInfo) {
         var attempt = 0
@@ -187,6 +188,12 @@ public final class Store: Sendable {
                 }
                 return (pool, info)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 40 {
+                attempt += 1
+                usleep(UInt32(min(attempt, 8)) * 25_000)
+            } catch let error as CocoaError where error.code == .fileReadNoSuchFile && attempt < 40 {
+                // GRDB reads the size of the -wal file after seeing it exist; another process
+                // closing its last connection deletes the file in between. Opening again sees
+                // the file as it now is.
                 attempt += 1
                 usleep(UInt32(min(attempt, 8)) * 25_000)
             }
