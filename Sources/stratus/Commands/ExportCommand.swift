@@ -6,12 +6,15 @@ import StratusEngine
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write records as JSON lines in the CloudKit Web Services record shape.",
+        abstract: "Write records as JSON lines in the CloudKit Web Services record shape, as one JSON document, or as CSV.",
         discussion: """
             One record per line, with its zone, change tag and created / modified system fields; every live zone
             of the database (--db, default private) and every type unless --zone / --type narrow it. The first
             record that points at an asset carries its content as a data: URL (downloadURL), unless --no-assets.
             `stratus save --import FILE` reads the file back keeping everything, system fields included.
+            --format json writes one {"records": [...]} document (the CKWS response shape, which `stratus save` reads);
+            --format csv writes a header of recordName, recordType, zoneName and field:TYPE columns and a row per record
+            (names, types and fields only: no change tags or times), which `stratus save --format csv` reads.
             Streams (memory stays flat); a progress bar is drawn on standard error when it is a terminal.
             """
     )
@@ -22,6 +25,8 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Only records of this type.") var type: String?
     @Option(help: "Write to this file instead of standard output.") var out: String?
     @Flag(help: "Do not embed asset content; assets are then only checksums and sizes.") var noAssets = false
+    @Option(help: "jsonl (one record per line, the default), json (one {\"records\": [...]} document) or csv.")
+    var format: ExportFormat = .jsonl
 
     func run() throws {
         guard let scope = DatabaseScope(name: db) else { throw CommandFailure.usage("--db must be public, private or shared, not '\(db)'") }
@@ -39,9 +44,11 @@ struct ExportCommand: ParsableCommand {
         defer { if out != nil { try? output.close() } }
         let started = Date()
         var bar = ProgressBar(total: try database.exportCount(zone: zoneID, recordType: type), label: "export")
-        let count = try database.exportRecords(zone: zoneID, recordType: type, embedAssets: !noAssets,
-                                               write: { chunk in try output.write(contentsOf: chunk) },
+        var shaper = try ExportShaper(format: format, database: database, recordType: type) { try output.write(contentsOf: $0) }
+        let count = try database.exportRecords(zone: zoneID, recordType: type, embedAssets: !noAssets && format != .csv,
+                                               write: { chunk in try shaper.write(chunk) },
                                                progress: { bar.update($0) })
+        try shaper.finish()
         bar.finish()
         if out != nil || bar.isVisible {
             Output.warn(ProgressBar.rate("exported", count, since: started))

@@ -23,6 +23,8 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Only these fields (comma-separated).") var keys: String?
     @Option(help: "Continue from this cursor (the query is inside it).") var cursor: String?
     @Flag(help: "Follow cursors to the end and print every record.") var all = false
+    @Option(help: "text (the default), json (as --json) or csv (a header of field:TYPE columns, a row per record).")
+    var format: QueryOutputFormat = .text
 
     func validate() throws {
         if let limit, limit < 1 || limit > CloudDatabase.maximumQueryLimit {
@@ -50,7 +52,16 @@ struct QueryCommand: ParsableCommand {
             page = try database.records(continuingMatchFrom: next, desiredKeys: desiredKeys, resultsLimit: limit ?? CloudDatabase.maximumQueryLimit)
             records += page.records
         }
-        if common.json {
+        if format == .csv {
+            var types = try database.store.recordTypes().filter { $0.name == type }
+            if let desiredKeys { types = types.map { schema in var kept = schema; kept.fields = kept.fields.filter { desiredKeys.contains($0.key) }; return kept } }
+            let csv: RecordCSV
+            do { csv = try RecordCSV(types: types) } catch { throw CommandFailure.failed("cannot write CSV: \(error)") }
+            FileHandle.standardOutput.write(Data((csv.headerLine + records.map(csv.line).joined()).utf8))
+            if let next = page.cursor { Output.warn("more match: --cursor \(next)") }
+            return
+        }
+        if common.json || format == .json {
             Output.json(.object([("records", .array(records.map(RecordJSON.encode))),
                                  ("continuationMarker", page.cursor.map { .string($0) } ?? .null)]))
             return
@@ -58,6 +69,11 @@ struct QueryCommand: ParsableCommand {
         for record in records { Output.line(RecordPrinter.describe(record)) }
         Output.line("\(records.count) record\(records.count == 1 ? "" : "s")" + (page.cursor.map { "; more match: --cursor \($0)" } ?? ""))
     }
+}
+
+/// What `stratus query` prints.
+enum QueryOutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, csv
 }
 
 /// Reads `--sort` values: `name`, `-name`, `name:desc`, `name:asc`.

@@ -2,6 +2,11 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 
+/// What `stratus save` reads.
+enum SaveInputFormat: String, ExpressibleByArgument, CaseIterable {
+    case json, csv
+}
+
 struct SaveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "save",
@@ -28,6 +33,16 @@ struct SaveCommand: ParsableCommand {
     var importing = false
     @Flag(help: "Make the custom zones the records name that do not exist yet (else a missing zone is an error).")
     var createZones = false
+    @Option(help: "json (records, arrays, JSON lines or CKWS documents) or csv (as `stratus export --format csv` writes); default: csv for a .csv file, else json.")
+    var format: SaveInputFormat?
+    @Option(help: "With --format csv: the record type of rows that have no recordType column.")
+    var type: String?
+
+    func validate() throws {
+        if importing && format == .csv {
+            throw ValidationError("--import restores JSON as `stratus export` writes it; save a CSV file without --import")
+        }
+    }
 
     func run() throws {
         if importing { return try RecordImportRunner(common: common, file: file).run() }
@@ -35,6 +50,10 @@ struct SaveCommand: ParsableCommand {
             throw CommandFailure.usage("--policy must be if-unchanged, changed-keys or all-keys, not '\(policy)'")
         }
         let text = try readInput()
+        if (format ?? (file.lowercased().hasSuffix(".csv") ? .csv : .json)) == .csv {
+            let database = try common.database()
+            return try save(try csvRecords(text, store: database.store), deletions: [], policy: savePolicy, in: database)
+        }
         let documents: [JSONValue]
         do {
             documents = try JSONParser.parseSequence(text)
@@ -49,7 +68,6 @@ struct SaveCommand: ParsableCommand {
         let store = database.store
         var saves: [Record] = []
         var deletions: [RecordID] = []
-        var skipped = 0
         for (index, object) in objects.enumerated() {
             let entries: [RecordDocument.Entry]
             do {
@@ -65,11 +83,27 @@ struct SaveCommand: ParsableCommand {
                 case .save(let record): saves.append(record)
                 case .delete(let recordID, _): deletions.append(recordID)
                 case .skipped(let name, let reason):
-                    skipped += 1
                     if !common.json { Output.warn("skipped \(name ?? "an entry"): it holds no record (\(reason))") }
                 }
             }
         }
+        try save(saves, deletions: deletions, policy: savePolicy, in: database)
+    }
+
+    /// The rows of a CSV file as records of `--type` (or of their recordType column).
+    private func csvRecords(_ text: String, store: Store) throws -> [Record] {
+        let types = try store.recordTypes()
+        do {
+            return try RecordCSV.records(from: text, recordType: type, zoneID: common.zoneID) { name in types.first { $0.name == name } }
+        } catch let problem as RecordCSV.Problem {
+            throw CommandFailure.failed("\(file == "-" ? "standard input" : file), \(problem)")
+        }
+    }
+
+    /// Saves in batches of 400, then deletes; prints each outcome and fails when any failed.
+    /// The store is opened once per process: a second pool on the same file in one process
+    /// would share its POSIX locks and release them when it closes.
+    private func save(_ saves: [Record], deletions: [RecordID], policy savePolicy: RecordSavePolicy, in database: CloudDatabase) throws {
         try ZonePreparer(database: database, create: createZones).prepare(saves.map(\.recordID.zoneID) + deletions.map(\.zoneID))
         var outcomes: [JSONValue] = []
         var failures = 0
