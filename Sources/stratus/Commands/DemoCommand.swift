@@ -12,6 +12,8 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "About how many records to make.") var records: Int = 3000
     @Flag(help: "Throw away the store at that path and make the demo again.") var reset = false
     @Flag(help: "Make the store and print what to try, without opening the dashboard (the dashboard opens otherwise).") var noUi = false
+    @Option(help: "travel (zones and types using every field type) or core-data (what NSPersistentCloudKitContainer writes).")
+    var shape: DemoShape = .travel
 
     func validate() throws {
         if records < 50 || records > 5_000_000 { throw ValidationError("--records must be between 50 and 5000000") }
@@ -23,20 +25,19 @@ struct DemoCommand: ParsableCommand {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
         let opened = try StoreLocation.open(path)
-        if try DemoStoreBuilder.isDemo(opened) {
+        if try shape.isDemo(opened) {
             Output.warn("Using the demo store at \(path) (--reset makes it again).")
         } else {
             guard try DemoStoreBuilder.isEmpty(opened) else {
                 throw CommandFailure.failed("the store at \(path) already holds data that is not the demo; pass --store to make the demo elsewhere, or --reset to replace it")
             }
             Output.warn("Making the demo store at \(path) ...")
-            var builder = DemoStoreBuilder(recordCount: records)
             let started = Date()
-            try builder.build(into: opened)
+            try shape.build(records: records, into: opened)
             Output.warn(String(format: "Done in %.1f s.", Date().timeIntervalSince(started)))
         }
         if !noUi {
-            try DashboardLauncher.run(DashboardLauncher.Options(storePath: path, zone: DemoStoreBuilder.markerZone.zoneName, recordType: "Trip"),
+            try DashboardLauncher.run(DashboardLauncher.Options(storePath: path, zone: shape.zone.zoneName, recordType: shape.recordType),
                                       store: opened)
             return
         }
@@ -44,10 +45,44 @@ struct DemoCommand: ParsableCommand {
         Output.line("""
             Demo store: \(path)
             Try:
-              stratus zones --store \(quoted)
-              stratus fetch --store \(quoted) --zone Travel trip-2 place-2
-              stratus changes --store \(quoted) --zone Library --limit 5
-              stratus token --store \(quoted) --zone Travel
+            \(shape.tryLines.map { "  " + $0.replacingOccurrences(of: "STORE", with: quoted) }.joined(separator: "\n"))
             """)
+    }
+}
+
+/// The demo data sets `stratus demo` makes.
+enum DemoShape: String, ExpressibleByArgument, CaseIterable {
+    case travel
+    case coreData = "core-data"
+
+    var zone: ZoneID { self == .travel ? DemoStoreBuilder.markerZone : CoreDataDemoBuilder.zone }
+    var recordType: String { self == .travel ? "Trip" : "CD_Trip" }
+
+    func isDemo(_ store: Store) throws -> Bool {
+        self == .travel ? try DemoStoreBuilder.isDemo(store) : try CoreDataDemoBuilder.isDemo(store)
+    }
+
+    func build(records: Int, into store: Store) throws {
+        switch self {
+        case .travel:
+            var builder = DemoStoreBuilder(recordCount: records)
+            try builder.build(into: store)
+        case .coreData:
+            var builder = CoreDataDemoBuilder(recordCount: records)
+            try builder.build(into: store)
+        }
+    }
+
+    /// Commands worth trying on this demo (STORE stands for the store's path).
+    var tryLines: [String] {
+        switch self {
+        case .travel:
+            return ["stratus zones --store STORE", "stratus fetch --store STORE --zone Travel trip-2 place-2",
+                    "stratus changes --store STORE --zone Library --limit 5", "stratus token --store STORE --zone Travel"]
+        case .coreData:
+            let zone = CoreDataLens.zoneName
+            return ["stratus zones --store STORE", "stratus query --store STORE --zone \(zone) --type CD_Trip --filter 'CD_entityName == \"BusinessTrip\"' --limit 5",
+                    "stratus query --store STORE --zone \(zone) --type CDMR --limit 5", "stratus schema export --store STORE"]
+        }
     }
 }
