@@ -14,6 +14,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Value types shared by the predicate language and the engine.
@@ -41,6 +43,16 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The CloudKit Web Services server: routes, authentication, the CKWS JSON of each endpoint
+        // over the engine's public API. No SQL here.
+        .target(
+            name: "StratusServer",
+            dependencies: [
+                "StratusModel", "StratusPredicates", "StratusEngine",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // A small terminal UI toolkit that knows nothing of records.
         .target(name: "StratusTerminal", dependencies: ["CNcurses", "StratusText"]),
@@ -50,6 +62,7 @@ let package = Package(
             name: "stratus",
             dependencies: [
                 "StratusModel", "StratusPredicates", "StratusEngine", "StratusBench", "StratusDashboard", "StratusTerminal",
+                "StratusServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,6 +83,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Real HTTP on loopback against the server, in process and through the built binary.
+        .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusEngine", "StratusModel", "stratus"]),
         // Runs the built `stratus` binary, so it depends on it to have it built.
         .testTarget(name: "StratusCLITests", dependencies: ["stratus"]),
     ]

@@ -15,14 +15,23 @@ public enum RecordJSON {
 
     // MARK: - Encoding
 
-    public static func encode(_ record: Record) -> JSONValue {
+    /// A record with the store's own names, as exports write it.
+    public static func encode(_ record: Record) -> JSONValue { encode(record, owner: nil) }
+
+    /// A record for a Web Services response: `owner`, the acting user's record name, stands in
+    /// for the default owner in its zone ID, which carries its `zoneType`.
+    public static func encode(_ record: Record, owner: String?) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("recordName", .string(record.recordName)),
             ("recordType", .string(record.recordType)),
         ]
         if let tag = record.recordChangeTag { members.append(("recordChangeTag", .string(tag))) }
-        members.append(("zoneID", .object([("zoneName", .string(record.recordID.zoneID.zoneName)),
-                                             ("ownerRecordName", .string(record.recordID.zoneID.ownerName))])))
+        if let owner {
+            members.append(("zoneID", encodeZoneID(record.recordID.zoneID, owner: owner)))
+        } else {
+            members.append(("zoneID", .object([("zoneName", .string(record.recordID.zoneID.zoneName)),
+                                                 ("ownerRecordName", .string(record.recordID.zoneID.ownerName))])))
+        }
         members.append(("fields", .object(record.fields.keys.sorted().map { ($0, encodeField(record.fields[$0]!)) })))
         if let created = record.creationDate {
             members.append(("created", .object([("timestamp", .integer(FieldValue.milliseconds(created))),
@@ -34,6 +43,14 @@ public enum RecordJSON {
         }
         if let parent = record.parent { members.append(("parent", .object([("recordName", .string(parent.recordName))]))) }
         return .object(members)
+    }
+
+    /// A zone ID as Web Services writes it: name, owner (the acting user's record name for the
+    /// default owner) and `zoneType`.
+    public static func encodeZoneID(_ zoneID: ZoneID, owner: String) -> JSONValue {
+        .object([("zoneName", .string(zoneID.zoneName)),
+                 ("ownerRecordName", .string(zoneID.ownerName == ZoneID.defaultOwnerName ? owner : zoneID.ownerName)),
+                 ("zoneType", .string(zoneID.isDefault ? "DEFAULT_ZONE" : "REGULAR_CUSTOM_ZONE"))])
     }
 
     public static func encodeField(_ value: FieldValue) -> JSONValue {

@@ -110,6 +110,7 @@ enum StoreMigrations {
             try indexLocations(db)
             try db.execute(sql: "UPDATE store_info SET format_version = 2")
         }
+        ServerCredentialTables.register(in: &migrator)
         return migrator
     }
 

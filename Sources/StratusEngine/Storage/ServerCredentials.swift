@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+/// The credentials the CloudKit Web Services server accepts, kept in the store they open: API
+/// tokens per container (64 hex digits, as CloudKit mints them and MistKit checks), and web
+/// auth tokens, each naming the user it signs in.
+///
+/// A token is stored as its SHA-256, so a copy of the store file does not hand out sessions.
+enum ServerCredentialTables {
+    static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v5-server-credentials") { db in
+            try db.execute(sql: """
+                CREATE TABLE server_credential (
+                    digest TEXT PRIMARY KEY,
+                    kind TEXT NOT NULL,
+                    container TEXT NOT NULL,
+                    user TEXT,
+                    created_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
+    }
+}
+
+extension Store {
+    /// What a server credential is.
+    public enum CredentialKind: String, Sendable {
+        case apiToken = "api"
+        case webAuthToken = "web"
+    }
+
+    /// The container name of credentials good for every container a store serves.
+    public static let anyContainer = "*"
+
+    /// Makes an API token for `container` (``anyContainer`` for all) and returns it (64
+    /// lower-case hex digits). Only its digest is kept: print it now, it cannot be read back.
+    public func makeAPIToken(container: String) throws -> String {
+        let token = Store.randomHex(bytes: 32)
+        try insertCredential(token, kind: .apiToken, container: container, user: nil)
+        return token
+    }
+
+    /// Makes a web auth token that signs `user` in to `container`, in the shape CloudKit's
+    /// have (`<partition>__<n>__<blob>`), URL-safe.
+    public func makeWebAuthToken(container: String, user: String) throws -> String {
+        let token = "158__54__" + Store.randomHex(bytes: 24)
+        try insertCredential(token, kind: .webAuthToken, container: container, user: user)
+        return token
+    }
+
+    /// Whether `token` is an API token of `container`.
+    public func isAPIToken(_ token: String, container: String) throws -> Bool {
+        try credential(token, kind: .apiToken, container: container) != nil
+    }
+
+    /// The user a web auth token of `container` signs in, or nil when it is not one.
+    public func webAuthUser(_ token: String, container: String) throws -> String? {
+        try credential(token, kind: .webAuthToken, container: container) ?? nil
+    }
+
+    private func insertCredential(_ token: String, kind: CredentialKind, container: String, user: String?) throws {
+        try write { db in
+            try db.execute(sql: "INSERT INTO server_credential (digest, kind, container, user, created_at) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [SHA256.hexDigest(Data(token.utf8)), kind.rawValue, container, user,
+                                       Int64(Date().timeIntervalSince1970 * 1000)])
+        }
+    }
+
+    /// nil when there is no such credential; `.some(user)` when there is (the user nil for an
+    /// API token).
+    private func credential(_ token: String, kind: CredentialKind, container: String) throws -> String?? {
+        try read { db in
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT user FROM server_credential WHERE digest = ? AND kind = ? AND container IN (?, ?)"),
+                                       arguments: [SHA256.hexDigest(Data(token.utf8)), kind.rawValue, container, Store.anyContainer])
+            return row.map { $0["user"] as String? }
+        }
+    }
+
+    private static func randomHex(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+}

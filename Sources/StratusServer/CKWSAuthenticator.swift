@@ -1,0 +1,39 @@
+import Foundation
+import StratusEngine
+
+/// Decides who a request acts as, as CloudKit does: an API token of the container is always
+/// needed; a web auth token signs a user in; without one, only the public database's reads
+/// are open (as the `_world` role), and everything else answers `AUTHENTICATION_REQUIRED`
+/// with the URL of a page where a user signs in.
+struct CKWSAuthenticator {
+    let store: Store
+    let path: CKWSPath
+    /// The host the client reached the server at, for the sign-in URL.
+    let host: String
+
+    /// The signed-in user's record name, or nil for an anonymous public read.
+    func user(apiToken: String?, webAuthToken: String?, writes: Bool) throws -> String? {
+        guard let apiToken, !apiToken.isEmpty else {
+            throw CKWSFailure.authenticationFailed("no auth method found: send ckAPIToken (make one with `stratus auth api-token --container \(path.container)`)")
+        }
+        guard try store.isAPIToken(apiToken, container: path.container) else {
+            throw CKWSFailure.authenticationFailed("Unknown API token for container \(path.container) in the \(path.environment) environment")
+        }
+        if let webAuthToken, !webAuthToken.isEmpty {
+            guard let user = try store.webAuthUser(webAuthToken, container: path.container) else {
+                throw required("the web auth token is not valid for container \(path.container); sign in again")
+            }
+            return user
+        }
+        if path.database == "public" && !writes { return nil }
+        throw required("request needs authorization")
+    }
+
+    private func required(_ reason: String) -> CKWSFailure {
+        var components = URLComponents()
+        components.path = "/signin"
+        components.queryItems = [URLQueryItem(name: "container", value: path.container), URLQueryItem(name: "environment", value: path.environment)]
+        let url = "http://\(host)" + (components.string ?? "/signin")
+        return CKWSFailure(status: 421, serverErrorCode: "AUTHENTICATION_REQUIRED", reason: reason, redirectURL: url)
+    }
+}

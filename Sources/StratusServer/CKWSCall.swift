@@ -1,0 +1,59 @@
+import Foundation
+import StratusEngine
+import StratusModel
+
+/// One authenticated request, as an endpoint sees it: the database it addresses as the user
+/// it acts for, and its JSON body.
+struct CKWSCall: Sendable {
+    let path: CKWSPath
+    let store: Store
+    /// The signed-in user's record name; nil for an API-token-only request.
+    let user: String?
+    let body: JSONValue
+    /// The database the path names, acting as `user` (the store's owner stands for no user
+    /// only in the public database's reads).
+    let database: CloudDatabase
+
+    /// The record name that stands in for the default owner in responses.
+    var owner: String { user ?? store.owner }
+
+    /// A zone ID from a request's `zoneID` (default zone when absent). A zone owned by anyone
+    /// but the caller does not exist from where the caller stands.
+    func zoneID(_ json: JSONValue?, path: String = "zoneID") throws -> ZoneID {
+        guard let json else { return .default }
+        guard case .object = json else { throw CKWSFailure.badRequest("\(path) must be an object with a zoneName") }
+        let name = json["zoneName"]?.stringValue ?? ZoneID.defaultZoneName
+        if let owner = json["ownerRecordName"]?.stringValue ?? json["ownerName"]?.stringValue,
+           owner != self.owner, owner != ZoneID.defaultOwnerName {
+            throw CKWSFailure(status: 404, serverErrorCode: "ZONE_NOT_FOUND", reason: "Zone '\(name)' of owner \(owner) does not exist in the \(database.scope.name) database")
+        }
+        return ZoneID(zoneName: name)
+    }
+
+    /// `desiredKeys` of a body (nil: every field).
+    func desiredKeys(_ json: JSONValue?) throws -> [String]? {
+        guard let json, json != .null else { return nil }
+        guard case .array(let items) = json else { throw CKWSFailure.badRequest("desiredKeys must be an array of field names") }
+        return try items.map { item in
+            guard let name = item.stringValue else { throw CKWSFailure.badRequest("desiredKeys must be an array of field names") }
+            return name
+        }
+    }
+
+    /// An optional whole number of a body.
+    func integer(_ key: String) throws -> Int? {
+        guard let value = body[key], value != .null else { return nil }
+        guard let number = value.int64Value, number >= 0 else { throw CKWSFailure.badRequest("\(key) must be a whole number") }
+        return Int(clamping: number)
+    }
+
+    /// A record as responses carry it.
+    func encode(_ record: Record) -> JSONValue {
+        var json = RecordJSON.encode(record, owner: owner)
+        if case .object(var members) = json {
+            members.append(("deleted", .bool(false)))
+            json = .object(members)
+        }
+        return json
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Hummingbird
+import StratusEngine
+import StratusModel
+
+/// Answers CloudKit Web Services requests: reads the path, the credentials and the JSON body,
+/// runs the endpoint on the engine (off the event loop: SQLite calls block), and writes the
+/// JSON CloudKit would, with its headers.
+struct CKWSResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let stores: StoreDirectory
+    let maximumBodyBytes: Int
+
+    /// Endpoints by operation; the database each allows and whether it writes.
+    private struct Endpoint {
+        var databases: Set<String>
+        var writes: Bool
+        var run: @Sendable (CKWSCall) throws -> JSONValue
+    }
+
+    private static let endpoints: [String: Endpoint] = [
+        "records/query": Endpoint(databases: ["public", "private", "shared"], writes: false, run: RecordEndpoints.query),
+        "records/lookup": Endpoint(databases: ["public", "private", "shared"], writes: false, run: RecordEndpoints.lookup),
+        "records/modify": Endpoint(databases: ["public", "private", "shared"], writes: true, run: ModifyEndpoint.modify),
+        "records/changes": Endpoint(databases: ["private", "shared"], writes: false, run: RecordEndpoints.changes),
+        "zones/list": Endpoint(databases: ["public", "private", "shared"], writes: false, run: ZoneEndpoints.list),
+        "zones/lookup": Endpoint(databases: ["public", "private", "shared"], writes: false, run: ZoneEndpoints.lookup),
+        "zones/modify": Endpoint(databases: ["private"], writes: true, run: ZoneEndpoints.modify),
+        "zones/changes": Endpoint(databases: ["private"], writes: false, run: ChangeEndpoints.zones),
+        "changes/database": Endpoint(databases: ["private", "shared"], writes: false, run: { try ChangeEndpoints.database($0) }),
+        "changes/zone": Endpoint(databases: ["private", "shared"], writes: false, run: ChangeEndpoints.zone),
+    ]
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let uuid = UUID().uuidString.lowercased()
+        var request = request
+        do {
+            if request.method == .options { return CKWSResponder.response(status: .noContent, body: nil, uuid: uuid) }
+            guard let path = CKWSPath(request.uri.path) else {
+                throw CKWSFailure.notFound("No CloudKit Web Services endpoint at \(request.uri.path); paths look like /database/1/CONTAINER/development/private/records/query")
+            }
+            guard let endpoint = CKWSResponder.endpoints[path.operation] else {
+                throw CKWSFailure.notFound("Unknown operation '\(path.operation)'")
+            }
+            guard request.method == .post || request.method == .get else {
+                throw CKWSFailure.badRequest("Use POST (or GET for the list endpoints), not \(request.method)")
+            }
+            guard let database = path.database, endpoint.databases.contains(database) else {
+                throw CKWSFailure.badRequest("BadRequestException: endpoint not applicable in the database type '\(path.database ?? "none")'")
+            }
+            let bytes: ByteBuffer
+            do {
+                bytes = try await request.collectBody(upTo: maximumBodyBytes)
+            } catch {
+                throw CKWSFailure(status: 413, serverErrorCode: "BAD_REQUEST", reason: "The request body is larger than \(maximumBodyBytes) bytes")
+            }
+            let body = try CKWSResponder.parseBody(bytes)
+            let parameters = request.uri.queryParameters
+            let apiToken = parameters["ckAPIToken"].map(String.init)
+            // Clients that do not encode '+' send it as a space.
+            let webAuthToken = parameters["ckWebAuthToken"].map { String($0).replacingOccurrences(of: " ", with: "+") }
+            let host = request.head.authority ?? "127.0.0.1"
+            let stores = self.stores
+            let result = try await CKWSResponder.offload {
+                let store = try stores.store(container: path.container, environment: path.environment)
+                let user = try CKWSAuthenticator(store: store, path: path, host: host)
+                    .user(apiToken: apiToken, webAuthToken: webAuthToken, writes: endpoint.writes)
+                guard let scope = DatabaseScope(name: database) else { throw CKWSFailure.badRequest("Unknown database '\(database)'") }
+                let call = CKWSCall(path: path, store: store, user: user, body: body,
+                                    database: store.database(scope, user: user, device: "ckws"))
+                do {
+                    return try endpoint.run(call)
+                } catch let error as CloudKitError {
+                    throw CKWSResponder.failure(for: error)
+                }
+            }
+            var response = CKWSResponder.response(status: .ok, body: result, uuid: uuid)
+            if let webAuthToken { response.headers[.init("X-Apple-CloudKit-Web-Auth-Token")!] = webAuthToken }
+            return response
+        } catch let failure as CKWSFailure {
+            var response = CKWSResponder.response(status: .init(code: failure.status), body: failure.json(uuid: uuid), uuid: uuid)
+            if let retryAfter = failure.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+            return response
+        } catch {
+            let failure = CKWSFailure(status: 500, serverErrorCode: "INTERNAL_ERROR", reason: "\(error)")
+            return CKWSResponder.response(status: .internalServerError, body: failure.json(uuid: uuid), uuid: uuid)
+        }
+    }
+
+    /// A CloudKit error of the whole request: bad input is `BAD_REQUEST` with the engine's
+    /// reason (a refused predicate says where), a missing zone `ZONE_NOT_FOUND`.
+    static func failure(for error: CloudKitError) -> CKWSFailure {
+        switch error.code {
+        case .unknownItem where error.message.hasPrefix("Did not find record type"):
+            return .badRequest(error.message)
+        default:
+            return CKWSFailure(error)
+        }
+    }
+
+    /// The body as JSON; an empty body is `{}` (clients POST the list endpoints with nothing).
+    static func parseBody(_ buffer: ByteBuffer) throws -> JSONValue {
+        let bytes = buffer.readableBytesView
+        guard bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return .object([]) }
+        do {
+            let json = try JSONParser.parse(utf8: bytes)
+            guard case .object = json else { throw CKWSFailure.badRequest("The request body must be a JSON object") }
+            return json
+        } catch let error as JSONParser.SyntaxError {
+            throw CKWSFailure.badRequest("The request body is not JSON: \(error)")
+        }
+    }
+
+    static func response(status: HTTPResponse.Status, body: JSONValue?, uuid: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=UTF-8"
+        headers[.init("X-Apple-Request-UUID")!] = uuid
+        headers[.init("X-Apple-CloudKit-Version")!] = "1.0"
+        headers[.accessControlAllowOrigin] = "*"
+        headers[.accessControlAllowHeaders] = "Content-Type, X-Apple-CloudKit-Request-KeyID, X-Apple-CloudKit-Request-ISO8601Date, X-Apple-CloudKit-Request-SignatureV1"
+        headers[.accessControlExposeHeaders] = "X-Apple-Request-UUID, X-Apple-CloudKit-Web-Auth-Token"
+        guard let body else { return Response(status: status, headers: headers) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: JSONWriter.string(body))))
+    }
+
+    /// Runs blocking engine work on a thread of its own, so the event loops keep serving.
+    static func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try work() })
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import StratusEngine
+import Synchronization
+
+/// A CloudKit Web Services server over Stratus stores, on Hummingbird: unmodified clients
+/// (MistKit, CloudKit JS, scripts) point their base URL at it instead of iCloud.
+///
+/// SIGTERM and SIGINT stop it gracefully: requests in flight finish, then the stores close.
+public final class CKWSServer: Sendable {
+    public struct Configuration: Sendable {
+        /// Loopback unless told otherwise: a store holds everyone's private data.
+        public var host: String
+        /// 0 picks a free port (``run(onListening:)`` says which).
+        public var port: Int
+        public var source: StoreSource
+        /// Larger bodies are refused with HTTP 413 before they are read.
+        public var maximumBodyBytes: Int
+        /// Connections idle this long are closed.
+        public var idleTimeoutSeconds: Int64
+
+        public init(host: String = "127.0.0.1", port: Int = 8765, source: StoreSource,
+                    maximumBodyBytes: Int = 16 << 20, idleTimeoutSeconds: Int64 = 60) {
+            self.host = host
+            self.port = port
+            self.source = source
+            self.maximumBodyBytes = maximumBodyBytes
+            self.idleTimeoutSeconds = idleTimeoutSeconds
+        }
+    }
+
+    public let configuration: Configuration
+    private let group = Mutex<ServiceGroup?>(nil)
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Stops a running server as SIGTERM does: no new connections, requests in flight finish.
+    public func shutDown() async {
+        let running = group.withLock { $0 }
+        await running?.triggerGracefulShutdown()
+    }
+
+    /// Serves until SIGTERM or SIGINT, or ``shutDown()``, then returns. `onListening` gets the
+    /// port the server listens on once it does.
+    public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        let stores = StoreDirectory(source: configuration.source)
+        defer { stores.closeAll() }
+        var logger = Logger(label: "stratus.serve")
+        logger.logLevel = .warning
+        let responder = CKWSRouter(api: CKWSResponder(stores: stores, maximumBodyBytes: configuration.maximumBodyBytes),
+                                   signIn: SignInPage(stores: stores))
+        let app = Application(
+            responder: responder,
+            server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        group.withLock { $0 = services }
+        try await services.run()
+    }
+}
+
+/// The sign-in page apart, everything is the CKWS API.
+struct CKWSRouter: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let api: CKWSResponder
+    let signIn: SignInPage
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        if request.uri.path == "/signin" { return try await signIn.respond(to: request, context: context) }
+        return try await api.respond(to: request, context: context)
+    }
+}

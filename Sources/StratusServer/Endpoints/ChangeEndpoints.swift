@@ -1,0 +1,49 @@
+import Foundation
+import StratusEngine
+import StratusModel
+
+/// `changes/database`, `changes/zone` and the older `zones/changes`.
+enum ChangeEndpoints {
+    /// Zones changed, deleted or purged since a database token.
+    static func database(_ call: CKWSCall, tokenKey: String = "syncToken") throws -> JSONValue {
+        let page = try call.database.databaseChanges(since: call.body[tokenKey]?.stringValue, resultsLimit: try call.integer("resultsLimit"))
+        var zones: [JSONValue] = page.changedZoneIDs.map { .object([("zoneID", RecordJSON.encodeZoneID($0, owner: call.owner))]) }
+        zones += page.deletedZoneIDs.map { .object([("zoneID", RecordJSON.encodeZoneID($0, owner: call.owner)), ("deleted", .bool(true))]) }
+        zones += page.purgedZoneIDs.map {
+            .object([("zoneID", RecordJSON.encodeZoneID($0, owner: call.owner)), ("deleted", .bool(true)), ("purged", .bool(true))])
+        }
+        return .object([("zones", .array(zones)), ("syncToken", .string(page.changeToken)), ("moreComing", .bool(page.moreComing))])
+    }
+
+    /// `zones/changes` (deprecated): the same page under both of the names the docs give its token.
+    static func zones(_ call: CKWSCall) throws -> JSONValue {
+        let key = call.body["metaSyncToken"] != nil ? "metaSyncToken" : "syncToken"
+        guard case .object(var members) = try database(call, tokenKey: key) else { return .null }
+        if let token = members.first(where: { $0.0 == "syncToken" })?.1 { members.append(("metaSyncToken", token)) }
+        return .object(members)
+    }
+
+    /// Each requested zone's changes since its token; a zone that fails gets a per-zone error.
+    /// A zone's own keys override the request's (`resultsLimit`, `desiredKeys`).
+    static func zone(_ call: CKWSCall) throws -> JSONValue {
+        guard case .array(let items)? = call.body["zones"] else {
+            throw CKWSFailure.badRequest("zones: missing; send {\"zones\": [{\"zoneID\": ..., \"syncToken\": ...}]}")
+        }
+        let defaultKeys = try call.desiredKeys(call.body["desiredKeys"])
+        let defaultLimit = try call.integer("resultsLimit")
+        var results: [JSONValue] = []
+        for (index, item) in items.enumerated() {
+            guard let zoneJSON = item["zoneID"] else { throw CKWSFailure.badRequest("zones[\(index)].zoneID: missing") }
+            let zoneID = try call.zoneID(zoneJSON, path: "zones[\(index)].zoneID")
+            let keys = item["desiredKeys"] != nil ? try call.desiredKeys(item["desiredKeys"]) : defaultKeys
+            let limit = item["resultsLimit"]?.int64Value.map { Int(clamping: $0) } ?? defaultLimit
+            do {
+                results.append(try RecordEndpoints.zoneChanges(call, zoneID: zoneID, token: item["syncToken"]?.stringValue,
+                                                                desiredKeys: keys, limit: limit))
+            } catch let error as CloudKitError {
+                results.append(error.ckwsItem(("zoneID", RecordJSON.encodeZoneID(zoneID, owner: call.owner))))
+            }
+        }
+        return .object([("zones", .array(results))])
+    }
+}

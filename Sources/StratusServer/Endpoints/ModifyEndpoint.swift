@@ -1,0 +1,171 @@
+import Foundation
+import StratusEngine
+import StratusModel
+
+/// `records/modify`: each CKWS operation type as the engine's save policy that means it.
+///
+/// `create` saves without a change tag (an existing record is a conflict); `update` and
+/// `replace` check the tag; `forceUpdate` writes the given fields whatever the server holds;
+/// `replace` and `forceReplace` clear the fields they leave out; `delete` checks the tag first,
+/// `forceDelete` does not.
+enum ModifyEndpoint {
+    private enum Kind: String {
+        case create, update, forceUpdate, replace, forceReplace, delete, forceDelete
+
+        var policy: RecordSavePolicy? {
+            switch self {
+            case .create, .update, .replace: return .ifServerRecordUnchanged
+            case .forceUpdate: return .changedKeys
+            case .forceReplace: return .allKeys
+            case .delete, .forceDelete: return nil
+            }
+        }
+
+        var clearsOmittedFields: Bool { self == .replace || self == .forceReplace }
+        var needsTag: Bool { self == .update || self == .replace || self == .delete }
+    }
+
+    private struct Operation {
+        var index: Int
+        var kind: Kind
+        var record: Record
+    }
+
+    static let maximumOperations = 200
+
+    static func modify(_ call: CKWSCall) throws -> JSONValue {
+        guard case .array(let items)? = call.body["operations"] else {
+            throw CKWSFailure.badRequest("operations: missing; send {\"operations\": [{\"operationType\", \"record\"}]}")
+        }
+        guard items.count <= maximumOperations else {
+            throw CKWSFailure.badRequest("operations: \(items.count) operations; a request takes at most \(maximumOperations)")
+        }
+        let zoneID = try call.zoneID(call.body["zoneID"])
+        let desiredKeys = try call.desiredKeys(call.body["desiredKeys"])
+        var atomic = true
+        if let flag = call.body["atomic"] {
+            guard case .bool(let value) = flag else { throw CKWSFailure.badRequest("atomic must be true or false") }
+            atomic = value
+        }
+        let operations = try items.enumerated().map { try operation($1, index: $0, zoneID: zoneID, call: call) }
+        var seen: Set<String> = []
+        for operation in operations where !seen.insert(operation.record.recordName).inserted {
+            throw CKWSFailure.badRequest("operations[\(operation.index)]: record '\(operation.record.recordName)' appears in more than one operation")
+        }
+        // Only a custom zone is atomic, as in CloudKit.
+        let isAtomic = atomic && !zoneID.isDefault
+        let policies = Set(operations.compactMap { $0.kind.policy })
+        if isAtomic && policies.count > 1 {
+            throw CKWSFailure.badRequest("An atomic request here takes operations of one save policy (create, update and replace; forceUpdate; or forceReplace), with any deletes; send atomic: false or split the request")
+        }
+        var results = [JSONValue?](repeating: nil, count: operations.count)
+        let prepared = try prepare(operations, call: call, results: &results)
+        let saves = prepared.filter { $0.kind.policy != nil }
+        let deletes = prepared.filter { $0.kind.policy == nil }
+        // One engine call per policy; an atomic request has only one.
+        var policiesInOrder: [RecordSavePolicy] = []
+        for save in saves where !policiesInOrder.contains(save.kind.policy!) { policiesInOrder.append(save.kind.policy!) }
+        if policiesInOrder.isEmpty { policiesInOrder = [.ifServerRecordUnchanged] }
+        for (round, policy) in policiesInOrder.enumerated() {
+            let batch = saves.filter { $0.kind.policy == policy }
+            let deleting = round == 0 ? deletes : []
+            guard !batch.isEmpty || !deleting.isEmpty else { continue }
+            let result = try call.database.modifyRecords(saving: batch.map(\.record), deleting: deleting.map(\.record.recordID),
+                                                         savePolicy: policy, atomically: isAtomic)
+            for (operation, saved) in zip(batch, result.saveResults) {
+                switch saved.result {
+                case .success(let record): results[operation.index] = call.encode(record.trimmed(to: desiredKeys))
+                case .failure(let error): results[operation.index] = item(error, name: operation.record.recordName)
+                }
+            }
+            for (operation, deleted) in zip(deleting, result.deleteResults) {
+                switch deleted.result {
+                case .success: results[operation.index] = .object([("recordName", .string(operation.record.recordName)), ("deleted", .bool(true))])
+                case .failure(let error): results[operation.index] = item(error, name: operation.record.recordName)
+                }
+            }
+        }
+        return .object([("records", .array(results.map { $0 ?? .null }))])
+    }
+
+    /// A per-record error; a failed atomic batch's bystanders are `ATOMIC_ERROR`.
+    private static func item(_ error: CloudKitError, name: String) -> JSONValue {
+        var members: [(String, JSONValue)] = [("recordName", .string(name)), ("reason", .string(error.message)),
+                                              ("serverErrorCode", .string(error.code.serverErrorCode))]
+        if let server = error.serverRecord { members.append(("serverRecord", RecordJSON.encode(server))) }
+        return .object(members)
+    }
+
+    private static func operation(_ json: JSONValue, index: Int, zoneID: ZoneID, call: CKWSCall) throws -> Operation {
+        let path = "operations[\(index)]"
+        guard let typeName = json["operationType"]?.stringValue, let kind = Kind(rawValue: typeName) else {
+            throw CKWSFailure.badRequest("\(path).operationType: use create, update, forceUpdate, replace, forceReplace, delete or forceDelete")
+        }
+        guard let recordJSON = json["record"] else { throw CKWSFailure.badRequest("\(path).record: missing") }
+        var record: Record
+        if kind.policy == nil {
+            guard let name = recordJSON["recordName"]?.stringValue else { throw CKWSFailure.badRequest("\(path).record.recordName: a delete names the record") }
+            record = Record(recordType: recordJSON["recordType"]?.stringValue ?? "", recordID: RecordID(recordName: name, zoneID: zoneID))
+            record.recordChangeTag = recordJSON["recordChangeTag"]?.stringValue
+        } else {
+            guard recordJSON["recordType"] != nil || json["recordType"] != nil || kind == .update else {
+                throw CKWSFailure.badRequest("\(path).record.recordType: missing")
+            }
+            var source = recordJSON
+            if source["recordType"] == nil, case .object(var members) = source {
+                members.append(("recordType", json["recordType"] ?? .string("")))
+                source = .object(members)
+            }
+            do {
+                record = try RecordJSON.decode(source, zoneID: zoneID)
+            } catch {
+                throw CKWSFailure.badRequest("\(path).record.\(error.description)")
+            }
+            record.recordID = RecordID(recordName: record.recordName, zoneID: zoneID)
+            if kind == .forceUpdate || kind == .forceReplace { record.recordChangeTag = nil }
+            if kind == .create { record.recordChangeTag = nil }
+        }
+        if kind.needsTag && record.recordChangeTag == nil {
+            throw CKWSFailure.badRequest("\(path).record.recordChangeTag: \(kind.rawValue) needs the change tag the client last saw; use force\(kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst()) to skip the check")
+        }
+        return Operation(index: index, kind: kind, record: record)
+    }
+
+    /// Reads what the operations that depend on the server's copy need: `update` takes the
+    /// server's type, `replace` clears the fields it leaves out, `delete` checks the tag. An
+    /// operation that fails here gets its error and is left out.
+    private static func prepare(_ operations: [Operation], call: CKWSCall, results: inout [JSONValue?]) throws -> [Operation] {
+        let needingServer = operations.filter { $0.kind.clearsOmittedFields || $0.kind == .delete || $0.kind == .update }
+        guard !needingServer.isEmpty else { return operations }
+        var server: [String: Record] = [:]
+        for fetched in try call.database.records(for: needingServer.map(\.record.recordID)) {
+            if case .success(let record) = fetched.result { server[record.recordName] = record }
+        }
+        var kept: [Operation] = []
+        for var operation in operations {
+            let existing = server[operation.record.recordName]
+            switch operation.kind {
+            case .delete:
+                guard let existing else {
+                    results[operation.index] = item(CloudKitError(.unknownItem, "Record not found"), name: operation.record.recordName)
+                    continue
+                }
+                if existing.recordChangeTag != operation.record.recordChangeTag {
+                    results[operation.index] = item(CloudKitError(.serverRecordChanged, "oplock error: the record's change tag is \(existing.recordChangeTag ?? "")", serverRecord: existing),
+                                                    name: operation.record.recordName)
+                    continue
+                }
+            case .update:
+                if operation.record.recordType.isEmpty, let existing { operation.record.recordType = existing.recordType }
+            case .replace, .forceReplace:
+                if let existing {
+                    for key in existing.fields.keys where operation.record[key] == nil { operation.record[key] = nil }
+                }
+            default:
+                break
+            }
+            kept.append(operation)
+        }
+        return kept
+    }
+}

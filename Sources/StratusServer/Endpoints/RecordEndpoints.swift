@@ -1,0 +1,83 @@
+import Foundation
+import StratusEngine
+import StratusModel
+
+/// `records/query`, `records/lookup` and `records/changes`: reads, each the same engine call
+/// the command line makes.
+enum RecordEndpoints {
+    /// `records/query`: a CKWS query dictionary becomes the same checked query a predicate
+    /// does; `continuationMarker` is the engine's cursor.
+    static func query(_ call: CKWSCall) throws -> JSONValue {
+        let desiredKeys = try call.desiredKeys(call.body["desiredKeys"])
+        let limit = try call.integer("resultsLimit")
+        let page: QueryResultsPage
+        if let marker = call.body["continuationMarker"]?.stringValue {
+            page = try call.database.records(continuingMatchFrom: marker, desiredKeys: desiredKeys, resultsLimit: limit)
+        } else {
+            guard let queryJSON = call.body["query"] else { throw CKWSFailure.badRequest("query: missing; send {\"query\": {\"recordType\": ...}}") }
+            let query: Query
+            do {
+                query = try QueryJSON.decode(queryJSON)
+            } catch {
+                throw CKWSFailure.badRequest(error.description)
+            }
+            page = try call.database.records(matching: query, inZoneWith: try call.zoneID(call.body["zoneID"]),
+                                             desiredKeys: desiredKeys, resultsLimit: limit)
+        }
+        var members: [(String, JSONValue)] = [("records", .array(page.records.map(call.encode)))]
+        if let cursor = page.cursor { members.append(("continuationMarker", .string(cursor))) }
+        return .object(members)
+    }
+
+    /// `records/lookup`: one entry per requested name, in order; a missing record is a
+    /// per-record `NOT_FOUND`.
+    static func lookup(_ call: CKWSCall) throws -> JSONValue {
+        let zoneID = try call.zoneID(call.body["zoneID"])
+        var requested: [JSONValue]
+        switch call.body["records"] {
+        case .array(let items)?: requested = items
+        case .object?: requested = [call.body["records"]!]  // a single object, as some clients send
+        default: throw CKWSFailure.badRequest("records: missing; send {\"records\": [{\"recordName\": ...}]}")
+        }
+        guard requested.count <= 200 else { throw CKWSFailure.badRequest("records: \(requested.count) records; a lookup takes at most 200") }
+        let names = try requested.enumerated().map { index, item in
+            guard let name = item["recordName"]?.stringValue else { throw CKWSFailure.badRequest("records[\(index)].recordName: missing") }
+            return name
+        }
+        let fetched = try call.database.records(for: names.map { RecordID(recordName: $0, zoneID: zoneID) },
+                                                desiredKeys: try call.desiredKeys(call.body["desiredKeys"]))
+        return .object([("records", .array(fetched.map { item in
+            switch item.result {
+            case .success(let record): return call.encode(record)
+            case .failure(let error) where error.code == .unknownItem:
+                return .object([("recordName", .string(item.recordID.recordName)), ("reason", .string("Record not found")),
+                                ("serverErrorCode", .string("NOT_FOUND"))])
+            case .failure(let error): return error.ckwsItem(("recordName", .string(item.recordID.recordName)))
+            }
+        }))])
+    }
+
+    /// `records/changes`: one custom zone's changes since a token; deletions as
+    /// `{"recordName", "deleted": true}`.
+    static func changes(_ call: CKWSCall) throws -> JSONValue {
+        guard call.body["zoneID"] != nil else { throw CKWSFailure.badRequest("zoneID: missing; records/changes reads one custom zone") }
+        let zoneID = try call.zoneID(call.body["zoneID"])
+        guard !zoneID.isDefault else { throw CKWSFailure.badRequest("cannot get changes in default zone") }
+        return try zoneChanges(call, zoneID: zoneID, token: call.body["syncToken"]?.stringValue,
+                               desiredKeys: try call.desiredKeys(call.body["desiredKeys"]), limit: try call.integer("resultsLimit"))
+    }
+
+    /// The members of a zone's change page, shared with `changes/zone`.
+    static func zoneChanges(_ call: CKWSCall, zoneID: ZoneID, token: String?, desiredKeys: [String]?, limit: Int?) throws -> JSONValue {
+        let page = try call.database.recordZoneChanges(inZoneWith: zoneID, since: token, desiredKeys: desiredKeys, resultsLimit: limit)
+        let records: [JSONValue] = page.changes.map { change in
+            switch change {
+            case .changed(let record): return call.encode(record)
+            case .deleted(let recordID, let type):
+                return .object([("recordName", .string(recordID.recordName)), ("recordType", .string(type)), ("deleted", .bool(true))])
+            }
+        }
+        return .object([("zoneID", RecordJSON.encodeZoneID(zoneID, owner: call.owner)), ("records", .array(records)),
+                        ("syncToken", .string(page.changeToken)), ("moreComing", .bool(page.moreComing))])
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import StratusEngine
+import StratusModel
+
+/// `zones/list`, `zones/lookup`, `zones/modify` and `zones/changes`.
+enum ZoneEndpoints {
+    static func zoneJSON(_ zone: RecordZone, call: CKWSCall) -> JSONValue {
+        .object([("zoneID", RecordJSON.encodeZoneID(zone.zoneID, owner: call.owner)), ("syncToken", .string(zone.currentToken)),
+                 ("atomic", .bool(true))])
+    }
+
+    static func list(_ call: CKWSCall) throws -> JSONValue {
+        .object([("zones", .array(try call.database.allRecordZones().map { zoneJSON($0, call: call) }))])
+    }
+
+    /// One entry per requested zone, in order: the zone, or a per-zone `ZONE_NOT_FOUND`.
+    static func lookup(_ call: CKWSCall) throws -> JSONValue {
+        guard case .array(let items)? = call.body["zones"] else { throw CKWSFailure.badRequest("zones: missing; send {\"zones\": [{\"zoneName\": ...}]}") }
+        let zones = try call.database.allRecordZones()
+        return .object([("zones", .array(try items.enumerated().map { index, item in
+            let requested: ZoneID
+            do {
+                requested = try call.zoneID(item, path: "zones[\(index)]")
+            } catch let failure as CKWSFailure where failure.serverErrorCode == "ZONE_NOT_FOUND" {
+                return .object([("zoneID", item), ("reason", .string(failure.reason)), ("serverErrorCode", .string("ZONE_NOT_FOUND"))])
+            }
+            if let zone = zones.first(where: { $0.zoneID == requested }) { return zoneJSON(zone, call: call) }
+            return .object([("zoneID", RecordJSON.encodeZoneID(requested, owner: call.owner)),
+                            ("reason", .string("Zone '\(requested.zoneName)' does not exist")), ("serverErrorCode", .string("ZONE_NOT_FOUND"))])
+        }))])
+    }
+
+    /// Creates and deletes zones, one operation each, in order; creating a zone that exists
+    /// returns it, as the native save is idempotent.
+    static func modify(_ call: CKWSCall) throws -> JSONValue {
+        guard case .array(let items)? = call.body["operations"] else {
+            throw CKWSFailure.badRequest("operations: missing; send {\"operations\": [{\"operationType\": \"create\", \"zone\": {\"zoneID\": ...}}]}")
+        }
+        var results: [JSONValue] = []
+        for (index, item) in items.enumerated() {
+            let path = "operations[\(index)]"
+            guard let type = item["operationType"]?.stringValue, type == "create" || type == "delete" else {
+                throw CKWSFailure.badRequest("\(path).operationType: use create or delete")
+            }
+            let zoneJSONValue = item["zone"]?["zoneID"] ?? item["zone"]
+            guard let zoneJSONValue else { throw CKWSFailure.badRequest("\(path).zone.zoneID: missing") }
+            let zoneID = try call.zoneID(zoneJSONValue, path: "\(path).zone.zoneID")
+            do {
+                if type == "create" {
+                    try call.database.modifyRecordZones(saving: [zoneID])
+                    let zone = try call.database.allRecordZones().first { $0.zoneID == zoneID }
+                    results.append(zone.map { zoneJSON($0, call: call) } ?? .null)
+                } else {
+                    try call.database.modifyRecordZones(deleting: [zoneID])
+                    results.append(.object([("zoneID", RecordJSON.encodeZoneID(zoneID, owner: call.owner)), ("deleted", .bool(true))]))
+                }
+            } catch let error as CloudKitError {
+                results.append(error.ckwsItem(("zoneID", RecordJSON.encodeZoneID(zoneID, owner: call.owner))))
+            }
+        }
+        return .object([("zones", .array(results))])
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import StratusEngine
+
+/// The page a client's `redirectURL` opens, standing in for Apple's sign-in: it signs in the
+/// store's user and hands the web auth token back the ways CloudKit does, to the opener window
+/// (`postMessage({ckWebAuthToken})`) or to a callback URL (`?ckWebAuthToken=`), and shows it.
+struct SignInPage: Sendable {
+    let stores: StoreDirectory
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        let parameters = request.uri.queryParameters
+        let container = parameters["container"].map(String.init) ?? ""
+        let environment = parameters["environment"].map(String.init) ?? "development"
+        let callback = parameters["callback"].map(String.init)
+        let stores = self.stores
+        do {
+            let (user, token) = try await CKWSResponder.offload {
+                let store = try stores.store(container: container, environment: environment)
+                // Until stores hold several users, the store's owner is the one who signs in.
+                return (store.owner, request.method == .post ? try store.makeWebAuthToken(container: container, user: store.owner) : nil)
+            }
+            guard let token else { return page(form(container: container, environment: environment, user: user, callback: callback)) }
+            if let callback, var components = URLComponents(string: callback), components.scheme == "http" || components.scheme == "https" {
+                components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "ckWebAuthToken", value: token)]
+                if let url = components.string {
+                    var headers = HTTPFields()
+                    headers[.location] = url
+                    return Response(status: .seeOther, headers: headers)
+                }
+            }
+            return page(signedIn(token: token, user: user))
+        } catch let failure as CKWSFailure {
+            return page("<p>\(escape(failure.reason))</p>", status: .init(code: failure.status))
+        }
+    }
+
+    private func form(container: String, environment: String, user: String, callback: String?) -> String {
+        let hidden = [("container", container), ("environment", environment)] + (callback.map { [("callback", $0)] } ?? [])
+        let fields = hidden.map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(escape($0.1))\">" }.joined()
+        let query = hidden.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? "")" }.joined(separator: "&")
+        return """
+            <h1>Sign in to \(escape(container))</h1>
+            <p>Stratus signs you in as the store's user <code>\(escape(user))</code> (\(escape(environment)) environment).</p>
+            <form method="post" action="/signin?\(escape(query))">\(fields)<button type="submit">Sign in</button></form>
+            """
+    }
+
+    private func signedIn(token: String, user: String) -> String {
+        let json = JSONWriter.string(.string(token))
+        return """
+            <h1>Signed in</h1>
+            <p>Signed in as <code>\(escape(user))</code>. Your ckWebAuthToken:</p>
+            <pre id="token">\(escape(token))</pre>
+            <script>if (window.opener) { window.opener.postMessage({ckWebAuthToken: \(json)}, "*"); }</script>
+            """
+    }
+
+    private func page(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=UTF-8"
+        let html = "<!doctype html><html><head><meta charset=\"utf-8\"><title>Stratus sign-in</title></head><body>\(body)</body></html>"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    private func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import StratusEngine
+import Synchronization
+
+/// Which store answers a request for a container and environment.
+public enum StoreSource: Sendable {
+    /// One store file. Every container maps to it unless `container` names the one it serves;
+    /// the path's environment must be the store's.
+    case single(path: String, container: String?)
+    /// A folder with one store per container and environment (`DIR/<container>/<environment>.sqlite`),
+    /// each made on first use.
+    case folder(String)
+}
+
+/// Opens each store once and keeps it open for the server's life: a second connection pool on
+/// the same file in one process would share (and, on closing, release) its POSIX locks.
+public final class StoreDirectory: Sendable {
+    let source: StoreSource
+    private let opened = Mutex<[String: Store]>([:])
+
+    init(source: StoreSource) {
+        self.source = source
+    }
+
+    /// The store for a request's container and environment.
+    func store(container: String, environment: String) throws(CKWSFailure) -> Store {
+        guard let wanted = StoreEnvironment(rawValue: environment) else {
+            throw CKWSFailure.notFound("Unknown environment '\(environment)': use development or production")
+        }
+        switch source {
+        case .single(let path, let only):
+            if let only, only != container {
+                throw CKWSFailure.notFound("This server serves container \(only), not \(container)")
+            }
+            let store = try open(path, environment: nil)
+            let actual = (try? store.environment) ?? .development
+            guard actual == wanted else {
+                throw CKWSFailure.notFound("This server's store is the \(actual.rawValue) environment of \(container), not \(environment)")
+            }
+            return store
+        case .folder(let folder):
+            guard StoreDirectory.isSafeName(container) else {
+                throw CKWSFailure.badRequest("Container identifier '\(container)' cannot name a store (letters, digits, '.', '-' and '_' only)")
+            }
+            return try open(StoreDirectory.path(folder: folder, container: container, environment: environment), environment: wanted)
+        }
+    }
+
+    /// Every store opened so far, for a clean shutdown.
+    func closeAll() {
+        opened.withLock { $0.removeAll() }
+    }
+
+    private func open(_ path: String, environment: StoreEnvironment?) throws(CKWSFailure) -> Store {
+        do {
+            return try opened.withLock { stores in
+                if let store = stores[path] { return store }
+                let store = try Store(path: path, creatingWith: environment)
+                stores[path] = store
+                return store
+            }
+        } catch let error as CloudKitError {
+            throw CKWSFailure(status: 500, serverErrorCode: "INTERNAL_ERROR", reason: error.message)
+        } catch {
+            throw CKWSFailure(status: 500, serverErrorCode: "INTERNAL_ERROR", reason: "\(error)")
+        }
+    }
+
+    /// Where `--stores DIR` keeps a container's store for an environment.
+    public static func path(folder: String, container: String, environment: String) -> String {
+        "\(folder)/\(container)/\(environment).sqlite"
+    }
+
+    public static func isSafeName(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && name.utf8.count <= 200
+            && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || ".-_".unicodeScalars.contains($0) }
+    }
+}

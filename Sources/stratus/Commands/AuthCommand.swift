@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import StratusEngine
+import StratusServer
+
+/// `stratus auth`: the credentials `stratus serve` accepts.
+struct AuthCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "auth",
+        abstract: "Make the credentials the CloudKit Web Services server accepts.",
+        subcommands: [AuthAPITokenCommand.self, AuthLoginCommand.self]
+    )
+}
+
+/// Where credentials go: the store that serves the container.
+struct CredentialStoreOptions: ParsableArguments {
+    @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).") var store: String?
+    @Option(help: "A folder of stores as `stratus serve --stores` uses it (needs --container).") var stores: String?
+    @Option(help: "The container identifier (with --store, default: every container the store serves).") var container: String?
+    @Option(help: "With --stores: development or production.") var environment: String = "development"
+
+    func validate() throws {
+        if store != nil && stores != nil { throw ValidationError("give --store or --stores, not both") }
+        if stores != nil && container == nil { throw ValidationError("--stores needs --container") }
+        if let container, !StoreDirectory.isSafeName(container) && stores != nil {
+            throw ValidationError("--container '\(container)' cannot name a store (letters, digits, '.', '-' and '_' only)")
+        }
+        guard StoreEnvironment(rawValue: environment) != nil else { throw ValidationError("--environment must be development or production") }
+    }
+
+    func open() throws -> Store {
+        if let stores, let container {
+            let path = StoreDirectory.path(folder: stores, container: container, environment: environment)
+            return try StoreLocation.open(path, creatingWith: StoreEnvironment(rawValue: environment))
+        }
+        return try StoreLocation.open(store ?? StoreLocation.defaultPath)
+    }
+}
+
+struct AuthAPITokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "api-token",
+        abstract: "Print a new API token (64 hex digits) for ckAPIToken; only its digest is kept."
+    )
+
+    @OptionGroup var options: CredentialStoreOptions
+
+    func run() throws {
+        Output.line(try options.open().makeAPIToken(container: options.container ?? Store.anyContainer))
+    }
+}
+
+struct AuthLoginCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Print a ckWebAuthToken that signs a user in to the server."
+    )
+
+    @OptionGroup var options: CredentialStoreOptions
+    @Option(help: "The user (default: the store's owner; other users come with the users issue).") var user: String?
+
+    func run() throws {
+        let store = try options.open()
+        let name = user ?? store.owner
+        guard name == store.owner else {
+            throw CommandFailure.failed("this store has one user, \(store.owner); sign in as it (leave out --user)")
+        }
+        Output.line(try store.makeWebAuthToken(container: options.container ?? Store.anyContainer, user: name))
+    }
+}

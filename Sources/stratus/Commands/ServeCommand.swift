@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import StratusEngine
+import StratusServer
+
+/// `stratus serve`: CloudKit Web Services over the store, for clients that talk to iCloud.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the store as CloudKit Web Services (/database/1/CONTAINER/ENVIRONMENT/DATABASE/...).",
+        discussion: """
+            Point a CKWS client's base URL at http://HOST:PORT instead of https://api.apple-cloudkit.com.
+            Every request needs an API token (`stratus auth api-token`); the private database and writes need
+            a signed-in user: a ckWebAuthToken from `stratus auth login`, or from the sign-in page that an
+            AUTHENTICATION_REQUIRED answer's redirectURL opens. With --store, every container name maps to that
+            store (or only --container's) and the path's environment must be the store's; with --stores DIR,
+            each container and environment has its own store, DIR/CONTAINER/ENVIRONMENT.sqlite, made on first use.
+            Listens on loopback unless --host says otherwise. SIGTERM or Ctrl-C stops it after the requests in
+            flight. --port 0 picks a free port; the first line printed says which.
+            """
+    )
+
+    @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).") var store: String?
+    @Option(help: "A folder of stores, one per container and environment.") var stores: String?
+    @Option(help: "The address to listen on.") var host: String = "127.0.0.1"
+    @Option(help: "The port (0: a free one).") var port: Int = 8765
+    @Option(help: "With --store: the only container identifier served.") var container: String?
+    @Option(help: "Refuse request bodies larger than this many bytes.") var maxBody: Int = 16 << 20
+
+    func validate() throws {
+        if store != nil && stores != nil { throw ValidationError("give --store or --stores, not both") }
+        if !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535") }
+        if maxBody < 1024 { throw ValidationError("--max-body must be at least 1024") }
+    }
+
+    func run() throws {
+        let source: StoreSource
+        if let stores {
+            try? FileManager.default.createDirectory(atPath: stores, withIntermediateDirectories: true)
+            source = .folder(stores)
+        } else {
+            let path = store ?? StoreLocation.defaultPath
+            // Made (or upgraded) here, so a problem with the file is said before listening.
+            _ = try StoreLocation.open(path)
+            source = .single(path: path, container: container)
+        }
+        let server = CKWSServer(configuration: .init(host: host, port: port, source: source, maximumBodyBytes: maxBody))
+        let done = DispatchSemaphore(value: 0)
+        let failure = LockedBox<(any Error)?>(nil)
+        let host = self.host
+        Task {
+            do {
+                try await server.run { port in
+                    Output.line("Serving CloudKit Web Services at http://\(host):\(port)/database/1/ (Ctrl-C stops)")
+                }
+            } catch {
+                failure.set(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = failure.get() { throw CommandFailure.failed("the server stopped: \(error)") }
+    }
+}
+
+/// A value shared between the server task and the waiting command.
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+    func get() -> Value { lock.withLock { value } }
+}
