@@ -7,6 +7,9 @@ public enum StoreSource: Sendable {
     /// One store file. Every container maps to it unless `container` names the one it serves;
     /// the path's environment must be the store's.
     case single(path: String, container: String?)
+    /// A store this process has open already (the dashboard's, a test's): the server shares it
+    /// rather than opening the file a second time.
+    case opened(Store, container: String?)
     /// A folder with one store per container and environment (`DIR/<container>/<environment>.sqlite`),
     /// each made on first use.
     case folder(String)
@@ -29,21 +32,27 @@ public final class StoreDirectory: Sendable {
         }
         switch source {
         case .single(let path, let only):
-            if let only, only != container {
-                throw CKWSFailure.notFound("This server serves container \(only), not \(container)")
-            }
-            let store = try open(path, environment: nil)
-            let actual = (try? store.environment) ?? .development
-            guard actual == wanted else {
-                throw CKWSFailure.notFound("This server's store is the \(actual.rawValue) environment of \(container), not \(environment)")
-            }
-            return store
+            return try check(try open(path, environment: nil), container: container, only: only, wanted: wanted, environment: environment)
+        case .opened(let store, let only):
+            return try check(store, container: container, only: only, wanted: wanted, environment: environment)
         case .folder(let folder):
             guard StoreDirectory.isSafeName(container) else {
                 throw CKWSFailure.badRequest("Container identifier '\(container)' cannot name a store (letters, digits, '.', '-' and '_' only)")
             }
             return try open(StoreDirectory.path(folder: folder, container: container, environment: environment), environment: wanted)
         }
+    }
+
+    /// The one store of `.single` and `.opened`, if it serves this container and environment.
+    private func check(_ store: Store, container: String, only: String?, wanted: StoreEnvironment, environment: String) throws(CKWSFailure) -> Store {
+        if let only, only != container {
+            throw CKWSFailure.notFound("This server serves container \(only), not \(container)")
+        }
+        let actual = (try? store.environment) ?? .development
+        guard actual == wanted else {
+            throw CKWSFailure.notFound("This server's store is the \(actual.rawValue) environment of \(container), not \(environment)")
+        }
+        return store
     }
 
     /// Every store opened so far, for a clean shutdown.

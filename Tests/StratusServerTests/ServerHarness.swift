@@ -32,11 +32,10 @@ final class ServerHarness: @unchecked Sendable {
     init(source: ((URL) -> StoreSource)? = nil, maximumBodyBytes: Int = 1 << 20) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("store.sqlite").path
-        store = try Store(path: path)
+        store = try Store(path: directory.appendingPathComponent("store.sqlite").path)
         apiToken = try store.makeAPIToken(container: Self.container)
         webAuthToken = try store.makeWebAuthToken(container: Self.container, user: store.owner)
-        let configuration = CKWSServer.Configuration(port: 0, source: source?(directory) ?? .single(path: path, container: nil),
+        let configuration = CKWSServer.Configuration(port: 0, source: source?(directory) ?? .opened(store, container: nil),
                                                      maximumBodyBytes: maximumBodyBytes)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let server = CKWSServer(configuration: configuration)
