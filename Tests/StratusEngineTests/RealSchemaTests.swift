@@ -109,12 +109,7 @@ import Testing
             DEFINE SCHEMA
                 -- the users of the container
                 RECORD TYPE Users (
-                    "___createTime" TIMESTAMP,
-                    "___createdBy"  REFERENCE,
-                    "___etag"       STRING,
-                    "___modTime"    TIMESTAMP,
-                    "___modifiedBy" REFERENCE,
-                    "___recordID"   REFERENCE QUERYABLE,
+            \(Self.systemFields)
                     /* a field the app added */ nickname STRING QUERYABLE,
                     roles           LIST<INT64>,
                     GRANT WRITE TO "_creator",
