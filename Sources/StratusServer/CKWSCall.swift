@@ -13,6 +13,9 @@ struct CKWSCall: Sendable {
     /// The database the path names, acting as `user` (the store's owner stands for no user
     /// only in the public database's reads).
     let database: CloudDatabase
+    /// The host the client reached the server at, for the URLs responses carry.
+    let host: String
+    let tickets: AssetTickets
 
     /// The record name that stands in for the default owner in responses.
     var owner: String { user ?? store.owner }
@@ -54,6 +57,6 @@ struct CKWSCall: Sendable {
             members.append(("deleted", .bool(false)))
             json = .object(members)
         }
-        return json
+        return AssetEndpoints.addDownloadURLs(json, base: "http://\(host)/assets/download/\(path.container)/\(path.environment)")
     }
 }

@@ -11,6 +11,7 @@ struct CKWSResponder: HTTPResponder {
 
     let stores: StoreDirectory
     let maximumBodyBytes: Int
+    let tickets: AssetTickets
 
     /// Endpoints by operation; the database each allows and whether it writes.
     private struct Endpoint {
@@ -30,6 +31,9 @@ struct CKWSResponder: HTTPResponder {
         "zones/changes": Endpoint(databases: ["private"], writes: false, run: ChangeEndpoints.zones),
         "changes/database": Endpoint(databases: ["private", "shared"], writes: false, run: { try ChangeEndpoints.database($0) }),
         "changes/zone": Endpoint(databases: ["private", "shared"], writes: false, run: ChangeEndpoints.zone),
+        "users/current": Endpoint(databases: ["public", "private"], writes: true, run: UserEndpoints.current),
+        "users/caller": Endpoint(databases: ["public"], writes: true, run: UserEndpoints.caller),
+        "assets/upload": Endpoint(databases: ["public", "private"], writes: true, run: { try AssetEndpoints.upload($0, tickets: $0.tickets, host: $0.host) }),
     ]
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -61,14 +65,14 @@ struct CKWSResponder: HTTPResponder {
             // Clients that do not encode '+' send it as a space.
             let webAuthToken = parameters["ckWebAuthToken"].map { String($0).replacingOccurrences(of: " ", with: "+") }
             let host = request.head.authority ?? "127.0.0.1"
-            let stores = self.stores
+            let stores = self.stores, tickets = self.tickets
             let result = try await CKWSResponder.offload {
                 let store = try stores.store(container: path.container, environment: path.environment)
                 let user = try CKWSAuthenticator(store: store, path: path, host: host)
                     .user(apiToken: apiToken, webAuthToken: webAuthToken, writes: endpoint.writes)
                 guard let scope = DatabaseScope(name: database) else { throw CKWSFailure.badRequest("Unknown database '\(database)'") }
                 let call = CKWSCall(path: path, store: store, user: user, body: body,
-                                    database: store.database(scope, user: user, device: "ckws"))
+                                    database: store.database(scope, user: user, device: "ckws"), host: host, tickets: tickets)
                 do {
                     return try endpoint.run(call)
                 } catch let error as CloudKitError {

@@ -20,14 +20,17 @@ public final class CKWSServer: Sendable {
         public var maximumBodyBytes: Int
         /// Connections idle this long are closed.
         public var idleTimeoutSeconds: Int64
+        /// The largest asset an upload URL takes.
+        public var maximumAssetBytes: Int
 
         public init(host: String = "127.0.0.1", port: Int = 8765, source: StoreSource,
-                    maximumBodyBytes: Int = 16 << 20, idleTimeoutSeconds: Int64 = 60) {
+                    maximumBodyBytes: Int = 16 << 20, idleTimeoutSeconds: Int64 = 60, maximumAssetBytes: Int = 50 << 20) {
             self.host = host
             self.port = port
             self.source = source
             self.maximumBodyBytes = maximumBodyBytes
             self.idleTimeoutSeconds = idleTimeoutSeconds
+            self.maximumAssetBytes = maximumAssetBytes
         }
     }
 
@@ -51,8 +54,10 @@ public final class CKWSServer: Sendable {
         defer { stores.closeAll() }
         var logger = Logger(label: "stratus.serve")
         logger.logLevel = .warning
-        let responder = CKWSRouter(api: CKWSResponder(stores: stores, maximumBodyBytes: configuration.maximumBodyBytes),
-                                   signIn: SignInPage(stores: stores))
+        let tickets = AssetTickets()
+        let responder = CKWSRouter(api: CKWSResponder(stores: stores, maximumBodyBytes: configuration.maximumBodyBytes, tickets: tickets),
+                                   signIn: SignInPage(stores: stores), assets: AssetTransfer(stores: stores, tickets: tickets,
+                                                                                             maximumBytes: configuration.maximumAssetBytes))
         let app = Application(
             responder: responder,
             server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
@@ -71,9 +76,11 @@ struct CKWSRouter: HTTPResponder {
     typealias Context = BasicRequestContext
     let api: CKWSResponder
     let signIn: SignInPage
+    let assets: AssetTransfer
 
     func respond(to request: Request, context: Context) async throws -> Response {
         if request.uri.path == "/signin" { return try await signIn.respond(to: request, context: context) }
+        if request.uri.path.hasPrefix("/assets/") { return try await assets.respond(to: request, context: context) }
         return try await api.respond(to: request, context: context)
     }
 }

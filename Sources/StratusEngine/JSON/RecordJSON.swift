@@ -139,7 +139,8 @@ public enum RecordJSON {
         }
         var type: FieldType?
         if let tag = json["type"] {
-            guard let text = tag.stringValue, let parsed = RecordJSON.exactTags[text] ?? FieldType(parsing: text) ?? cktoolType(text) else {
+            guard let text = tag.stringValue, let parsed = RecordJSON.exactTags[text] ?? FieldType(parsing: text) ?? cktoolType(text)
+                    ?? (text == "ASSETID" ? .asset : nil) else {
                 throw DecodingError(path: "\(path()).type", message: "unknown type \(JSONWriter.string(tag)); use STRING, INT64, DOUBLE, TIMESTAMP, BYTES, ASSET, REFERENCE, LOCATION or a *_LIST of them")
             }
             type = parsed

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import StratusEngine
+import StratusModel
+
+/// The asset flow CloudKit Web Services uses: `assets/upload` hands out upload URLs, the client
+/// POSTs each file's bytes to one and gets a `singleFile` dictionary back, which it puts in the
+/// record's field with `records/modify`; fetched records carry a `downloadURL` this server
+/// serves.
+enum AssetEndpoints {
+    /// `assets/upload`: an upload URL per requested field.
+    static func upload(_ call: CKWSCall, tickets: AssetTickets, host: String) throws -> JSONValue {
+        guard case .array(let items)? = call.body["tokens"] else {
+            throw CKWSFailure.badRequest("tokens: missing; send {\"tokens\": [{\"recordName\", \"recordType\", \"fieldName\"}]}")
+        }
+        guard items.count <= 200 else { throw CKWSFailure.badRequest("tokens: \(items.count) tokens; a request takes at most 200") }
+        return .object([("tokens", .array(try items.enumerated().map { index, item in
+            guard let field = item["fieldName"]?.stringValue else { throw CKWSFailure.badRequest("tokens[\(index)].fieldName: missing") }
+            let name = item["recordName"]?.stringValue ?? UUID().uuidString
+            let ticket = tickets.issue(for: call.store)
+            return .object([("recordName", .string(name)), ("fieldName", .string(field)),
+                            ("url", .string("http://\(host)/assets/upload/\(ticket)"))])
+        }))])
+    }
+
+    /// The bytes POSTed to an upload URL, stored; answers the `singleFile` dictionary.
+    static func receive(_ data: Data, into store: Store) throws -> JSONValue {
+        let asset = try store.putAsset(data)
+        func random() -> String { Data((0..<24).map { _ in UInt8.random(in: 0...255) }).base64EncodedString() }
+        return .object([("singleFile", .object([
+            ("wrappingKey", .string(random())), ("fileChecksum", .string(asset.fileChecksum)),
+            ("receipt", .string(random())), ("referenceChecksum", .string(random())), ("size", .integer(asset.size)),
+        ]))])
+    }
+
+    /// A record's asset values with the URL that downloads each.
+    static func addDownloadURLs(_ record: JSONValue, base: String) -> JSONValue {
+        guard case .object(var members) = record, let index = members.firstIndex(where: { $0.0 == "fields" }),
+              case .object(var fields) = members[index].1 else { return record }
+        for (position, (name, field)) in fields.enumerated() {
+            guard case .object(var parts) = field, let type = field["type"]?.stringValue, type == "ASSET" || type == "ASSET_LIST",
+                  let valueIndex = parts.firstIndex(where: { $0.0 == "value" }) else { continue }
+            func withURL(_ value: JSONValue) -> JSONValue {
+                guard case .object(var keys) = value, let checksum = value["fileChecksum"]?.stringValue else { return value }
+                keys.append(("downloadURL", .string("\(base)/\(checksum)")))
+                return .object(keys)
+            }
+            switch parts[valueIndex].1 {
+            case .array(let items): parts[valueIndex].1 = .array(items.map(withURL))
+            case let single: parts[valueIndex].1 = withURL(single)
+            }
+            fields[position] = (name, .object(parts))
+        }
+        members[index].1 = .object(fields)
+        return .object(members)
+    }
+}
