@@ -12,21 +12,32 @@ struct CKWSAuthenticator {
     let host: String
 
     /// The signed-in user's record name, or nil for an anonymous public read.
-    func user(apiToken: String?, webAuthToken: String?, writes: Bool) throws -> String? {
+    func user(apiToken: String?, webAuthToken: String?, writes: Bool) throws(CKWSFailure) -> String? {
         guard let apiToken, !apiToken.isEmpty else {
             throw CKWSFailure.authenticationFailed("no auth method found: send ckAPIToken (make one with `stratus auth api-token --container \(path.container)`)")
         }
-        guard try store.isAPIToken(apiToken, container: path.container) else {
+        guard try checked({ try store.isAPIToken(apiToken, container: path.container) }) else {
             throw CKWSFailure.authenticationFailed("Unknown API token for container \(path.container) in the \(path.environment) environment")
         }
         if let webAuthToken, !webAuthToken.isEmpty {
-            guard let user = try store.webAuthUser(webAuthToken, container: path.container) else {
+            guard let user = try checked({ try store.webAuthUser(webAuthToken, container: path.container) }) else {
                 throw required("the web auth token is not valid for container \(path.container); sign in again")
             }
             return user
         }
         if path.database == "public" && !writes { return nil }
         throw required("request needs authorization")
+    }
+
+    /// A store read whose failure is the server's, not the client's.
+    private func checked<T>(_ read: () throws -> T) throws(CKWSFailure) -> T {
+        do {
+            return try read()
+        } catch let error as CloudKitError {
+            throw CKWSFailure(status: 500, serverErrorCode: "INTERNAL_ERROR", reason: error.message)
+        } catch {
+            throw CKWSFailure(status: 500, serverErrorCode: "INTERNAL_ERROR", reason: "\(error)")
+        }
     }
 
     private func required(_ reason: String) -> CKWSFailure {

@@ -12,6 +12,7 @@ struct CKWSResponder: HTTPResponder {
     let stores: StoreDirectory
     let maximumBodyBytes: Int
     let tickets: AssetTickets
+    let logger: RequestLogger
 
     /// Endpoints by operation; the database each allows and whether it writes.
     private struct Endpoint {
@@ -38,10 +39,22 @@ struct CKWSResponder: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let uuid = UUID().uuidString.lowercased()
+        let started = ContinuousClock.now
         var request = request
+        // Known once the request reaches a store: where its log entry goes.
+        var signedIn: (Store, String?)?
+        let parsedPath = CKWSPath(request.uri.path)
+        func log(_ status: Int, error: String?) {
+            guard let (store, user) = signedIn, let path = parsedPath else { return }
+            let elapsed = ContinuousClock.now - started
+            logger.record(RequestLogEntry(time: Date(), user: user, container: path.container, database: path.database ?? "-",
+                                          endpoint: path.operation, status: status,
+                                          durationMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000,
+                                          error: error), in: store)
+        }
         do {
             if request.method == .options { return CKWSResponder.response(status: .noContent, body: nil, uuid: uuid) }
-            guard let path = CKWSPath(request.uri.path) else {
+            guard let path = parsedPath else {
                 throw CKWSFailure.notFound("No CloudKit Web Services endpoint at \(request.uri.path); paths look like /database/1/CONTAINER/development/private/records/query")
             }
             guard let endpoint = CKWSResponder.endpoints[path.operation] else {
@@ -66,11 +79,19 @@ struct CKWSResponder: HTTPResponder {
             let webAuthToken = parameters["ckWebAuthToken"].map { String($0).replacingOccurrences(of: " ", with: "+") }
             let host = request.head.authority ?? "127.0.0.1"
             let stores = self.stores, tickets = self.tickets
-            let result = try await CKWSResponder.offload {
+            let (store, authentication) = try await CKWSResponder.offload {
                 let store = try stores.store(container: path.container, environment: path.environment)
-                let user = try CKWSAuthenticator(store: store, path: path, host: host)
-                    .user(apiToken: apiToken, webAuthToken: webAuthToken, writes: endpoint.writes)
-                guard let scope = DatabaseScope(name: database) else { throw CKWSFailure.badRequest("Unknown database '\(database)'") }
+                let user = Result { () throws(CKWSFailure) -> String? in
+                    try CKWSAuthenticator(store: store, path: path, host: host)
+                        .user(apiToken: apiToken, webAuthToken: webAuthToken, writes: endpoint.writes)
+                }
+                return (store, user)
+            }
+            signedIn = (store, nil)
+            let user = try authentication.get()
+            signedIn = (store, user)
+            guard let scope = DatabaseScope(name: database) else { throw CKWSFailure.badRequest("Unknown database '\(database)'") }
+            let result = try await CKWSResponder.offload {
                 let call = CKWSCall(path: path, store: store, user: user, body: body,
                                     database: store.database(scope, user: user, device: "ckws"), host: host, tickets: tickets)
                 do {
@@ -79,15 +100,18 @@ struct CKWSResponder: HTTPResponder {
                     throw CKWSResponder.failure(for: error)
                 }
             }
+            log(200, error: nil)
             var response = CKWSResponder.response(status: .ok, body: result, uuid: uuid)
             if let webAuthToken { response.headers[.init("X-Apple-CloudKit-Web-Auth-Token")!] = webAuthToken }
             return response
         } catch let failure as CKWSFailure {
+            log(failure.status, error: "\(failure.serverErrorCode): \(failure.reason)")
             var response = CKWSResponder.response(status: .init(code: failure.status), body: failure.json(uuid: uuid), uuid: uuid)
             if let retryAfter = failure.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
             return response
         } catch {
             let failure = CKWSFailure(status: 500, serverErrorCode: "INTERNAL_ERROR", reason: "\(error)")
+            log(500, error: failure.reason)
             return CKWSResponder.response(status: .internalServerError, body: failure.json(uuid: uuid), uuid: uuid)
         }
     }

@@ -55,7 +55,11 @@ public final class CKWSServer: Sendable {
         var logger = Logger(label: "stratus.serve")
         logger.logLevel = .warning
         let tickets = AssetTickets()
-        let responder = CKWSRouter(api: CKWSResponder(stores: stores, maximumBodyBytes: configuration.maximumBodyBytes, tickets: tickets),
+        let requestLog = RequestLogger()
+        let logging = Task { await requestLog.run() }
+        defer { logging.cancel() }
+        let responder = CKWSRouter(api: CKWSResponder(stores: stores, maximumBodyBytes: configuration.maximumBodyBytes, tickets: tickets,
+                                                      logger: requestLog),
                                    signIn: SignInPage(stores: stores), assets: AssetTransfer(stores: stores, tickets: tickets,
                                                                                              maximumBytes: configuration.maximumAssetBytes))
         let app = Application(
@@ -68,6 +72,8 @@ public final class CKWSServer: Sendable {
         let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         group.withLock { $0 = services }
         try await services.run()
+        logging.cancel()
+        await logging.value
     }
 }
 

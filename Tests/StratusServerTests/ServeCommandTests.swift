@@ -63,6 +63,10 @@ import Testing
         let (data, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
 
+        var unauthenticated = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/database/1/iCloud.e2e/development/private/zones/list?ckAPIToken=\(apiToken)")!)
+        unauthenticated.httpMethod = "GET"
+        _ = try await URLSession.shared.data(for: unauthenticated)
+
         process.terminate()  // SIGTERM
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning && Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
@@ -72,6 +76,17 @@ import Testing
         let (status, fetched, _) = try run(["fetch", "n1", "--zone", "Notes", "--store", store, "--json"])
         #expect(status == 0)
         #expect(fetched.contains("from HTTP"))
+        // Both requests are in the log, written before the server stopped.
+        let (logStatus, log, _) = try run(["logs", "--store", store, "--json"])
+        #expect(logStatus == 0)
+        let entries = log.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(entries.map { $0["endpoint"] as? String } == ["records/modify", "zones/list"])
+        #expect(entries.map { $0["status"] as? Int } == [200, 421])
+        #expect(entries.first?["user"] as? String != nil)
+        #expect(entries.last?["user"] is NSNull)
+        #expect((entries.last?["error"] as? String)?.hasPrefix("AUTHENTICATION_REQUIRED") == true)
+        let (_, logLine, _) = try run(["logs", "--store", store, "--limit", "1"])
+        #expect(logLine.contains("  421  ") && logLine.contains("private  zones/list  iCloud.e2e  AUTHENTICATION_REQUIRED"))
     }
 
     @Test func badOptionsAreUsageErrors() throws {

@@ -111,6 +111,7 @@ enum StoreMigrations {
             try db.execute(sql: "UPDATE store_info SET format_version = 2")
         }
         ServerCredentialTables.register(in: &migrator)
+        RequestLogTable.register(in: &migrator)
         return migrator
     }
 
