@@ -50,6 +50,15 @@ public enum JSONValue: Hashable, Sendable {
         return nil
     }
 
+    /// A JSON boolean; clients that send `1` and `0` for flags are read as they mean it.
+    public var boolValue: Bool? {
+        switch self {
+        case .bool(let flag): return flag
+        case .integer(let value) where value == 0 || value == 1: return value == 1
+        default: return nil
+        }
+    }
+
     public var doubleValue: Double? {
         switch self {
         case .integer(let value): return Double(value)
