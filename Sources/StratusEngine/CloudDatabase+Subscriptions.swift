@@ -42,7 +42,7 @@ extension CloudDatabase {
                 if let row = try SubscriptionRow.find(subscriptionID, scope: scope, owner: user, in: db) {
                     rowsToDelete.append(row.id)
                 } else {
-                    errors[subscriptionID] = CloudKitError(.unknownItem, "Subscription '\(subscriptionID)' does not exist in the \(scope.name) database. List them with `stratus subscriptions`.")
+                    errors[subscriptionID] = CloudKitError(.unknownItem, "Subscription '\(subscriptionID)' does not exist in the \(scope.name) database.")
                 }
             }
             if errors.count == 1, let only = errors.first?.value { throw only }
@@ -93,7 +93,7 @@ extension CloudDatabase {
                 throw CloudKitError(.invalidArguments, "Query subscriptions are not supported in the shared database (CloudKit's rule); use a database subscription there.")
             }
             guard !options.isDisjoint(with: .firesOnAnyChange) else {
-                throw CloudKitError(.invalidArguments, "Query subscription '\(id)' fires on nothing: give at least one of firesOnRecordCreation, firesOnRecordUpdate, firesOnRecordDeletion (--on create,update,delete).")
+                throw CloudKitError(.invalidArguments, "Query subscription '\(id)' fires on nothing: give at least one of firesOnRecordCreation, firesOnRecordUpdate, firesOnRecordDeletion.")
             }
             if let zoneID { _ = try ZoneRow.live(zoneID, scope: scope, in: db) }
             guard let type = catalog.type(named: recordType) else {

@@ -218,14 +218,14 @@ public final class Store: Sendable {
     private static func checkLooksLikeSQLite(_ url: URL) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw CloudKitError(.badDatabase, "\(url.path) is a folder, not a store file. Give --store a file, e.g. \(url.appendingPathComponent("store.sqlite").path).")
+            throw CloudKitError(.badDatabase, "\(url.path) is a folder, not a store file.")
         }
         guard let handle = try? FileHandle(forReadingFrom: url) else { return }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         if header.isEmpty { return }
         guard header.count == 16, header == Data("SQLite format 3\0".utf8) else {
-            throw CloudKitError(.badDatabase, "\(url.path) is not a Stratus store: it is not an SQLite database. Give --store a store file, or a path where a new one can be made.")
+            throw CloudKitError(.badDatabase, "\(url.path) is not a Stratus store: it is not an SQLite database.")
         }
     }
 
@@ -256,7 +256,7 @@ public final class Store: Sendable {
     private static func initialize(_ db: GRDB.Database, environment: StoreEnvironment?) throws -> StoreInfo {
         if let info = try StoreInfo.load(db) {
             if let environment, environment != info.environment {
-                throw CloudKitError(.invalidArguments, "The store already exists as a \(info.environment.rawValue) store; --environment only applies when a store is made.")
+                throw CloudKitError(.invalidArguments, "The store already exists as a \(info.environment.rawValue) store; its environment is chosen only when it is made.")
             }
             return info
         }

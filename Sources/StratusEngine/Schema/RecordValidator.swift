@@ -45,7 +45,7 @@ struct RecordValidator {
         let existing = catalog.type(named: recordType)?.schema
         let typeKnown = existing != nil || pendingTypes.contains(recordType)
         if !typeKnown, environment == .production {
-            return CloudKitError(.invalidArguments, "Cannot create new type '\(recordType)' in production schema; declare it (stratus schema import) first.")
+            return CloudKitError(.invalidArguments, "Cannot create new type '\(recordType)' in production schema; deploy a schema that declares it first.")
         }
         let pending = pendingFields[recordType]
         // The field's problem, or success with the field it adds to the schema (if any).

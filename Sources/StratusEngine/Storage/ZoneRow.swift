@@ -41,7 +41,7 @@ struct ZoneRow: Sendable {
     /// The live zone with this ID, or `zoneNotFound`.
     static func live(_ zoneID: ZoneID, scope: DatabaseScope, in db: GRDB.Database) throws -> ZoneRow {
         guard let zone = try find(zoneID, scope: scope, in: db), zone.state == .live else {
-            throw CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the \(scope.name) database. List zones with `stratus zones`, or make it with `stratus zones create \(zoneID.zoneName)`.")
+            throw CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the \(scope.name) database.")
         }
         return zone
     }

@@ -8,6 +8,7 @@ enum ErrorReporter {
         for (name, item) in error.partialErrors.sorted(by: { $0.key < $1.key }) {
             lines.append("  \(name): \(item.code.name) (\(item.code.rawValue)): \(item.message)")
         }
+        if let advice = CommandLineAdvice.advice(for: error) { lines.append("hint: \(advice)") }
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 
