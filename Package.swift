@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Value types shared by the predicate language and the engine.
@@ -51,6 +52,8 @@ let package = Package(
                 "StratusModel", "StratusPredicates", "StratusEngine",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // Server-to-server keys: P-256 ECDSA signatures.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),

@@ -81,11 +81,20 @@ struct CKWSResponder: HTTPResponder {
             // Clients that do not encode '+' send it as a space.
             let webAuthToken = parameters["ckWebAuthToken"].map { String($0).replacingOccurrences(of: " ", with: "+") }
             let host = request.head.authority ?? "127.0.0.1"
+            let signed = CKWSResponder.signature(request.headers)
+            let bodyData = Data(bytes.readableBytesView)
+            let rawPath = request.uri.path
             let stores = self.stores, tickets = self.tickets
             let (store, authentication) = try await CKWSResponder.offload {
                 let store = try stores.store(container: path.container, environment: path.environment)
                 let user = Result { () throws(CKWSFailure) -> String? in
-                    try CKWSAuthenticator(store: store, path: path, host: host)
+                    if let signed {
+                        guard path.database == "public" else {
+                            throw CKWSFailure.authenticationFailed("Server-to-server keys reach the public database only")
+                        }
+                        return try signed.verify(body: bodyData, path: rawPath, container: path.container, store: store)
+                    }
+                    return try CKWSAuthenticator(store: store, path: path, host: host)
                         .user(apiToken: apiToken, webAuthToken: webAuthToken, writes: endpoint.writes)
                 }
                 return (store, user)
@@ -117,6 +126,13 @@ struct CKWSResponder: HTTPResponder {
             log(500, error: failure.reason)
             return CKWSResponder.response(status: .internalServerError, body: failure.json(uuid: uuid), uuid: uuid)
         }
+    }
+
+    /// The three server-to-server headers, when the request carries a key ID.
+    static func signature(_ headers: HTTPFields) -> ServerToServerSignature? {
+        guard let keyID = headers[.init("X-Apple-CloudKit-Request-KeyID")!] else { return nil }
+        return ServerToServerSignature(keyID: keyID, date: headers[.init("X-Apple-CloudKit-Request-ISO8601Date")!] ?? "",
+                                       signature: headers[.init("X-Apple-CloudKit-Request-SignatureV1")!] ?? "")
     }
 
     /// A CloudKit error of the whole request: bad input is `BAD_REQUEST` with the engine's

@@ -90,3 +90,6 @@ struct CKWSRouter: HTTPResponder {
         return try await api.respond(to: request, context: context)
     }
 }
+
+/// Whether `pem` is a P-256 public key, as server-to-server keys must be.
+public func isP256PublicKey(_ pem: String) -> Bool { ServerToServerSignature.isPublicKey(pem) }

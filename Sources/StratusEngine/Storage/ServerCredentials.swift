@@ -19,6 +19,17 @@ enum ServerCredentialTables {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v7-server-keys") { db in
+            try db.execute(sql: """
+                CREATE TABLE server_key (
+                    key_id TEXT PRIMARY KEY,
+                    container TEXT NOT NULL,
+                    public_key TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
     }
 }
 
@@ -56,6 +67,26 @@ extension Store {
     /// The user a web auth token of `container` signs in, or nil when it is not one.
     public func webAuthUser(_ token: String, container: String) throws -> String? {
         try credential(token, kind: .webAuthToken, container: container) ?? nil
+    }
+
+    /// Registers the public half (PEM) of a server-to-server key for `container` and returns
+    /// its key ID. Requests signed with the key act as `user`, the developer who made it.
+    public func addServerKey(publicKeyPEM: String, container: String, user: String) throws -> String {
+        let keyID = Store.randomHex(bytes: 32)
+        try write { db in
+            try db.execute(sql: "INSERT INTO server_key (key_id, container, public_key, user, created_at) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [keyID, container, publicKeyPEM, user, Int64(Date().timeIntervalSince1970 * 1000)])
+        }
+        return keyID
+    }
+
+    /// The public key (PEM) and user of a server-to-server key of `container`, or nil.
+    public func serverKey(_ keyID: String, container: String) throws -> (publicKeyPEM: String, user: String)? {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT public_key, user FROM server_key WHERE key_id = ? AND container IN (?, ?)",
+                                       arguments: [keyID, container, Store.anyContainer])
+            return row.map { ($0["public_key"], $0["user"]) }
+        }
     }
 
     private func insertCredential(_ token: String, kind: CredentialKind, container: String, user: String?) throws {

@@ -8,7 +8,7 @@ struct AuthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "auth",
         abstract: "Make the credentials the CloudKit Web Services server accepts.",
-        subcommands: [AuthAPITokenCommand.self, AuthLoginCommand.self]
+        subcommands: [AuthAPITokenCommand.self, AuthLoginCommand.self, AuthKeyCommand.self]
     )
 }
 
@@ -66,5 +66,38 @@ struct AuthLoginCommand: ParsableCommand {
             throw CommandFailure.failed("this store has one user, \(store.owner); sign in as it (leave out --user)")
         }
         Output.line(try store.makeWebAuthToken(container: options.container ?? Store.anyContainer, user: name))
+    }
+}
+
+/// `stratus auth key add`: server-to-server keys.
+struct AuthKeyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "key",
+        abstract: "Register server-to-server keys (P-256), as the CloudKit Console does.",
+        subcommands: [AuthKeyAddCommand.self]
+    )
+}
+
+struct AuthKeyAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Register a P-256 public key (PEM) and print its key ID; requests signed with it reach the public database as the store's owner.",
+        discussion: """
+            Make a key pair with: openssl ecparam -name prime256v1 -genkey -noout -out eckey.pem; openssl ec -in eckey.pem -pubout -out pub.pem
+            """
+    )
+
+    @OptionGroup var options: CredentialStoreOptions
+    @Option(help: "The public key file (PEM, -----BEGIN PUBLIC KEY-----).") var publicKey: String
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: publicKey), let pem = String(data: data, encoding: .utf8) else {
+            throw CommandFailure.usage("cannot read \(publicKey)")
+        }
+        guard isP256PublicKey(pem) else {
+            throw CommandFailure.failed("\(publicKey) is not a P-256 public key in PEM (make one with `openssl ec -in eckey.pem -pubout`)")
+        }
+        let store = try options.open()
+        Output.line(try store.addServerKey(publicKeyPEM: pem, container: options.container ?? Store.anyContainer, user: store.owner))
     }
 }
