@@ -40,6 +40,11 @@ struct CKWSResponder: HTTPResponder {
         "assets/upload": Endpoint(databases: ["public", "private"], writes: true, run: { try AssetEndpoints.upload($0, tickets: $0.tickets, host: $0.host) }),
     ]
 
+    private static let tokenEndpoints: [String: Endpoint] = [
+        "tokens/create": Endpoint(databases: ["private"], writes: true, run: PushEndpoints.create),
+        "tokens/register": Endpoint(databases: ["private"], writes: true, run: PushEndpoints.register),
+    ]
+
     func respond(to request: Request, context: Context) async throws -> Response {
         let uuid = UUID().uuidString.lowercased()
         let started = ContinuousClock.now
@@ -60,13 +65,15 @@ struct CKWSResponder: HTTPResponder {
             guard let path = parsedPath else {
                 throw CKWSFailure.notFound("No CloudKit Web Services endpoint at \(request.uri.path); paths look like /database/1/CONTAINER/development/private/records/query")
             }
-            guard let endpoint = CKWSResponder.endpoints[path.operation] else {
+            guard let endpoint = CKWSResponder.endpoints[path.operation] ?? CKWSResponder.tokenEndpoints[path.operation] else {
                 throw CKWSFailure.notFound("Unknown operation '\(path.operation)'")
             }
             guard request.method == .post || request.method == .get else {
                 throw CKWSFailure.badRequest("Use POST (or GET for the list endpoints), not \(request.method)")
             }
-            guard let database = path.database, endpoint.databases.contains(database) else {
+            // The token endpoints name no database; they act in the user's.
+            let database = path.database ?? "private"
+            guard endpoint.databases.contains(database) else {
                 throw CKWSFailure.badRequest("BadRequestException: endpoint not applicable in the database type '\(path.database ?? "none")'")
             }
             let bytes: ByteBuffer

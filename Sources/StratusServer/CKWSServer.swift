@@ -61,7 +61,8 @@ public final class CKWSServer: Sendable {
         let responder = CKWSRouter(api: CKWSResponder(stores: stores, maximumBodyBytes: configuration.maximumBodyBytes, tickets: tickets,
                                                       logger: requestLog),
                                    signIn: SignInPage(stores: stores), assets: AssetTransfer(stores: stores, tickets: tickets,
-                                                                                             maximumBytes: configuration.maximumAssetBytes))
+                                                                                             maximumBytes: configuration.maximumAssetBytes),
+                                   courier: WebCourier(stores: stores))
         let app = Application(
             responder: responder,
             server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
@@ -83,10 +84,12 @@ struct CKWSRouter: HTTPResponder {
     let api: CKWSResponder
     let signIn: SignInPage
     let assets: AssetTransfer
+    let courier: WebCourier
 
     func respond(to request: Request, context: Context) async throws -> Response {
         if request.uri.path == "/signin" { return try await signIn.respond(to: request, context: context) }
         if request.uri.path.hasPrefix("/assets/") { return try await assets.respond(to: request, context: context) }
+        if request.uri.path.hasPrefix("/push/") { return try await courier.respond(to: request, context: context) }
         return try await api.respond(to: request, context: context)
     }
 }

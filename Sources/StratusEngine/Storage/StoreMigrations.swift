@@ -112,6 +112,7 @@ enum StoreMigrations {
         }
         ServerCredentialTables.register(in: &migrator)
         RequestLogTable.register(in: &migrator)
+        PushTokenTable.register(in: &migrator)
         return migrator
     }
 
