@@ -17,3 +17,18 @@ import Testing
         #expect(asFolder.stderr.contains("hint: give --store a file, e.g. \(cli.directory.path)/store.sqlite"))
     }
 }
+
+@Suite struct CheckCKWSTests {
+    @Test func checkPrintsTheQueryAsAWebClientSendsIt() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        let outcome = try cli.json(["check", "--ckws", "nights BETWEEN {3, 9} AND ANY tags IN {'a', 'b'}", "--sort=-nights"])
+        #expect(outcome["valid"] as? Bool == true)
+        let ckws = try #require(outcome["ckws"] as? [String: Any])
+        let filters = try #require(ckws["filterBy"] as? [[String: Any]])
+        #expect(filters.compactMap { $0["comparator"] as? String } == ["GREATER_THAN_OR_EQUALS", "LESS_THAN_OR_EQUALS", "LIST_CONTAINS_ANY"])
+        #expect((ckws["sortBy"] as? [[String: Any]])?.first?["ascending"] as? Bool == false)
+        let text = try cli.run(["check", "--ckws", "FALSEPREDICATE"])
+        #expect(text.stdout.contains("has no filterBy for FALSEPREDICATE"))
+    }
+}

@@ -123,11 +123,17 @@ public enum QueryJSON {
 
     // MARK: - Encoding
 
-    /// The CKWS query dictionary of a predicate that a web client would send, when every term
-    /// has a CKWS comparator; nil otherwise (CKWS has no OR, no comparison of two fields ...).
+    /// The CKWS query dictionary of a checked predicate, as a web client would send it; nil only
+    /// for FALSEPREDICATE, which no `filterBy` spells.
     public static func encode(recordType: String, filter: QueryFilter, sorts: [SortTerm]) -> JSONValue? {
         var filters: [JSONValue] = []
         for term in filter.terms {
+            if case .between(let key, let low, let high) = term {
+                // CKWS has no BETWEEN: both ends, as two filters.
+                filters.append(encode(.compare(key, .greaterOrEqual, low))!)
+                filters.append(encode(.compare(key, .lessOrEqual, high))!)
+                continue
+            }
             guard let json = encode(term) else { return nil }
             filters.append(json)
         }

@@ -15,6 +15,8 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("arg"), help: "TYPE:VALUE for each format specifier, in order.") var arguments: [String] = []
     @Option(help: "Check fields and indexes against this record type of the store.") var type: String?
     @Option(help: "[-]FIELD sort descriptors to check as well.") var sort: [String] = []
+    @Flag(help: "Also print the query as a CloudKit Web Services client sends it (records/query's query: recordType, filterBy, sortBy).")
+    var ckws = false
 
     func run() throws {
         let arguments = try ArgumentParsing.parse(self.arguments)
@@ -26,10 +28,17 @@ struct CheckCommand: ParsableCommand {
             analysis = PredicateCompiler.analyze(format: format, arguments: arguments, recordType: "Record", sorts: sorts)
         }
         if let query = analysis.query {
+            let web = ckws ? QueryJSON.encode(recordType: type ?? "Record", filter: query.filter, sorts: query.sorts) : nil
             if common.json {
-                Output.json(.object([("valid", .bool(true)), ("canonical", .string(query.boundCanonical))]))
+                var members: [(String, JSONValue)] = [("valid", .bool(true)), ("canonical", .string(query.boundCanonical))]
+                if ckws { members.append(("ckws", web ?? .null)) }
+                Output.json(.object(members))
             } else {
                 Output.line("valid: \(query.boundCanonical)")
+                if ckws {
+                    Output.line(web.map { JSONWriter.string($0, pretty: true) }
+                                ?? "(CloudKit Web Services has no filterBy for FALSEPREDICATE: it matches nothing)")
+                }
             }
             return
         }
