@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "StratusBench",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusEngine", "StratusDashboard",
+                "StratusModel", "StratusPredicates", "StratusEngine", "StratusDashboard", "StratusServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -280,6 +280,9 @@ public final class BenchRunner {
                                baselineMilliseconds: nil,
                                extras: [("first_page_max_ms", probes.map(\.firstPageMilliseconds).max() ?? 0),
                                         ("first_frame_ms", BenchMeasurement.median(probes.map(\.firstFrameMilliseconds)))])
+        case .serveLookup, .serveQuery, .serveModify:
+            return try ServeBench(store: store, zoneID: zoneID, recordCount: recordCount, requestsPerClient: max(50, min(500, runs * 100)))
+                .measure(workload)
         case .dashboardKey:
             let probe = try DashboardProbe.run(store: store, zone: zoneID, recordType: "Venue", keys: 200)
             return BenchResult(name: workload.rawValue, stratusMilliseconds: probe.keyMedianMilliseconds, baselineMilliseconds: nil,

@@ -23,4 +23,11 @@ public enum BenchWorkload: String, CaseIterable, Sendable {
     case dashboardFirstPage = "dashboard-first-page"
     /// The dashboard on the in-memory terminal: a key to its frame, over a scripted session.
     case dashboardKey = "dashboard-key"
+    /// `records/lookup` of 10 records over HTTP on loopback (several clients at once), beside the
+    /// same engine call in process.
+    case serveLookup = "serve-lookup"
+    /// `records/query`, a page of 100, over HTTP beside in process.
+    case serveQuery = "serve-query"
+    /// `records/modify` saving one record over HTTP beside in process.
+    case serveModify = "serve-modify"
 }

@@ -32,3 +32,22 @@ import Testing
         #expect(try cli.run(["bench", "--workload", "nope"], store: false).status == 2)
     }
 }
+
+@Suite struct ServeBenchCommandTests {
+    @Test func theServeWorkloadsAnswerEveryRequest() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        let outcome = try cli.run(["bench", "--records", "1000", "--runs", "1", "--json", "--workload", "serve-lookup", "--workload", "serve-query",
+                                   "--workload", "serve-modify", "--store", cli.directory.appendingPathComponent("bench").path], store: false)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let workloads = try #require(object["workloads"] as? [[String: Any]])
+        for name in ["serve-lookup", "serve-query", "serve-modify"] {
+            let workload = try #require(workloads.first { $0["name"] as? String == name }, "\(name) missing")
+            #expect(workload["failed_requests"] as? Double == 0, "\(workload)")
+            #expect(workload["failed_in_process"] as? Double == 0, "\(workload)")
+            #expect((workload["requests_per_s"] as? Double ?? 0) > 0, "\(workload)")
+            #expect((workload["http_p99_ms"] as? Double ?? 0) >= (workload["http_p50_ms"] as? Double ?? 1), "\(workload)")
+        }
+    }
+}
