@@ -86,3 +86,55 @@ import Testing
         #expect(outcome.stderr.contains("hint: records captured from iCloud carry iCloud's change tags; `stratus save --import FILE`"))
     }
 }
+
+/// `stratus save --import` on the same shapes: captured pretty-printed responses, deletions.
+@Suite(.serialized) struct ImportShapesTests {
+    @Test func aCapturedChangesResponseImportsWithItsDeletions() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        #expect(try cli.run(["save", "--zone", "Trips", "--create-zones"], stdin: #"{"recordName": "T0", "recordType": "Trip", "fields": {"title": {"value": "old"}}}"#).status == 0)
+        let owner = "_b321aaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+        let response = """
+            {
+              "zones": [
+                {
+                  "zoneID": {"zoneName": "Trips", "ownerRecordName": "\(owner)", "zoneType": "REGULAR_CUSTOM_ZONE"},
+                  "records": [
+                    {"recordName": "T1", "recordType": "Trip", "recordChangeTag": "lhz1",
+                     "fields": {"title": {"value": "Rome"}},
+                     "created": {"timestamp": 1714521600000, "userRecordName": "\(owner)", "deviceID": "2"},
+                     "modified": {"timestamp": 1714521601000, "userRecordName": "\(owner)", "deviceID": "2"}},
+                    {"recordName": "T0", "recordType": "Trip", "deleted": true},
+                    {"recordName": "T9", "deleted": true},
+                    {"recordName": "T2", "recordType": "Trip", "fields": {"title": {"value": "gone"}}},
+                    {"recordName": "T2", "deleted": true}
+                  ],
+                  "syncToken": "AAAA",
+                  "moreComing": false
+                }
+              ]
+            }
+            """
+        let file = cli.directory.appendingPathComponent("changes.json")
+        try Data(response.utf8).write(to: file)
+        let imported = try cli.json(["save", "--import", file.path])
+        #expect(imported["imported"] as? Int == 1)
+        #expect(imported["deleted"] as? Int == 3)
+        let fetched = try cli.json(["fetch", "--zone", "Trips", "T1", "T0", "T2"])
+        let items = try #require(fetched["records"] as? [[String: Any]])
+        #expect(items[0]["recordChangeTag"] as? String == "lhz1")
+        #expect((items[0]["created"] as? [String: Any])?["userRecordName"] as? String == owner)
+        #expect(items[1]["serverErrorCode"] as? String == "NOT_FOUND")
+        #expect(items[2]["serverErrorCode"] as? String == "NOT_FOUND")
+        let text = try cli.run(["save", "--import", file.path])
+        #expect(text.stdout.contains("imported 1 records") && text.stdout.contains("; deleted 3"))
+    }
+
+    @Test func aBrokenDocumentIsStillNamedByLine() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        let bad = try cli.run(["save", "--import"], stdin: "{\n  \"records\": [\n    {\"recordName\": \"a\",\n")
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("malformed JSON"))
+    }
+}

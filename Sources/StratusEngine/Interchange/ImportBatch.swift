@@ -7,12 +7,17 @@ public struct ImportBatch: Sendable {
     public private(set) var records: [Record]
     /// Asset files the records' ASSET fields may point at, stored before the records.
     public private(set) var assets: [Data]
+    /// Records the input deletes (`"deleted": true` entries, delete operations). A line import
+    /// deletes them after its records, in the one delete path; the last (empty) batch of a
+    /// reader carries them.
+    public internal(set) var deletions: [RecordID]
     /// What ``prepare()`` worked out, one per record.
     private(set) var prepared: [PreparedRecord]?
 
-    public init(records: [Record], assets: [Data] = []) {
+    public init(records: [Record], assets: [Data] = [], deletions: [RecordID] = []) {
         self.records = records
         self.assets = assets
+        self.deletions = deletions
     }
 
     /// Does the per-record work that needs no database (normalizing values, encoding the

@@ -43,6 +43,7 @@ extension CloudDatabase {
         defer { queue.cancel() }
         var position = LineImportProgress(bytes: 0, line: 0, records: 0)
         var finished = false
+        var deletions: [RecordID] = []
         do {
             while !finished {
                 var inTransaction = 0
@@ -56,7 +57,7 @@ extension CloudDatabase {
                         throw error
                     case .batch(let batch, let read):
                         (position.bytes, position.line) = (read.bytes, read.line)
-                        if batch.records.isEmpty { finished = true; return nil }
+                        if batch.records.isEmpty { finished = true; deletions = batch.deletions; return nil }
                         inTransaction += batch.records.count
                         handed = batch
                         return batch
@@ -66,6 +67,19 @@ extension CloudDatabase {
                     now.records += written
                     progress(now)
                 })
+            }
+            // Deletions go through the one delete path (tombstones, cascades), 400 at a time; a
+            // record already absent counts as deleted, as a replayed change feed expects.
+            var start = 0
+            while start < deletions.count {
+                let batch = Array(deletions[start..<min(start + CloudDatabase.maximumBatchSize, deletions.count)])
+                let result = try modifyRecords(deleting: batch, atomically: false)
+                for item in result.deleteResults {
+                    if case .failure(let error) = item.result, error.code != .unknownItem { throw error }
+                }
+                start += batch.count
+                position.deleted = start
+                progress(position)
             }
         } catch {
             throw LineImportFailure(underlying: error, line: position.line, recordsBefore: position.records)
@@ -82,6 +96,8 @@ public struct LineImportProgress: Sendable {
     public var line: Int
     /// Records written.
     public var records: Int
+    /// Records deleted (entries with `"deleted": true` and delete operations), after the writes.
+    public var deleted: Int = 0
 }
 
 /// Why a line import stopped, and where.

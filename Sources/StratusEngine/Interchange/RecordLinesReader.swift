@@ -23,6 +23,13 @@ public struct RecordLinesReader {
     private var pending: [Record] = []
     private var assets: [Data] = []
     private var assetChecksums: Set<String> = []
+    /// Records the input deletes, in order; a record saved again later in the input leaves it.
+    private var deletions: [RecordID] = []
+    /// Entries that hold no record (a lookup's per-record errors), skipped.
+    public private(set) var skippedEntries = 0
+    /// Whether any line held something: a first line that is not JSON on its own may start a
+    /// pretty-printed document.
+    private var sawContent = false
     /// Bytes consumed so far (for progress).
     public private(set) var bytesRead = 0
     /// The number of the last line read.
@@ -40,25 +47,63 @@ public struct RecordLinesReader {
         while pending.isEmpty {
             guard let line = try nextLine() else { return nil }
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
-            let json: JSONValue
+            var documents: [JSONValue]
             do {
-                json = try JSONParser.parse(utf8: line)
+                documents = [try JSONParser.parse(utf8: line)]
             } catch {
-                throw Failure(line: lineNumber, message: "malformed JSON at column \(error.column): \(error.message)")
+                // A document spread over lines (a CKWS response as captured, pretty-printed):
+                // read it whole.
+                guard !sawContent, let first = line.first(where: { $0 != 0x20 && $0 != 0x09 }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+                    throw Failure(line: lineNumber, message: "malformed JSON at column \(error.column): \(error.message)")
+                }
+                documents = try wholeDocument(startingWith: line)
             }
-            let objects: [JSONValue]
-            if case .array(let items) = json { objects = items } else { objects = [json] }
-            for object in objects {
-                try storeEmbeddedAssets(object)
-                do {
-                    pending.append(try RecordJSON.decode(object, zoneID: zoneID))
-                } catch {
-                    throw Failure(line: lineNumber, message: error.description)
+            sawContent = true
+            for document in documents {
+                let objects: [JSONValue]
+                if case .array(let items) = document { objects = items } else { objects = [document] }
+                for object in objects {
+                    if !RecordDocument.isWrapper(object) { try storeEmbeddedAssets(object) }
+                    let entries: [RecordDocument.Entry]
+                    do {
+                        entries = try RecordDocument.entries(in: object, zoneID: zoneID)
+                    } catch {
+                        throw Failure(line: lineNumber, message: error.description)
+                    }
+                    for entry in entries {
+                        switch entry {
+                        case .save(let record):
+                            deletions.removeAll { $0 == record.recordID }
+                            pending.append(record)
+                        case .delete(let recordID, _):
+                            pending.removeAll { $0.recordID == recordID }
+                            deletions.append(recordID)
+                        case .skipped:
+                            skippedEntries += 1
+                        }
+                    }
                 }
             }
             pending.reverse()
         }
         return pending.popLast()
+    }
+
+    /// The rest of the input, from `line` on, as JSON values (one or several, as `save`
+    /// reads a file); line numbers then count to the end of the input.
+    private mutating func wholeDocument(startingWith line: ArraySlice<UInt8>) throws -> [JSONValue] {
+        var bytes = Array(line)
+        bytes.append(0x0A)
+        while let next = try nextLine() {
+            bytes.append(contentsOf: next)
+            bytes.append(0x0A)
+        }
+        guard let text = String(bytes: bytes, encoding: .utf8) else { throw Failure(line: lineNumber, message: "the input is not UTF-8 text") }
+        do {
+            return try JSONParser.parseSequence(text)
+        } catch {
+            throw Failure(line: lineNumber, message: "malformed JSON: \(error)")
+        }
     }
 
     /// Up to `count` records (fewer only at the end; none at the end) and the asset content
@@ -67,7 +112,9 @@ public struct RecordLinesReader {
         var records: [Record] = []
         records.reserveCapacity(count)
         while records.count < count, let record = try next() { records.append(record) }
-        return ImportBatch(records: records, assets: takeAssets())
+        // The end of the input: the deletions go with the last, empty batch.
+        let deleting = records.isEmpty ? deletions : []
+        return ImportBatch(records: records, assets: takeAssets(), deletions: deleting)
     }
 
     /// The embedded asset content read since the last call (each checksum once per reader).

@@ -77,8 +77,12 @@ struct RecordImportRunner {
         let started = Date()
         let source = file == "-" ? "standard input" : file
         let count: Int
+        var deleted = 0
         do {
-            count = try database.importRecords(lines: handle, zoneID: common.zoneID, progress: { bar.update($0.bytes, records: $0.records) })
+            count = try database.importRecords(lines: handle, zoneID: common.zoneID, progress: {
+                bar.update($0.bytes, records: $0.records)
+                deleted = $0.deleted
+            })
         } catch let failure as LineImportFailure {
             bar.finish()
             let before = "\(failure.recordsBefore) records imported before it; importing the file again replaces them"
@@ -93,9 +97,9 @@ struct RecordImportRunner {
         }
         bar.finish()
         if common.json {
-            Output.json(.object([("imported", .integer(Int64(count)))]))
+            Output.json(.object([("imported", .integer(Int64(count))), ("deleted", .integer(Int64(deleted)))]))
         } else {
-            Output.line(ProgressBar.rate("imported", count, since: started))
+            Output.line(ProgressBar.rate("imported", count, since: started) + (deleted > 0 ? "; deleted \(deleted)" : ""))
         }
     }
 }
