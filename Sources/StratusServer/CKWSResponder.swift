@@ -40,6 +40,10 @@ struct CKWSResponder: HTTPResponder {
         "assets/upload": Endpoint(databases: ["public", "private"], writes: true, run: { try AssetEndpoints.upload($0, tickets: $0.tickets, host: $0.host) }),
     ]
 
+    /// Every operation served, as `docs/ckws-openapi.yaml` must list them (`tokens/...` name no
+    /// database).
+    static var servedOperations: Set<String> { Set(endpoints.keys).union(tokenEndpoints.keys) }
+
     private static let tokenEndpoints: [String: Endpoint] = [
         "tokens/create": Endpoint(databases: ["private"], writes: true, run: PushEndpoints.create),
         "tokens/register": Endpoint(databases: ["private"], writes: true, run: PushEndpoints.register),

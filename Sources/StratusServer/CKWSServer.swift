@@ -96,3 +96,6 @@ struct CKWSRouter: HTTPResponder {
 
 /// Whether `pem` is a P-256 public key, as server-to-server keys must be.
 public func isP256PublicKey(_ pem: String) -> Bool { ServerToServerSignature.isPublicKey(pem) }
+
+/// The operations the server answers under `/database/1/CONTAINER/ENVIRONMENT/[DATABASE/]`.
+public var servedCKWSOperations: Set<String> { CKWSResponder.servedOperations }
