@@ -10,19 +10,27 @@ struct CKWSAuthenticator {
     let path: CKWSPath
     /// The host the client reached the server at, for the sign-in URL.
     let host: String
+    let cache: CredentialCache
 
     /// The signed-in user's record name, or nil for an anonymous public read.
     func user(apiToken: String?, webAuthToken: String?, writes: Bool) throws(CKWSFailure) -> String? {
         guard let apiToken, !apiToken.isEmpty else {
             throw CKWSFailure.authenticationFailed("no auth method found: send ckAPIToken (make one with `stratus auth api-token --container \(path.container)`)")
         }
-        guard try checked({ try store.isAPIToken(apiToken, container: path.container) }) else {
-            throw CKWSFailure.authenticationFailed("Unknown API token for container \(path.container) in the \(path.environment) environment")
+        let apiKey = "\(store.path)\u{0}\(path.container)\u{0}api\u{0}\(apiToken)"
+        if cache.lookup(apiKey) == nil {
+            guard try checked({ try store.isAPIToken(apiToken, container: path.container) }) else {
+                throw CKWSFailure.authenticationFailed("Unknown API token for container \(path.container) in the \(path.environment) environment")
+            }
+            cache.remember(apiKey, user: "")
         }
         if let webAuthToken, !webAuthToken.isEmpty {
+            let webKey = "\(store.path)\u{0}\(path.container)\u{0}web\u{0}\(webAuthToken)"
+            if let user = cache.lookup(webKey) { return user }
             guard let user = try checked({ try store.webAuthUser(webAuthToken, container: path.container) }) else {
                 throw required("the web auth token is not valid for container \(path.container); sign in again")
             }
+            cache.remember(webKey, user: user)
             return user
         }
         if path.database == "public" && !writes { return nil }

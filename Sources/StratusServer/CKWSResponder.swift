@@ -13,6 +13,8 @@ struct CKWSResponder: HTTPResponder {
     let maximumBodyBytes: Int
     let tickets: AssetTickets
     let logger: RequestLogger
+    /// Credentials already checked, so a request costs no store reads for them.
+    let credentials = CredentialCache()
 
     /// Endpoints by operation; the database each allows and whether it writes.
     private struct Endpoint {
@@ -96,33 +98,39 @@ struct CKWSResponder: HTTPResponder {
             let bodyData = Data(bytes.readableBytesView)
             let rawPath = request.uri.path
             let stores = self.stores, tickets = self.tickets
-            let (store, authentication) = try await CKWSResponder.offload {
-                let store = try stores.store(container: path.container, environment: path.environment)
-                let user = Result { () throws(CKWSFailure) -> String? in
+            guard let scope = DatabaseScope(name: database) else { throw CKWSFailure.badRequest("Unknown database '\(database)'") }
+            let credentials = self.credentials
+            // One hop off the event loop for the store, the credentials and the endpoint; what
+            // it learned of the caller comes back even when the request fails, for the log.
+            let outcome = try await CKWSResponder.offload { () -> (Store?, String?, Result<JSONValue, any Error>) in
+                let store: Store
+                do { store = try stores.store(container: path.container, environment: path.environment) } catch { return (nil, nil, .failure(error)) }
+                let user: String?
+                do {
                     if let signed {
                         guard path.database == "public" else {
                             throw CKWSFailure.authenticationFailed("Server-to-server keys reach the public database only")
                         }
-                        return try signed.verify(body: bodyData, path: rawPath, container: path.container, store: store)
+                        user = try signed.verify(body: bodyData, path: rawPath, container: path.container, store: store)
+                    } else {
+                        user = try CKWSAuthenticator(store: store, path: path, host: host, cache: credentials)
+                            .user(apiToken: apiToken, webAuthToken: webAuthToken, writes: endpoint.writes)
                     }
-                    return try CKWSAuthenticator(store: store, path: path, host: host)
-                        .user(apiToken: apiToken, webAuthToken: webAuthToken, writes: endpoint.writes)
+                } catch {
+                    return (store, nil, .failure(error))
                 }
-                return (store, user)
-            }
-            signedIn = (store, nil)
-            let user = try authentication.get()
-            signedIn = (store, user)
-            guard let scope = DatabaseScope(name: database) else { throw CKWSFailure.badRequest("Unknown database '\(database)'") }
-            let result = try await CKWSResponder.offload {
                 let call = CKWSCall(path: path, store: store, user: user, body: body,
                                     database: store.database(scope, user: user, device: "ckws"), host: host, tickets: tickets)
                 do {
-                    return try endpoint.run(call)
+                    return (store, user, .success(try endpoint.run(call)))
                 } catch let error as CloudKitError {
-                    throw CKWSResponder.failure(for: error)
+                    return (store, user, .failure(CKWSResponder.failure(for: error)))
+                } catch {
+                    return (store, user, .failure(error))
                 }
             }
+            if let store = outcome.0 { signedIn = (store, outcome.1) }
+            let result = try outcome.2.get()
             log(200, error: nil)
             var response = CKWSResponder.response(status: .ok, body: result, uuid: uuid)
             if let webAuthToken { response.headers[.init("X-Apple-CloudKit-Web-Auth-Token")!] = webAuthToken }
