@@ -287,7 +287,8 @@ import Testing
         #expect(result.keyP95Milliseconds <= result.keyMaxMilliseconds)
         #expect(result.rowsLoaded > 0, "\(result)")
         #expect(result.frames > 90)
-        #expect(result.peakMemoryMiB.map { $0 > 0 } ?? true)
+        // Linux reports the peak (VmHWM); a missing reading fails rather than passes.
+        #expect((result.peakMemoryMiB ?? 0) > 0)
         #expect(DashboardProbe.script(count: 200).count == 200)
     }
 

@@ -29,8 +29,10 @@ import StratusModel
         let all = try db.recordZoneChanges(inZoneWith: zone)
         #expect(names(all) == ["c", "a", "-b"])
         #expect(all.moreComing == false)
-        if case .changed(let record) = all.changes[1] { #expect(record["n"] == .int64(10)) }
-        if case .deleted(_, let type) = all.changes[2] { #expect(type == "Item") }
+        guard case .changed(let record) = all.changes[1] else { Issue.record("change 1 is not a save: \(all.changes[1])"); return }
+        #expect(record["n"] == .int64(10))
+        guard case .deleted(_, let type) = all.changes[2] else { Issue.record("change 2 is not a deletion: \(all.changes[2])"); return }
+        #expect(type == "Item")
         #expect(all.changeToken == (try db.currentToken(for: zone)))
 
         let nothing = try db.recordZoneChanges(inZoneWith: zone, since: all.changeToken)

@@ -57,8 +57,14 @@ final class ConcurrentProcessesTests: XCTestCase {
                     }
                     let file = inputs + "/\(lane)-input.jsonl"
                     try? lines.joined(separator: "\n").write(toFile: file, atomically: false, encoding: .utf8)
-                    guard let outcome = try? Binary.run(["save", file, "--zone", zone, "--policy", "all-keys", "--json"], store: store),
-                          check(outcome, "writer \(lane) run \(run)") else { continue }
+                    let outcome: Binary.Outcome
+                    do {
+                        outcome = try Binary.run(["save", file, "--zone", zone, "--policy", "all-keys", "--json"], store: store)
+                    } catch {
+                        problems.update { $0.append("writer \(lane) run \(run): could not start stratus: \(error)") }
+                        continue
+                    }
+                    guard check(outcome, "writer \(lane) run \(run)") else { continue }
                     // Only what the writer's own output says was saved counts as saved.
                     let object = (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any]
                     for record in object?["records"] as? [[String: Any]] ?? [] {
@@ -77,7 +83,14 @@ final class ConcurrentProcessesTests: XCTestCase {
         @Sendable func playBackOnce() {
             var arguments = ["changes", "--zone", zone, "--json"]
             if let token = readerToken.value { arguments += ["--since", token] }
-            guard let outcome = try? Binary.run(arguments, store: store), check(outcome, "reader changes") else { return }
+            let outcome: Binary.Outcome
+            do {
+                outcome = try Binary.run(arguments, store: store)
+            } catch {
+                problems.update { $0.append("reader changes: could not start stratus: \(error)") }
+                return
+            }
+            guard check(outcome, "reader changes") else { return }
             guard let object = (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any],
                   let token = object["syncToken"] as? String else {
                 problems.update { $0.append("reader: unreadable changes output \(outcome.stdout.prefix(200))") }
@@ -96,9 +109,12 @@ final class ConcurrentProcessesTests: XCTestCase {
         let reader: @Sendable () -> Void = {
             while Date() < deadline {
                 playBackOnce()
-                if let outcome = try? Binary.run(["query", "--type", "Item", "--zone", zone, "--all", "--limit", "50", "--json"], store: store) {
+                do {
+                    let outcome = try Binary.run(["query", "--type", "Item", "--zone", zone, "--all", "--limit", "50", "--json"], store: store)
                     // Before the first save the type does not exist yet: that is the one error allowed.
                     if !outcome.stderr.contains("Did not find record type") { _ = check(outcome, "reader query") }
+                } catch {
+                    problems.update { $0.append("reader query: could not start stratus: \(error)") }
                 }
                 readerRounds.update { $0 += 1 }
             }
@@ -144,16 +160,22 @@ final class ConcurrentProcessesTests: XCTestCase {
             let folder = try ScratchFolder("stratus-race")
             let store = folder.storePath
             let outcomes = Locked<[Int: Binary.Outcome]>([:])
+            let failures = Locked<[String]>([])
             let done = Locked(0)
             for lane in 1...5 {
                 Thread {
-                    if let outcome = try? Binary.run(["zones", "create", "z\(lane)"], store: store) {
+                    do {
+                        let outcome = try Binary.run(["zones", "create", "z\(lane)"], store: store)
                         outcomes.update { $0[lane] = outcome }
+                    } catch {
+                        failures.update { $0.append("round \(round), process \(lane): could not start stratus: \(error)") }
                     }
                     done.update { $0 += 1 }
                 }.start()
             }
             while done.value < 5 { usleep(5_000) }
+            XCTAssertEqual(failures.value, [])
+            XCTAssertEqual(outcomes.value.count, 5, "round \(round): every process ran")
             for (lane, outcome) in outcomes.value.sorted(by: { $0.key < $1.key }) {
                 XCTAssertEqual(outcome.status, 0, "round \(round), process \(lane): \(outcome.stderr)")
             }
