@@ -40,7 +40,7 @@ public enum SubscriptionJSON {
         case "database":
             return .database(subscriptionID: id, notificationInfo: info)
         case let other:
-            throw RecordJSON.DecodingError(path: "\(path).subscriptionType", message: "unknown type '\(other ?? "")'; use query or zone (or database)")
+            throw RecordJSON.DecodingError(path: "\(path).subscriptionType", message: "unknown type '\(other)'; use query or zone (or database)")
         }
     }
 
