@@ -153,6 +153,9 @@ extension CloudDatabase {
         guard decoded.sequence <= zone.changeSequence else {
             throw CloudKitError(.changeTokenExpired, "The change token is ahead of zone '\(zone.zoneID.zoneName)' (was the store replaced?); fetch from the beginning, without a token.")
         }
+        guard decoded.sequence >= zone.compactedSequence else {
+            throw CloudKitError(.changeTokenExpired, "The change token is older than the history zone '\(zone.zoneID.zoneName)' keeps (it was compacted); discard what you cached and fetch from the beginning, without a token.")
+        }
         return decoded.sequence
     }
 }

@@ -86,7 +86,7 @@ public struct CloudDatabase: Sendable {
                 let databaseSequence = try nextDatabaseSequence(db)
                 if let existing = try ZoneRow.find(zoneID, scope: scope, in: db) {
                     guard existing.state != .live else { continue }
-                    try db.execute(sql: "UPDATE zone SET state = 0, incarnation = incarnation + 1, change_seq = 0, db_seq = ? WHERE id = ?",
+                    try db.execute(sql: "UPDATE zone SET state = 0, incarnation = incarnation + 1, change_seq = 0, compacted_seq = 0, db_seq = ? WHERE id = ?",
                                    arguments: [databaseSequence, existing.id])
                 } else {
                     try db.execute(sql: "INSERT INTO zone (scope, owner, name, db_seq) VALUES (?, ?, ?, ?)",

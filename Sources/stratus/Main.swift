@@ -14,7 +14,7 @@ struct Stratus: ParsableCommand {
         subcommands: [
             DashboardCommand.self, DemoCommand.self, ZonesCommand.self, SaveCommand.self, FetchCommand.self, DeleteCommand.self,
             ChangesCommand.self, TokenCommand.self, QueryCommand.self, CheckCommand.self, SchemaCommand.self, ExportCommand.self, BenchCommand.self,
-            SubscriptionsCommand.self, NotificationsCommand.self, ServeCommand.self, AuthCommand.self, LogsCommand.self,
+            SubscriptionsCommand.self, NotificationsCommand.self, ServeCommand.self, AuthCommand.self, LogsCommand.self, HistoryCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self
     )

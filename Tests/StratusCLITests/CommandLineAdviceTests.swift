@@ -32,3 +32,23 @@ import Testing
         #expect(text.stdout.contains("has no filterBy for FALSEPREDICATE"))
     }
 }
+
+@Suite struct HistoryCommandTests {
+    @Test func compactingMakesOldTokensExpire() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        #expect(try cli.run(["zones", "create", "Notes"]).status == 0)
+        #expect(try cli.run(["save", "--zone", "Notes"], stdin: #"{"recordName": "a", "recordType": "Note"}"#).status == 0)
+        let old = try #require(try cli.json(["token", "--zone", "Notes"])["syncToken"] as? String)
+        #expect(try cli.run(["delete", "--zone", "Notes", "a"]).status == 0)
+        #expect(try cli.run(["save", "--zone", "Notes"], stdin: #"{"recordName": "b", "recordType": "Note"}"#).status == 0)
+        let compacted = try cli.json(["history", "compact", "--zone", "Notes", "--keep", "1"])
+        #expect(compacted["droppedDeletions"] as? Int == 1)
+        let expired = try cli.run(["changes", "--zone", "Notes", "--since", old])
+        #expect(expired.status == 1)
+        #expect(expired.stderr.contains("changeTokenExpired (21)"))
+        let shown = try cli.json(["history", "--zone", "Notes"])
+        #expect(shown["oldestValidToken"] as? String == compacted["oldestValidToken"] as? String)
+        #expect(try cli.run(["history", "compact", "--zone", "Notes"]).status == 2)
+    }
+}

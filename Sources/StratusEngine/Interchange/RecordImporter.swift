@@ -96,7 +96,7 @@ struct RecordImporter {
             if let problem = CloudDatabase.zoneNameProblem(zoneID.zoneName) { throw CloudKitError(.invalidArguments, problem) }
             let databaseSequence = try database.nextDatabaseSequence(db)
             if let existing = try ZoneRow.find(zoneID, scope: database.scope, in: db) {
-                try db.execute(sql: "UPDATE zone SET state = 0, incarnation = incarnation + 1, change_seq = 0, db_seq = ? WHERE id = ?",
+                try db.execute(sql: "UPDATE zone SET state = 0, incarnation = incarnation + 1, change_seq = 0, compacted_seq = 0, db_seq = ? WHERE id = ?",
                                arguments: [databaseSequence, existing.id])
             } else {
                 try db.execute(sql: "INSERT INTO zone (scope, owner, name, db_seq) VALUES (?, ?, ?, ?)",

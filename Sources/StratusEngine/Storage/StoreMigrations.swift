@@ -113,6 +113,10 @@ enum StoreMigrations {
         ServerCredentialTables.register(in: &migrator)
         RequestLogTable.register(in: &migrator)
         PushTokenTable.register(in: &migrator)
+        migrator.registerMigration("v9-history-compaction") { db in
+            // Where each zone's change history was compacted (see CloudDatabase.compactHistory).
+            try db.execute(sql: "ALTER TABLE zone ADD COLUMN compacted_seq INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

@@ -15,8 +15,10 @@ struct ZoneRow: Sendable {
     var changeSequence: Int64
     var databaseSequence: Int64
     var state: State
+    /// The history before this sequence was compacted away: tokens older than it expire.
+    var compactedSequence: Int64
 
-    private static let columns = "id, scope, owner, name, incarnation, change_seq, db_seq, state"
+    private static let columns = "id, scope, owner, name, incarnation, change_seq, db_seq, state, compacted_seq"
 
     init(row: Row) {
         id = row["id"]
@@ -26,6 +28,7 @@ struct ZoneRow: Sendable {
         changeSequence = row["change_seq"]
         databaseSequence = row["db_seq"]
         state = State(rawValue: row["state"]) ?? .live
+        compactedSequence = row["compacted_seq"]
     }
 
     /// The zone with this ID in `scope`, live or not.

@@ -1,0 +1,73 @@
+import Foundation
+@testable import StratusEngine
+import StratusModel
+import Testing
+
+@Suite struct HistoryCompactionTests {
+    private func note(_ name: String, _ value: Int64, zone: ZoneID) -> Record {
+        var record = Record(recordType: "Note", recordID: RecordID(recordName: name, zoneID: zone))
+        record["n"] = .int64(value)
+        return record
+    }
+
+    private func names(_ page: ZoneChangesPage) -> [String] {
+        page.changes.map { change in
+            switch change {
+            case .changed(let record): return record.recordName
+            case .deleted(let id, _): return "-" + id.recordName
+            }
+        }
+    }
+
+    @Test func olderTokensExpireAndNewerOnesKeepWorking() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Notes")
+        let db = temp.privateDB
+        _ = try db.modifyRecords(saving: [note("a", 1, zone: zone), note("b", 1, zone: zone)]).savedRecords()
+        let early = try db.currentToken(for: zone)
+        _ = try db.modifyRecords(deleting: [RecordID(recordName: "b", zoneID: zone)])
+        let middle = try db.currentToken(for: zone)
+        _ = try db.modifyRecords(saving: [note("c", 1, zone: zone)]).savedRecords()
+        _ = try db.modifyRecords(deleting: [RecordID(recordName: "a", zoneID: zone)])
+
+        let result = try db.compactHistory(inZoneWith: zone, before: middle)
+        #expect(result.droppedDeletions == 1)
+        #expect(throws: CloudKitError.self) { try db.recordZoneChanges(inZoneWith: zone, since: early) }
+        do {
+            _ = try db.recordZoneChanges(inZoneWith: zone, since: early)
+        } catch let error as CloudKitError {
+            #expect(error.code == .changeTokenExpired)
+            #expect(error.message.contains("compacted"))
+        }
+        #expect(names(try db.recordZoneChanges(inZoneWith: zone, since: middle)) == ["c", "-a"])
+        #expect(names(try db.recordZoneChanges(inZoneWith: zone, since: result.oldestValidToken)) == ["c", "-a"])
+        // From no token: the current records, and only the deletions after the point.
+        #expect(names(try db.recordZoneChanges(inZoneWith: zone)) == ["c", "-a"])
+        #expect(try db.oldestValidToken(for: zone) == result.oldestValidToken)
+        // Compacting never goes back.
+        let again = try db.compactHistory(inZoneWith: zone, keeping: 100)
+        #expect(again.compactedSequence == result.compactedSequence)
+        #expect(throws: CloudKitError.self) { try db.compactHistory(inZoneWith: zone, before: early) }
+    }
+
+    @Test func keepingNChangesAndAZoneMadeAgain() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Notes")
+        let db = temp.privateDB
+        for index in 0..<10 { _ = try db.modifyRecords(saving: [note("r\(index)", Int64(index), zone: zone)]).savedRecords() }
+        for index in 0..<4 { _ = try db.modifyRecords(deleting: [RecordID(recordName: "r\(index)", zoneID: zone)]) }
+        let current = try db.currentToken(for: zone)
+        let result = try db.compactHistory(inZoneWith: zone, keeping: 2)
+        #expect(result.droppedDeletions == 2)
+        #expect(names(try db.recordZoneChanges(inZoneWith: zone, since: result.oldestValidToken)) == ["-r2", "-r3"])
+        #expect(try db.recordZoneChanges(inZoneWith: zone, since: current).changes.isEmpty)
+        // A zone deleted and made again starts a history of its own.
+        try db.modifyRecordZones(deleting: [zone])
+        try db.modifyRecordZones(saving: [zone])
+        let fresh = try db.currentToken(for: zone)
+        _ = try db.modifyRecords(saving: [note("x", 1, zone: zone)]).savedRecords()
+        #expect(names(try db.recordZoneChanges(inZoneWith: zone, since: fresh)) == ["x"])
+        #expect(throws: CloudKitError.self) { try db.compactHistory(inZoneWith: .default, keeping: 1) }
+        #expect(throws: CloudKitError.self) { try db.compactHistory(inZoneWith: zone) }
+    }
+}
