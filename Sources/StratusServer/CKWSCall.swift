@@ -57,6 +57,35 @@ struct CKWSCall: Sendable {
             members.append(("deleted", .bool(false)))
             json = .object(members)
         }
-        return AssetEndpoints.addDownloadURLs(json, base: "http://\(host)/assets/download/\(path.container)/\(path.environment)")
+        json = AssetEndpoints.addDownloadURLs(json, base: "http://\(host)/assets/download/\(path.container)/\(path.environment)")
+        return numbersAsStrings ? CKWSCall.stringifyNumbers(json) : json
+    }
+
+    /// `numbersAsStrings` (also spelled `numberAsStrings`): INT64, DOUBLE and TIMESTAMP values
+    /// go out as strings, for clients whose JSON numbers lose 64-bit precision.
+    var numbersAsStrings: Bool {
+        (body["numbersAsStrings"] ?? body["numberAsStrings"])?.boolValue ?? false
+    }
+
+    static func stringifyNumbers(_ record: JSONValue) -> JSONValue {
+        guard case .object(var members) = record, let index = members.firstIndex(where: { $0.0 == "fields" }),
+              case .object(var fields) = members[index].1 else { return record }
+        func text(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .integer(let number): return .string(String(number))
+            case .number(let number): return .string("\(number)")
+            case .array(let items): return .array(items.map(text))
+            default: return value
+            }
+        }
+        for position in fields.indices {
+            guard case .object(var parts) = fields[position].1, let type = fields[position].1["type"]?.stringValue,
+                  ["INT64", "DOUBLE", "TIMESTAMP"].contains(where: { type.hasPrefix($0) }),
+                  let valueIndex = parts.firstIndex(where: { $0.0 == "value" }) else { continue }
+            parts[valueIndex].1 = text(parts[valueIndex].1)
+            fields[position].1 = .object(parts)
+        }
+        members[index].1 = .object(fields)
+        return .object(members)
     }
 }

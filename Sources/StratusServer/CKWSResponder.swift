@@ -39,6 +39,9 @@ struct CKWSResponder: HTTPResponder {
         "subscriptions/modify": Endpoint(databases: ["public", "private", "shared"], writes: true, run: SubscriptionEndpoints.modify),
         "users/current": Endpoint(databases: ["public", "private"], writes: true, run: UserEndpoints.current),
         "users/caller": Endpoint(databases: ["public"], writes: true, run: UserEndpoints.caller),
+        "users/discover": Endpoint(databases: ["public"], writes: true, run: UserEndpoints.lookup),
+        "users/lookup/id": Endpoint(databases: ["public"], writes: true, run: UserEndpoints.lookup),
+        "users/lookup/email": Endpoint(databases: ["public"], writes: true, run: UserEndpoints.lookup),
         "assets/upload": Endpoint(databases: ["public", "private"], writes: true, run: { try AssetEndpoints.upload($0, tickets: $0.tickets, host: $0.host) }),
     ]
 

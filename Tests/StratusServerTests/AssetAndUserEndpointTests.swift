@@ -60,3 +60,30 @@ import Testing
         #expect(try await server.call("shared", "users/caller").status == 400)
     }
 }
+
+@Suite struct UserLookupAndNumberTests {
+    @Test func lookupsFindTheStoresUserAndNoOneElse() async throws {
+        let server = try await ServerHarness()
+        defer { Task { await server.stop() } }
+        let byID = try await server.call("public", "users/lookup/id", #"{"users": [{"userRecordName": "\#(server.store.owner)"}, {"userRecordName": "_nobody"}]}"#)
+        let users = try #require(byID["users"] as? [[String: Any]])
+        #expect(users.compactMap { $0["userRecordName"] as? String } == [server.store.owner])
+        let discover = try await server.call("public", "users/discover", #"{"lookupInfos": [{"emailAddress": "ada@example.com"}]}"#)
+        #expect((discover["users"] as? [Any])?.isEmpty == true)
+        #expect(try await server.call("private", "users/discover", "{}").status == 400)
+    }
+
+    @Test func numbersAsStringsSendsNumbersAsText() async throws {
+        let server = try await ServerHarness()
+        defer { Task { await server.stop() } }
+        _ = try await server.call("private", "records/modify", #"{"operations": [{"operationType": "forceUpdate", "record": {"recordName": "big", "recordType": "T", "fields": {"n": {"value": 9007199254740993, "type": "INT64"}, "d": {"value": 2.5}, "ns": {"value": [1, 2], "type": "INT64_LIST"}, "s": {"value": "x"}}}}]}"#)
+        let plain = try await server.call("private", "records/lookup", #"{"records": [{"recordName": "big"}]}"#)
+        #expect(((plain.records.first?["fields"] as? [String: Any])?["n"] as? [String: Any])?["value"] is NSNumber)
+        let text = try await server.call("private", "records/lookup", #"{"records": [{"recordName": "big"}], "numbersAsStrings": true}"#)
+        let fields = try #require(text.records.first?["fields"] as? [String: Any])
+        #expect((fields["n"] as? [String: Any])?["value"] as? String == "9007199254740993")
+        #expect((fields["d"] as? [String: Any])?["value"] as? String == "2.5")
+        #expect((fields["ns"] as? [String: Any])?["value"] as? [String] == ["1", "2"])
+        #expect((fields["s"] as? [String: Any])?["value"] as? String == "x")
+    }
+}

@@ -17,6 +17,26 @@ enum UserEndpoints {
         ])]))])
     }
 
+    /// `users/lookup/id` and `users/discover`: identities of the users asked about that the store
+    /// knows and that are discoverable. A store's only user is its owner, discoverable to itself;
+    /// an email or phone number matches no one (the store keeps none).
+    static func lookup(_ call: CKWSCall) throws -> JSONValue {
+        _ = try signedIn(call)
+        let asked: [JSONValue]
+        switch call.body["users"] ?? call.body["lookupInfos"] {
+        case .array(let items)?: asked = items
+        case nil: asked = []
+        default: throw CKWSFailure.badRequest("users (or lookupInfos) must be an array")
+        }
+        let known = [call.store.owner]
+        let found = asked.compactMap { item -> JSONValue? in
+            guard let name = item["userRecordName"]?.stringValue, known.contains(name) else { return nil }
+            return .object([("userRecordName", .string(name)), ("nameComponents", .object([])),
+                            ("lookupInfo", .object([("userRecordName", .string(name))]))])
+        }
+        return .object([("users", .array(found))])
+    }
+
     private static func signedIn(_ call: CKWSCall) throws -> String {
         guard let user = call.user else { throw CKWSFailure(status: 421, serverErrorCode: "AUTHENTICATION_REQUIRED", reason: "request needs authorization") }
         return user
