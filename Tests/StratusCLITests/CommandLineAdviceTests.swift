@@ -52,3 +52,21 @@ import Testing
         #expect(try cli.run(["history", "compact", "--zone", "Notes"]).status == 2)
     }
 }
+
+@Suite struct ChangesOrderCommandTests {
+    @Test func changesComeInTheOrderAsked() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        #expect(try cli.run(["zones", "create", "Family"]).status == 0)
+        #expect(try cli.run(["save", "--zone", "Family"], stdin: #"{"recordName": "child", "recordType": "Item", "fields": {"up": {"value": {"recordName": "parent"}, "type": "REFERENCE"}}}"#).status == 0)
+        #expect(try cli.run(["save", "--zone", "Family"], stdin: #"{"recordName": "parent", "recordType": "Item"}"#).status == 0)
+        func order(_ arguments: [String]) throws -> [String] {
+            let json = try cli.json(["changes", "--zone", "Family"] + arguments)
+            return (json["records"] as? [[String: Any]])?.compactMap { $0["recordName"] as? String } ?? []
+        }
+        #expect(try order([]) == ["child", "parent"])
+        #expect(try order(["--order", "parents-first"]) == ["parent", "child"])
+        #expect(try order(["--order", "children-first"]) == ["child", "parent"])
+        #expect(try cli.run(["changes", "--zone", "Family", "--order", "sideways"]).status == 2)
+    }
+}

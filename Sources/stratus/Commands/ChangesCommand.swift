@@ -14,10 +14,16 @@ struct ChangesCommand: ParsableCommand {
     @Flag(help: "System fields only.") var noKeys = false
     @Option(help: "At most this many changes (one page).") var limit: Int?
     @Flag(help: "Zones changed since a database token.") var database = false
+    @Option(help: "sequence (the default), parents-first, children-first or shuffled: the order each page's changes come in.")
+    var order: String = PlaybackOrder.sequence.rawValue
+    @Option(help: "With --order shuffled: the seed (the same seed, the same order).") var seed: UInt64 = 0
 
     func validate() throws {
         if keys != nil && noKeys { throw ValidationError("--keys and --no-keys exclude each other") }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if PlaybackOrder(rawValue: order) == nil {
+            throw ValidationError("--order must be \(PlaybackOrder.allCases.map(\.rawValue).joined(separator: ", ")), not '\(order)'")
+        }
     }
 
     func run() throws {
@@ -30,6 +36,7 @@ struct ChangesCommand: ParsableCommand {
         repeat {
             let page = try db.recordZoneChanges(inZoneWith: common.zoneID, since: token, desiredKeys: desiredKeys,
                                                 resultsLimit: limit ?? CloudDatabase.maximumChangesLimit)
+                .ordered(PlaybackOrder(rawValue: order) ?? .sequence, seed: seed)
             for change in page.changes {
                 switch change {
                 case .changed(let record):
