@@ -70,3 +70,22 @@ import Testing
         #expect(try cli.run(["changes", "--zone", "Family", "--order", "sideways"]).status == 2)
     }
 }
+
+@Suite struct NotificationPayloadTests {
+    @Test func notificationsCarryThePushPayload() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        #expect(try cli.run(["zones", "create", "Notes"]).status == 0)
+        #expect(try cli.run(["save", "--zone", "Notes"], stdin: #"{"recordName": "n0", "recordType": "Note", "fields": {"title": {"value": "a"}}}"#).status == 0)
+        #expect(try cli.run(["subscriptions", "create", "--type", "Note", "--id", "notes", "--keys", "title"]).status == 0)
+        #expect(try cli.run(["save", "--zone", "Notes", "--device", "phone"], stdin: #"{"recordName": "n1", "recordType": "Note", "fields": {"title": {"value": "東京"}}}"#).status == 0)
+        let listed = try cli.json(["notifications"])
+        let payload = try #require((listed["notifications"] as? [[String: Any]])?.first?["payload"] as? [String: Any])
+        let query = try #require((payload["ck"] as? [String: Any])?["qry"] as? [String: Any])
+        #expect(query["rid"] as? String == "n1")
+        #expect(query["fo"] as? Int == 1)
+        #expect(query["sid"] as? String == "notes")
+        #expect(query["dbs"] as? Int == 1)
+        #expect(((query["af"] as? [String: Any])?["title"] as? String) == "東京")
+    }
+}

@@ -35,7 +35,7 @@ struct NotificationsCommand: ParsableCommand {
                 sequence = last.sequence
             }
             if common.json {
-                Output.json(.object([("notifications", .array(all.map(SubscriptionPrinter.json)))]))
+                Output.json(.object([("notifications", .array(all.map { SubscriptionPrinter.json($0, owner: database.user) }))]))
             } else {
                 for notification in all { Output.line(SubscriptionPrinter.line(notification)) }
                 Output.line("\(all.count) notification\(all.count == 1 ? "" : "s")")
@@ -48,7 +48,7 @@ struct NotificationsCommand: ParsableCommand {
         while true {
             let page = try read(database, after: sequence)
             for notification in page {
-                Output.line(common.json ? JSONWriter.string(SubscriptionPrinter.json(notification)) : SubscriptionPrinter.line(notification))
+                Output.line(common.json ? JSONWriter.string(SubscriptionPrinter.json(notification, owner: database.user)) : SubscriptionPrinter.line(notification))
             }
             if let last = page.last {
                 sequence = last.sequence

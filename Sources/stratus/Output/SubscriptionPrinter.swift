@@ -62,7 +62,9 @@ enum SubscriptionPrinter {
 
     // MARK: - Notifications
 
-    static func json(_ notification: CloudNotification) -> JSONValue {
+    /// A notification as `notifications --json` prints it, with the push `payload` it would have
+    /// been sent with (`ck.cid` names no container: a store is one, and `local` stands for it).
+    static func json(_ notification: CloudNotification, owner: String) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("id", .string(notification.notificationID)),
             ("sequence", .integer(notification.sequence)),
@@ -80,6 +82,7 @@ enum SubscriptionPrinter {
         if let text = notification.alertBody { members.append(("alertBody", .string(text))) }
         if let text = notification.title { members.append(("title", .string(text))) }
         if let text = notification.category { members.append(("category", .string(text))) }
+        members.append(("payload", PushPayload.json(for: notification, container: "local", owner: owner)))
         return .object(members)
     }
 
