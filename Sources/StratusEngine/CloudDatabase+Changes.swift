@@ -14,8 +14,11 @@ extension CloudDatabase {
     /// its last change; each deletion appears with the record's type. The cost grows with the
     /// number of changes since the token, never with the length of the zone's history: both
     /// tables are read through an index on (zone, sequence) from the token onwards.
+    ///
+    /// `until` stops the playback at a later token of the zone: what changed between the two.
+    /// A record changed again after `until` is not among them (its state at `until` is not kept).
     public func recordZoneChanges(
-        inZoneWith zoneID: ZoneID, since token: String? = nil,
+        inZoneWith zoneID: ZoneID, since token: String? = nil, until endToken: String? = nil,
         desiredKeys: [String]? = nil, resultsLimit: Int? = nil
     ) throws -> ZoneChangesPage {
         try checkChangeFeed(zoneID: zoneID)
@@ -23,6 +26,10 @@ extension CloudDatabase {
         return try store.read { db in
             let zone = try ZoneRow.live(zoneID, scope: scope, in: db)
             let start = try startSequence(token, zone: zone, in: db)
+            let stop = try endToken.map { try startSequence($0, zone: zone, in: db) } ?? zone.changeSequence
+            guard stop >= start else {
+                throw CloudKitError(.invalidArguments, "The end token comes before the start token; give the earlier token first.")
+            }
             let catalog = try store.catalog(db)
             // Both tables are read in sequence order through their (zone, seq) index and merged
             // here. (One UNION ALL statement made SQLite sort both sides again in a temporary
@@ -30,9 +37,9 @@ extension CloudDatabase {
             // Deletions are few and small, so they are read first; record rows stream.
             var deletions: [(sequence: Int64, name: String, typeID: Int64)] = []
             let deletionStatement = try db.cachedStatement(sql: """
-                SELECT seq, name, type_id FROM tombstone WHERE zone_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                SELECT seq, name, type_id FROM tombstone WHERE zone_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
                 """)
-            let deletionRows = try Int64.fetchCursor(deletionStatement, arguments: [zone.id, start, limit + 1])
+            let deletionRows = try Int64.fetchCursor(deletionStatement, arguments: [zone.id, start, stop, limit + 1])
             while let sequence = try deletionRows.next() {
                 let row = deletionStatement.sqliteStatement
                 deletions.append((sequence, String(sqliteStatement: row, index: 1), Int64(sqliteStatement: row, index: 2)))
@@ -56,10 +63,10 @@ extension CloudDatabase {
                 return true
             }
             let recordStatement = try db.cachedStatement(sql: """
-                SELECT \(StoredRecord.columns) FROM record WHERE zone_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                SELECT \(StoredRecord.columns) FROM record WHERE zone_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
                 """)
             let decoder = FieldDecoder()
-            let recordRows = try Int64.fetchCursor(recordStatement, arguments: [zone.id, start, limit + 1])
+            let recordRows = try Int64.fetchCursor(recordStatement, arguments: [zone.id, start, stop, limit + 1])
             var typeName = (id: Int64.min, name: "?")
             while try recordRows.next() != nil {
                 let stored = StoredRecord(statement: recordStatement.sqliteStatement)
@@ -72,7 +79,7 @@ extension CloudDatabase {
                 last = stored.sequence
             }
             if !moreComing, !addDeletions(before: nil) { moreComing = true }
-            let end = moreComing ? last : zone.changeSequence
+            let end = moreComing ? last : stop
             let nextToken = ZoneChangeToken(scope: scope, zoneRowID: zone.id, incarnation: zone.incarnation, sequence: end)
             return ZoneChangesPage(changes: changes, changeToken: nextToken.encoded(storeID: store.storeID), moreComing: moreComing)
         }

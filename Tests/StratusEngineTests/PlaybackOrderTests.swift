@@ -58,3 +58,27 @@ import Testing
         #expect(orders.count > 1)
     }
 }
+
+@Suite struct PlaybackUntilTests {
+    @Test func changesBetweenTwoTokens() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Notes")
+        let db = temp.privateDB
+        func save(_ name: String) throws { _ = try db.modifyRecords(saving: [Record(recordType: "Note", recordID: RecordID(recordName: name, zoneID: zone))]).savedRecords() }
+        try save("a")
+        let first = try db.currentToken(for: zone)
+        try save("b")
+        _ = try db.modifyRecords(deleting: [RecordID(recordName: "a", zoneID: zone)])
+        let second = try db.currentToken(for: zone)
+        try save("c")
+        let between = try db.recordZoneChanges(inZoneWith: zone, since: first, until: second)
+        #expect(between.changes.map(\.recordID.recordName) == ["b", "a"])
+        #expect(between.moreComing == false)
+        #expect(between.changeToken == second)
+        let paged = try db.recordZoneChanges(inZoneWith: zone, since: first, until: second, resultsLimit: 1)
+        #expect(paged.changes.map(\.recordID.recordName) == ["b"])
+        #expect(paged.moreComing)
+        #expect(throws: CloudKitError.self) { try db.recordZoneChanges(inZoneWith: zone, since: second, until: first) }
+        #expect(try db.recordZoneChanges(inZoneWith: zone, until: first).changes.map(\.recordID.recordName) == [])
+    }
+}

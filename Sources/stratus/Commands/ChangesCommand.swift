@@ -10,6 +10,7 @@ struct ChangesCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
     @Option(help: "Start after this token (default: the beginning).") var since: String?
+    @Option(help: "Stop at this later token of the zone: what changed between --since and it.") var until: String?
     @Option(help: "Only these fields (comma-separated).") var keys: String?
     @Flag(help: "System fields only.") var noKeys = false
     @Option(help: "At most this many changes (one page).") var limit: Int?
@@ -34,7 +35,7 @@ struct ChangesCommand: ParsableCommand {
         var json: [JSONValue] = []
         var moreComing = false
         repeat {
-            let page = try db.recordZoneChanges(inZoneWith: common.zoneID, since: token, desiredKeys: desiredKeys,
+            let page = try db.recordZoneChanges(inZoneWith: common.zoneID, since: token, until: until, desiredKeys: desiredKeys,
                                                 resultsLimit: limit ?? CloudDatabase.maximumChangesLimit)
                 .ordered(PlaybackOrder(rawValue: order) ?? .sequence, seed: seed)
             for change in page.changes {
