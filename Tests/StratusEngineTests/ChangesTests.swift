@@ -4,14 +4,7 @@ import StratusModel
 @testable import StratusEngine
 
 @Suite struct ChangesTests {
-    private func names(_ page: ZoneChangesPage) -> [String] {
-        page.changes.map { change in
-            switch change {
-            case .changed(let record): return record.recordName
-            case .deleted(let recordID, _): return "-" + recordID.recordName
-            }
-        }
-    }
+    private func names(_ page: ZoneChangesPage) -> [String] { page.playedNames }
 
     @Test func playsBackEachRecordOnceInChangeOrder() throws {
         let temp = try TemporaryStore()

@@ -10,14 +10,7 @@ import Testing
         return record
     }
 
-    private func names(_ page: ZoneChangesPage) -> [String] {
-        page.changes.map { change in
-            switch change {
-            case .changed(let record): return record.recordName
-            case .deleted(let id, _): return "-" + id.recordName
-            }
-        }
-    }
+    private func names(_ page: ZoneChangesPage) -> [String] { page.playedNames }
 
     @Test func olderTokensExpireAndNewerOnesKeepWorking() throws {
         let temp = try TemporaryStore()

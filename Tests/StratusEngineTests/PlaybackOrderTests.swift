@@ -4,14 +4,7 @@ import StratusModel
 import Testing
 
 @Suite struct PlaybackOrderTests {
-    private func names(_ page: ZoneChangesPage) -> [String] {
-        page.changes.map { change in
-            switch change {
-            case .changed(let record): return record.recordName
-            case .deleted(let id, _): return "-" + id.recordName
-            }
-        }
-    }
+    private func names(_ page: ZoneChangesPage) -> [String] { page.playedNames }
 
     /// Children saved before their parents, then a deletion: each order puts them as it says.
     private func page() throws -> (TemporaryStore, ZoneChangesPage) {
