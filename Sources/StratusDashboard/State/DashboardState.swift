@@ -32,7 +32,7 @@ public struct StatusMessage: Hashable, Sendable {
 
     /// A CloudKit error as the status line shows it: name, code, message.
     public static func error(_ error: CloudKitError) -> StatusMessage {
-        StatusMessage("\(error.code.name) (\(error.code.rawValue)): \(error.message)", kind: .error)
+        StatusMessage(error.description, kind: .error)
     }
 }
 

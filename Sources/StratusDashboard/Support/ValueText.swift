@@ -129,15 +129,12 @@ public enum ValueText {
     /// Parses `LATITUDE,LONGITUDE` (spaces allowed), as a record's location field or a sort's
     /// centre is typed, or says what is wrong with it.
     public static func parseLocation(_ text: String) -> Result<Location, ValueError> {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
-              latitude.isFinite, longitude.isFinite else {
+        guard let location = Location(coordinates: text) else {
             return .failure(ValueError(message: "Write LATITUDE,LONGITUDE in degrees, as in 35.68,139.77"))
         }
-        let location = Location(latitude: latitude, longitude: longitude)
         guard location.isValid else {
-            return .failure(ValueError(message: "\(parts[0]),\(parts[1]) is off the Earth: latitude must be within -90…90 and longitude within -180…180"))
+            let shown = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
+            return .failure(ValueError(message: "\(shown) is off the Earth: latitude must be within -90…90 and longitude within -180…180"))
         }
         return .success(location)
     }

@@ -124,7 +124,7 @@ extension Dashboard {
                 state.status = .error(error)
                 return []
             }
-            form.error = "\(error.code.name) (\(error.code.rawValue)): \(error.message)"
+            form.error = error.description
             state.topModal = .form(form)
             state.status = .error(error)
         }

@@ -75,7 +75,7 @@ extension Dashboard {
                 state.query.trim(keeping: neededQueryRows(state))
                 return loadMoreIfNeeded(&state)
             case .failure(let error):
-                state.query.error = "\(error.code.name) (\(error.code.rawValue)): \(error.message)"
+                state.query.error = error.description
                 if index == nil { state.query.clearResults() }
                 state.status = .error(error)
             }

@@ -350,7 +350,7 @@ extension Dashboard {
             case .failure(let error):
                 if case .subscriptionDraft(var draft)? = state.topModal, draft.savingJob == job {
                     draft.savingJob = nil
-                    draft.error = "\(error.code.name) (\(error.code.rawValue)): \(error.message)"
+                    draft.error = error.description
                     state.topModal = .subscriptionDraft(draft)
                 }
                 state.status = .error(error)
