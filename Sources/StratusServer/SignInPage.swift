@@ -21,7 +21,10 @@ struct SignInPage: Sendable {
                 return (store.owner, request.method == .post ? try store.makeWebAuthToken(container: container, user: store.owner) : nil)
             }
             guard let token else { return page(form(container: container, environment: environment, user: user, callback: callback)) }
-            if let callback, var components = URLComponents(string: callback), components.scheme == "http" || components.scheme == "https" {
+            // Only back to this machine: CloudKit sends the token only to the callback registered
+            // with the API token, and a local server has no registration to check against.
+            if let callback, var components = URLComponents(string: callback), components.scheme == "http" || components.scheme == "https",
+               SignInPage.loopbackHosts.contains(components.host ?? "") {
                 components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "ckWebAuthToken", value: token)]
                 if let url = components.string {
                     var headers = HTTPFields()
@@ -34,6 +37,8 @@ struct SignInPage: Sendable {
             return page("<p>\(escape(failure.reason))</p>", status: .init(code: failure.status))
         }
     }
+
+    static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
     private func form(container: String, environment: String, user: String, callback: String?) -> String {
         let hidden = [("container", container), ("environment", environment)] + (callback.map { [("callback", $0)] } ?? [])

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import StratusEngine
 import Testing
 
@@ -52,5 +55,34 @@ import Testing
         #expect(token.hasPrefix("158__54__"))
         #expect(text.contains("window.opener.postMessage({ckWebAuthToken:"))
         #expect(try await server.call("private", "zones/list", webAuthToken: .some(token)).status == 200)
+    }
+}
+
+@Suite struct SignInCallbackTests {
+    @Test func theTokenGoesBackOnlyToACallbackOnThisMachine() async throws {
+        let server = try await ServerHarness()
+        defer { Task { await server.stop() } }
+        let base = "http://127.0.0.1:\(server.port)/signin?container=\(ServerHarness.container)&environment=development&callback="
+        var local = URLRequest(url: URL(string: base + "http%3A%2F%2F127.0.0.1%3A9%2Fdone")!)
+        local.httpMethod = "POST"
+        let delegate = NoRedirects()
+        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
+        let (_, localResponse) = try await session.data(for: local)
+        let http = try #require(localResponse as? HTTPURLResponse)
+        #expect(http.statusCode == 303)
+        #expect((http.value(forHTTPHeaderField: "Location") ?? "").hasPrefix("http://127.0.0.1:9/done?ckWebAuthToken=158__54__"))
+        var remote = URLRequest(url: URL(string: base + "https%3A%2F%2Fevil.example%2Fsteal")!)
+        remote.httpMethod = "POST"
+        let (data, remoteResponse) = try await session.data(for: remote)
+        #expect((remoteResponse as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self).contains("<pre id=\"token\">"))
+    }
+}
+
+/// Keeps redirects visible to the test instead of following them.
+final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
     }
 }
