@@ -54,6 +54,28 @@ import Testing
         #expect(harness.state.query.hasRun)
     }
 
+    /// Switching to a zone with no records of the type in use moves to the zone's busiest type;
+    /// a zone that has some keeps it.
+    @Test func aZoneWithoutTheTypeInUseShowsItsBusiestType() throws {
+        let harness = try Harness(zone: "Counted", recordType: "Note", demo: false, engineQueries: true) { store in
+            try Self.save(store, zone: "Counted", [("Note", 2)])
+            try Self.save(store, zone: "Travel", [("Trip", 4), ("Place", 2)])
+            try Self.save(store, zone: "Mixed", [("Note", 1), ("Trip", 9)])
+        }
+        #expect(harness.state.query.records.count == 2)
+        harness.handle(Dashboard.switchZone(&harness.state, to: "Travel"))
+        #expect(harness.state.query.recordType == "Trip")
+        #expect(harness.state.query.records.count == 4)
+        #expect(harness.state.status?.text == "No Note records in Travel: showing Trip, its busiest type.")
+        harness.handle(Dashboard.switchZone(&harness.state, to: "Mixed"))
+        #expect(harness.state.query.recordType == "Trip")
+        harness.state.query.recordType = "Note"
+        harness.handle(Dashboard.switchZone(&harness.state, to: "Counted"))
+        #expect(harness.state.query.recordType == "Note")
+        #expect(harness.state.query.records.count == 2)
+        #expect(harness.state.jobs.isEmpty)
+    }
+
     @Test func aTypeGivenOnTheCommandLineIsKept() throws {
         let harness = try Harness(zone: "Counted", recordType: "Alpha", demo: false, engineQueries: true) { store in
             try Self.save(store, zone: "Counted", [("Alpha", 1), ("Zeta", 5)])

@@ -40,6 +40,9 @@ public struct QueryTabState: Sendable {
     /// The job counting the zone's records by type, when the dashboard started without a
     /// record type: the busiest type is the one to start with.
     public var recordCountsJob: Int?
+    /// Set while the counts of a zone just switched to load: the record type then in use is kept
+    /// if the zone holds records of it, else the zone's busiest type replaces it.
+    public var typeKeptOnZoneSwitch: String?
     public var hasRun = false
     public var lastMilliseconds: Int?
     public var error: String?

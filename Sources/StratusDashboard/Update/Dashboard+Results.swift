@@ -22,6 +22,17 @@ extension Dashboard {
             guard state.query.recordCountsJob == job else { return [] }
             state.endJob(job)
             state.query.recordCountsJob = nil
+            if let kept = state.query.typeKeptOnZoneSwitch {
+                state.query.typeKeptOnZoneSwitch = nil
+                let counts = (try? result.get()) ?? [:]
+                // Someone chose another type meanwhile, or the zone has records of this one: it stays.
+                guard state.query.recordType == kept, counts[kept, default: 0] == 0,
+                      let busiest = busiestRecordType(counts) else { return [] }
+                state.query.recordType = busiest
+                state.status = StatusMessage("No \(kept) records in \(state.zone.zoneName): showing \(busiest), its busiest type.")
+                state.query.clearResults()
+                return runQuery(&state)
+            }
             // Someone chose a type meanwhile (t, :type): that choice stands.
             guard state.query.recordType == nil else { return [] }
             if let busiest = busiestRecordType((try? result.get()) ?? [:]) {

@@ -222,7 +222,15 @@ public enum Dashboard {
         guard zoneID != state.zone else { return [] }
         state.zone = zoneID
         state.status = StatusMessage("Zone \(name) (\(state.scope.name) database).")
-        return resetResults(&state)
+        var effects = resetResults(&state)
+        // The type in use may have no records here: the zone's counts decide (recordCountsLoaded).
+        if let type = state.query.recordType {
+            let job = state.startJob(.recordCounts, "records by type")
+            state.query.recordCountsJob = job
+            state.query.typeKeptOnZoneSwitch = type
+            effects.append(.loadRecordCounts(job: job, zone: state.zone, scope: state.scope))
+        }
+        return effects
     }
 
     static func switchScope(_ state: inout DashboardState, to scope: DatabaseScope) -> [Effect] {

@@ -8,7 +8,10 @@ enum PickerDialogView {
         let rows = Layout.pickerRows(state.size)
         let labelWidth = picker.items.map { DisplayWidth.of($0.label) }.max() ?? 10
         let detailWidth = picker.items.map { DisplayWidth.of($0.detail) }.max() ?? 0
-        let wanted = max(DisplayWidth.of(picker.title) + 6, labelWidth + detailWidth + (picker.multiple ? 8 : 4) + 2)
+        let footer = picker.multiple ? "Space checks · a all · Enter applies" : "Enter chooses · Esc cancels"
+        // Wide enough for the title, the rows and the footer, so none is cut.
+        let wanted = max(DisplayWidth.of(picker.title) + 6, labelWidth + detailWidth + (picker.multiple ? 8 : 4) + 2,
+                         DisplayWidth.of(footer) + 2)
         let rect = ViewKit.centered(in: canvas.bounds, width: min(wanted, canvas.width - 4) + 2, height: min(picker.items.count, rows) + 3)
         canvas.fill(rect, style: theme[.text])
         let inner = canvas.box(rect, title: picker.title, style: theme[.border], titleStyle: theme[.title])
@@ -33,7 +36,6 @@ enum PickerDialogView {
                 canvas.restyle(Rect(x: inner.x, y: y, width: inner.width, height: 1)) { _ in theme[.selection] }
             }
         }
-        let footer = picker.multiple ? "Space checks · a all · Enter applies" : "Enter chooses · Esc cancels"
         canvas.put(footer, x: inner.x + 1, y: inner.maxY - 1, style: theme[.dim], maxWidth: inner.width - 1)
     }
 }
