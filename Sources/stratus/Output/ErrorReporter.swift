@@ -4,9 +4,9 @@ import StratusEngine
 /// Prints CloudKit errors the way the command line promises: name, number and a sentence.
 enum ErrorReporter {
     static func report(_ error: CloudKitError) {
-        var lines = ["error: \(error.code.name) (\(error.code.rawValue)): \(error.message)"]
+        var lines = ["error: \(error)"]
         for (name, item) in error.partialErrors.sorted(by: { $0.key < $1.key }) {
-            lines.append("  \(name): \(item.code.name) (\(item.code.rawValue)): \(item.message)")
+            lines.append("  \(name): \(item)")
         }
         if let advice = CommandLineAdvice.advice(for: error) { lines.append("hint: \(advice)") }
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
