@@ -24,7 +24,9 @@ extension CloudDatabase {
         try checkChangeFeed(zoneID: zoneID)
         let limit = min(max(resultsLimit ?? CloudDatabase.defaultChangesLimit, 1), CloudDatabase.maximumChangesLimit)
         return try store.read { db in
-            let zone = try ZoneRow.live(zoneID, scope: scope, in: db)
+            let gate = try gate(db)
+            let zone = try gate.zone(zoneID)
+            let visible = try gate.readFilter(zone: zone, typeName: nil)
             let start = try startSequence(token, zone: zone, in: db)
             let stop = try endToken.map { try startSequence($0, zone: zone, in: db) } ?? zone.changeSequence
             guard stop >= start else {
@@ -66,7 +68,8 @@ extension CloudDatabase {
                 SELECT \(StoredRecord.columns) FROM record WHERE zone_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
                 """)
             let decoder = FieldDecoder()
-            let recordRows = try Int64.fetchCursor(recordStatement, arguments: [zone.id, start, stop, limit + 1])
+            // Records the caller may not see are skipped, so then the page reads on until it is full.
+            let recordRows = try Int64.fetchCursor(recordStatement, arguments: [zone.id, start, stop, visible == nil ? limit + 1 : Int.max])
             var typeName = (id: Int64.min, name: "?")
             while try recordRows.next() != nil {
                 let stored = StoredRecord(statement: recordStatement.sqliteStatement)
@@ -74,9 +77,10 @@ extension CloudDatabase {
                     moreComing = true
                     break
                 }
+                last = stored.sequence
+                if let visible, try !visible(stored) { continue }
                 if typeName.id != stored.typeID { typeName = (stored.typeID, catalog.typeNames[stored.typeID] ?? "?") }
                 changes.append(.changed(try stored.record(zoneID: zone.zoneID, typeName: typeName.name, desiredKeys: desiredKeys, decoder: decoder)))
-                last = stored.sequence
             }
             if !moreComing, !addDeletions(before: nil) { moreComing = true }
             let end = moreComing ? last : stop
@@ -88,7 +92,7 @@ extension CloudDatabase {
     /// The zone's token for "now", without playback: one read.
     public func currentToken(for zoneID: ZoneID) throws -> String {
         try checkChangeFeed(zoneID: zoneID)
-        return try store.read { db in token(for: try ZoneRow.live(zoneID, scope: scope, in: db)) }
+        return try store.read { db in token(for: try gate(db).zone(zoneID)) }
     }
 
     /// Lists the custom zones changed, deleted or purged since a database token (nil: ever).
@@ -97,7 +101,7 @@ extension CloudDatabase {
         let limit = min(max(resultsLimit ?? CloudDatabase.defaultChangesLimit, 1), CloudDatabase.maximumChangesLimit)
         return try store.read { db in
             var start: Int64 = 0
-            let current = try Int64.fetchOne(db, sql: "SELECT change_seq FROM database_state WHERE scope = ?", arguments: [scope.rawValue]) ?? 0
+            let current = try Int64.fetchOne(db, sql: "SELECT change_seq FROM database_state WHERE scope = ?", arguments: [sequenceScope.rawValue]) ?? 0
             if let token {
                 let decoded = try DatabaseChangeToken.decode(token, storeID: store.storeID)
                 guard decoded.scope == scope else {
@@ -108,7 +112,7 @@ extension CloudDatabase {
                 }
                 start = decoded.sequence
             }
-            let zones = try ZoneRow.changed(scope: scope, after: start, limit: limit + 1, in: db)
+            let zones = try gate(db).changedZones(after: start, limit: limit + 1)
             let moreComing = zones.count > limit
             let page = zones.prefix(limit)
             let end = moreComing ? (page.last?.databaseSequence ?? start) : current
@@ -126,7 +130,7 @@ extension CloudDatabase {
     public func currentDatabaseToken() throws -> String {
         try checkDatabaseFeed()
         return try store.read { db in
-            let current = try Int64.fetchOne(db, sql: "SELECT change_seq FROM database_state WHERE scope = ?", arguments: [scope.rawValue]) ?? 0
+            let current = try Int64.fetchOne(db, sql: "SELECT change_seq FROM database_state WHERE scope = ?", arguments: [sequenceScope.rawValue]) ?? 0
             return DatabaseChangeToken(scope: scope, sequence: current).encoded(storeID: store.storeID)
         }
     }

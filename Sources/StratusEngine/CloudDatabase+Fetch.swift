@@ -22,6 +22,7 @@ extension CloudDatabase {
     ) throws -> [FetchedRecord] {
         try store.read { db in
             let catalog = try store.catalog(db)
+            let gate = AccessGate(self, db: db, catalog: catalog)
             let statement = try StoredRecord.findByNameStatement(db)
             let decoder = FieldDecoder()
             var zones: [ZoneID: Result<ZoneRow, CloudKitError>] = [:]
@@ -33,7 +34,7 @@ extension CloudDatabase {
                     zone = known
                 } else {
                     do {
-                        zone = .success(try ZoneRow.live(recordID.zoneID, scope: scope, in: db))
+                        zone = .success(try gate.zone(recordID.zoneID))
                     } catch let error as CloudKitError {
                         zone = .failure(error)
                     }
@@ -45,6 +46,13 @@ extension CloudDatabase {
                     result = .failure(error)
                 case .success(let zoneRow):
                     if let stored = try StoredRecord.find(zoneRowID: zoneRow.id, name: recordID.recordName, with: statement) {
+                        do {
+                            try gate.checkRead(stored, zone: zoneRow)
+                        } catch let error as CloudKitError {
+                            results.append(FetchedRecord(recordID: recordID, result: .failure(error)))
+                            progress?(recordID, Double(position + 1) / Double(recordIDs.count))
+                            continue
+                        }
                         result = .success(try stored.record(zoneID: recordID.zoneID, typeName: catalog.typeNames[stored.typeID] ?? "?",
                                                             desiredKeys: desiredKeys, decoder: decoder))
                     } else {

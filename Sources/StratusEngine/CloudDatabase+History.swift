@@ -27,10 +27,13 @@ extension CloudDatabase {
             throw CloudKitError(.invalidArguments, "Compact either before a token or keeping a number of changes, not both or neither.")
         }
         if let keeping, keeping < 0 { throw CloudKitError(.invalidArguments, "The number of changes to keep cannot be negative.") }
+        if scope == .shared {
+            throw CloudKitError(.permissionFailure, "Only a zone's owner compacts its history; zones of the shared database belong to other users.")
+        }
         // Validates the token against the zone as playback would (and the zone's change feed).
         if let token { _ = try recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: 1) } else { _ = try currentToken(for: zoneID) }
         return try store.write { db in
-            let zone = try ZoneRow.live(zoneID, scope: scope, in: db)
+            let zone = try gate(db).zone(zoneID)
             var point: Int64
             if let token {
                 point = try ZoneChangeToken.decode(token, storeID: store.storeID).sequence
@@ -51,7 +54,7 @@ extension CloudDatabase {
     public func oldestValidToken(for zoneID: ZoneID) throws -> String {
         _ = try currentToken(for: zoneID)
         return try store.read { db in
-            let zone = try ZoneRow.live(zoneID, scope: scope, in: db)
+            let zone = try gate(db).zone(zoneID)
             return ZoneChangeToken(scope: scope, zoneRowID: zone.id, incarnation: zone.incarnation, sequence: zone.compactedSequence)
                 .encoded(storeID: store.storeID)
         }

@@ -20,11 +20,18 @@ extension CloudDatabase {
             throw CloudKitError(.limitExceeded, "A batch holds \(saving.count + deleting.count) items; the limit is \(CloudDatabase.maximumBatchSize). Split it into smaller batches.")
         }
         return try store.write { db in
-            var batch = try ModifyBatch(database: self, db: db, savePolicy: savePolicy)
-            try batch.plan(saving: saving, deleting: deleting)
-            batch.applyAtomicity(atomically)
-            return try batch.commit()
+            try modifyRecords(saving: saving, deleting: deleting, savePolicy: savePolicy, atomically: atomically, in: db)
         }
+    }
+
+    /// `modifyRecords` inside a transaction the caller holds (sharing writes a share record
+    /// and its own rows in one).
+    func modifyRecords(saving: [Record], deleting: [RecordID], savePolicy: RecordSavePolicy, atomically: Bool,
+                       in db: GRDB.Database) throws -> ModifyRecordsResult {
+        var batch = try ModifyBatch(database: self, db: db, savePolicy: savePolicy)
+        try batch.plan(saving: saving, deleting: deleting)
+        batch.applyAtomicity(atomically)
+        return try batch.commit()
     }
 
     /// Saves one record with the default policy and returns it as stored.
@@ -43,7 +50,7 @@ extension CloudDatabase {
 
 /// The work of one `modifyRecords` call inside its transaction: plan every item (validate,
 /// check change tags, merge fields), apply all-or-nothing per atomic zone, then write.
-private struct ModifyBatch {
+struct ModifyBatch {
     struct PlannedSave {
         var index: Int
         var zone: ZoneRow
@@ -65,6 +72,7 @@ private struct ModifyBatch {
     let savePolicy: RecordSavePolicy
     var catalog: SchemaCatalog
     var validator: RecordValidator
+    let gate: AccessGate
     var zones: [ZoneID: Result<ZoneRow, CloudKitError>] = [:]
     var saveIDs: [RecordID] = []
     var deleteIDs: [RecordID] = []
@@ -81,13 +89,14 @@ private struct ModifyBatch {
         catalog = try database.store.catalog(db)
         let environment = try StoreInfo.load(db)?.environment ?? .development
         validator = RecordValidator(environment: environment, catalog: catalog)
+        gate = AccessGate(database, db: db, catalog: catalog)
     }
 
     mutating func zone(_ zoneID: ZoneID) -> Result<ZoneRow, CloudKitError> {
         if let known = zones[zoneID] { return known }
         let result: Result<ZoneRow, CloudKitError>
         do {
-            result = .success(try ZoneRow.live(zoneID, scope: database.scope, in: db))
+            result = .success(try gate.zone(zoneID))
         } catch let error as CloudKitError {
             result = .failure(error)
         } catch {
@@ -122,6 +131,7 @@ private struct ModifyBatch {
                 guard let existing = try StoredRecord.find(zoneRowID: zone.id, name: recordID.recordName, in: db) else {
                     throw CloudKitError(.unknownItem, "Record '\(recordID.recordName)' does not exist in zone '\(recordID.zoneID.zoneName)'.")
                 }
+                try gate.checkDelete(existing, zone: zone)
                 deletes.append(PlannedDelete(index: index, zone: zone, existing: existing))
             } catch let error as CloudKitError {
                 deleteErrors[index] = error
@@ -135,6 +145,7 @@ private struct ModifyBatch {
         }
         let zone = try zone(record.recordID.zoneID).get()
         let existing = try StoredRecord.find(zoneRowID: zone.id, name: record.recordName, in: db)
+        try gate.checkSave(recordName: record.recordName, recordType: record.recordType, parent: record.parent?.recordName, existing: existing, zone: zone)
         var fields: [String: FieldValue] = [:]
         var existingFields: [String: FieldValue] = [:]
         if let existing {
@@ -183,19 +194,19 @@ private struct ModifyBatch {
     /// In atomic batches, one failure in a custom zone fails every other item of that zone.
     mutating func applyAtomicity(_ atomically: Bool) {
         guard atomically else { return }
-        var failedZones: Set<ZoneID> = []
-        for (index, _) in saveErrors { failedZones.insert(saveIDs[index].zoneID) }
-        for (index, _) in deleteErrors { failedZones.insert(deleteIDs[index].zoneID) }
-        failedZones = failedZones.filter { !$0.isDefault }
+        // By zone row: a zone named with its owner and without is one zone.
+        var failedZones: Set<Int64> = []
+        for index in saveErrors.keys { if case .success(let zone)? = zones[saveIDs[index].zoneID], !zone.zoneID.isDefault { failedZones.insert(zone.id) } }
+        for index in deleteErrors.keys { if case .success(let zone)? = zones[deleteIDs[index].zoneID], !zone.zoneID.isDefault { failedZones.insert(zone.id) } }
         guard !failedZones.isEmpty else { return }
         let batchFailed = CloudKitError(.batchRequestFailed, "Not saved: another record of this atomic batch failed.")
         saves.removeAll { plan in
-            guard failedZones.contains(plan.zone.zoneID) else { return false }
+            guard failedZones.contains(plan.zone.id) else { return false }
             saveErrors[plan.index] = batchFailed
             return true
         }
         deletes.removeAll { plan in
-            guard failedZones.contains(plan.zone.zoneID) else { return false }
+            guard failedZones.contains(plan.zone.id) else { return false }
             deleteErrors[plan.index] = batchFailed
             return true
         }
@@ -246,6 +257,10 @@ private struct ModifyBatch {
         for plan in deletes {
             try cascade.run(from: plan.existing) { victim, isRoot in
                 try DeleteCascade.erase(victim, catalog: catalog, sequence: nextSequence(plan.zone), in: db)
+                // Deleting a share's record, or the root it shares, ends the share (CloudKit's rule).
+                for shareID in try ShareRows.touching(zoneRowID: plan.zone.id, recordName: victim.name, in: db) {
+                    try ShareRows.end(shareID, databaseSequence: try database.nextDatabaseSequence(db), in: db)
+                }
                 try notifier.recordDeleted(victim, zone: plan.zone)
                 if !isRoot { cascaded.append(RecordID(recordName: victim.name, zoneID: plan.zone.zoneID)) }
             }

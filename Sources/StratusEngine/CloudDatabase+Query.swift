@@ -52,9 +52,11 @@ extension CloudDatabase {
                 throw CloudKitError(.unknownItem, "Did not find record type: '\(query.recordType)'. Save a record of that type first (development) or declare it in the schema.")
             }
             let compiled = try CloudDatabase.compile(query, schema: type.schema, now: now)
-            let zone = try ZoneRow.live(zoneID, scope: scope, in: db)
+            let gate = AccessGate(self, db: db, catalog: catalog)
+            let zone = try gate.zone(zoneID)
             let plan = QueryPlanner(type: type, zoneRowID: zone.id, typeID: type.id).plan(compiled)
-            let executor = QueryExecutor(db: db, zoneRowID: zone.id, type: type, query: compiled, plan: plan, limit: limit)
+            var executor = QueryExecutor(db: db, zoneRowID: zone.id, type: type, query: compiled, plan: plan, limit: limit)
+            executor.visible = try gate.readFilter(zone: zone, typeName: query.recordType)
             let (loaded, next) = try executor.run(after: position)
             let records = try loaded.map { try $0.stored.record(zoneID: zoneID, typeName: query.recordType, desiredKeys: desiredKeys, decodedFields: $0.fields) }
             let cursor = next.map { QueryCursor(scope: scope, zoneID: zoneID, query: query, now: now, position: $0).encoded(storeID: store.storeID) }

@@ -22,7 +22,10 @@ extension CloudDatabase {
     ///   several failures, `partialFailure (2)` holds each by subscription ID.
     @discardableResult
     public func modifySubscriptions(saving: [Subscription] = [], deleting: [String] = []) throws -> [Subscription] {
-        try store.write { db in
+        guard caller.userRecordName != nil else {
+            throw CloudKitError(.notAuthenticated, "Subscriptions belong to a signed-in user; this request acts as no user.")
+        }
+        return try store.write { db in
             let catalog = try store.catalog(db)
             var errors: [String: CloudKitError] = [:]
             var seen: Set<String> = []
@@ -95,7 +98,7 @@ extension CloudDatabase {
             guard !options.isDisjoint(with: .firesOnAnyChange) else {
                 throw CloudKitError(.invalidArguments, "Query subscription '\(id)' fires on nothing: give at least one of firesOnRecordCreation, firesOnRecordUpdate, firesOnRecordDeletion.")
             }
-            if let zoneID { _ = try ZoneRow.live(zoneID, scope: scope, in: db) }
+            if let zoneID { _ = try gate(db).zone(zoneID) }
             guard let type = catalog.type(named: recordType) else {
                 if RecordValidator.identifierProblem(recordType, what: "record type name") != nil {
                     try compile(format, arguments, recordType: recordType, schema: nil)
@@ -110,7 +113,7 @@ extension CloudDatabase {
             guard !zoneID.isDefault else {
                 throw CloudKitError(.invalidArguments, "Zone subscriptions are not supported on the default zone (CloudKit's rule); subscribe to a custom zone, or use a query subscription.")
             }
-            _ = try ZoneRow.live(zoneID, scope: scope, in: db)
+            _ = try gate(db).zone(zoneID)
         case .database:
             guard scope != .public else {
                 throw CloudKitError(.invalidArguments, "Database subscriptions are not supported in the public database (CloudKit's rule); use a query subscription there.")

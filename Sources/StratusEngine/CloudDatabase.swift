@@ -10,8 +10,11 @@ import StratusModel
 public struct CloudDatabase: Sendable {
     public let store: Store
     public let scope: DatabaseScope
-    /// The user record name that creates and modifies records through this value.
-    public let user: String
+    /// Who acts through this value; what they reach is decided by `AccessGate`.
+    public let caller: Caller
+    /// The user record name that creates and modifies records through this value (empty for
+    /// no user, who cannot write).
+    public var user: String { caller.userRecordName ?? "" }
     /// The device acting through this value: notifications of changes it makes are not
     /// delivered back to it, as CloudKit excludes the originating device.
     public let device: String
@@ -19,11 +22,16 @@ public struct CloudDatabase: Sendable {
     /// The device a database acts as when none is named.
     public static let defaultDevice = "this-store"
 
-    init(store: Store, scope: DatabaseScope, user: String, device: String = CloudDatabase.defaultDevice) {
+    init(store: Store, scope: DatabaseScope, caller: Caller, device: String = CloudDatabase.defaultDevice) {
         self.store = store
         self.scope = scope
-        self.user = user
+        self.caller = caller
         self.device = device
+    }
+
+    /// The gate of one transaction of this database.
+    func gate(_ db: GRDB.Database) throws -> AccessGate {
+        AccessGate(self, db: db, catalog: try store.catalog(db))
     }
 
     /// The most records or deletions one `modifyRecords` call takes, as CloudKit's guidance says.
@@ -36,9 +44,9 @@ public struct CloudDatabase: Sendable {
     /// The live zones of this database, the default zone first.
     public func allRecordZones() throws -> [RecordZone] {
         try store.read { db in
-            try ZoneRow.all(scope: scope, in: db).map { zone in
-                let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ?"), arguments: [zone.id]) ?? 0
-                return RecordZone(zoneID: zone.zoneID, currentToken: token(for: zone), recordCount: count)
+            let gate = try gate(db)
+            return try gate.zones().map { zone in
+                RecordZone(zoneID: zone.zoneID, currentToken: token(for: zone), recordCount: try gate.visibleRecordCount(in: zone))
             }
         }
     }
@@ -51,7 +59,7 @@ public struct CloudDatabase: Sendable {
     /// the busiest type). `zoneNotFound` when the zone does not exist.
     public func recordCountsByType(inZoneWith zoneID: ZoneID) throws -> [String: Int] {
         try store.read { db in
-            let zone = try ZoneRow.live(zoneID, scope: scope, in: db)
+            let zone = try gate(db).zone(zoneID)
             let rows = try Row.fetchAll(db.cachedStatement(sql: CloudDatabase.recordCountsByTypeSQL), arguments: [zone.id])
             var counts: [String: Int] = [:]
             for row in rows { counts[row[0]] = row[1] }
@@ -74,7 +82,8 @@ public struct CloudDatabase: Sendable {
         for zoneID in saving {
             if zoneID.isDefault { continue }
             guard scope.allowsCustomZones else {
-                throw CloudKitError(.invalidArguments, "Custom zones can only be made in the private database, not the \(scope.name) database (CloudKit's rule).")
+                throw CloudKitError(scope == .shared ? .badDatabase : .invalidArguments,
+                                    "Custom zones can only be made in the private database, not the \(scope.name) database (CloudKit's rule).")
             }
             if let problem = CloudDatabase.zoneNameProblem(zoneID.zoneName) { throw CloudKitError(.invalidArguments, problem) }
         }
@@ -82,7 +91,9 @@ public struct CloudDatabase: Sendable {
             throw CloudKitError(.invalidArguments, "The default zone cannot be deleted; delete its records instead.")
         }
         try store.write { db in
-            for zoneID in saving where !zoneID.isDefault {
+            let gate = try gate(db)
+            for requested in saving where !requested.isDefault {
+                let zoneID = try gate.ownZoneID(requested)
                 let databaseSequence = try nextDatabaseSequence(db)
                 if let existing = try ZoneRow.find(zoneID, scope: scope, in: db) {
                     guard existing.state != .live else { continue }
@@ -94,8 +105,9 @@ public struct CloudDatabase: Sendable {
                 }
             }
             for zoneID in deleting {
-                let zone = try ZoneRow.live(zoneID, scope: scope, in: db)
-                try ZoneEraser(db: db, zoneRowID: zone.id).eraseContents()
+                if scope == .shared { throw CloudKitError(.badDatabase, "Zones of the shared database belong to their owners; leave a share instead of deleting its zone.") }
+                let zone = try gate.zone(zoneID)
+                try ZoneEraser(db: db, zoneRowID: zone.id).eraseContents(databaseSequence: try nextDatabaseSequence(db))
                 try db.execute(sql: "UPDATE zone SET state = ?, db_seq = ? WHERE id = ?",
                                arguments: [(purging ? ZoneRow.State.purged : .deleted).rawValue, try nextDatabaseSequence(db), zone.id])
             }
@@ -121,7 +133,16 @@ public struct CloudDatabase: Sendable {
             .encoded(storeID: store.storeID)
     }
 
+    /// The next sequence of this database's change feed. The shared database counts with the
+    /// private databases, whose zones it shows (see `SharedZoneFeed`).
     func nextDatabaseSequence(_ db: GRDB.Database) throws -> Int64 {
+        try CloudDatabase.nextDatabaseSequence(scope: sequenceScope, in: db)
+    }
+
+    /// The scope whose counter orders this database's changes.
+    var sequenceScope: DatabaseScope { scope == .shared ? .private : scope }
+
+    static func nextDatabaseSequence(scope: DatabaseScope, in db: GRDB.Database) throws -> Int64 {
         try db.execute(sql: "UPDATE database_state SET change_seq = change_seq + 1 WHERE scope = ?", arguments: [scope.rawValue])
         return try Int64.fetchOne(db, sql: "SELECT change_seq FROM database_state WHERE scope = ?", arguments: [scope.rawValue]) ?? 0
     }

@@ -9,6 +9,7 @@ public struct CloudKitError: Error, Hashable, Sendable, CustomStringConvertible 
         case internalError = 1
         case partialFailure = 2
         case badContainer = 5
+        case notAuthenticated = 9
         case serviceUnavailable = 6
         case permissionFailure = 10
         case unknownItem = 11
@@ -27,6 +28,8 @@ public struct CloudKitError: Error, Hashable, Sendable, CustomStringConvertible 
         case zoneNotFound = 26
         case limitExceeded = 27
         case userDeletedZone = 28
+        case tooManyParticipants = 29
+        case alreadyShared = 30
         case referenceViolation = 31
 
         /// CloudKit's name for the code, e.g. `serverRecordChanged`.
@@ -45,7 +48,8 @@ public struct CloudKitError: Error, Hashable, Sendable, CustomStringConvertible 
             case .changeTokenExpired: return "CHANGE_TOKEN_EXPIRED"
             case .internalError, .badDatabase: return "INTERNAL_ERROR"
             case .zoneBusy, .serviceUnavailable: return "TRY_AGAIN_LATER"
-            case .constraintViolation: return "EXISTS"
+            case .constraintViolation, .alreadyShared: return "EXISTS"
+            case .notAuthenticated: return "AUTHENTICATION_REQUIRED"
             default: return "BAD_REQUEST"
             }
         }

@@ -69,10 +69,18 @@ public final class Store: Sendable {
         get throws { try read { db in try StoreInfo.load(db)?.environment ?? .development } }
     }
 
-    /// One of the store's databases, acting as `user` (default: the store's owner) from
-    /// `device` (default: `CloudDatabase.defaultDevice`).
+    /// One of the store's databases, acting as the user with record name `user` (default: the
+    /// store's owner) from `device` (default: `CloudDatabase.defaultDevice`). A user record
+    /// name the store has not met becomes a user (see ``ensureUser(_:)``).
     public func database(_ scope: DatabaseScope, user: String? = nil, device: String? = nil) -> CloudDatabase {
-        CloudDatabase(store: self, scope: scope, user: user ?? owner, device: device ?? CloudDatabase.defaultDevice)
+        if let user, user != owner { try? ensureUser(user) }
+        return CloudDatabase(store: self, scope: scope, caller: .user(user ?? owner), device: device ?? CloudDatabase.defaultDevice)
+    }
+
+    /// One of the store's databases as `caller` sees it, from `device`.
+    public func database(_ scope: DatabaseScope, caller: Caller, device: String? = nil) -> CloudDatabase {
+        if let user = caller.userRecordName, user != owner { try? ensureUser(user) }
+        return CloudDatabase(store: self, scope: scope, caller: caller, device: device ?? CloudDatabase.defaultDevice)
     }
 
     /// Every record type's schema, sorted by name.
@@ -269,12 +277,14 @@ public final class Store: Sendable {
                                    FieldValue.milliseconds(Date())])
         for scope in DatabaseScope.allCases {
             try db.execute(sql: "INSERT INTO database_state (scope) VALUES (?)", arguments: [scope.rawValue])
-            try db.execute(sql: "INSERT INTO zone (scope, owner, name) VALUES (?, ?, ?)",
-                           arguments: [scope.rawValue, ZoneID.defaultOwnerName, ZoneID.defaultZoneName])
         }
+        // One public database for everyone; private databases come with their users.
+        try db.execute(sql: "INSERT INTO zone (scope, owner, name) VALUES (?, ?, ?)",
+                       arguments: [DatabaseScope.public.rawValue, ZoneID.defaultOwnerName, ZoneID.defaultZoneName])
         var catalog = try SchemaCatalog.load(db, version: 0)
         _ = try catalog.addType("Users", systemIndexes: RecordTypeSchema.developmentSystemIndexes, in: db)
         try catalog.addField(SchemaField(name: "roles", type: .list(.int64), indexes: []), toType: "Users", in: db)
+        try UserRows.insert(recordName: info.owner, alias: UserRows.ownerAlias, in: db)
         return info
     }
 

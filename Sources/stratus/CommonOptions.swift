@@ -13,8 +13,11 @@ struct CommonOptions: ParsableArguments {
     @Option(help: "The zone.")
     var zone: String = ZoneID.defaultZoneName
 
-    @Option(help: "The user record name that acts (default: the store's owner).")
+    @Option(help: "The user who acts: an alias or user record name (see `stratus users`), or 'none' for no user (default: the store's owner).")
     var user: String?
+
+    @Option(help: "In the shared database: the owner (alias or user record name) of --zone, when users shared zones of the same name.")
+    var zoneOwner: String?
 
     @Option(help: "The device that acts (default: the store's own, 'this-store'); notifications of its own changes are not delivered to it.")
     var device: String?
@@ -27,7 +30,19 @@ struct CommonOptions: ParsableArguments {
 
     var storePath: String { store ?? StoreLocation.defaultPath }
 
-    var zoneID: ZoneID { ZoneID(zoneName: zone) }
+    /// The zone `--zone` names. In the shared database a zone is named with its owner: from
+    /// `--zone-owner`, or the one owner who shared a zone of that name with this user.
+    func zoneID() throws -> ZoneID {
+        guard (try? scope()) == .shared, zone != ZoneID.defaultZoneName else { return ZoneID(zoneName: zone) }
+        let store = try openStore()
+        if let zoneOwner { return ZoneID(zoneName: zone, ownerName: try store.user(named: zoneOwner).recordName) }
+        let owners = try database().allRecordZones().map(\.zoneID).filter { $0.zoneName == zone }
+        if owners.count > 1 {
+            let aliases = try owners.map { try store.user(named: $0.ownerName).alias }
+            throw CommandFailure.usage("zone '\(zone)' is shared with you by \(aliases.joined(separator: " and ")); say whose with --zone-owner")
+        }
+        return owners.first ?? ZoneID(zoneName: zone)
+    }
 
     func scope() throws -> DatabaseScope {
         guard let scope = DatabaseScope(name: db) else {
@@ -47,9 +62,15 @@ struct CommonOptions: ParsableArguments {
         return try StoreLocation.open(storePath, creatingWith: storeEnvironment)
     }
 
+    /// Who `--user` names (the store's owner without it).
+    func caller(in store: Store) throws -> Caller {
+        try user.map { try store.caller(named: $0) } ?? .user(store.owner)
+    }
+
     func database() throws -> CloudDatabase {
         let scope = try scope()
-        return try openStore().database(scope, user: user, device: device)
+        let store = try openStore()
+        return store.database(scope, caller: try caller(in: store), device: device)
     }
 }
 

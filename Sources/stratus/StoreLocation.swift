@@ -13,9 +13,31 @@ enum StoreLocation {
 
     /// Opens the store at `path`, saying on standard error when a store made by an older
     /// Stratus is being upgraded (it rewrites index rows once, seconds on a large store).
+    ///
+    /// A process opens each store once and reuses it: two handles on one file in one process
+    /// would break SQLite's locks when either closes.
     static func open(_ path: String, creatingWith environment: StoreEnvironment? = nil) throws -> Store {
-        try Store(path: path, creatingWith: environment) {
-            FileHandle.standardError.write(Data("Upgrading \(path) for this version of Stratus (once; a large store takes some seconds)...\n".utf8))
+        try opened.open(path) {
+            try Store(path: path, creatingWith: environment) {
+                FileHandle.standardError.write(Data("Upgrading \(path) for this version of Stratus (once; a large store takes some seconds)...\n".utf8))
+            }
         }
+    }
+
+    private static let opened = OpenedStores()
+}
+
+/// The stores this process has open, by path.
+private final class OpenedStores: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stores: [String: Store] = [:]
+
+    func open(_ path: String, _ make: () throws -> Store) throws -> Store {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = stores[path] { return known }
+        let store = try make()
+        stores[path] = store
+        return store
     }
 }

@@ -39,9 +39,12 @@ import StratusModel
         everything.parent = Reference(recordName: "someone")
         try temp.privateDB.save(everything)
         try temp.privateDB.save(Record(recordType: "Note", recordID: RecordID(recordName: "n1"), fields: ["text": .string("default zone")]))
+        // Only its owner writes a private database: another user's edit arrives as a restore.
         var note = try temp.privateDB.record(for: RecordID(recordName: "n1"))
         note["text"] = .string("edited by bob")
-        try temp.store.database(.private, user: "_bob").save(note)
+        note.lastModifiedUserRecordName = "_bob"
+        note.recordChangeTag = nil
+        _ = try temp.privateDB.importRecords([note])
         _ = try temp.privateDB.modifyRecords(saving: (0..<400).map { index in
             Record(recordType: "Place", recordID: RecordID(recordName: "place-\(index)", zoneID: travel),
                    fields: ["name": .string("Place \(index)"), "visits": .int64(Int64(index))])

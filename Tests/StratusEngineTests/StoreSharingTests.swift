@@ -27,15 +27,17 @@ import StratusModel
 
     @Test func actingUserBecomesCreatorAndModifier() throws {
         let temp = try TemporaryStore()
-        let alice = temp.store.database(.private, user: "alice")
-        let bob = temp.store.database(.private, user: "bob")
+        // Any signed-in user may write Docs in the public database.
+        _ = try temp.store.importSchema(text: #"DEFINE SCHEMA RECORD TYPE Doc (v INT64, GRANT READ, CREATE, WRITE TO "_icloud");"#)
+        let alice = temp.store.database(.public, user: "_a11ce000000000000000000000000000")
+        let bob = temp.store.database(.public, user: "_b0b00000000000000000000000000000")
         var record = try alice.save(Record(recordType: "Doc", recordID: RecordID(recordName: "d"), fields: ["v": .int64(1)]))
-        #expect(record.creatorUserRecordName == "alice")
+        #expect(record.creatorUserRecordName == "_a11ce000000000000000000000000000")
         record["v"] = .int64(2)
         let edited = try bob.save(record)
-        #expect(edited.creatorUserRecordName == "alice")
-        #expect(edited.lastModifiedUserRecordName == "bob")
-        #expect(try temp.privateDB.record(for: RecordID(recordName: "d")).lastModifiedUserRecordName == "bob")
+        #expect(edited.creatorUserRecordName == "_a11ce000000000000000000000000000")
+        #expect(edited.lastModifiedUserRecordName == "_b0b00000000000000000000000000000")
+        #expect(try temp.store.database(.public).record(for: RecordID(recordName: "d")).lastModifiedUserRecordName == "_b0b00000000000000000000000000000")
     }
 
     @Test func fetchReportsProgressPerRecord() throws {

@@ -21,10 +21,13 @@ public struct DemoStoreBuilder {
         try store.database(.private).allRecordZones().contains { $0.zoneID == markerZone }
     }
 
-    /// Whether `store` holds no records at all.
+    /// Whether `store` holds no records besides its users' `Users` records.
     public static func isEmpty(_ store: Store) throws -> Bool {
         try DatabaseScope.allCases.allSatisfy { scope in
-            try store.database(scope).allRecordZones().allSatisfy { $0.recordCount == 0 }
+            let database = store.database(scope)
+            return try database.allRecordZones().allSatisfy { zone in
+                try zone.recordCount == 0 || database.recordCountsByType(inZoneWith: zone.zoneID).keys.allSatisfy { $0 == "Users" }
+            }
         }
     }
 

@@ -35,8 +35,10 @@ extension CloudDatabase {
     public func exportRecords(zone: ZoneID? = nil, recordType: String? = nil, embedAssets: Bool = true, chunkSize: Int = 1 << 20,
                               write: (Data) throws -> Void, progress: (Int) -> Void = { _ in }) throws -> Int {
         try store.read { db in
-            var exporter = RecordExporter(db: db, catalog: try store.catalog(db), embedAssets: embedAssets)
+            let catalog = try store.catalog(db)
+            var exporter = RecordExporter(db: db, catalog: catalog, embedAssets: embedAssets)
             let (zones, typeID) = try RecordExporter.scope(self, zone: zone, recordType: recordType, db: db)
+            let gate = AccessGate(self, db: db, catalog: catalog)
             var buffer: [UInt8] = []
             buffer.reserveCapacity(chunkSize + 64 * 1024)
             var count = 0
@@ -44,8 +46,13 @@ extension CloudDatabase {
                 let sql = "SELECT \(StoredRecord.columns) FROM record WHERE zone_id = ?" + (typeID == nil ? "" : " AND type_id = ?") + " ORDER BY seq"
                 let arguments: StatementArguments = typeID.map { [zoneRow.id, $0] } ?? [zoneRow.id]
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                // Only what the caller may read leaves; the check is per type (public) or per zone.
+                var filters: [Int64: ((StoredRecord) throws -> Bool)?] = [:]
                 while let row = try rows.next() {
-                    try exporter.append(StoredRecord(row: row), zoneID: zoneRow.zoneID, to: &buffer)
+                    let stored = StoredRecord(row: row)
+                    if filters[stored.typeID] == nil { filters[stored.typeID] = .some(try gate.readFilter(zone: zoneRow, typeName: catalog.typeNames[stored.typeID])) }
+                    if let visible = filters[stored.typeID] ?? nil, try !visible(stored) { continue }
+                    try exporter.append(stored, zoneID: zoneRow.zoneID, to: &buffer)
                     count += 1
                     if buffer.count >= chunkSize {
                         try write(Data(buffer))
@@ -75,7 +82,8 @@ struct RecordExporter {
     }
 
     static func scope(_ database: CloudDatabase, zone: ZoneID?, recordType: String?, db: GRDB.Database) throws -> ([ZoneRow], Int64?) {
-        let zones = try zone.map { [try ZoneRow.live($0, scope: database.scope, in: db)] } ?? ZoneRow.all(scope: database.scope, in: db)
+        let gate = try database.gate(db)
+        let zones = try zone.map { [try gate.zone($0)] } ?? gate.zones()
         var typeID: Int64?
         if let recordType {
             guard let type = try database.store.catalog(db).type(named: recordType) else {

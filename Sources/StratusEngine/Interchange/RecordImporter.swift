@@ -63,6 +63,8 @@ struct RecordImporter {
     let db: GRDB.Database
     var catalog: SchemaCatalog
     var validator: RecordValidator
+    /// Imports are checked as saves are: a restore cannot reach what the caller could not write.
+    let gate: AccessGate
     var zones: [ZoneID: ZoneRow] = [:]
     var sequences: [Int64: Int64] = [:]
     var knownAssets: Set<String> = []
@@ -87,11 +89,13 @@ struct RecordImporter {
         catalog = try database.store.catalog(db)
         validator = RecordValidator(environment: try StoreInfo.load(db)?.environment ?? .development, catalog: catalog)
         buffer = IndexRowBuffer(db: db, limit: indexRowLimit)
+        gate = AccessGate(database, db: db, catalog: catalog)
         lastRowIDBefore = try Int64.fetchOne(db, sql: "SELECT max(id) FROM record") ?? 0
     }
 
-    private mutating func zone(_ zoneID: ZoneID) throws -> ZoneRow {
-        if let known = zones[zoneID] { return known }
+    private mutating func zone(_ requested: ZoneID) throws -> ZoneRow {
+        if let known = zones[requested] { return known }
+        let zoneID = database.scope.allowsCustomZones ? try gate.ownZoneID(requested) : requested
         if !zoneID.isDefault, database.scope.allowsCustomZones, try ZoneRow.find(zoneID, scope: database.scope, in: db)?.state != .live {
             if let problem = CloudDatabase.zoneNameProblem(zoneID.zoneName) { throw CloudKitError(.invalidArguments, problem) }
             let databaseSequence = try database.nextDatabaseSequence(db)
@@ -103,8 +107,8 @@ struct RecordImporter {
                                arguments: [database.scope.rawValue, zoneID.ownerName, zoneID.zoneName, databaseSequence])
             }
         }
-        let row = try ZoneRow.live(zoneID, scope: database.scope, in: db)
-        zones[zoneID] = row
+        let row = try gate.zone(requested)
+        zones[requested] = row
         return row
     }
 
@@ -133,6 +137,10 @@ struct RecordImporter {
         }
         try growSchema(typeName: record.recordType, fields: fields)
         guard let type = catalog.type(named: record.recordType) else { return }
+        if database.scope != .private {
+            let existing = try StoredRecord.find(zoneRowID: zone.id, name: record.recordName, in: db)
+            try gate.checkSave(recordName: record.recordName, recordType: record.recordType, parent: record.parent?.recordName, existing: existing, zone: zone)
+        }
         try checkAssets(fields)
         let blob = prepared.blob
         guard blob.count <= CloudDatabase.maximumRecordSize else {

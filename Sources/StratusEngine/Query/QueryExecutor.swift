@@ -14,6 +14,8 @@ struct QueryExecutor {
     let limit: Int
     /// What is left to check on each candidate once the driver has done its part.
     let residual: QueryFilter
+    /// Whether the caller may see a record (nil: every record), from `AccessGate`.
+    var visible: ((StoredRecord) throws -> Bool)?
     /// Decodes the candidates' fields; they are mostly of one shape.
     private let decoder = FieldDecoder()
 
@@ -288,6 +290,7 @@ struct QueryExecutor {
 
     private func matching(_ stored: StoredRecord) throws -> LoadedRecord? {
         guard stored.zoneRowID == zoneRowID, stored.typeID == type.id else { return nil }
+        if let visible, try !visible(stored) { return nil }
         let record = LoadedRecord(stored: stored, fields: try stored.fields(using: decoder))
         return residual.terms.isEmpty || residual.matches(record) ? record : nil
     }

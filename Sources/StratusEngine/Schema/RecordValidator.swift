@@ -39,18 +39,21 @@ struct RecordValidator {
     /// record passed ``passesSchemaFreeChecks(recordName:recordType:fields:)``, so only the
     /// schema is checked (any problem left is a schema one, reported for the same field).
     mutating func validate(recordType: String, fields: [String: FieldValue], schemaFreeChecked: Bool = false) -> CloudKitError? {
-        if !schemaFreeChecked, let problem = RecordValidator.identifierProblem(recordType, what: "record type name") {
+        // CloudKit's share type and its system fields break the identifier rules on purpose.
+        let isShare = ShareRecordType.isShareType(recordType)
+        if !schemaFreeChecked, !isShare, let problem = RecordValidator.identifierProblem(recordType, what: "record type name") {
             return CloudKitError(.invalidArguments, problem)
         }
         let existing = catalog.type(named: recordType)?.schema
         let typeKnown = existing != nil || pendingTypes.contains(recordType)
-        if !typeKnown, environment == .production {
+        if !typeKnown, environment == .production, !isShare {
             return CloudKitError(.invalidArguments, "Cannot create new type '\(recordType)' in production schema; deploy a schema that declares it first.")
         }
         let pending = pendingFields[recordType]
         // The field's problem, or success with the field it adds to the schema (if any).
         func check(_ name: String, _ value: FieldValue) -> Result<SchemaField?, CloudKitError> {
-            if !schemaFreeChecked, let problem = RecordValidator.identifierProblem(name, what: "field name") {
+            let shareField = isShare ? ShareRecordType.systemFields[name] : nil
+            if !schemaFreeChecked, shareField == nil, let problem = RecordValidator.identifierProblem(name, what: "field name") {
                 return .failure(CloudKitError(.invalidArguments, problem))
             }
             if !schemaFreeChecked, let problem = RecordValidator.valueProblem(value, field: name) {
@@ -62,7 +65,7 @@ struct RecordValidator {
                 }
                 return .success(nil)
             }
-            if environment == .production {
+            if environment == .production, shareField == nil {
                 return .failure(CloudKitError(.invalidArguments, "Cannot create or modify field '\(name)' in record type '\(recordType)' in production schema; declare it first."))
             }
             return .success(SchemaField(name: name, type: value.type, indexes: value.type.defaultIndexes))

@@ -15,6 +15,9 @@ struct SchemaCatalog: Sendable {
     var version: Int64
     var types: [String: TypeEntry]
     var typeNames: [Int64: String]
+    /// Each type's GRANT entries (public-database security roles), by type id; a type with
+    /// none declared has no entry.
+    var grants: [Int64: [GrantDeclaration]] = [:]
 
     func type(named name: String) -> TypeEntry? { types[name] }
 
@@ -38,6 +41,11 @@ struct SchemaCatalog: Sendable {
             let name: String = row["name"]
             catalog.types[typeName]?.schema.fields[name] = SchemaField(name: name, type: type, indexes: FieldIndexes(rawValue: row["indexes"]))
             catalog.types[typeName]?.fieldIDs[name] = row["id"]
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT type_id, permissions, role FROM schema_grant ORDER BY type_id, position") {
+            let permissions = (row["permissions"] as String).split(separator: ",")
+                .compactMap { GrantDeclaration.Permission(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+            catalog.grants[row["type_id"], default: []].append(GrantDeclaration(permissions, to: row["role"]))
         }
         return catalog
     }

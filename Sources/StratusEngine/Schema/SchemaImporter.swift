@@ -276,12 +276,7 @@ struct SchemaImporter {
         for row in try Row.fetchAll(db, sql: "SELECT type_id, name, declared_type FROM schema_field WHERE declared_type IS NOT NULL") {
             spellings[row["type_id"], default: [:]][row["name"]] = row["declared_type"]
         }
-        var grants: [Int64: [GrantDeclaration]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT type_id, permissions, role FROM schema_grant ORDER BY type_id, position") {
-            let permissions = (row["permissions"] as String).split(separator: ",")
-                .compactMap { GrantDeclaration.Permission(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
-            grants[row["type_id"], default: []].append(GrantDeclaration(permissions, to: row["role"]))
-        }
+        let grants = catalog.grants
         var document = SchemaDocument(roles: try String.fetchAll(db, sql: "SELECT name FROM schema_role ORDER BY name"))
         for entry in catalog.types.values.sorted(by: { $0.schema.name < $1.schema.name }) {
             var type = RecordTypeDeclaration(name: entry.schema.name, grants: grants[entry.id] ?? [])

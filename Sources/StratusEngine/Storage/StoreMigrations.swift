@@ -117,6 +117,8 @@ enum StoreMigrations {
             // Where each zone's change history was compacted (see CloudDatabase.compactHistory).
             try db.execute(sql: "ALTER TABLE zone ADD COLUMN compacted_seq INTEGER NOT NULL DEFAULT 0")
         }
+        UserRows.register(in: &migrator)
+        ShareRows.register(in: &migrator)
         return migrator
     }
 

@@ -6,7 +6,12 @@ struct ZoneEraser {
     let db: GRDB.Database
     let zoneRowID: Int64
 
-    func eraseContents() throws {
+    /// Erases the zone's contents and ends its shares (`databaseSequence` orders their
+    /// participants' loss of access in their shared databases).
+    func eraseContents(databaseSequence: Int64) throws {
+        for share in try ShareRows.live(zoneRowID: zoneRowID, in: db) {
+            try ShareRows.end(share.id, databaseSequence: databaseSequence, in: db)
+        }
         try db.execute(sql: "DELETE FROM record_text WHERE rowid IN (SELECT id FROM record WHERE zone_id = ?)", arguments: [zoneRowID])
         for table in ["field_value", "reference_edge", "tombstone", "record"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE zone_id = ?", arguments: [zoneRowID])

@@ -10,7 +10,12 @@ struct ZoneRow: Sendable {
 
     var id: Int64
     var scope: DatabaseScope
+    /// The zone as the caller names it: a zone of your own private database has the owner
+    /// `__defaultOwner__`; a zone shared with you has its owner's user record name.
     var zoneID: ZoneID
+    /// The user record name in the row: the private database's owner (`__defaultOwner__` in
+    /// the public database).
+    var ownerRecordName: String
     var incarnation: Int64
     var changeSequence: Int64
     var databaseSequence: Int64
@@ -24,6 +29,7 @@ struct ZoneRow: Sendable {
         id = row["id"]
         scope = DatabaseScope(rawValue: row["scope"]) ?? .private
         zoneID = ZoneID(zoneName: row["name"], ownerName: row["owner"])
+        ownerRecordName = row["owner"]
         incarnation = row["incarnation"]
         changeSequence = row["change_seq"]
         databaseSequence = row["db_seq"]
@@ -49,14 +55,22 @@ struct ZoneRow: Sendable {
         return zone
     }
 
-    static func all(scope: DatabaseScope, in db: GRDB.Database) throws -> [ZoneRow] {
-        try Row.fetchAll(db, sql: "SELECT \(columns) FROM zone WHERE scope = ? AND state = 0 ORDER BY name = '_defaultZone' DESC, name",
-                         arguments: [scope.rawValue]).map(ZoneRow.init)
+    /// The live zones of `owner` in `scope`, the default zone first.
+    static func all(scope: DatabaseScope, owner: String, in db: GRDB.Database) throws -> [ZoneRow] {
+        try Row.fetchAll(db, sql: "SELECT \(columns) FROM zone WHERE scope = ? AND owner = ? AND state = 0 ORDER BY name = '_defaultZone' DESC, name",
+                         arguments: [scope.rawValue, owner]).map(ZoneRow.init)
     }
 
-    /// Zones whose database sequence is past `sequence`, oldest change first.
-    static func changed(scope: DatabaseScope, after sequence: Int64, limit: Int, in db: GRDB.Database) throws -> [ZoneRow] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(columns) FROM zone WHERE scope = ? AND db_seq > ? AND name <> '_defaultZone' ORDER BY db_seq LIMIT ?"),
-                         arguments: [scope.rawValue, sequence, limit]).map(ZoneRow.init)
+    /// Zones of `owner` whose database sequence is past `sequence`, oldest change first.
+    static func changed(scope: DatabaseScope, owner: String, after sequence: Int64, limit: Int, in db: GRDB.Database) throws -> [ZoneRow] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(columns) FROM zone WHERE scope = ? AND owner = ? AND db_seq > ? AND name <> '_defaultZone' ORDER BY db_seq LIMIT ?"),
+                         arguments: [scope.rawValue, owner, sequence, limit]).map(ZoneRow.init)
+    }
+
+    /// The zone as `zoneID` names it for its viewer.
+    func named(_ zoneID: ZoneID) -> ZoneRow {
+        var copy = self
+        copy.zoneID = zoneID
+        return copy
     }
 }

@@ -24,6 +24,11 @@ struct SubscriptionNotifier {
     private let nowMilliseconds: Int64
     /// Filters of predicates that use now(), compiled with this transaction's time.
     private var timedFilters: [Int64: QueryFilter?] = [:]
+    /// The shared database's subscriptions (participants' database subscriptions fire when a
+    /// zone shared with them changes), loaded when a shared zone is touched.
+    private var sharedSubscriptions: SubscriptionIndex.Scoped??
+    /// Per public-database subscriber, the gate that says what they may read.
+    private var readers: [String: AccessGate] = [:]
 
     init(database: CloudDatabase, db: GRDB.Database, catalog: SchemaCatalog, now: Date) throws {
         self.database = database
@@ -31,7 +36,9 @@ struct SubscriptionNotifier {
         self.catalog = catalog
         self.now = now
         nowMilliseconds = FieldValue.milliseconds(now)
-        subscriptions = try SubscriptionIndex.current(store: database.store, scope: database.scope, catalog: catalog, in: db)
+        // Changes land in the zone's own database: a participant's write through the shared
+        // database is a change of the owner's private zone.
+        subscriptions = try SubscriptionIndex.current(store: database.store, scope: database.sequenceScope, catalog: catalog, in: db)
     }
 
     /// After a record row was inserted or updated: `record` is the new state, `previous` and
@@ -45,7 +52,7 @@ struct SubscriptionNotifier {
         let states: [any FilterableRecord] = before.map { [$0, after] } ?? [after]
         for index in group.guards.candidates(states) {
             let entry = group.entries[index]
-            guard applies(entry, zone: zone) else { continue }
+            guard try applies(entry, zone: zone, recordType: record.recordType, creator: record.creatorUserRecordName) else { continue }
             guard let filter = compiledFilter(entry) else { continue }
             let matchedBefore = before.map(filter.matches) ?? false
             let matchesNow = filter.matches(after)
@@ -69,7 +76,8 @@ struct SubscriptionNotifier {
         let last = LoadedRecord(stored: victim, fields: try victim.fields())
         for index in group.guards.candidates([last]) {
             let entry = group.entries[index]
-            guard applies(entry, zone: zone), let filter = compiledFilter(entry), filter.matches(last) else { continue }
+            guard try applies(entry, zone: zone, recordType: typeName, creator: victim.createdBy), let filter = compiledFilter(entry),
+                  filter.matches(last) else { continue }
             let fields = last.fields
             try fire(entry, reason: .recordDeleted, recordName: victim.name, recordType: typeName, zone: zone, fields: fields)
         }
@@ -82,22 +90,50 @@ struct SubscriptionNotifier {
         for entry in subscriptions.zones {
             guard let zoneID = entry.subscription.zoneID else { continue }
             for rowID in touchedOrder {
-                guard let change = touched[rowID], change.zone.zoneID == zoneID,
+                guard let change = touched[rowID], change.zone.zoneID.zoneName == zoneID.zoneName, owns(entry, change.zone),
                       entry.subscription.recordType.map(change.types.contains) ?? true else { continue }
                 try write(entry, type: .recordZone, reason: nil, zoneID: zoneID, recordName: nil, recordType: nil, fields: [:])
             }
         }
         for entry in subscriptions.databases {
             let fires = touchedOrder.contains { rowID in
-                guard let change = touched[rowID] else { return false }
+                guard let change = touched[rowID], owns(entry, change.zone) else { return false }
                 // The default zone of the private database takes no part in database subscriptions.
-                if database.scope == .private, change.zone.zoneID.isDefault { return false }
+                if change.zone.scope == .private, change.zone.zoneID.isDefault { return false }
                 return entry.subscription.recordType.map(change.types.contains) ?? true
             }
             if fires {
                 try write(entry, type: .database, reason: nil, zoneID: nil, recordName: nil, recordType: nil, fields: [:])
             }
         }
+        try notifyParticipants()
+    }
+
+    /// Fires the shared-database subscriptions of the users a touched private zone is shared
+    /// with (and who accepted), once per subscription.
+    private mutating func notifyParticipants() throws {
+        var sharedZones: [ZoneRow] = []
+        for zone in touchedOrder.compactMap({ touched[$0]?.zone }) where zone.scope == .private && !zone.zoneID.isDefault {
+            if try ShareRows.zoneIsShared(zone.id, in: db) { sharedZones.append(zone) }
+        }
+        guard !sharedZones.isEmpty else { return }
+        if sharedSubscriptions == nil {
+            sharedSubscriptions = .some(try SubscriptionIndex.current(store: database.store, scope: .shared, catalog: catalog, in: db))
+        }
+        guard let shared = sharedSubscriptions ?? nil else { return }
+        var participants: Set<String> = []
+        for zone in sharedZones { participants.formUnion(try ShareRows.acceptedUsers(zoneRowID: zone.id, in: db)) }
+        for entry in shared.databases where participants.contains(entry.owner) {
+            let types = sharedZones.reduce(into: Set<String>()) { $0.formUnion(touched[$1.id]?.types ?? []) }
+            guard entry.subscription.recordType.map(types.contains) ?? true else { continue }
+            try write(entry, scope: .shared, type: .database, reason: nil, zoneID: nil, recordName: nil, recordType: nil, fields: [:])
+        }
+    }
+
+    /// Whether a subscription of the zone's own database belongs to someone who sees the zone:
+    /// in the private database, its owner only.
+    private func owns(_ entry: SubscriptionIndex.Entry, _ zone: ZoneRow) -> Bool {
+        zone.scope != .private || entry.owner == zone.ownerRecordName
     }
 
     // MARK: - Private
@@ -121,9 +157,16 @@ struct SubscriptionNotifier {
         return filter
     }
 
-    private func applies(_ entry: SubscriptionIndex.Entry, zone: ZoneRow) -> Bool {
-        guard !spent.contains(entry.rowID) else { return false }
-        if let zoneID = entry.subscription.zoneID, zoneID != zone.zoneID { return false }
+    /// Whether a query subscription may fire on a change: its zone, and a subscriber who may
+    /// see the record (the private database's owner; in the public database, READ on it).
+    private mutating func applies(_ entry: SubscriptionIndex.Entry, zone: ZoneRow, recordType: String, creator: String?) throws -> Bool {
+        guard !spent.contains(entry.rowID), owns(entry, zone) else { return false }
+        if let zoneID = entry.subscription.zoneID, zoneID.zoneName != zone.zoneID.zoneName { return false }
+        if zone.scope == .public {
+            let reader = readers[entry.owner] ?? AccessGate(scope: .public, caller: .user(entry.owner), db: db, catalog: catalog)
+            readers[entry.owner] = reader
+            return try reader.mayRead(recordType: recordType, creator: creator)
+        }
         return true
     }
 
@@ -148,7 +191,7 @@ struct SubscriptionNotifier {
         }
     }
 
-    private func write(_ entry: SubscriptionIndex.Entry, type: CloudNotification.NotificationType, reason: CloudNotification.Reason?,
+    private func write(_ entry: SubscriptionIndex.Entry, scope: DatabaseScope? = nil, type: CloudNotification.NotificationType, reason: CloudNotification.Reason?,
                        zoneID: ZoneID?, recordName: String?, recordType: String?, fields: [String: FieldValue]) throws {
         let info = entry.subscription.notificationInfo
         let display = info.map { info in
@@ -159,7 +202,7 @@ struct SubscriptionNotifier {
                                       fields, info, created_at, origin_device)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
-                UUID().uuidString, database.scope.rawValue, entry.owner, entry.subscription.subscriptionID, type.rawValue, reason?.rawValue,
+                UUID().uuidString, (scope ?? database.sequenceScope).rawValue, entry.owner, entry.subscription.subscriptionID, type.rawValue, reason?.rawValue,
                 zoneID?.zoneName, zoneID?.ownerName, recordName, recordType, fields.isEmpty ? nil : FieldCoder.encode(fields),
                 display, nowMilliseconds, database.device,
             ])

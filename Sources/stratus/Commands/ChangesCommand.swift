@@ -35,7 +35,7 @@ struct ChangesCommand: ParsableCommand {
         var json: [JSONValue] = []
         var moreComing = false
         repeat {
-            let page = try db.recordZoneChanges(inZoneWith: common.zoneID, since: token, until: until, desiredKeys: desiredKeys,
+            let page = try db.recordZoneChanges(inZoneWith: try common.zoneID(), since: token, until: until, desiredKeys: desiredKeys,
                                                 resultsLimit: limit ?? CloudDatabase.maximumChangesLimit)
                 .ordered(PlaybackOrder(rawValue: order) ?? .sequence, seed: seed)
             for change in page.changes {

@@ -13,11 +13,12 @@ struct DeleteCommand: ParsableCommand {
 
     func run() throws {
         let database = try common.database()
+        let zoneID = try common.zoneID()
         var failures = 0
         var json: [JSONValue] = []
         var start = 0
         while start < names.count {
-            let batch = names[start..<min(start + CloudDatabase.maximumBatchSize, names.count)].map { RecordID(recordName: $0, zoneID: common.zoneID) }
+            let batch = names[start..<min(start + CloudDatabase.maximumBatchSize, names.count)].map { RecordID(recordName: $0, zoneID: zoneID) }
             let result = try database.modifyRecords(deleting: batch, atomically: atomic)
             for item in result.deleteResults {
                 switch item.result {

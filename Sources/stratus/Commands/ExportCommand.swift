@@ -79,7 +79,7 @@ struct RecordImportRunner {
         let count: Int
         var deleted = 0
         do {
-            count = try database.importRecords(lines: handle, zoneID: common.zoneID, progress: {
+            count = try database.importRecords(lines: handle, zoneID: try common.zoneID(), progress: {
                 bar.update($0.bytes, records: $0.records)
                 deleted = $0.deleted
             })

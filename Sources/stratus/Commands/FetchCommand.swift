@@ -20,8 +20,9 @@ struct FetchCommand: ParsableCommand {
 
     func run() throws {
         let database = try common.database()
+        let zoneID = try common.zoneID()
         let desiredKeys: [String]? = noKeys ? [] : keys.map(parseKeyList)
-        let results = try database.records(for: names.map { RecordID(recordName: $0, zoneID: common.zoneID) }, desiredKeys: desiredKeys)
+        let results = try database.records(for: names.map { RecordID(recordName: $0, zoneID: zoneID) }, desiredKeys: desiredKeys)
         var missing = 0
         var json: [JSONValue] = []
         for item in results {

@@ -19,8 +19,8 @@ struct HistoryShowCommand: ParsableCommand {
 
     func run() throws {
         let database = try common.database()
-        let oldest = try database.oldestValidToken(for: common.zoneID)
-        let current = try database.currentToken(for: common.zoneID)
+        let oldest = try database.oldestValidToken(for: try common.zoneID())
+        let current = try database.currentToken(for: try common.zoneID())
         if common.json {
             Output.json(.object([("oldestValidToken", .string(oldest)), ("currentToken", .string(current))]))
         } else {
@@ -51,7 +51,7 @@ struct HistoryCompactCommand: ParsableCommand {
     }
 
     func run() throws {
-        let result = try common.database().compactHistory(inZoneWith: common.zoneID, before: before, keeping: keep)
+        let result = try common.database().compactHistory(inZoneWith: try common.zoneID(), before: before, keeping: keep)
         if common.json {
             Output.json(.object([("compactedSequence", .integer(result.compactedSequence)), ("droppedDeletions", .integer(Int64(result.droppedDeletions))),
                                  ("oldestValidToken", .string(result.oldestValidToken))]))

@@ -42,7 +42,7 @@ struct QueryCommand: ParsableCommand {
             if let cursor {
                 page = try database.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: limit)
             } else {
-                page = try database.records(matching: query, inZoneWith: common.zoneID, desiredKeys: desiredKeys, resultsLimit: limit)
+                page = try database.records(matching: query, inZoneWith: try common.zoneID(), desiredKeys: desiredKeys, resultsLimit: limit)
             }
         } catch let error as CloudKitError where error.predicateDiagnostics != nil {
             throw CommandFailure.failed("invalidArguments (12): the predicate is not a valid CloudKit query\n" + error.predicateDiagnostics!.rendered())

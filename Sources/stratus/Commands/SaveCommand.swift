@@ -71,7 +71,7 @@ struct SaveCommand: ParsableCommand {
         for (index, object) in objects.enumerated() {
             let entries: [RecordDocument.Entry]
             do {
-                entries = try RecordDocument.entries(in: object, zoneID: common.zoneID, uploadAsset: { path in
+                entries = try RecordDocument.entries(in: object, zoneID: try common.zoneID(), uploadAsset: { path in
                     try store.putAsset(Data(contentsOf: URL(fileURLWithPath: path)))
                 })
             } catch {
@@ -94,7 +94,7 @@ struct SaveCommand: ParsableCommand {
     private func csvRecords(_ text: String, store: Store) throws -> [Record] {
         let types = try store.recordTypes()
         do {
-            return try RecordCSV.records(from: text, recordType: type, zoneID: common.zoneID) { name in types.first { $0.name == name } }
+            return try RecordCSV.records(from: text, recordType: type, zoneID: try common.zoneID()) { name in types.first { $0.name == name } }
         } catch let problem as RecordCSV.Problem {
             throw CommandFailure.failed("\(file == "-" ? "standard input" : file), \(problem)")
         }

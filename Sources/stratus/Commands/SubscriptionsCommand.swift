@@ -66,12 +66,12 @@ struct SubscriptionsCommand: ParsableCommand {
                 guard let type else { throw CommandFailure.usage("a query subscription needs --type") }
                 var options = try parseFiresOn(on)
                 if once { options.insert(.firesOnce) }
-                let zoneID = common.zoneID.isDefault ? nil : common.zoneID
+                let zoneID = try common.zoneID().isDefault ? nil : try common.zoneID()
                 subscription = .query(type, predicateFormat: filter, arguments: try ArgumentParsing.parse(arguments), subscriptionID: subscriptionID,
                                       options: options, zoneID: zoneID, notificationInfo: info)
             case "zone", "recordzone":
                 try refuseQueryOptions()
-                subscription = .recordZone(common.zoneID, recordType: type, subscriptionID: subscriptionID, notificationInfo: info)
+                subscription = .recordZone(try common.zoneID(), recordType: type, subscriptionID: subscriptionID, notificationInfo: info)
             case "database", "db":
                 try refuseQueryOptions()
                 subscription = .database(recordType: type, subscriptionID: subscriptionID, notificationInfo: info)

@@ -12,7 +12,7 @@ struct TokenCommand: ParsableCommand {
 
     func run() throws {
         let db = try common.database()
-        let token = database ? try db.currentDatabaseToken() : try db.currentToken(for: common.zoneID)
+        let token = database ? try db.currentDatabaseToken() : try db.currentToken(for: try common.zoneID())
         if common.json { Output.json(.object([("syncToken", .string(token))])) } else { Output.line(token) }
     }
 }

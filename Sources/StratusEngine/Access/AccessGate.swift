@@ -1,0 +1,286 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// The one place that decides what a caller reaches, as CloudKit would let them: which zones
+/// a database shows, and whether a record may be read, created, changed or deleted there.
+///
+/// - Private database: the caller's own; another user's zones do not exist from here.
+/// - Public database: one for everyone; records are guarded per type by the schema's security
+///   roles (see `PublicGrants`).
+/// - Shared database: a view of other users' private zones, holding exactly what shares the
+///   caller accepted reach (a whole zone, or a root record and the records under it), with the
+///   share's permission.
+///
+/// Every operation makes one gate for its transaction; it caches what it looked up.
+final class AccessGate {
+    let scope: DatabaseScope
+    let caller: Caller
+    let db: GRDB.Database
+    let catalog: SchemaCatalog
+    private var callerRoles: Set<String>?
+    private var grants: [String: PublicGrants] = [:]
+    private var development: Bool?
+    private var sharedGrants: [Int64: [ShareRows.Grant]] = [:]
+    /// Per zone: the share root (if any) each record name's parent chain reaches.
+    private var reachedRoots: [Int64: [String: String?]] = [:]
+
+    init(scope: DatabaseScope, caller: Caller, db: GRDB.Database, catalog: SchemaCatalog) {
+        self.scope = scope
+        self.caller = caller
+        self.db = db
+        self.catalog = catalog
+    }
+
+    convenience init(_ database: CloudDatabase, db: GRDB.Database, catalog: SchemaCatalog) {
+        self.init(scope: database.scope, caller: database.caller, db: db, catalog: catalog)
+    }
+
+    // MARK: - Zones
+
+    /// The live zone `zoneID` names for the caller, or `zoneNotFound` (also for a zone that
+    /// exists but is not the caller's to see, as CloudKit does not reveal it).
+    func zone(_ zoneID: ZoneID) throws -> ZoneRow {
+        let notFound = CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the \(scope.name) database.")
+        switch scope {
+        case .public:
+            guard let row = try ZoneRow.find(ZoneID(zoneName: zoneID.zoneName), scope: .public, in: db), row.state == .live else { throw notFound }
+            return row.named(ZoneID(zoneName: zoneID.zoneName))
+        case .private:
+            let owner = try signedInUser()
+            guard zoneID.ownerName == ZoneID.defaultOwnerName || zoneID.ownerName == owner,
+                  let row = try ZoneRow.find(ZoneID(zoneName: zoneID.zoneName, ownerName: owner), scope: .private, in: db),
+                  row.state == .live else { throw notFound }
+            return row.named(ZoneID(zoneName: zoneID.zoneName))
+        case .shared:
+            let user = try signedInUser()
+            guard zoneID.ownerName != ZoneID.defaultOwnerName, zoneID.ownerName != user,
+                  let row = try ZoneRow.find(zoneID, scope: .private, in: db), row.state == .live,
+                  try !sharedGrants(in: row).isEmpty else {
+                if zoneID.ownerName == ZoneID.defaultOwnerName {
+                    throw CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the shared database: a shared zone is named with its owner's user record name.")
+                }
+                throw notFound
+            }
+            return row
+        }
+    }
+
+    /// The zone ID rows are kept under for a zone the caller makes in their private database.
+    func ownZoneID(_ zoneID: ZoneID) throws -> ZoneID {
+        guard scope == .private else {
+            throw CloudKitError(.badDatabase, "Custom zones can only be made in the private database, not the \(scope.name) database (CloudKit's rule).")
+        }
+        let owner = try signedInUser()
+        guard zoneID.ownerName == ZoneID.defaultOwnerName || zoneID.ownerName == owner else {
+            throw CloudKitError(.permissionFailure, "Zone '\(zoneID.zoneName)' names another owner; a user makes and deletes zones only in their own private database.")
+        }
+        return ZoneID(zoneName: zoneID.zoneName, ownerName: owner)
+    }
+
+    /// The live zones the caller sees, the default zone first.
+    func zones() throws -> [ZoneRow] {
+        switch scope {
+        case .public:
+            return try ZoneRow.all(scope: .public, owner: ZoneID.defaultOwnerName, in: db)
+        case .private:
+            return try ZoneRow.all(scope: .private, owner: signedInUser(), in: db).map { $0.named(ZoneID(zoneName: $0.zoneID.zoneName)) }
+        case .shared:
+            return try SharedZoneFeed(user: signedInUser(), db: db).liveZones()
+        }
+    }
+
+    /// The zones changed, deleted or purged after a database sequence, oldest first.
+    func changedZones(after sequence: Int64, limit: Int) throws -> [ZoneRow] {
+        switch scope {
+        case .public:
+            return []
+        case .private:
+            return try ZoneRow.changed(scope: .private, owner: signedInUser(), after: sequence, limit: limit, in: db)
+                .map { $0.named(ZoneID(zoneName: $0.zoneID.zoneName)) }
+        case .shared:
+            return try SharedZoneFeed(user: signedInUser(), db: db).changed(after: sequence, limit: limit)
+        }
+    }
+
+    /// How many records of a zone the caller sees: all of them but in a zone shared through
+    /// record shares, where only the shared hierarchies count.
+    func visibleRecordCount(in zone: ZoneRow) throws -> Int {
+        let all = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ?"), arguments: [zone.id]) ?? 0
+        guard scope == .shared, let visible = try readFilter(zone: zone, typeName: nil) else { return all }
+        var count = 0
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(StoredRecord.columns) FROM record WHERE zone_id = ?", arguments: [zone.id])
+        while let row = try rows.next() { if try visible(StoredRecord(row: row)) { count += 1 } }
+        return count
+    }
+
+    // MARK: - Records
+
+    /// A check queries and playback make on each record, or nil when the caller may read
+    /// every record of the type in the zone (then nothing is checked per record).
+    func readFilter(zone: ZoneRow, typeName: String?) throws -> ((StoredRecord) throws -> Bool)? {
+        switch scope {
+        case .private:
+            return nil
+        case .public:
+            guard let typeName else { return nil }
+            let grants = try publicGrants(typeName)
+            if grants.readableByEveryone { return nil }
+            let roles = try roles()
+            if grants.allows(.read, callerRoles: roles, caller: caller, creator: nil) { return nil }
+            let caller = self.caller
+            return { stored in grants.allows(.read, callerRoles: roles, caller: caller, creator: stored.createdBy) }
+        case .shared:
+            let grants = try sharedGrants(in: zone)
+            if grants.contains(where: { $0.rootName == nil }) { return nil }
+            return { [self] stored in try self.sharedGrant(for: stored.name, parent: stored.parent, zone: zone) != nil }
+        }
+    }
+
+    /// Whether the caller may read a public record of `recordType` made by `creator` (for
+    /// subscriptions: a notification tells what a record holds).
+    func mayRead(recordType: String, creator: String?) throws -> Bool {
+        try publicGrants(recordType).allows(.read, callerRoles: try roles(), caller: caller, creator: creator)
+    }
+
+    /// Refuses a read the caller may not make: `unknownItem` for a record outside what is
+    /// shared with them, `permissionFailure` for a public type whose READ they lack.
+    func checkRead(_ stored: StoredRecord, zone: ZoneRow) throws {
+        let typeName = catalog.typeNames[stored.typeID] ?? "?"
+        switch scope {
+        case .private:
+            return
+        case .public:
+            let grants = try publicGrants(typeName)
+            guard grants.allows(.read, callerRoles: try roles(), caller: caller, creator: stored.createdBy) else {
+                throw grants.refusal(.read, caller: caller)
+            }
+        case .shared:
+            guard try sharedGrant(for: stored.name, parent: stored.parent, zone: zone) != nil else {
+                throw CloudKitError(.unknownItem, "Record '\(stored.name)' does not exist in zone '\(zone.zoneID.zoneName)'.")
+            }
+        }
+    }
+
+    /// Refuses a save the caller may not make: a new record needs CREATE (public) or a
+    /// read-write share reaching its parent (shared); a change needs WRITE or a read-write share.
+    func checkSave(recordName: String, recordType: String, parent: String?, existing: StoredRecord?, zone: ZoneRow) throws {
+        switch scope {
+        case .private:
+            return
+        case .public:
+            try signedInForWrite()
+            let grants = try publicGrants(recordType)
+            let permission: GrantDeclaration.Permission = existing == nil ? .create : .write
+            guard grants.allows(permission, callerRoles: try roles(), caller: caller, creator: existing?.createdBy) else {
+                throw grants.refusal(permission, caller: caller)
+            }
+        case .shared:
+            if ShareRecordType.isShareType(recordType) {
+                throw CloudKitError(.permissionFailure, "Only the share's owner changes share '\(recordName)'; participants leave a share by deleting it.")
+            }
+            if let existing {
+                try checkRead(existing, zone: zone)
+            }
+            // A record under a shared root is shared through its parent; a new one is too.
+            let grant = try existing.map { try sharedGrant(for: $0.name, parent: $0.parent, zone: zone) }
+                ?? sharedGrant(for: recordName, parent: parent, zone: zone)
+            guard let grant else {
+                throw CloudKitError(.permissionFailure, "Record '\(recordName)' is outside what is shared with you in zone '\(zone.zoneID.zoneName)': give it a parent inside the shared hierarchy.")
+            }
+            guard grant.permission == .readWrite else {
+                throw CloudKitError(.permissionFailure, "You are a read-only participant of the share of zone '\(zone.zoneID.zoneName)'; saving '\(recordName)' needs read-write permission.")
+            }
+        }
+    }
+
+    /// Refuses a delete the caller may not make: WRITE (public), or a read-write share that
+    /// does not have this record as its root (only the owner deletes a shared root).
+    func checkDelete(_ existing: StoredRecord, zone: ZoneRow) throws {
+        let typeName = catalog.typeNames[existing.typeID] ?? "?"
+        switch scope {
+        case .private:
+            return
+        case .public:
+            try signedInForWrite()
+            let grants = try publicGrants(typeName)
+            guard grants.allows(.write, callerRoles: try roles(), caller: caller, creator: existing.createdBy) else {
+                throw grants.refusal(.write, caller: caller)
+            }
+        case .shared:
+            try checkRead(existing, zone: zone)
+            guard let grant = try sharedGrant(for: existing.name, parent: existing.parent, zone: zone), grant.permission == .readWrite else {
+                throw CloudKitError(.permissionFailure, "You are a read-only participant of the share of zone '\(zone.zoneID.zoneName)'; deleting '\(existing.name)' needs read-write permission.")
+            }
+            if grant.rootName == existing.name || grant.shareRecordName == existing.name {
+                throw CloudKitError(.permissionFailure, "Only the owner deletes '\(existing.name)': it is the root of the share (or the share itself).")
+            }
+        }
+    }
+
+    // MARK: - Private
+
+    private func signedInUser() throws -> String {
+        guard let user = caller.userRecordName else {
+            throw CloudKitError(.notAuthenticated, "The \(scope.name) database belongs to a signed-in user; this request acts as no user.")
+        }
+        return user
+    }
+
+    private func signedInForWrite() throws {
+        guard caller.userRecordName != nil else {
+            throw CloudKitError(.notAuthenticated, "Writing to the public database needs a signed-in user; this request acts as no user (only _world).")
+        }
+    }
+
+    private func roles() throws -> Set<String> {
+        if let callerRoles { return callerRoles }
+        let custom = try caller.userRecordName.map { try UserRows.roles(of: $0, in: db) } ?? []
+        let roles = PublicGrants.callerRoles(caller, customRoles: custom)
+        callerRoles = roles
+        return roles
+    }
+
+    private func publicGrants(_ typeName: String) throws -> PublicGrants {
+        if let known = grants[typeName] { return known }
+        if development == nil { development = try (StoreInfo.load(db)?.environment ?? .development) == .development }
+        let declared = catalog.type(named: typeName).flatMap { catalog.grants[$0.id] }
+        let made = PublicGrants(typeName: typeName, declared: declared, development: development ?? true)
+        grants[typeName] = made
+        return made
+    }
+
+    private func sharedGrants(in zone: ZoneRow) throws -> [ShareRows.Grant] {
+        if let known = sharedGrants[zone.id] { return known }
+        let found = try caller.userRecordName.map { try ShareRows.grants(zoneRowID: zone.id, user: $0, in: db) } ?? []
+        sharedGrants[zone.id] = found
+        return found
+    }
+
+    /// The accepted share that reaches a record (named, with its parent), or nil.
+    private func sharedGrant(for name: String, parent: String?, zone: ZoneRow) throws -> ShareRows.Grant? {
+        let grants = try sharedGrants(in: zone)
+        if let zoneWide = grants.first(where: { $0.rootName == nil }) { return zoneWide }
+        if let share = grants.first(where: { $0.shareRecordName == name }) { return share }
+        guard let root = try reachedRoot(name: name, parent: parent, zone: zone, roots: Set(grants.compactMap(\.rootName))) else { return nil }
+        return grants.first { $0.rootName == root }
+    }
+
+    /// Follows `parent` references up from a record until one of `roots` (or the top).
+    private func reachedRoot(name: String, parent: String?, zone: ZoneRow, roots: Set<String>) throws -> String? {
+        if roots.contains(name) { return name }
+        var seen: [String] = [name]
+        var next = parent
+        var found: String?
+        while let current = next, seen.count < 256 {
+            if let known = reachedRoots[zone.id]?[current] { found = known; break }
+            if roots.contains(current) { found = current; break }
+            guard !seen.contains(current) else { break }
+            seen.append(current)
+            next = try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM record WHERE zone_id = ? AND name = ?"),
+                                       arguments: [zone.id, current])
+        }
+        for visited in seen { reachedRoots[zone.id, default: [:]][visited] = .some(found) }
+        return found
+    }
+}

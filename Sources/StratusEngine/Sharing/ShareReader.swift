@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Reads shares into `Share` values as one user sees them (zone IDs named from their side).
+struct ShareReader {
+    let db: GRDB.Database
+    /// The user record name of who looks.
+    let viewer: String
+
+    /// The live share with this URL (or short GUID), or `unknownItem`.
+    static func liveShare(_ url: String, in db: GRDB.Database) throws -> ShareRows.ShareRow {
+        let guid = Share.shortGUID(fromURL: url)
+        guard !guid.isEmpty, let share = try ShareRows.live(shortGUID: guid, in: db) else {
+            throw CloudKitError(.unknownItem, "No share with URL '\(url)': share not found (it may have been deleted).")
+        }
+        return share
+    }
+
+    func share(shortGUID: String) throws -> Share {
+        guard let row = try ShareRows.live(shortGUID: shortGUID, in: db) else {
+            throw CloudKitError(.unknownItem, "share not found")
+        }
+        return try share(row)
+    }
+
+    /// Shares the viewer owns (by zone, then root) and shares they accepted.
+    func shares() throws -> (owned: [Share], accepted: [Share]) {
+        let owned = try Row.fetchAll(db, sql: """
+            SELECT s.\(ShareRows.ShareRow.columns.replacingOccurrences(of: ", ", with: ", s.")) FROM share s JOIN zone z ON z.id = s.zone_id
+            WHERE s.state = 0 AND z.owner = ? AND z.scope = ? ORDER BY z.name, s.root_name
+            """, arguments: [viewer, DatabaseScope.private.rawValue]).map(ShareRows.ShareRow.init)
+        let accepted = try Row.fetchAll(db, sql: """
+            SELECT s.\(ShareRows.ShareRow.columns.replacingOccurrences(of: ", ", with: ", s.")) FROM share s JOIN share_participant p ON p.share_id = s.id
+            WHERE s.state = 0 AND p.user = ? AND p.status = 2 AND p.type <> 1 ORDER BY s.id
+            """, arguments: [viewer]).map(ShareRows.ShareRow.init)
+        return (try owned.map(share), try accepted.map(share))
+    }
+
+    private func share(_ row: ShareRows.ShareRow) throws -> Share {
+        guard let zone = try ZoneRow.find(id: row.zoneRowID, in: db) else { throw CloudKitError(.unknownItem, "share not found") }
+        let owner = zone.ownerRecordName
+        let zoneID = ZoneID(zoneName: zone.zoneID.zoneName, ownerName: owner == viewer ? ZoneID.defaultOwnerName : owner)
+        var aliases: [String: String] = [:]
+        for user in try Row.fetchAll(db, sql: "SELECT record_name, alias FROM user") { aliases[user["record_name"]] = user["alias"] }
+        let participants = try ShareRows.participants(of: row.id, in: db).map { participant in
+            ShareParticipant(userRecordName: participant.user, alias: aliases[participant.user] ?? participant.user, type: participant.type,
+                             permission: participant.permission, status: participant.status)
+        }
+        let title = try StoredRecord.find(zoneRowID: zone.id, name: row.recordName, in: db)
+            .flatMap { try $0.fields()["cloudkit.title"] }
+            .flatMap { value -> String? in if case .string(let text) = value { return text } else { return nil } }
+        return Share(recordID: RecordID(recordName: row.recordName, zoneID: zoneID), rootRecordName: row.rootName, ownerRecordName: owner,
+                     ownerAlias: aliases[owner] ?? owner, shortGUID: row.shortGUID, publicPermission: row.publicPermission,
+                     participants: participants, title: title)
+    }
+
+    /// Gives the share record a new change tag and change sequence: its participants changed,
+    /// so the change feeds of the owner and the participants show it again.
+    static func touchShareRecord(_ share: ShareRows.ShareRow, zone: ZoneRow, in db: GRDB.Database) throws {
+        guard let current = try ZoneRow.find(id: zone.id, in: db) else { return }
+        let sequence = current.changeSequence + 1
+        try db.execute(sql: "UPDATE record SET change_tag = ?, seq = ?, modified_at = ? WHERE zone_id = ? AND name = ?",
+                       arguments: [ChangeTag.make(), sequence, FieldValue.milliseconds(Date()), zone.id, share.recordName])
+        try db.execute(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?",
+                       arguments: [sequence, try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), zone.id])
+    }
+}

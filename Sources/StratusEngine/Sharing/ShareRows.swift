@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+
+/// The `share` and `share_participant` tables: which records and zones are shared, with whom,
+/// and when each participant's access last changed.
+///
+/// A share is also a `cloudkit.share` record in its zone, written through the ordinary write
+/// path; these rows hold what a record's fields cannot: the participants and the short GUID.
+/// A deleted share keeps its rows (state 1, participants removed) so participants' database
+/// changes can report the zone leaving their shared database.
+enum ShareRows {
+    static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v11-sharing") { db in
+            try db.execute(sql: """
+                CREATE TABLE share (
+                    id INTEGER PRIMARY KEY,
+                    zone_id INTEGER NOT NULL,
+                    record_name TEXT NOT NULL,
+                    root_name TEXT,
+                    short_guid TEXT NOT NULL,
+                    public_permission INTEGER NOT NULL DEFAULT 1,
+                    state INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE UNIQUE INDEX share_live_record ON share (zone_id, record_name) WHERE state = 0;
+                CREATE INDEX share_by_guid ON share (short_guid);
+                CREATE TABLE share_participant (
+                    share_id INTEGER NOT NULL,
+                    user TEXT NOT NULL,
+                    type INTEGER NOT NULL,
+                    permission INTEGER NOT NULL,
+                    status INTEGER NOT NULL,
+                    db_seq INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (share_id, user)
+                ) WITHOUT ROWID;
+                CREATE INDEX share_participant_by_user ON share_participant (user, status);
+                """)
+        }
+    }
+
+    struct ShareRow {
+        var id: Int64
+        var zoneRowID: Int64
+        var recordName: String
+        var rootName: String?
+        var shortGUID: String
+        var publicPermission: SharePermission
+
+        static let columns = "id, zone_id, record_name, root_name, short_guid, public_permission"
+
+        init(row: Row) {
+            id = row["id"]
+            zoneRowID = row["zone_id"]
+            recordName = row["record_name"]
+            rootName = row["root_name"]
+            shortGUID = row["short_guid"]
+            publicPermission = SharePermission(rawValue: row["public_permission"]) ?? .none
+        }
+    }
+
+    struct ParticipantRow {
+        var shareID: Int64
+        var user: String
+        var type: ParticipantType
+        var permission: SharePermission
+        var status: ParticipantStatus
+        var databaseSequence: Int64
+
+        init(row: Row) {
+            shareID = row["share_id"]
+            user = row["user"]
+            type = ParticipantType(rawValue: row["type"]) ?? .privateUser
+            permission = SharePermission(rawValue: row["permission"]) ?? .readOnly
+            status = ParticipantStatus(rawValue: row["status"]) ?? .invited
+            databaseSequence = row["db_seq"]
+        }
+    }
+
+    /// A grant the caller holds in a zone: one accepted share, its root (nil: the whole zone)
+    /// and permission.
+    struct Grant {
+        var shareID: Int64
+        var shareRecordName: String
+        var rootName: String?
+        var permission: SharePermission
+    }
+
+    static func live(shortGUID: String, in db: GRDB.Database) throws -> ShareRow? {
+        try Row.fetchOne(db, sql: "SELECT \(ShareRow.columns) FROM share WHERE short_guid = ? AND state = 0", arguments: [shortGUID]).map(ShareRow.init)
+    }
+
+    static func live(zoneRowID: Int64, in db: GRDB.Database) throws -> [ShareRow] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(ShareRow.columns) FROM share WHERE zone_id = ? AND state = 0 ORDER BY id"),
+                         arguments: [zoneRowID]).map(ShareRow.init)
+    }
+
+    static func participants(of shareID: Int64, in db: GRDB.Database) throws -> [ParticipantRow] {
+        try Row.fetchAll(db, sql: "SELECT * FROM share_participant WHERE share_id = ? ORDER BY type, user", arguments: [shareID]).map(ParticipantRow.init)
+    }
+
+    /// The live shares of a zone that `user` has accepted.
+    static func grants(zoneRowID: Int64, user: String, in db: GRDB.Database) throws -> [Grant] {
+        try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT s.id, s.record_name, s.root_name, p.permission FROM share s JOIN share_participant p ON p.share_id = s.id
+            WHERE s.zone_id = ? AND s.state = 0 AND p.user = ? AND p.status = 2 AND p.type <> 1
+            """), arguments: [zoneRowID, user]).map { row in
+            Grant(shareID: row[0], shareRecordName: row[1], rootName: row[2], permission: SharePermission(rawValue: row[3]) ?? .readOnly)
+        }
+    }
+
+    /// Users who have accepted a live share of the zone (owners left out).
+    static func acceptedUsers(zoneRowID: Int64, in db: GRDB.Database) throws -> Set<String> {
+        Set(try String.fetchAll(db.cachedStatement(sql: """
+            SELECT DISTINCT p.user FROM share s JOIN share_participant p ON p.share_id = s.id
+            WHERE s.zone_id = ? AND s.state = 0 AND p.status = 2 AND p.type <> 1
+            """), arguments: [zoneRowID]))
+    }
+
+    /// Ends a share (its record or root was deleted, or its zone): participants are removed
+    /// and their database changes will report the zone gone.
+    static func end(_ shareID: Int64, databaseSequence: Int64, in db: GRDB.Database) throws {
+        try db.execute(sql: "UPDATE share SET state = 1 WHERE id = ?", arguments: [shareID])
+        try db.execute(sql: "UPDATE share_participant SET status = 3, db_seq = ? WHERE share_id = ? AND type <> 1 AND status <> 3",
+                       arguments: [databaseSequence, shareID])
+    }
+
+    /// The live shares whose share record or root record is `name` in the zone.
+    static func touching(zoneRowID: Int64, recordName name: String, in db: GRDB.Database) throws -> [Int64] {
+        try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM share WHERE zone_id = ? AND state = 0 AND (record_name = ? OR root_name = ?)"),
+                           arguments: [zoneRowID, name, name])
+    }
+
+    /// Whether the zone has any live share (a cheap check the write path makes per zone).
+    static func zoneIsShared(_ zoneRowID: Int64, in db: GRDB.Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM share WHERE zone_id = ? AND state = 0)"), arguments: [zoneRowID]) ?? false
+    }
+}
