@@ -27,10 +27,18 @@ struct ZonesCommand: ParsableCommand {
                 return
             }
             let width = max(4, zones.map(\.zoneID.zoneName.count).max() ?? 0)
-            Output.line("ZONE".padding(toLength: width, withPad: " ", startingAt: 0) + "  RECORDS  TOKEN")
-            for zone in zones {
+            // Zones shared with the user are named with their owners: show who.
+            let store = try common.openStore()
+            let owners = try zones.map { zone in
+                zone.zoneID.ownerName == ZoneID.defaultOwnerName ? nil : try store.user(named: zone.zoneID.ownerName).alias
+            }
+            let ownerWidth = owners.compactMap { $0?.count }.max().map { max($0, 5) }
+            let ownerHeader = ownerWidth.map { "OWNER".padding(toLength: $0, withPad: " ", startingAt: 0) + "  " } ?? ""
+            Output.line("ZONE".padding(toLength: width, withPad: " ", startingAt: 0) + "  " + ownerHeader + "RECORDS  TOKEN")
+            for (zone, owner) in zip(zones, owners) {
                 let count = String(zone.recordCount)
-                Output.line(zone.zoneID.zoneName.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                let ownerCell = ownerWidth.map { (owner ?? "").padding(toLength: $0, withPad: " ", startingAt: 0) + "  " } ?? ""
+                Output.line(zone.zoneID.zoneName.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + ownerCell
                             + String(repeating: " ", count: max(0, 7 - count.count)) + count + "  " + zone.currentToken)
             }
         }

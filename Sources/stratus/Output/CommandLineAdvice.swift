@@ -7,8 +7,14 @@ enum CommandLineAdvice {
     static func advice(for error: CloudKitError) -> String? {
         let message = error.message
         switch error.code {
+        case .zoneNotFound where message.contains("shared database"):
+            return "list the zones shared with you with `stratus zones --db shared --user ALIAS`; a share's zone appears once you `stratus share accept URL`"
         case .zoneNotFound:
             return "list zones with `stratus zones`, or make one with `stratus zones create NAME`"
+        case .unknownItem where message.hasPrefix("No user "):
+            return "make one with `stratus users create ALIAS`; `stratus users` lists them"
+        case .notAuthenticated:
+            return "act as a user with --user ALIAS (`stratus users` lists them)"
         case .unknownItem where message.hasPrefix("Subscription "):
             return "list them with `stratus subscriptions`"
         case .badDatabase where message.hasSuffix("is a folder, not a store file."):
