@@ -20,17 +20,17 @@ struct CKWSCall: Sendable {
     /// The record name that stands in for the default owner in responses.
     var owner: String { user ?? store.owner }
 
-    /// A zone ID from a request's `zoneID` (default zone when absent). A zone owned by anyone
-    /// but the caller does not exist from where the caller stands.
+    /// A zone ID from a request's `zoneID` (default zone when absent), with its owner: the
+    /// engine's access check decides what the caller reaches (another user's zone in the
+    /// private database does not exist; in the shared database the owner names the zone).
     func zoneID(_ json: JSONValue?, path: String = "zoneID") throws -> ZoneID {
         guard let json else { return .default }
         guard case .object = json else { throw CKWSFailure.badRequest("\(path) must be an object with a zoneName") }
         let name = json["zoneName"]?.stringValue ?? ZoneID.defaultZoneName
-        if let owner = json["ownerRecordName"]?.stringValue ?? json["ownerName"]?.stringValue,
-           owner != self.owner, owner != ZoneID.defaultOwnerName {
-            throw CKWSFailure(status: 404, serverErrorCode: "ZONE_NOT_FOUND", reason: "Zone '\(name)' of owner \(owner) does not exist in the \(database.scope.name) database")
+        guard let owner = json["ownerRecordName"]?.stringValue ?? json["ownerName"]?.stringValue, owner != self.owner else {
+            return ZoneID(zoneName: name)
         }
-        return ZoneID(zoneName: name)
+        return ZoneID(zoneName: name, ownerName: owner)
     }
 
     /// `desiredKeys` of a body (nil: every field).

@@ -37,6 +37,8 @@ struct CKWSResponder: HTTPResponder {
         "subscriptions/list": Endpoint(databases: ["public", "private", "shared"], writes: false, run: SubscriptionEndpoints.list),
         "subscriptions/lookup": Endpoint(databases: ["public", "private", "shared"], writes: false, run: SubscriptionEndpoints.lookup),
         "subscriptions/modify": Endpoint(databases: ["public", "private", "shared"], writes: true, run: SubscriptionEndpoints.modify),
+        "records/resolve": Endpoint(databases: ["public"], writes: true, run: ShareEndpoints.resolve),
+        "records/accept": Endpoint(databases: ["public"], writes: true, run: ShareEndpoints.accept),
         "users/current": Endpoint(databases: ["public", "private"], writes: true, run: UserEndpoints.current),
         "users/caller": Endpoint(databases: ["public"], writes: true, run: UserEndpoints.caller),
         "users/discover": Endpoint(databases: ["public"], writes: true, run: UserEndpoints.lookup),

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import StratusEngine
 
-/// The page a client's `redirectURL` opens, standing in for Apple's sign-in: it signs in the
-/// store's user and hands the web auth token back the ways CloudKit does, to the opener window
+/// The page a client's `redirectURL` opens, standing in for Apple's sign-in: it lists the
+/// store's users, signs in the one picked (`user=ALIAS`) and hands the web auth token back the ways CloudKit does, to the opener window
 /// (`postMessage({ckWebAuthToken})`) or to a callback URL (`?ckWebAuthToken=`), and shows it.
 struct SignInPage: Sendable {
     let stores: StoreDirectory
@@ -13,14 +13,21 @@ struct SignInPage: Sendable {
         let container = parameters["container"].map(String.init) ?? ""
         let environment = parameters["environment"].map(String.init) ?? "development"
         let callback = parameters["callback"].map(String.init)
+        let picked = parameters["user"].map(String.init)
         let stores = self.stores
         do {
-            let (user, token) = try await CKWSResponder.offload {
+            let (users, token) = try await CKWSResponder.offload { () throws -> ([StoreUser], (String, String)?) in
                 let store = try stores.store(container: container, environment: environment)
-                // Until stores hold several users, the store's owner is the one who signs in.
-                return (store.owner, request.method == .post ? try store.makeWebAuthToken(container: container, user: store.owner) : nil)
+                guard request.method == .post else { return (try store.users(), nil) }
+                let user: StoreUser
+                do {
+                    user = try store.user(named: picked ?? store.owner)
+                } catch let error as CloudKitError {
+                    throw CKWSFailure(status: 400, serverErrorCode: "BAD_REQUEST", reason: error.message)
+                }
+                return ([user], (user.alias, try store.makeWebAuthToken(container: container, user: user.recordName)))
             }
-            guard let token else { return page(form(container: container, environment: environment, user: user, callback: callback)) }
+            guard let (user, token) = token else { return page(form(container: container, environment: environment, users: users, callback: callback)) }
             // Only back to this machine: CloudKit sends the token only to the callback registered
             // with the API token, and a local server has no registration to check against.
             if let callback, var components = URLComponents(string: callback), components.scheme == "http" || components.scheme == "https",
@@ -40,14 +47,19 @@ struct SignInPage: Sendable {
 
     static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
-    private func form(container: String, environment: String, user: String, callback: String?) -> String {
+    /// One button per user of the store: the one pressed signs in.
+    private func form(container: String, environment: String, users: [StoreUser], callback: String?) -> String {
         let hidden = [("container", container), ("environment", environment)] + (callback.map { [("callback", $0)] } ?? [])
-        let fields = hidden.map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(escape($0.1))\">" }.joined()
-        let query = hidden.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? "")" }.joined(separator: "&")
+        let buttons = users.map { user -> String in
+            let query = (hidden + [("user", user.alias)])
+                .map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
+            let label = user.isOwner ? "\(user.alias) (the store's owner)" : user.alias
+            return "<form method=\"post\" action=\"/signin?\(escape(query))\"><button type=\"submit\">Sign in as \(escape(label))</button> <code>\(escape(user.recordName))</code></form>"
+        }
         return """
             <h1>Sign in to \(escape(container))</h1>
-            <p>Stratus signs you in as the store's user <code>\(escape(user))</code> (\(escape(environment)) environment).</p>
-            <form method="post" action="/signin?\(escape(query))">\(fields)<button type="submit">Sign in</button></form>
+            <p>Pick the user to act as (\(escape(environment)) environment); `stratus users create ALIAS` makes more.</p>
+            \(buttons.joined(separator: "\n"))
             """
     }
 

@@ -18,8 +18,8 @@ enum UserEndpoints {
     }
 
     /// `users/lookup/id` and `users/discover`: identities of the users asked about that the store
-    /// knows and that are discoverable. A store's only user is its owner, discoverable to itself;
-    /// an email or phone number matches no one (the store keeps none).
+    /// knows (every user of a store is discoverable by user record name); an email or phone
+    /// number matches no one (the store keeps none).
     static func lookup(_ call: CKWSCall) throws -> JSONValue {
         _ = try signedIn(call)
         let asked: [JSONValue]
@@ -28,7 +28,7 @@ enum UserEndpoints {
         case nil: asked = []
         default: throw CKWSFailure.badRequest("users (or lookupInfos) must be an array")
         }
-        let known = [call.store.owner]
+        let known = Set(try call.store.users().map(\.recordName))
         let found = asked.compactMap { item -> JSONValue? in
             guard let name = item["userRecordName"]?.stringValue, known.contains(name) else { return nil }
             return .object([("userRecordName", .string(name)), ("nameComponents", .object([])),

@@ -57,14 +57,11 @@ struct AuthLoginCommand: ParsableCommand {
     )
 
     @OptionGroup var options: CredentialStoreOptions
-    @Option(help: "The user (default: the store's owner; other users come with the users issue).") var user: String?
+    @Option(help: "The user to sign in: an alias or user record name from `stratus users` (default: the store's owner).") var user: String?
 
     func run() throws {
         let store = try options.open()
-        let name = user ?? store.owner
-        guard name == store.owner else {
-            throw CommandFailure.failed("this store has one user, \(store.owner); sign in as it (leave out --user)")
-        }
+        let name = try user.map { try store.user(named: $0).recordName } ?? store.owner
         Output.line(try store.makeWebAuthToken(container: options.container ?? Store.anyContainer, user: name))
     }
 }

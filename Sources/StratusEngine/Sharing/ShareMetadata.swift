@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// What a share's URL tells whoever opens it, as `CKShare.Metadata` (and Web Services'
+/// `records/resolve`): the share, its owner, the caller's place in it and, if asked, the root.
+public struct ShareMetadata: Sendable {
+    public var share: Share
+    /// The `cloudkit.share` record, named from the caller's side.
+    public var shareRecord: Record
+    /// The root record (record shares, when asked for).
+    public var rootRecord: Record?
+    /// The caller's participant entry; nil for someone about to join a public share.
+    public var participant: ShareParticipant?
+    /// Whether the caller owns the share (then it is in their private database, not shared).
+    public var callerIsOwner: Bool
+}
+
+extension CloudDatabase {
+    /// The metadata of the share with this URL (or short GUID), as its owner, a participant (also
+    /// one still invited), or anyone for a public share sees it.
+    ///
+    /// - Throws: `unknownItem` for no such share; `permissionFailure` for a private share the
+    ///   caller is not invited to; `notAuthenticated` for no user.
+    public func shareMetadata(_ url: String, fetchingRootRecord: Bool = false, rootDesiredKeys: [String]? = nil) throws -> ShareMetadata {
+        guard let user = caller.userRecordName else {
+            throw CloudKitError(.notAuthenticated, "Reading a share needs a signed-in user; this request acts as no user.")
+        }
+        return try store.read { db in
+            let row = try ShareReader.liveShare(url, in: db)
+            let share = try ShareReader(db: db, viewer: user).share(shortGUID: row.shortGUID)
+            let participant = share.participants.first { $0.userRecordName == user && $0.status != .removed }
+            let isOwner = share.ownerRecordName == user
+            guard isOwner || participant != nil || share.publicPermission != .none else {
+                throw CloudKitError(.permissionFailure, "You are not a participant of this share; ask its owner to invite you.")
+            }
+            let catalog = try store.catalog(db)
+            func record(_ name: String, desiredKeys: [String]?) throws -> Record? {
+                guard let stored = try StoredRecord.find(zoneRowID: row.zoneRowID, name: name, in: db) else { return nil }
+                return try stored.record(zoneID: share.recordID.zoneID, typeName: catalog.typeNames[stored.typeID] ?? "?", desiredKeys: desiredKeys)
+            }
+            guard let shareRecord = try record(row.recordName, desiredKeys: nil) else { throw CloudKitError(.unknownItem, "share not found") }
+            let root = fetchingRootRecord ? try row.rootName.flatMap { try record($0, desiredKeys: rootDesiredKeys) } : nil
+            return ShareMetadata(share: share, shareRecord: shareRecord, rootRecord: root, participant: participant, callerIsOwner: isOwner)
+        }
+    }
+}

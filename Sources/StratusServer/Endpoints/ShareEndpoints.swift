@@ -1,0 +1,93 @@
+import Foundation
+import StratusEngine
+
+/// `records/resolve` and `records/accept`: a share's metadata by short GUID, and accepting it,
+/// each one engine call per short GUID, with a per-item error in `results`.
+enum ShareEndpoints {
+    static func resolve(_ call: CKWSCall) throws -> JSONValue {
+        try results(call) { guid, fetchRoot, keys in
+            try call.database.shareMetadata(guid, fetchingRootRecord: fetchRoot, rootDesiredKeys: keys)
+        }
+    }
+
+    static func accept(_ call: CKWSCall) throws -> JSONValue {
+        try results(call) { guid, fetchRoot, keys in
+            _ = try call.database.acceptShare(guid)
+            return try call.database.shareMetadata(guid, fetchingRootRecord: fetchRoot, rootDesiredKeys: keys)
+        }
+    }
+
+    /// Runs `body` for each `{"value": GUID, "shouldFetchRootRecord": bool, "rootRecordDesiredKeys": [...]}`.
+    private static func results(_ call: CKWSCall, _ body: (String, Bool, [String]?) throws -> ShareMetadata) throws -> JSONValue {
+        guard call.user != nil else {
+            throw CKWSFailure(status: 421, serverErrorCode: "AUTHENTICATION_REQUIRED", reason: "request needs authorization")
+        }
+        guard case .array(let items)? = call.body["shortGUIDs"] else {
+            throw CKWSFailure.badRequest("shortGUIDs: missing; send {\"shortGUIDs\": [{\"value\": \"...\"}]}")
+        }
+        var results: [JSONValue] = []
+        for (index, item) in items.enumerated() {
+            guard let guid = item["value"]?.stringValue ?? item.stringValue, !guid.isEmpty else {
+                throw CKWSFailure.badRequest("shortGUIDs[\(index)].value: missing; each entry is {\"value\": \"<short GUID>\"}")
+            }
+            let fetchRoot = item["shouldFetchRootRecord"]?.boolValue ?? false
+            let keys = try call.desiredKeys(item["rootRecordDesiredKeys"])
+            do {
+                results.append(encode(try body(guid, fetchRoot, keys), echo: item, call: call))
+            } catch let error as CloudKitError {
+                results.append(.object([("shortGUID", item), ("serverErrorCode", .string(error.code.serverErrorCode)), ("reason", .string(error.message))]))
+            }
+        }
+        return .object([("results", .array(results))])
+    }
+
+    private static func encode(_ metadata: ShareMetadata, echo: JSONValue, call: CKWSCall) -> JSONValue {
+        let share = metadata.share
+        var members: [(String, JSONValue)] = [
+            ("shortGUID", echo), ("containerIdentifier", .string(call.path.container)), ("environment", .string(call.path.environment)),
+            ("databaseScope", .string(metadata.callerIsOwner ? "PRIVATE" : "SHARED")),
+            ("zoneID", .object([("zoneName", .string(share.recordID.zoneID.zoneName)), ("ownerRecordName", .string(share.ownerRecordName))])),
+            ("share", shareRecord(metadata, call: call)),
+            ("ownerIdentity", identity(share.ownerRecordName)),
+        ]
+        if let root = share.rootRecordName { members.append(("rootRecordName", .string(root))) }
+        if let rootRecord = metadata.rootRecord {
+            var root = call.encode(rootRecord)
+            if case .object(var fields) = root {
+                fields.append(("share", .object([("recordName", .string(share.recordID.recordName))])))
+                fields.append(("shortGUID", .string(share.shortGUID)))
+                root = .object(fields)
+            }
+            members.append(("rootRecord", root))
+        }
+        let participant = metadata.participant
+        members.append(("participantType", .string(participant?.type.wireName ?? ParticipantType.publicUser.wireName)))
+        members.append(("participantStatus", .string(participant?.status.wireName ?? "UNKNOWN")))
+        members.append(("participantPermission", .string(participant?.permission.wireName ?? share.publicPermission.wireName)))
+        members.append(("potentialMatchList", .array([])))
+        return .object(members)
+    }
+
+    /// The share record with the share keys CKWS adds: public permission, participants, owner,
+    /// the caller's own entry and the short GUID.
+    private static func shareRecord(_ metadata: ShareMetadata, call: CKWSCall) -> JSONValue {
+        let share = metadata.share
+        guard case .object(var members) = call.encode(metadata.shareRecord) else { return call.encode(metadata.shareRecord) }
+        members.append(("publicPermission", .string(share.publicPermission.wireName)))
+        members.append(("participants", .array(share.participants.map(participant))))
+        if let owner = share.participants.first(where: { $0.type == .owner }) { members.append(("owner", participant(owner))) }
+        if let mine = metadata.participant { members.append(("currentUserParticipant", participant(mine))) }
+        members.append(("shortGUID", .string(share.shortGUID)))
+        return .object(members)
+    }
+
+    private static func participant(_ participant: ShareParticipant) -> JSONValue {
+        .object([("userIdentity", identity(participant.userRecordName)), ("type", .string(participant.type.wireName)),
+                 ("acceptanceStatus", .string(participant.status.wireName)), ("permission", .string(participant.permission.wireName))])
+    }
+
+    private static func identity(_ userRecordName: String) -> JSONValue {
+        .object([("userRecordName", .string(userRecordName)), ("nameComponents", .object([])),
+                 ("lookupInfo", .object([("userRecordName", .string(userRecordName))]))])
+    }
+}
