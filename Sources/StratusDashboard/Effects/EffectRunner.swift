@@ -13,21 +13,22 @@ public struct DashboardServices: Sendable {
     public var clipboard: @Sendable (String) -> Void
     /// Where recent filters and bookmarks are kept; nil keeps them in memory only.
     public var preferencesPath: String?
-    /// The user who acts (nil: the store's owner).
-    public var user: String?
+    /// Who acts; Act As switches it while the dashboard runs.
+    public var acting: ActingUser
     /// The device the dashboard acts as: notifications of its own changes are not delivered
     /// to it (CloudKit's rule), so the live panel shows other processes' changes.
     public var device: String
 
     public init(store: Store, queryRunner: any QueryRunner, themeLoader: ThemeLoader? = nil,
                 clipboard: @escaping @Sendable (String) -> Void = { _ in }, preferencesPath: String? = nil, user: String? = nil,
-                device: String = DashboardServices.defaultDevice) {
+                acting: ActingUser? = nil, device: String = DashboardServices.defaultDevice) {
         self.store = store
         self.queryRunner = queryRunner
         self.themeLoader = themeLoader
         self.clipboard = clipboard
         self.preferencesPath = preferencesPath
-        self.user = user
+        // One box for both, so Act As switches the queries too.
+        self.acting = acting ?? (queryRunner as? EngineQueryRunner)?.acting ?? ActingUser(user.map { .user($0) })
         self.device = device
     }
 
@@ -219,6 +220,10 @@ public final class EffectRunner: Sendable {
         case .copy(let text):
             services.clipboard(text)
 
+        case .actAs(let caller):
+            services.acting.set(caller)
+        case .loadUsers(let job):
+            post(.usersLoaded(job: job, capture { try services.store.users() }))
         case .loadTheme(let name):
             guard let loader = services.themeLoader else {
                 post(.themeLoaded(name: name, .failure(ThemeError(file: name, message: "no themes directory was found"))))
@@ -263,7 +268,7 @@ public final class EffectRunner: Sendable {
     }
 
     private func database(_ scope: DatabaseScope) -> CloudDatabase {
-        services.store.database(scope, user: services.user, device: services.device)
+        services.store.database(scope, caller: services.acting.caller(on: services.store), device: services.device)
     }
 
     /// The live panel's poll: one indexed read every ``SubscriptionsTabState/pollInterval``,

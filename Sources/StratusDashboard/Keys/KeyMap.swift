@@ -39,7 +39,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
 
 /// What a key does.
 public enum KeyAction: Hashable, Sendable {
-    case quit, help, commandLine, tab(DashboardTab), nextTab, previousTab, pickZone, pickDatabase, interrupt
+    case quit, help, commandLine, tab(DashboardTab), nextTab, previousTab, pickZone, pickDatabase, pickUser, interrupt
     case up, down, pageUp, pageDown, top, bottom, left, right, open, back, search, copy, run
     case recordType, filter, sort, fields, pageSize, create, edit, delete
     case editNames, editToken, currentToken, bookmark, bookmarks, toggleChangesView, changesKeys
@@ -83,7 +83,7 @@ public enum KeyMap {
         // Everywhere
         KeyBinding([.char("?")], .global, .help, "?", "help: every key of this view"),
         KeyBinding([.char("q")], .global, .quit, "q", "quit"),
-        KeyBinding([.char(":")], .global, .commandLine, ":", "command line (:db, :zone, :type, :theme, :q)"),
+        KeyBinding([.char(":")], .global, .commandLine, ":", "command line (:db, :zone, :user, :type …)"),
         KeyBinding([.char("1")], .global, .tab(.query), "1", "Query tab", hint: false),
         KeyBinding([.char("2")], .global, .tab(.fetch), "2", "Fetch tab", hint: false),
         KeyBinding([.char("3")], .global, .tab(.changes), "3", "Changes tab", hint: false),
@@ -94,6 +94,7 @@ public enum KeyMap {
         KeyBinding([.char("[")], .global, .previousTab, "[", "previous tab", hint: false),
         KeyBinding([.char("z")], .global, .pickZone, "z", "switch zone"),
         KeyBinding([.char("D")], .global, .pickDatabase, "D", "switch database (public, private, shared)", hint: false),
+        KeyBinding([.char("U")], .global, .pickUser, "U", "act as another user (or no user), kept for this store", hint: false),
         KeyBinding([.escape], .global, .back, "Esc", "cancel the running work, or back", hint: false),
         KeyBinding([.ctrl("c")], .global, .interrupt, "Ctrl-C", "cancel the running work; quit when idle", hint: false),
 

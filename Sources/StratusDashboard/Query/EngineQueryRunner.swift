@@ -7,21 +7,30 @@ import StratusPredicates
 /// `analyze`).
 public struct EngineQueryRunner: QueryRunner {
     public let store: Store
-    public let user: String?
+    /// Who the queries act as (shared with the effect runner, so Act As switches both).
+    public let acting: ActingUser
 
     public init(store: Store, user: String? = nil) {
+        self.init(store: store, acting: ActingUser(user.map { .user($0) }))
+    }
+
+    public init(store: Store, acting: ActingUser) {
         self.store = store
-        self.user = user
+        self.acting = acting
+    }
+
+    private func database(_ scope: DatabaseScope) -> CloudDatabase {
+        store.database(scope, caller: acting.caller(on: store))
     }
 
     public func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
-        let page = try store.database(scope, user: user).records(
+        let page = try database(scope).records(
             matching: try query(request), inZoneWith: zone, desiredKeys: request.desiredKeys, resultsLimit: request.resultsLimit)
         return QueryPage(records: page.records, cursor: page.cursor)
     }
 
     public func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
-        let page = try store.database(scope, user: user).records(
+        let page = try database(scope).records(
             continuingMatchFrom: cursor, desiredKeys: request.desiredKeys, resultsLimit: request.resultsLimit)
         return QueryPage(records: page.records, cursor: page.cursor)
     }
@@ -36,7 +45,7 @@ public struct EngineQueryRunner: QueryRunner {
         let query = Query(recordType: recordType, predicateFormat: filter, arguments: parsed)
         let analysis: PredicateAnalysis
         do {
-            analysis = try store.database(.private, user: user).analyze(query)
+            analysis = try database(.private).analyze(query)
         } catch {
             return .invalid("\(error)", offset: nil, length: 0)
         }

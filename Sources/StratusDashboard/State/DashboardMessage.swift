@@ -41,6 +41,7 @@ public enum DashboardMessage: Sendable {
     case notificationsArrived(job: Int, [CloudNotification], catchUp: Bool)
     case notificationsFailed(job: Int, CloudKitError)
     case schemaExported(job: Int, Result<String, CloudKitError>)
+    case usersLoaded(job: Int, Result<[StoreUser], CloudKitError>)
     case jobEnded(job: Int)
 }
 
@@ -106,12 +107,15 @@ public enum Effect: Sendable {
     /// notifications already there.
     case watchNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?)
     case exportSchema(job: Int, path: String)
+    case loadUsers(job: Int)
+    /// Acts as another user (or no user) from now on.
+    case actAs(Caller)
 
     /// Effects the app runs on the UI thread at once (quick, and their result belongs to this
     /// keystroke's frame).
     public var isImmediate: Bool {
         switch self {
-        case .checkFilter, .cancel, .copy, .loadTheme: return true
+        case .checkFilter, .cancel, .copy, .loadTheme, .actAs: return true
         default: return false
         }
     }

@@ -40,7 +40,7 @@ public struct StatusMessage: Hashable, Sendable {
 public struct JobInfo: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case zones, schema, recordCounts, query, fetch, changes, databaseChanges, token, save, delete, loadRecord
-        case subscriptions, saveSubscription, deleteSubscription, exportSchema, saveZone, deleteZone
+        case subscriptions, saveSubscription, deleteSubscription, exportSchema, saveZone, deleteZone, users
     }
     public var id: Int
     public var kind: Kind
@@ -97,6 +97,9 @@ public struct DashboardPreferences: Hashable, Sendable, Codable {
     /// Recent filters by record type, newest first.
     public var recentFilters: [String: [RecentFilter]] = [:]
     public var bookmarks: [TokenBookmark] = []
+    /// The user the dashboard acts as on this store (a user record name, or `none`); nil for
+    /// the store's owner.
+    public var actingUser: String?
 
     public init(recentFilters: [String: [RecentFilter]] = [:], bookmarks: [TokenBookmark] = []) {
         self.recentFilters = recentFilters
@@ -152,6 +155,10 @@ public struct DashboardState: Sendable {
     public var themeNames: [String] = []
     public var preferences = DashboardPreferences()
     public var wantsQuit = false
+    /// Who acts (CloudKit Console's Act As); nil for the store's owner.
+    public var acting: Caller?
+    /// The store's users, for the Act As picker and the breadcrumb.
+    public var users: [StoreUser] = []
 
     public init(storePath: String, scope: DatabaseScope = .private, zone: ZoneID = .default,
                 recordType: String? = nil, size: Size = Size(width: 80, height: 24)) {
@@ -171,6 +178,24 @@ public struct DashboardState: Sendable {
 
     public func schema(named name: String) -> RecordTypeSchema? {
         recordTypes.first { $0.name == name }
+    }
+
+    /// Who acts, as the breadcrumb says it: an alias, `no user`, or `owner` before the users load.
+    public var actingLabel: String {
+        switch acting {
+        case nil: return users.first(where: \.isOwner)?.alias ?? "owner"
+        case .anonymous?: return "no user"
+        case .user(let name)?: return users.first { $0.recordName == name }?.alias ?? name
+        }
+    }
+
+    /// Whether someone other than the store's owner acts (the breadcrumb then says who).
+    public var actsAsOther: Bool {
+        switch acting {
+        case nil: return false
+        case .anonymous?: return true
+        case .user(let name)?: return !(users.first { $0.recordName == name }?.isOwner ?? false)
+        }
     }
 
     /// Record types a user picks from (the system `Users` type left out).

@@ -44,7 +44,7 @@ public struct PickerItem: Hashable, Sendable {
 }
 
 public enum PickerPurpose: Hashable, Sendable {
-    case recordType, sort, fields, pageSize, zone, database, theme
+    case recordType, sort, fields, pageSize, zone, database, user, theme
     case builderField(row: Int), builderOperator(row: Int), recentFilter
     case fetchKeys, changesKeys, changesPageSize, bookmark
     case subscriptionKind, subscriptionType, subscriptionFiresOn, subscriptionKeys, subscriptionZone

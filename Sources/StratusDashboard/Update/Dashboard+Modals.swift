@@ -101,6 +101,9 @@ extension Dashboard {
         case .database:
             guard let item, let scope = DatabaseScope(name: item.value) else { return [] }
             return switchScope(&state, to: scope)
+        case .user:
+            guard let item else { return [] }
+            return item.value == "none" ? actAs(&state, .anonymous) : actAs(&state, .user(item.value))
         case .theme:
             guard let item else { return [] }
             return [.loadTheme(item.value)]
@@ -207,7 +210,7 @@ extension Dashboard {
 
     // MARK: - Command line
 
-    static let commands = ["db", "zone", "type", "theme", "tab", "q", "quit", "help"]
+    static let commands = ["db", "zone", "user", "type", "theme", "tab", "q", "quit", "help"]
 
     static func commandLineKey(_ state: inout DashboardState, _ line: CommandLineState, key: Key, action: KeyAction?) -> [Effect] {
         var line = line
@@ -259,6 +262,7 @@ extension Dashboard {
             switch words[0] {
             case "db": candidates = DatabaseScope.allCases.map(\.name)
             case "zone": candidates = state.zones.map(\.zoneID.zoneName)
+            case "user": candidates = state.users.map(\.alias) + ["none"]
             case "type": candidates = state.pickableTypes.map(\.name)
             case "theme": candidates = state.themeNames
             case "tab": candidates = DashboardTab.allCases.map { $0.title.lowercased() }
@@ -295,6 +299,9 @@ extension Dashboard {
                 return []
             }
             return switchZone(&state, to: argument)
+        case "user":
+            guard !argument.isEmpty else { return openUserPicker(&state) }
+            return actAs(&state, named: argument)
         case "type":
             guard state.pickableTypes.contains(where: { $0.name == argument }) else {
                 state.status = StatusMessage("No record type \(argument).", kind: .error)
@@ -318,7 +325,7 @@ extension Dashboard {
             state.tab = tab
             return enteredTab(&state)
         default:
-            state.status = StatusMessage("Unknown command :\(command) (try :db, :zone, :type, :theme, :tab, :q).", kind: .error)
+            state.status = StatusMessage("Unknown command :\(command) (try :db, :zone, :user, :type, :theme, :tab, :q).", kind: .error)
             return []
         }
     }

@@ -238,6 +238,9 @@ extension Dashboard {
             }
             return []
 
+        case .usersLoaded(let job, let result):
+            return usersLoaded(&state, job: job, result)
+
         case .themeLoaded(let name, let result):
             switch result {
             case .success(let theme):

@@ -10,7 +10,7 @@ public enum Dashboard {
     /// The work to do when the dashboard opens: zones and schema (the first query follows the
     /// schema, or starts at once when the record type is known).
     public static func start(_ state: inout DashboardState) -> [Effect] {
-        var effects = loadZones(&state)
+        var effects = loadZones(&state) + loadUsers(&state)
         let schemaJob = state.startJob(.schema, "schema")
         effects.append(.loadSchema(job: schemaJob))
         if state.query.recordType != nil {
@@ -126,6 +126,8 @@ public enum Dashboard {
         case .pickZone:
             openZonePicker(&state)
             return []
+        case .pickUser:
+            return openUserPicker(&state)
         case .pickDatabase:
             let items = DatabaseScope.allCases.map { PickerItem(label: $0.name, detail: $0 == state.scope ? "current" : "") }
             state.modals.append(.picker(PickerState(purpose: .database, title: "Database", items: items,

@@ -79,7 +79,8 @@ public enum DashboardView {
 
     static func drawBreadcrumb(_ state: DashboardState, _ canvas: inout Canvas, width: Int) {
         let theme = state.theme
-        var parts = [state.storeName, state.scope.name, state.zone.zoneName]
+        // Acting as someone other than the store's owner (Act As) is said right after the store.
+        var parts = [state.storeName] + (state.actsAsOther ? ["as " + state.actingLabel] : []) + [state.scope.name, state.zone.zoneName]
         if state.tab == .query, let type = state.query.recordType { parts.append(type) }
         let right = state.environment.rawValue
         let rightWidth = DisplayWidth.of(right) + 1

@@ -24,7 +24,7 @@ struct DashboardCommand: ParsableCommand {
     @Option(help: "The database: public, private or shared.") var db: String = "private"
     @Option(help: "The zone.") var zone: String = ZoneID.defaultZoneName
     @Option(help: "The record type the Query tab starts with (default: the one with the most records in the zone).") var type: String?
-    @Option(help: "The user record name that acts (default: the store's owner).") var user: String?
+    @Option(help: "The user who acts: an alias, a user record name or 'none' (default: the user Act As chose last on this store, else its owner).") var user: String?
     @Option(help: "The device the dashboard acts as; notifications of its own changes are not shown.")
     var device: String = DashboardServices.defaultDevice
 
@@ -64,6 +64,13 @@ enum DashboardLauncher {
         var state = DashboardState(storePath: options.storePath, scope: options.scope, zone: ZoneID(zoneName: options.zone),
                                    recordType: options.recordType)
         state.preferences = PreferencesFile.load(from: preferencesPath)
+        // Who acts: --user, else whom Act As chose last time on this store, else the owner.
+        if let name = options.user {
+            state.acting = try store.caller(named: name)
+        } else if let kept = state.preferences.actingUser {
+            state.acting = try? store.caller(named: kept)
+        }
+        let acting = ActingUser(state.acting)
         state.themeNames = loader?.availableThemes() ?? []
         if let loader {
             let (theme, error) = loader.loadOrDefault(named: options.theme)
@@ -74,8 +81,8 @@ enum DashboardLauncher {
         }
 
         let services = DashboardServices(
-            store: store, queryRunner: EngineQueryRunner(store: store, user: options.user), themeLoader: loader,
-            clipboard: { Clipboard.copy($0, environment: environment) }, preferencesPath: preferencesPath, user: options.user,
+            store: store, queryRunner: EngineQueryRunner(store: store, acting: acting), themeLoader: loader,
+            clipboard: { Clipboard.copy($0, environment: environment) }, preferencesPath: preferencesPath, acting: acting,
             device: options.device)
         let mailbox = Mailbox<DashboardMessage>()
         let backend = NcursesBackend(environment: environment)
