@@ -5,7 +5,7 @@ import StratusTerminal
 public enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case global, list, query, fetch, changes, databaseChanges, zones, schema, subscriptions, notifications, inspector
     case filterEditor, filterBuilder, filterText, filterArguments, picker, multiPicker, textInput, form, confirm, conflict, help, commandLine
-    case subscriptionDraft
+    case subscriptionDraft, sharing
 
     /// The heading of the context's section in the help overlay.
     public var title: String {
@@ -21,6 +21,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
         case .subscriptions: return "Subscriptions tab (subscriptions)"
         case .notifications: return "Subscriptions tab (notifications)"
         case .subscriptionDraft: return "New subscription"
+        case .sharing: return "Sharing tab"
         case .inspector: return "Inspector"
         case .filterEditor: return "Filter editor"
         case .filterBuilder: return "Filter builder"
@@ -90,6 +91,7 @@ public enum KeyMap {
         KeyBinding([.char("4")], .global, .tab(.zones), "4", "Zones tab", hint: false),
         KeyBinding([.char("5")], .global, .tab(.schema), "5", "Schema tab", hint: false),
         KeyBinding([.char("6")], .global, .tab(.subscriptions), "6", "Subscriptions tab (live notifications)", hint: false),
+        KeyBinding([.char("7")], .global, .tab(.sharing), "7", "Sharing tab (shares, participants, accepted shares)", hint: false),
         KeyBinding([.char("]")], .global, .nextTab, "]", "next tab", hint: false),
         KeyBinding([.char("[")], .global, .previousTab, "[", "previous tab", hint: false),
         KeyBinding([.char("z")], .global, .pickZone, "z", "switch zone"),
@@ -157,6 +159,13 @@ public enum KeyMap {
         KeyBinding([.enter], .schema, .open, "Enter", "query this record type", short: "query it"),
         KeyBinding([.char("r")], .schema, .run, "r", "refresh"),
         KeyBinding([.char("x")], .schema, .export, "x", "export the schema (.ckdb) to a file", short: "export"),
+
+        // Sharing tab
+        KeyBinding([.char("a")], .sharing, .create, "a", "invite a user to the share", short: "invite"),
+        KeyBinding([.char("d")], .sharing, .delete, "d", "remove the participant (asks first)", short: "remove"),
+        KeyBinding([.char("y")], .sharing, .copy, "y", "copy the share's URL", short: "copy URL"),
+        KeyBinding([.enter], .sharing, .open, "Enter", "open the shared zone", short: "open zone"),
+        KeyBinding([.char("r")], .sharing, .run, "r", "refresh"),
 
         // Subscriptions tab
         KeyBinding([.char("n")], .subscriptions, .create, "n", "new subscription", short: "new"),

@@ -42,6 +42,10 @@ public enum DashboardMessage: Sendable {
     case notificationsFailed(job: Int, CloudKitError)
     case schemaExported(job: Int, Result<String, CloudKitError>)
     case usersLoaded(job: Int, Result<[StoreUser], CloudKitError>)
+    /// The shares the acting user owns and accepted (`done`: what a change just did).
+    case sharesLoaded(job: Int, Result<SharesSnapshot, CloudKitError>, done: String?)
+    /// Where a record stands with sharing, for its inspector (nil: in no share).
+    case shareStatusLoaded(RecordID, String?)
     case jobEnded(job: Int)
 }
 
@@ -53,6 +57,17 @@ public enum RecordLoadPurpose: Hashable, Sendable {
     case openInspector
     /// Open the edit form on it.
     case edit
+}
+
+/// The shares of the acting user, read together.
+public struct SharesSnapshot: Sendable {
+    public var owned: [Share]
+    public var accepted: [Share]
+
+    public init(owned: [Share], accepted: [Share]) {
+        self.owned = owned
+        self.accepted = accepted
+    }
 }
 
 /// The schema and environment, read together.
@@ -108,6 +123,10 @@ public enum Effect: Sendable {
     case watchNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?)
     case exportSchema(job: Int, path: String)
     case loadUsers(job: Int)
+    case loadShares(job: Int)
+    /// Invites a user to a share (or changes their permission); nil `permission` removes them.
+    case changeParticipant(job: Int, url: String, user: String, permission: SharePermission?)
+    case loadShareStatus(RecordID, scope: DatabaseScope)
     /// Acts as another user (or no user) from now on.
     case actAs(Caller)
 

@@ -5,7 +5,7 @@ import StratusTerminal
 
 /// The tabs, in the order of their number keys.
 public enum DashboardTab: Int, CaseIterable, Hashable, Sendable {
-    case query = 1, fetch, changes, zones, schema, subscriptions
+    case query = 1, fetch, changes, zones, schema, subscriptions, sharing
 
     public var title: String {
         switch self {
@@ -15,8 +15,12 @@ public enum DashboardTab: Int, CaseIterable, Hashable, Sendable {
         case .zones: return "Zones"
         case .schema: return "Schema"
         case .subscriptions: return "Subscriptions"
+        case .sharing: return "Sharing"
         }
     }
+
+    /// The title when the full ones do not fit in the tab bar.
+    public var shortTitle: String { self == .subscriptions ? "Subs" : title }
 }
 
 /// A status-line message.
@@ -40,7 +44,7 @@ public struct StatusMessage: Hashable, Sendable {
 public struct JobInfo: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case zones, schema, recordCounts, query, fetch, changes, databaseChanges, token, save, delete, loadRecord
-        case subscriptions, saveSubscription, deleteSubscription, exportSchema, saveZone, deleteZone, users
+        case subscriptions, saveSubscription, deleteSubscription, exportSchema, saveZone, deleteZone, users, shares, shareChange
     }
     public var id: Int
     public var kind: Kind
@@ -141,6 +145,7 @@ public struct DashboardState: Sendable {
     public var schemaRoles: [String] = []
     public var schemaGrants: [String: [GrantDeclaration]] = [:]
     public var subscriptions = SubscriptionsTabState()
+    public var sharing = SharingTabState()
 
     /// Dialogs and drill-ins, the last on top; the top one gets the keys.
     public var modals: [Modal] = []

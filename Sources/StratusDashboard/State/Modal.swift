@@ -48,6 +48,8 @@ public enum PickerPurpose: Hashable, Sendable {
     case builderField(row: Int), builderOperator(row: Int), recentFilter
     case fetchKeys, changesKeys, changesPageSize, bookmark
     case subscriptionKind, subscriptionType, subscriptionFiresOn, subscriptionKeys, subscriptionZone
+    /// Who to invite to the share with this URL; then with what permission.
+    case shareParticipant(url: String), sharePermission(url: String, user: String)
 }
 
 public struct PickerState: Sendable {
@@ -96,6 +98,8 @@ public struct InspectorState: Sendable {
     public var list = ListCursor()
     /// The full record is being fetched (the list may hold only the desired keys).
     public var loadingJob: Int?
+    /// Where the record stands with sharing (root of a share, inside one), once looked up.
+    public var shareNote: String?
 
     public init(record: Record) {
         self.record = record
@@ -180,6 +184,8 @@ public enum ConfirmAction: Hashable, Sendable {
     case deleteSubscription(String)
     /// A custom zone (the dialog says how many records it holds).
     case deleteZone(ZoneID)
+    /// Take a participant (user record name, alias) out of the share with this URL.
+    case removeParticipant(url: String, user: String, alias: String)
     case quit
 }
 

@@ -101,6 +101,9 @@ extension Dashboard {
         case .database:
             guard let item, let scope = DatabaseScope(name: item.value) else { return [] }
             return switchScope(&state, to: scope)
+        case .shareParticipant, .sharePermission:
+            guard let item else { return [] }
+            return pickedForSharing(&state, picker.purpose, item)
         case .user:
             guard let item else { return [] }
             return item.value == "none" ? actAs(&state, .anonymous) : actAs(&state, .user(item.value))
@@ -199,6 +202,8 @@ extension Dashboard {
         case .deleteSubscription(let id):
             let job = state.startJob(.deleteSubscription, "delete subscription \(id)")
             return [.deleteSubscription(job: job, subscriptionID: id, scope: state.scope)]
+        case .removeParticipant(let url, let user, let alias):
+            return removeParticipant(&state, url: url, user: user, alias: alias)
         case .deleteZone(let zoneID):
             let job = state.startJob(.deleteZone, "delete zone \(zoneID.zoneName)")
             return [.deleteZone(job: job, zone: zoneID, scope: state.scope)]

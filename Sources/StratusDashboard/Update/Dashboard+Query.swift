@@ -159,6 +159,7 @@ extension Dashboard {
             effects.append(.loadRecord(job: job, recordID: record.recordID, scope: state.scope, purpose: .refreshInspector))
         }
         state.modals.append(.inspector(inspector))
+        effects.append(.loadShareStatus(record.recordID, scope: state.scope))
         return effects
     }
 

@@ -240,6 +240,10 @@ extension Dashboard {
 
         case .usersLoaded(let job, let result):
             return usersLoaded(&state, job: job, result)
+        case .sharesLoaded(let job, let result, let done):
+            return sharesLoaded(&state, job: job, result, done: done)
+        case .shareStatusLoaded(let recordID, let note):
+            return shareStatusLoaded(&state, recordID, note)
 
         case .themeLoaded(let name, let result):
             switch result {

@@ -10,6 +10,7 @@ extension Dashboard {
     /// Work a tab needs when it is shown: the Subscriptions tab loads the subscriptions once
     /// and starts the notifications poll.
     static func enteredTab(_ state: inout DashboardState) -> [Effect] {
+        if state.tab == .sharing { return (state.users.isEmpty ? loadUsers(&state) : []) + loadShares(&state) }
         guard state.tab == .subscriptions else { return [] }
         var effects: [Effect] = []
         if !state.subscriptions.loaded, !state.jobs.contains(where: { $0.kind == .subscriptions }) {

@@ -58,10 +58,11 @@ extension Dashboard {
         var effects: [Effect] = [.actAs(caller), .savePreferences(state.preferences)]
         effects += stopWatching(&state)
         state.subscriptions = SubscriptionsTabState()
+        state.sharing = SharingTabState()
         state.zone = .default
         state.zones = []
         effects += resetResults(&state) + loadZones(&state)
-        if state.tab == .subscriptions { effects += enteredTab(&state) }
+        if state.tab == .subscriptions || state.tab == .sharing { effects += enteredTab(&state) }
         state.status = StatusMessage("Acting as \(state.actingLabel): the \(state.scope.name) database as they see it.", kind: .success)
         return effects
     }

@@ -70,6 +70,7 @@ public enum Dashboard {
         case .schema: return [.schema, .list, .global]
         case .subscriptions:
             return state.subscriptions.focus == .subscriptions ? [.subscriptions, .list, .global] : [.notifications, .list, .global]
+        case .sharing: return [.sharing, .list, .global]
         }
     }
 
@@ -91,6 +92,7 @@ public enum Dashboard {
         case .zones: return zonesAction(&state, action)
         case .schema: return schemaAction(&state, action)
         case .subscriptions: return subscriptionsAction(&state, action)
+        case .sharing: return sharingAction(&state, action)
         }
     }
 
@@ -281,6 +283,7 @@ public enum Dashboard {
             return state.subscriptions.focus == .subscriptions
                 ? (state.subscriptions.subscriptions.count, Layout.subscriptionRows(state.size))
                 : (state.subscriptions.notifications.count, Layout.notificationRows(state.size))
+        case .sharing: return (state.sharing.rows.count, Layout.zonesRows(state.size))
         }
     }
 
@@ -317,6 +320,7 @@ public enum Dashboard {
             } else {
                 move(&state.subscriptions.notificationList, action, count: count, visible: visible)
             }
+        case .sharing: move(&state.sharing.list, action, count: count, visible: visible)
         }
         return []
     }
@@ -331,6 +335,7 @@ public enum Dashboard {
         state.schemaList.clamp(count: SchemaLines.lines(state).count, visible: Layout.schemaRows(size))
         state.subscriptions.list.clamp(count: state.subscriptions.subscriptions.count, visible: Layout.subscriptionRows(size))
         state.subscriptions.notificationList.clamp(count: state.subscriptions.notifications.count, visible: Layout.notificationRows(size))
+        state.sharing.list.clamp(count: state.sharing.rows.count, visible: Layout.zonesRows(size))
     }
 
     /// Texts of the current list's rows in memory, for `/` search, and the row number of the
@@ -352,6 +357,7 @@ public enum Dashboard {
             return (state.subscriptions.focus == .subscriptions
                 ? state.subscriptions.subscriptions.map { "\($0.subscriptionID) \($0.subscriptionType.name) \($0.recordType ?? "") \(SubscriptionText.predicate($0))" }
                 : state.subscriptions.notifications.map { "\(SubscriptionText.reason($0)) \($0.recordType ?? "") \($0.recordID?.recordName ?? "") \($0.subscriptionID)" }, 0)
+        case .sharing: return (state.sharing.rows.map(SharingTabView.text), 0)
         }
     }
 
@@ -369,6 +375,7 @@ public enum Dashboard {
         case .schema: current = state.schemaList.selected
         case .subscriptions:
             current = state.subscriptions.focus == .subscriptions ? state.subscriptions.list.selected : state.subscriptions.notificationList.selected
+        case .sharing: current = state.sharing.list.selected
         }
         guard !texts.isEmpty else { return [] }
         let needle = text.lowercased()
@@ -392,6 +399,7 @@ public enum Dashboard {
                 } else {
                     state.subscriptions.notificationList.move(to: index, count: count, visible: visible)
                 }
+            case .sharing: state.sharing.list.move(to: index, count: count, visible: visible)
             }
             state.status = StatusMessage("Row \(index + 1) of \(count) matches \"\(text)\".")
             return []

@@ -49,6 +49,7 @@ public enum DashboardView {
             case .zones: ZonesTabView.draw(state, in: &area)
             case .schema: SchemaTabView.draw(state, in: &area)
             case .subscriptions: SubscriptionsTabView.draw(state, in: &area)
+            case .sharing: SharingTabView.draw(state, in: &area)
             }
         }
         for (index, modal) in state.modals.enumerated() {
@@ -99,9 +100,11 @@ public enum DashboardView {
         let theme = state.theme
         canvas.horizontalLine(x: 0, y: 1, length: width, style: theme[.border])
         var x = 1
-        let compact = width < 64
+        // Full titles when they fit, then short ones, then five letters each, then three.
+        let forms: [(DashboardTab) -> String] = [{ $0.title }, { $0.shortTitle }, { String($0.title.prefix(5)) }, { String($0.title.prefix(3)) }]
+        let titles = forms.first { form in DashboardTab.allCases.reduce(1) { $0 + DisplayWidth.of(" \($1.rawValue) \(form($1)) ") + 1 } <= width } ?? forms[2]
         for tab in DashboardTab.allCases {
-            let label = compact ? " \(tab.rawValue) \(tab.title.prefix(5)) " : " \(tab.rawValue) \(tab.title) "
+            let label = " \(tab.rawValue) \(titles(tab)) "
             let style = tab == state.tab ? theme[.tabActive] : theme[.tabInactive]
             x += canvas.put(label, x: x, y: 1, style: style, maxWidth: width - x)
             x += 1

@@ -12,6 +12,7 @@ enum InspectorView {
         guard inner.height > 3 else { return }
         let rows = InspectorRows.rows(record, schema: state.schema(named: record.recordType))
         var header = "zone \(record.recordID.zoneID.zoneName) · \(record.fields.count) fields"
+        if let note = inspector.shareNote { header += " · " + note }
         if inspector.loadingJob != nil { header += " · loading the full record…" }
         canvas.put(header, x: inner.x + 1, y: inner.y, style: theme[.dim], maxWidth: inner.width - 2)
         let listHeight = Layout.inspectorRows(state.size)

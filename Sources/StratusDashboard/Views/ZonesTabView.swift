@@ -11,7 +11,9 @@ enum ZonesTabView {
             return
         }
         let zones = state.zones
-        let values = zones.map { [$0.zoneID.zoneName, $0.zoneID.ownerName, ViewKit.count($0.recordCount), $0.currentToken] }
+        // A zone shared with the user is named with its owner: shown by alias.
+        let owner = { (name: String) in state.users.first { $0.recordName == name }?.alias ?? name }
+        let values = zones.map { [$0.zoneID.zoneName, owner($0.zoneID.ownerName), ViewKit.count($0.recordCount), $0.currentToken] }
         var widths = ViewKit.widths(titles: ["zone", "owner", "records", "current token"], values: values, cap: 24)
         widths[3] = max(8, table.width - widths[0] - widths[1] - widths[2] - 3)
         let columns = [ViewKit.Column(title: "zone", width: widths[0]), ViewKit.Column(title: "owner", width: widths[1]),

@@ -45,3 +45,35 @@ extension CloudDatabase {
         }
     }
 }
+
+/// Where a record stands with sharing.
+public struct RecordShareStatus: Sendable {
+    public var share: Share
+    /// The record is the share's root (or the share record itself).
+    public var isRoot: Bool
+}
+
+extension CloudDatabase {
+    /// The share a record takes part in, as this user sees it: as the root of a record share,
+    /// under one through its `parent` chain, or in a zone shared whole; nil when it is in none.
+    public func shareStatus(of recordID: RecordID) throws -> RecordShareStatus? {
+        try store.read { db in
+            let gate = try gate(db)
+            let zone = try gate.zone(recordID.zoneID)
+            let shares = try ShareRows.live(zoneRowID: zone.id, in: db)
+            guard !shares.isEmpty else { return nil }
+            let reader = ShareReader(db: db, viewer: user)
+            if let whole = shares.first(where: { $0.rootName == nil }) {
+                return RecordShareStatus(share: try reader.share(shortGUID: whole.shortGUID), isRoot: whole.recordName == recordID.recordName)
+            }
+            if let own = shares.first(where: { $0.rootName == recordID.recordName || $0.recordName == recordID.recordName }) {
+                return RecordShareStatus(share: try reader.share(shortGUID: own.shortGUID), isRoot: true)
+            }
+            guard let stored = try StoredRecord.find(zoneRowID: zone.id, name: recordID.recordName, in: db),
+                  (try? gate.checkRead(stored, zone: zone)) != nil else { return nil }
+            let above = try ShareHierarchy(db: db, zoneRowID: zone.id).ancestors(of: stored)
+            guard let share = shares.first(where: { $0.rootName.map(above.contains) ?? false }) else { return nil }
+            return RecordShareStatus(share: try reader.share(shortGUID: share.shortGUID), isRoot: false)
+        }
+    }
+}
