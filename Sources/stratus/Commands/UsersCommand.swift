@@ -81,12 +81,7 @@ struct UsersCommand: ParsableCommand {
         @Argument(help: "The role.") var role: String
         @Argument(help: "The user (alias or user record name).") var user: String
 
-        func run() throws {
-            let store = try options.openStore()
-            try store.grant(role: role, to: user)
-            let changed = try store.user(named: user)
-            if options.json { Output.json(UsersCommand.json(changed)) } else { Output.line("\(changed.alias) now holds \(changed.roles.joined(separator: ", "))") }
-        }
+        func run() throws { try UsersCommand.changeRole(role, of: user, giving: true, options: options) }
     }
 
     struct Revoke: ParsableCommand {
@@ -95,15 +90,18 @@ struct UsersCommand: ParsableCommand {
         @Argument(help: "The role.") var role: String
         @Argument(help: "The user (alias or user record name).") var user: String
 
-        func run() throws {
-            let store = try options.openStore()
-            try store.revoke(role: role, from: user)
-            let changed = try store.user(named: user)
-            if options.json {
-                Output.json(UsersCommand.json(changed))
-            } else {
-                Output.line("\(changed.alias) holds " + (changed.roles.isEmpty ? "no custom role" : changed.roles.joined(separator: ", ")))
-            }
+        func run() throws { try UsersCommand.changeRole(role, of: user, giving: false, options: options) }
+    }
+
+    /// Grants or revokes a role and prints the roles the user holds after.
+    static func changeRole(_ role: String, of name: String, giving: Bool, options: Options) throws {
+        let store = try options.openStore()
+        if giving { try store.grant(role: role, to: name) } else { try store.revoke(role: role, from: name) }
+        let changed = try store.user(named: name)
+        if options.json {
+            Output.json(json(changed))
+        } else {
+            Output.line("\(changed.alias) " + (changed.roles.isEmpty ? "holds no custom role" : "now holds \(changed.roles.joined(separator: ", "))"))
         }
     }
 }
