@@ -31,7 +31,7 @@ public struct CloudDatabase: Sendable {
 
     /// The gate of one transaction of this database.
     func gate(_ db: GRDB.Database) throws -> AccessGate {
-        AccessGate(self, db: db, catalog: try store.catalog(db))
+        AccessGate(self, db: db)
     }
 
     /// The most records or deletions one `modifyRecords` call takes, as CloudKit's guidance says.

@@ -17,7 +17,10 @@ final class AccessGate {
     let scope: DatabaseScope
     let caller: Caller
     let db: GRDB.Database
-    let catalog: SchemaCatalog
+    /// The schema, read only when a check needs it: zone lookups (every current-token call)
+    /// stay one indexed read.
+    private var knownCatalog: SchemaCatalog?
+    private let loadCatalog: () throws -> SchemaCatalog
     private var callerRoles: Set<String>?
     private var grants: [String: PublicGrants] = [:]
     private var development: Bool?
@@ -29,11 +32,28 @@ final class AccessGate {
         self.scope = scope
         self.caller = caller
         self.db = db
-        self.catalog = catalog
+        knownCatalog = catalog
+        loadCatalog = { catalog }
     }
 
     convenience init(_ database: CloudDatabase, db: GRDB.Database, catalog: SchemaCatalog) {
         self.init(scope: database.scope, caller: database.caller, db: db, catalog: catalog)
+    }
+
+    /// A gate that reads the schema of `database`'s store only when a check needs it.
+    init(_ database: CloudDatabase, db: GRDB.Database) {
+        scope = database.scope
+        caller = database.caller
+        self.db = db
+        let store = database.store
+        loadCatalog = { try store.catalog(db) }
+    }
+
+    private func catalog() throws -> SchemaCatalog {
+        if let knownCatalog { return knownCatalog }
+        let loaded = try loadCatalog()
+        knownCatalog = loaded
+        return loaded
     }
 
     // MARK: - Zones
@@ -146,11 +166,11 @@ final class AccessGate {
     /// Refuses a read the caller may not make: `unknownItem` for a record outside what is
     /// shared with them, `permissionFailure` for a public type whose READ they lack.
     func checkRead(_ stored: StoredRecord, zone: ZoneRow) throws {
-        let typeName = catalog.typeNames[stored.typeID] ?? "?"
         switch scope {
         case .private:
             return
         case .public:
+            let typeName = try catalog().typeNames[stored.typeID] ?? "?"
             let grants = try publicGrants(typeName)
             guard grants.allows(.read, callerRoles: try roles(), caller: caller, creator: stored.createdBy) else {
                 throw grants.refusal(.read, caller: caller)
@@ -197,12 +217,12 @@ final class AccessGate {
     /// Refuses a delete the caller may not make: WRITE (public), or a read-write share that
     /// does not have this record as its root (only the owner deletes a shared root).
     func checkDelete(_ existing: StoredRecord, zone: ZoneRow) throws {
-        let typeName = catalog.typeNames[existing.typeID] ?? "?"
         switch scope {
         case .private:
             return
         case .public:
             try signedInForWrite()
+            let typeName = try catalog().typeNames[existing.typeID] ?? "?"
             let grants = try publicGrants(typeName)
             guard grants.allows(.write, callerRoles: try roles(), caller: caller, creator: existing.createdBy) else {
                 throw grants.refusal(.write, caller: caller)
@@ -244,6 +264,7 @@ final class AccessGate {
     private func publicGrants(_ typeName: String) throws -> PublicGrants {
         if let known = grants[typeName] { return known }
         if development == nil { development = try (StoreInfo.load(db)?.environment ?? .development) == .development }
+        let catalog = try catalog()
         let declared = catalog.type(named: typeName).flatMap { catalog.grants[$0.id] }
         let made = PublicGrants(typeName: typeName, declared: declared, development: development ?? true)
         grants[typeName] = made
