@@ -28,3 +28,48 @@ import Testing
         try pane.waitFor("EXIT=0")
     }
 }
+
+/// The share flow in the real dashboard: the owner invites from the Sharing tab, the
+/// participant accepts on the command line and opens the zone from their Sharing tab.
+@Suite(.serialized) struct SharingEndToEndTests {
+    @Test(.enabled(if: DashboardEndToEndTests.tmuxAvailable)) func inviteInTheDashboardAcceptAndOpenTheSharedZone() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        for alias in ["alice", "bob"] { #expect(try cli.run(["users", "create", alias]).status == 0) }
+        #expect(try cli.run(["zones", "create", "Trips", "--user", "alice"]).status == 0)
+        for record in [#"{"recordName": "trip-1", "recordType": "Trip", "fields": {"title": {"value": "Lisbon", "type": "STRING"}}}"#,
+                       #"{"recordName": "stop-1", "recordType": "Trip", "parent": {"recordName": "trip-1"}, "fields": {"title": {"value": "Belém", "type": "STRING"}}}"#,
+                       #"{"recordName": "secret", "recordType": "Trip", "fields": {"title": {"value": "not shared", "type": "STRING"}}}"#] {
+            #expect(try cli.run(["save", "--user", "alice", "--zone", "Trips"], stdin: record).status == 0)
+        }
+        let created = try cli.run(["share", "create", "--record", "trip-1", "--zone", "Trips", "--user", "alice"])
+        let url = try #require(created.stdout.split(separator: "\n").first.map(String.init))
+        let dashboard = "env TERM=tmux-256color \(StratusCLI.binary.path) dashboard --store \(cli.storePath)"
+        let pane = try TmuxPane(width: 120, height: 30)
+        defer { pane.close() }
+        pane.run(dashboard + " --user alice; echo EXIT=$?")
+        try pane.waitFor("as alice ▸ private")
+        pane.keys("7")
+        try pane.waitFor("Shares you own")
+        pane.keys("Down", "a")
+        try pane.waitFor("Invite to the share")
+        pane.keys("Down", "Enter")
+        try pane.waitFor("bob may")
+        pane.keys("Enter")
+        try pane.waitFor("bob  read-only  invited")
+        pane.keys("q")
+        try pane.waitFor("EXIT=0")
+
+        #expect(try cli.run(["share", "accept", url, "--user", "bob"]).status == 0)
+        pane.run("clear; " + dashboard + " --user bob; echo EXIT=$?")
+        try pane.waitFor("as bob ▸ private")
+        pane.keys("7")
+        try pane.waitFor("from alice")
+        pane.keys("Down", "Down", "Enter")
+        try pane.waitFor("as bob ▸ shared ▸ Trips")
+        try pane.waitFor("Belém")
+        #expect(!pane.capture().contains("not shared"), "the unshared record of the zone stays hidden")
+        pane.keys("q")
+        try pane.waitFor("EXIT=0")
+    }
+}

@@ -23,6 +23,8 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "The database: public, private or shared.") var db: String = "private"
     @Option(help: "Only this zone (default: every zone).") var zone: String?
     @Option(help: "Only records of this type.") var type: String?
+    @Option(help: "The user who exports: an alias, a user record name or 'none' (default: the store's owner); only what they may read leaves.")
+    var user: String?
     @Option(help: "Write to this file instead of standard output.") var out: String?
     @Flag(help: "Do not embed asset content; assets are then only checksums and sizes.") var noAssets = false
     @Option(help: "jsonl (one record per line, the default), json (one {\"records\": [...]} document) or csv.")
@@ -30,8 +32,12 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         guard let scope = DatabaseScope(name: db) else { throw CommandFailure.usage("--db must be public, private or shared, not '\(db)'") }
-        let database = try StoreLocation.open(store ?? StoreLocation.defaultPath).database(scope)
-        let zoneID = zone.map { ZoneID(zoneName: $0) }
+        let opened = try StoreLocation.open(store ?? StoreLocation.defaultPath)
+        let database = opened.database(scope, caller: try user.map { try opened.caller(named: $0) } ?? .user(opened.owner))
+        // A zone of the shared database is named with its owner: the one who shared that name.
+        let zoneID = try zone.map { name in
+            scope == .shared ? try database.allRecordZones().first { $0.zoneID.zoneName == name }?.zoneID ?? ZoneID(zoneName: name) : ZoneID(zoneName: name)
+        }
         let output: FileHandle
         if let out {
             guard FileManager.default.createFile(atPath: out, contents: nil), let handle = FileHandle(forWritingAtPath: out) else {
