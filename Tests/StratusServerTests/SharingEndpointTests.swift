@@ -105,3 +105,60 @@ import Testing
         #expect(try await server.send(signin + "&user=zed", body: "", method: "POST").status == 400)
     }
 }
+
+/// Shares made and changed with `records/modify`, as Web Services clients make them.
+@Suite struct ShareModifyTests {
+    @Test func aClientCreatesAShareWithItsRootAndChangesItsParticipants() async throws {
+        let server = try await ServerHarness()
+        defer { Task { await server.stop() } }
+        let store = server.store
+        let bob = try store.createUser(alias: "bob"), carol = try store.createUser(alias: "carol")
+        _ = try await server.call("private", "zones/modify", #"{"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "Trips"}}}]}"#)
+        let created = try await server.call("private", "records/modify", #"""
+            {"zoneID": {"zoneName": "Trips"}, "operations": [
+              {"operationType": "create", "record": {"recordName": "trip-1", "recordType": "Trip", "createShortGUID": true,
+                                                     "fields": {"title": {"value": "Lisbon", "type": "STRING"}}}},
+              {"operationType": "create", "record": {"recordName": "share-trip-1", "recordType": "cloudKit.share",
+                                                     "fields": {"cloudkit.title": {"value": "Lisbon", "type": "STRING"}},
+                                                     "forRecord": {"recordName": "trip-1"}, "publicPermission": "NONE",
+                                                     "participants": [{"type": "USER", "permission": "READ_WRITE", "acceptanceStatus": "INVITED",
+                                                                       "userIdentity": {"userRecordName": "\#(bob.recordName)"}}]}}]}
+            """#)
+        #expect(created.status == 200)
+        #expect(created.records.count == 2)
+        let share = created.records[1]
+        #expect(share["recordName"] as? String == "share-trip-1")
+        #expect(share["recordType"] as? String == "cloudkit.share", "always written with a lower-case k")
+        #expect((share["shortGUID"] as? String)?.count == 25)
+        let participants = try #require(share["participants"] as? [[String: Any]])
+        #expect(participants.compactMap { $0["type"] as? String } == ["OWNER", "USER"])
+        #expect(participants.last?["acceptanceStatus"] as? String == "INVITED")
+        let tag = try #require(share["recordChangeTag"] as? String)
+
+        // The owner swaps bob for carol with an update of the share.
+        let updated = try await server.call("private", "records/modify", #"""
+            {"zoneID": {"zoneName": "Trips"}, "operations": [
+              {"operationType": "update", "record": {"recordName": "share-trip-1", "recordType": "cloudkit.share", "recordChangeTag": "\#(tag)",
+                                                     "participants": [{"permission": "READ_ONLY", "userIdentity": {"userRecordName": "\#(carol.recordName)"}}]}}]}
+            """#)
+        let after = try #require(updated.records.first?["participants"] as? [[String: Any]])
+        let statuses = after.compactMap { entry -> String? in
+            guard let user = (entry["userIdentity"] as? [String: Any])?["userRecordName"] as? String else { return nil }
+            return "\(user == bob.recordName ? "bob" : user == carol.recordName ? "carol" : "owner") \(entry["acceptanceStatus"] as? String ?? "")"
+        }
+        #expect(Set(statuses) == ["owner ACCEPTED", "bob REMOVED", "carol INVITED"])
+
+        // Sharing the same root twice is refused per record; deleting the share record ends it.
+        let twice = try await server.call("private", "records/modify", #"""
+            {"zoneID": {"zoneName": "Trips"}, "operations": [{"operationType": "create", "record": {"recordName": "again", "recordType": "cloudkit.share", "forRecord": {"recordName": "trip-1"}}}]}
+            """#)
+        #expect(twice.records.first?["serverErrorCode"] as? String == "EXISTS")
+        let noRoot = try await server.call("private", "records/modify", #"""
+            {"zoneID": {"zoneName": "Trips"}, "operations": [{"operationType": "create", "record": {"recordName": "loose", "recordType": "cloudkit.share"}}]}
+            """#)
+        #expect(noRoot.records.first?["serverErrorCode"] as? String == "BAD_REQUEST")
+        let deleted = try await server.call("private", "records/modify", #"{"zoneID": {"zoneName": "Trips"}, "operations": [{"operationType": "forceDelete", "record": {"recordName": "share-trip-1"}}]}"#)
+        #expect(deleted.records.first?["deleted"] as? Bool == true)
+        #expect(try store.database(.private).shares().owned.isEmpty)
+    }
+}

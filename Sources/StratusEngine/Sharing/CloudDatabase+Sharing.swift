@@ -10,8 +10,8 @@ extension CloudDatabase {
     /// chain leads to it, as saving a `CKShare(rootRecord:)` does; or, with `rootRecord` nil,
     /// the whole zone, as `CKShare(recordZoneID:)`.
     ///
-    /// The share is a `cloudkit.share` record in the zone (named `cloudkit.zoneshare` for a
-    /// zone share). Its URL stays the same when the same root or zone is shared again.
+    /// The share is a `cloudkit.share` record in the zone (named `recordName`, default
+    /// `Share-<UUID>`; always `cloudkit.zoneshare` for a zone share). Its URL stays the same when the same root or zone is shared again.
     ///
     /// - Throws: `alreadyShared (30)` when the record, a record above it or below it, or the
     ///   zone is in a share already; `unknownItem` for a root that does not exist;
@@ -19,7 +19,7 @@ extension CloudDatabase {
     ///   which cannot be shared.
     @discardableResult
     public func createShare(rootRecord: String? = nil, inZoneWith zoneID: ZoneID, publicPermission: SharePermission = .none,
-                            title: String? = nil) throws -> Share {
+                            title: String? = nil, recordName requestedName: String? = nil) throws -> Share {
         guard scope == .private else {
             throw CloudKitError(.badDatabase, "Shares are made in the owner's private database, not the \(scope.name) database.")
         }
@@ -39,7 +39,11 @@ extension CloudDatabase {
                     throw CloudKitError(.unknownItem, "Record '\(rootRecord)' does not exist in zone '\(zoneID.zoneName)'; save it before sharing it.")
                 }
                 try ShareHierarchy(db: db, zoneRowID: zone.id).checkNotShared(root, shares: existing)
-                recordName = "Share-" + UUID().uuidString
+                recordName = requestedName ?? "Share-" + UUID().uuidString
+                if let problem = RecordID.problem(withName: recordName) { throw CloudKitError(.invalidArguments, "Invalid share record name: \(problem).") }
+                if try StoredRecord.find(zoneRowID: zone.id, name: recordName, in: db) != nil {
+                    throw CloudKitError(.constraintViolation, "A record named '\(recordName)' exists in zone '\(zoneID.zoneName)' already.")
+                }
             } else {
                 if !existing.isEmpty {
                     throw CloudKitError(.alreadyShared, "Zone '\(zoneID.zoneName)' has record shares already; a zone-wide share would share their records twice.")

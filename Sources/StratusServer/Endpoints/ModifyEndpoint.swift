@@ -29,6 +29,11 @@ enum ModifyEndpoint {
         var index: Int
         var kind: Kind
         var record: Record
+        /// The operation's record dictionary as sent (share keys are read from it).
+        var json: JSONValue = .null
+
+        /// A save of a `cloudkit.share` record: made through the engine's sharing calls.
+        var savesShare: Bool { kind.policy != nil && ShareRecordType.isShareType(record.recordType) }
     }
 
     static let maximumOperations = 200
@@ -59,7 +64,7 @@ enum ModifyEndpoint {
             throw CKWSFailure.badRequest("An atomic request here takes operations of one save policy (create, update and replace; forceUpdate; or forceReplace), with any deletes; send atomic: false or split the request")
         }
         var results = [JSONValue?](repeating: nil, count: operations.count)
-        let prepared = try prepare(operations, call: call, results: &results)
+        let prepared = try prepare(operations.filter { !$0.savesShare }, call: call, results: &results)
         let saves = prepared.filter { $0.kind.policy != nil }
         let deletes = prepared.filter { $0.kind.policy == nil }
         // One engine call per policy; an atomic request has only one.
@@ -84,6 +89,11 @@ enum ModifyEndpoint {
                 case .failure(let error): results[operation.index] = item(error, name: operation.record.recordName)
                 }
             }
+        }
+        // Shares last: a share's root may be a record of this request.
+        for operation in operations where operation.savesShare {
+            results[operation.index] = ShareOperations.save(operation.record, json: operation.json, creating: operation.kind == .create,
+                                                            zoneID: zoneID, call: call)
         }
         return .object([("records", .array(results.map { $0 ?? .null }))])
     }
@@ -128,7 +138,7 @@ enum ModifyEndpoint {
         if kind.needsTag && record.recordChangeTag == nil {
             throw CKWSFailure.badRequest("\(path).record.recordChangeTag: \(kind.rawValue) needs the change tag the client last saw; use force\(kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst()) to skip the check")
         }
-        return Operation(index: index, kind: kind, record: record)
+        return Operation(index: index, kind: kind, record: record, json: recordJSON)
     }
 
     /// Reads what the operations that depend on the server's copy need: `update` takes the

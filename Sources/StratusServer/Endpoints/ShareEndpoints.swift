@@ -47,7 +47,7 @@ enum ShareEndpoints {
             ("shortGUID", echo), ("containerIdentifier", .string(call.path.container)), ("environment", .string(call.path.environment)),
             ("databaseScope", .string(metadata.callerIsOwner ? "PRIVATE" : "SHARED")),
             ("zoneID", .object([("zoneName", .string(share.recordID.zoneID.zoneName)), ("ownerRecordName", .string(share.ownerRecordName))])),
-            ("share", shareRecord(metadata, call: call)),
+            ("share", shareRecordJSON(metadata, call: call)),
             ("ownerIdentity", identity(share.ownerRecordName)),
         ]
         if let root = share.rootRecordName { members.append(("rootRecordName", .string(root))) }
@@ -70,7 +70,7 @@ enum ShareEndpoints {
 
     /// The share record with the share keys CKWS adds: public permission, participants, owner,
     /// the caller's own entry and the short GUID.
-    private static func shareRecord(_ metadata: ShareMetadata, call: CKWSCall) -> JSONValue {
+    static func shareRecordJSON(_ metadata: ShareMetadata, call: CKWSCall) -> JSONValue {
         let share = metadata.share
         guard case .object(var members) = call.encode(metadata.shareRecord) else { return call.encode(metadata.shareRecord) }
         members.append(("publicPermission", .string(share.publicPermission.wireName)))
