@@ -88,3 +88,33 @@ import Testing
         #expect((current["userRecordName"] as? String)?.count == 33)
     }
 }
+
+/// `save --owner-map`: a document captured from iCloud names zones of several owners; each
+/// lands with the user of this store it is mapped to.
+@Suite(.serialized) struct OwnerMapTests {
+    @Test func zonesOfEachOwnerLandWithTheirUser() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        #expect(try cli.run(["users", "create", "alice"]).status == 0)
+        let document = #"""
+            {"zones": [
+              {"zoneID": {"zoneName": "Notes", "ownerRecordName": "_aaaa1111aaaa1111aaaa1111aaaa1111"},
+               "records": [{"recordName": "a1", "recordType": "Note", "fields": {"title": {"value": "Alice's", "type": "STRING"}}}]},
+              {"zoneID": {"zoneName": "Notes", "ownerRecordName": "_bbbb2222bbbb2222bbbb2222bbbb2222"},
+               "records": [{"recordName": "b1", "recordType": "Note", "fields": {"title": {"value": "the owner's", "type": "STRING"}}}]}
+            ]}
+            """#
+        let saved = try cli.run(["save", "--create-zones", "--owner-map", "_aaaa1111aaaa1111aaaa1111aaaa1111=alice"], stdin: document)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let alices = try cli.json(["query", "--type", "Note", "--zone", "Notes", "--user", "alice", "--json"])
+        #expect((alices["records"] as? [[String: Any]])?.compactMap { $0["recordName"] as? String } == ["a1"])
+        let owners = try cli.json(["query", "--type", "Note", "--zone", "Notes", "--json"])
+        #expect((owners["records"] as? [[String: Any]])?.compactMap { $0["recordName"] as? String } == ["b1"])
+        let bad = try cli.run(["save", "--owner-map", "nobody"], stdin: document)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--owner-map takes OWNER=ALIAS"))
+        let unknown = try cli.run(["save", "--owner-map", "_x=zed"], stdin: document)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("No user 'zed'"))
+    }
+}

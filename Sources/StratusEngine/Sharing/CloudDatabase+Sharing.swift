@@ -198,7 +198,9 @@ extension CloudDatabase {
 
     /// The shares this user owns, and those they accepted from others.
     public func shares() throws -> (owned: [Share], accepted: [Share]) {
-        guard let user = caller.userRecordName else { return ([], []) }
+        guard let user = caller.userRecordName else {
+            throw CloudKitError(.notAuthenticated, "Shares belong to signed-in users; this request acts as no user.")
+        }
         return try store.read { db in try ShareReader(db: db, viewer: user).shares() }
     }
 

@@ -19,7 +19,8 @@ struct SaveCommand: ParsableCommand {
             the type may be left out, or given as cktool writes it (stringType, int64ListType ...), and
             timestamps may be milliseconds since 1970. Entries with "deleted": true and delete operations delete
             the record. A zoneID's ownerRecordName (a real iCloud user) is ignored: the zone is the acting
-            user's zone of that name.
+            user's zone of that name; --owner-map SOURCE=ALIAS lands the zones of that owner with a user of this
+            store instead (their private database, or in --db shared the zone they shared).
             An asset field may name a file to upload: {"value": {"file": "photo.jpg"}, "type": "ASSET"}.
             More than 400 records are saved in batches of 400.
             """
@@ -37,6 +38,8 @@ struct SaveCommand: ParsableCommand {
     var format: SaveInputFormat?
     @Option(help: "With --format csv: the record type of rows that have no recordType column.")
     var type: String?
+    @Option(help: "OWNER=ALIAS: zones the document says OWNER (an ownerRecordName from iCloud) owns land with this store's user ALIAS (repeatable).")
+    var ownerMap: [String] = []
 
     func validate() throws {
         if importing && format == .csv {
@@ -66,12 +69,13 @@ struct SaveCommand: ParsableCommand {
         }
         let database = try common.database()
         let store = database.store
+        let owners = try ownerMapping(store)
         var saves: [Record] = []
         var deletions: [RecordID] = []
         for (index, object) in objects.enumerated() {
             let entries: [RecordDocument.Entry]
             do {
-                entries = try RecordDocument.entries(in: object, zoneID: try common.zoneID(), uploadAsset: { path in
+                entries = try RecordDocument.entries(in: object, zoneID: try common.zoneID(), owners: owners, uploadAsset: { path in
                     try store.putAsset(Data(contentsOf: URL(fileURLWithPath: path)))
                 })
             } catch {
@@ -87,7 +91,37 @@ struct SaveCommand: ParsableCommand {
                 }
             }
         }
-        try save(saves, deletions: deletions, policy: savePolicy, in: database)
+        // In the private database each owner's zones are that user's own: saved as them.
+        guard database.scope == .private, !ownerMap.isEmpty else { return try save(saves, deletions: deletions, policy: savePolicy, in: database) }
+        let byOwner = Dictionary(grouping: saves, by: \.recordID.zoneID.ownerName)
+        let deletionsByOwner = Dictionary(grouping: deletions, by: \.zoneID.ownerName)
+        for owner in Set(byOwner.keys).union(deletionsByOwner.keys).sorted() {
+            let target = owner == ZoneID.defaultOwnerName ? database : store.database(.private, caller: .user(owner), device: common.device)
+            let own = { (zoneID: ZoneID) in ZoneID(zoneName: zoneID.zoneName) }
+            try save((byOwner[owner] ?? []).map { record in
+                var moved = record
+                moved.recordID = RecordID(recordName: record.recordName, zoneID: own(record.recordID.zoneID))
+                return moved
+            }, deletions: (deletionsByOwner[owner] ?? []).map { RecordID(recordName: $0.recordName, zoneID: own($0.zoneID)) },
+            policy: savePolicy, in: target)
+        }
+    }
+
+    /// `--owner-map OWNER=ALIAS` as the document reader's mapping: a mapped owner becomes that
+    /// user's record name (the acting user's own zones keep the default owner).
+    private func ownerMapping(_ store: Store) throws -> RecordDocument.OwnerMapping {
+        var map: [String: String] = [:]
+        let acting = try common.caller(in: store).userRecordName
+        for entry in ownerMap {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw CommandFailure.usage("--owner-map takes OWNER=ALIAS (an ownerRecordName from the file, then a user of this store), not '\(entry)'")
+            }
+            let user = try store.user(named: parts[1]).recordName
+            map[parts[0]] = user == acting ? ZoneID.defaultOwnerName : user
+        }
+        let mapped = map
+        return { owner in mapped[owner] ?? ZoneID.defaultOwnerName }
     }
 
     /// The rows of a CSV file as records of `--type` (or of their recordType column).
