@@ -44,6 +44,8 @@ struct CKWSResponder: HTTPResponder {
         "users/discover": Endpoint(databases: ["public"], writes: true, run: UserEndpoints.lookup),
         "users/lookup/id": Endpoint(databases: ["public"], writes: true, run: UserEndpoints.lookup),
         "users/lookup/email": Endpoint(databases: ["public"], writes: true, run: UserEndpoints.lookup),
+        "users/lookup/contacts": Endpoint(databases: ["public"], writes: true, run: UserEndpoints.contacts),
+        "assets/rereference": Endpoint(databases: ["public", "private"], writes: false, run: AssetEndpoints.rereference),
         "assets/upload": Endpoint(databases: ["public", "private"], writes: true, run: { try AssetEndpoints.upload($0, tickets: $0.tickets, host: $0.host) }),
     ]
 

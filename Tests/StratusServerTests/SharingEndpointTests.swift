@@ -162,3 +162,45 @@ import Testing
         #expect(try store.database(.private).shares().owned.isEmpty)
     }
 }
+
+/// `assets/rereference` and `users/lookup/contacts`.
+@Suite struct RereferenceAndContactsTests {
+    @Test func anAssetOfOneRecordIsReusedInAnother() async throws {
+        let server = try await ServerHarness()
+        defer { Task { await server.stop() } }
+        let asset = try server.store.putAsset(Data("shared picture 🖼️".utf8))
+        try server.store.database(.private).save(Record(recordType: "Photo", recordID: RecordID(recordName: "p1"),
+                                                        fields: ["image": .asset(asset), "thumbs": .list(.asset, [.asset(asset), .asset(asset)]),
+                                                                 "title": .string("x")]))
+        let reply = try await server.call("private", "assets/rereference", #"""
+            {"assets": [{"recordName": "p1", "fieldName": "image"}, {"recordName": "p1", "fieldName": "thumbs"},
+                        {"recordName": "p1", "fieldName": "title"}, {"recordName": "nope", "fieldName": "image"}]}
+            """#)
+        #expect(reply.status == 200)
+        let assets = try #require(reply["assets"] as? [[String: Any]])
+        #expect(assets.count == 5, "one, two list elements, two errors")
+        #expect(assets[0]["fileChecksum"] as? String == asset.fileChecksum)
+        #expect((assets[0]["downloadURL"] as? String)?.contains("/assets/download/") == true)
+        #expect(assets[2]["index"] as? Int == 1)
+        #expect(assets[3]["serverErrorCode"] as? String == "BAD_REQUEST")
+        #expect(assets[4]["serverErrorCode"] as? String == "NOT_FOUND")
+        // The value goes into another record as it is.
+        let value = String(decoding: try JSONSerialization.data(withJSONObject: assets[0].filter { !["recordName", "fieldName", "downloadURL"].contains($0.key) }), as: UTF8.self)
+        let saved = try await server.call("private", "records/modify", #"""
+            {"operations": [{"operationType": "create", "record": {"recordName": "p2", "recordType": "Photo", "fields": {"image": {"value": \#(value), "type": "ASSET"}}}}]}
+            """#)
+        #expect(saved.records.first?["serverErrorCode"] == nil, "\(saved.json)")
+        #expect(try await server.call("private", "assets/rereference", #"{"assets": [{"recordName": "p1"}]}"#).status == 400)
+    }
+
+    @Test func contactsAreTheOtherUsersOfTheStore() async throws {
+        let server = try await ServerHarness()
+        defer { Task { await server.stop() } }
+        let ada = try server.store.createUser(alias: "ada")
+        let reply = try await server.call("public", "users/lookup/contacts", "{}")
+        let users = try #require(reply["users"] as? [[String: Any]])
+        #expect(users.compactMap { $0["userRecordName"] as? String } == [ada.recordName], "everyone but the caller")
+        #expect(((users.first?["nameComponents"] as? [String: Any])?["nickname"] as? String) == "ada")
+        #expect(try await server.call("public", "users/lookup/contacts", "{}", webAuthToken: .some(nil)).status == 421)
+    }
+}

@@ -55,3 +55,53 @@ enum AssetEndpoints {
         return .object(members)
     }
 }
+
+extension AssetEndpoints {
+    /// `assets/rereference`: the asset values of the named records' asset fields, to put in
+    /// another record's field with `records/modify` (content is kept while any record points
+    /// at it). One entry per asset (an ASSET_LIST field gives one per element, with `index`);
+    /// a record or field that cannot be read is a per-entry error.
+    static func rereference(_ call: CKWSCall) throws -> JSONValue {
+        guard case .array(let items)? = call.body["assets"] else {
+            throw CKWSFailure.badRequest("assets: missing; send {\"assets\": [{\"recordName\", \"fieldName\"}]}")
+        }
+        guard items.count <= 200 else { throw CKWSFailure.badRequest("assets: \(items.count) entries; a request takes at most 200") }
+        let zoneID = try call.zoneID(call.body["zoneID"])
+        let requests = try items.enumerated().map { index, item -> (String, String) in
+            guard let name = item["recordName"]?.stringValue, let field = item["fieldName"]?.stringValue else {
+                throw CKWSFailure.badRequest("assets[\(index)]: name the recordName and fieldName")
+            }
+            return (name, field)
+        }
+        let fetched = try call.database.records(for: requests.map { RecordID(recordName: $0.0, zoneID: zoneID) })
+        var assets: [JSONValue] = []
+        for ((name, field), result) in zip(requests, fetched) {
+            func failure(_ code: String, _ reason: String) -> JSONValue {
+                .object([("recordName", .string(name)), ("fieldName", .string(field)), ("serverErrorCode", .string(code)), ("reason", .string(reason))])
+            }
+            switch result.result {
+            case .failure(let error):
+                assets.append(failure(error.code.serverErrorCode, error.message))
+            case .success(let record):
+                guard let value = call.encode(record.trimmed(to: [field]))["fields"]?[field], let type = value["type"]?.stringValue,
+                      type == "ASSET" || type == "ASSET_LIST", let content = value["value"] else {
+                    assets.append(failure("BAD_REQUEST", "Field '\(field)' of record '\(name)' holds no asset"))
+                    continue
+                }
+                func entry(_ asset: JSONValue, index: Int?) -> JSONValue {
+                    guard case .object(var members) = asset else { return asset }
+                    members.append(("recordName", .string(name)))
+                    members.append(("fieldName", .string(field)))
+                    if let index { members.append(("index", .integer(Int64(index)))) }
+                    return .object(members)
+                }
+                if case .array(let list) = content {
+                    assets += list.enumerated().map { entry($1, index: $0) }
+                } else {
+                    assets.append(entry(content, index: nil))
+                }
+            }
+        }
+        return .object([("assets", .array(assets))])
+    }
+}

@@ -37,6 +37,16 @@ enum UserEndpoints {
         return .object([("users", .array(found))])
     }
 
+    /// `users/lookup/contacts`: the users in the caller's address book. In a local store every
+    /// user knows every other: all of them but the caller.
+    static func contacts(_ call: CKWSCall) throws -> JSONValue {
+        let caller = try signedIn(call)
+        return .object([("users", .array(try call.store.users().filter { $0.recordName != caller }.map { user in
+            .object([("userRecordName", .string(user.recordName)), ("nameComponents", .object([("nickname", .string(user.alias))])),
+                     ("lookupInfo", .object([("userRecordName", .string(user.recordName))]))])
+        }))])
+    }
+
     private static func signedIn(_ call: CKWSCall) throws -> String {
         guard let user = call.user else { throw CKWSFailure(status: 421, serverErrorCode: "AUTHENTICATION_REQUIRED", reason: "request needs authorization") }
         return user
