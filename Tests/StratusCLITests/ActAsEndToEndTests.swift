@@ -15,7 +15,7 @@ import Testing
         defer { pane.close() }
         pane.run(command + "; echo EXIT=$?")
         try pane.waitFor("Stratus ▸ store.sqlite ▸ private")
-        pane.keys("U")
+        pane.keys("A")
         try pane.waitFor("Act as")
         pane.keys("Down", "Enter")
         try pane.waitFor("store.sqlite ▸ as alice ▸ private")

@@ -4,7 +4,7 @@ import StratusEngine
 import StratusModel
 @testable import StratusDashboard
 
-/// Act As: the picker (`U`) and `:user`, the breadcrumb, what each user sees, the choice kept in
+/// Act As: the picker (`A`) and `:user`, the breadcrumb, what each user sees, the choice kept in
 /// the store's preferences, and refusals in the status line. Queries go to the real engine.
 @Suite struct ActAsTests {
     /// The demo store plus alice, who has her own zone Mine with one Trip.
@@ -23,7 +23,7 @@ import StratusModel
         let harness = try harness()
         #expect(!harness.screen().contains(" as "), "the owner acting is the usual case, not called out")
         #expect(harness.state.zones.map(\.zoneID.zoneName).contains("Travel"))
-        harness.press(.char("U"))
+        harness.press(.char("A"))
         guard case .picker(let picker)? = harness.state.topModal else {
             Issue.record("no Act As picker")
             return

@@ -1,7 +1,7 @@
 import StratusEngine
 
 /// Who the dashboard's engine calls act as, shared by the effect runner and the query runner
-/// and switched by Act As (`U`, `:user`) while the dashboard runs.
+/// and switched by Act As (`A`, `:user`) while the dashboard runs.
 public final class ActingUser: Sendable {
     private let value: LockedValue<Caller?>
 

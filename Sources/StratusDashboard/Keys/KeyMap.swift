@@ -96,7 +96,7 @@ public enum KeyMap {
         KeyBinding([.char("[")], .global, .previousTab, "[", "previous tab", hint: false),
         KeyBinding([.char("z")], .global, .pickZone, "z", "switch zone"),
         KeyBinding([.char("D")], .global, .pickDatabase, "D", "switch database (public, private, shared)", hint: false),
-        KeyBinding([.char("U")], .global, .pickUser, "U", "act as another user (or no user), kept for this store", hint: false),
+        KeyBinding([.char("A")], .global, .pickUser, "A", "act as another user (or no user), kept for this store", hint: false),
         KeyBinding([.escape], .global, .back, "Esc", "cancel the running work, or back", hint: false),
         KeyBinding([.ctrl("c")], .global, .interrupt, "Ctrl-C", "cancel the running work; quit when idle", hint: false),
 
