@@ -65,8 +65,9 @@ extension CloudDatabase {
                 return true
             }
             let recordStatement = try db.cachedStatement(sql: """
-                SELECT \(StoredRecord.columns) FROM record WHERE zone_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
+                SELECT \(StoredRecord.columns), changed_keys FROM record WHERE zone_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
                 """)
+            var changedKeys: [String: [String]] = [:]
             let decoder = FieldDecoder()
             // Records the caller may not see are skipped, so then the page reads on until it is full.
             let recordRows = try Int64.fetchCursor(recordStatement, arguments: [zone.id, start, stop, visible == nil ? limit + 1 : Int.max])
@@ -81,11 +82,15 @@ extension CloudDatabase {
                 if let visible, try !visible(stored) { continue }
                 if typeName.id != stored.typeID { typeName = (stored.typeID, catalog.typeNames[stored.typeID] ?? "?") }
                 changes.append(.changed(try stored.record(zoneID: zone.zoneID, typeName: typeName.name, desiredKeys: desiredKeys, decoder: decoder)))
+                if case .string(let keys) = DatabaseValue(sqliteStatement: recordStatement.sqliteStatement, index: 12).storage {
+                    changedKeys[stored.name] = ChangedKeys.decode(keys)
+                }
             }
             if !moreComing, !addDeletions(before: nil) { moreComing = true }
             let end = moreComing ? last : stop
             let nextToken = ZoneChangeToken(scope: scope, zoneRowID: zone.id, incarnation: zone.incarnation, sequence: end)
-            return ZoneChangesPage(changes: changes, changeToken: nextToken.encoded(storeID: store.storeID), moreComing: moreComing)
+            return ZoneChangesPage(changes: changes, changeToken: nextToken.encoded(storeID: store.storeID), moreComing: moreComing,
+                                   changedKeys: changedKeys)
         }
     }
 

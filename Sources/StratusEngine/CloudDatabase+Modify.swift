@@ -229,19 +229,20 @@ struct ModifyBatch {
             let sequence = nextSequence(plan.zone)
             let tag = ChangeTag.make()
             let parent = plan.record.parent?.recordName
+            let changedKeys = ChangedKeys.encode(ChangedKeys.between(plan.existing == nil ? nil : plan.existingFields, plan.fields))
             let rowID: Int64
             if let existing = plan.existing {
                 try indexer.remove(recordID: existing.id, fields: plan.existingFields)
-                try db.cachedStatement(sql: "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, parent = ?, size = ? WHERE id = ?")
-                    .execute(arguments: [plan.blob, tag, sequence, nowMilliseconds, database.user, parent, plan.blob.count, existing.id])
+                try db.cachedStatement(sql: "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, parent = ?, size = ?, changed_keys = ? WHERE id = ?")
+                    .execute(arguments: [plan.blob, tag, sequence, nowMilliseconds, database.user, parent, plan.blob.count, changedKeys, existing.id])
                 rowID = existing.id
             } else {
                 try db.cachedStatement(sql: "DELETE FROM tombstone WHERE zone_id = ? AND name = ?").execute(arguments: [plan.zone.id, plan.record.recordName])
                 try db.cachedStatement(sql: """
-                    INSERT INTO record (zone_id, name, type_id, fields, change_tag, seq, created_at, created_by, modified_at, modified_by, parent, size)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO record (zone_id, name, type_id, fields, change_tag, seq, created_at, created_by, modified_at, modified_by, parent, size, changed_keys)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [plan.zone.id, plan.record.recordName, type.id, plan.blob, tag, sequence,
-                                             nowMilliseconds, database.user, nowMilliseconds, database.user, parent, plan.blob.count])
+                                             nowMilliseconds, database.user, nowMilliseconds, database.user, parent, plan.blob.count, changedKeys])
                 rowID = db.lastInsertedRowID
             }
             try indexer.add(recordID: rowID, fields: plan.fields)

@@ -118,3 +118,20 @@ import Testing
         #expect(unknown.stderr.contains("No user 'zed'"))
     }
 }
+
+/// `changes` prints the fields each change touched.
+@Suite(.serialized) struct ChangedKeysCommandTests {
+    @Test func changesListTheChangedKeys() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        #expect(try cli.run(["zones", "create", "Notes"]).status == 0)
+        #expect(try cli.run(["save", "--zone", "Notes"], stdin: #"{"recordName": "n1", "recordType": "Note", "fields": {"title": {"value": "a", "type": "STRING"}, "body": {"value": "b", "type": "STRING"}}}"#).status == 0)
+        let token = try cli.run(["token", "--zone", "Notes"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try cli.run(["save", "--zone", "Notes", "--policy", "changed-keys"], stdin: #"{"recordName": "n1", "recordType": "Note", "fields": {"body": {"value": "c", "type": "STRING"}}}"#).status == 0)
+        let json = try cli.json(["changes", "--zone", "Notes", "--since", token, "--json"])
+        let record = try #require((json["records"] as? [[String: Any]])?.first)
+        #expect(record["changedKeys"] as? [String] == ["body"])
+        let text = try cli.run(["changes", "--zone", "Notes", "--since", token]).stdout
+        #expect(text.contains("changed: body"))
+    }
+}

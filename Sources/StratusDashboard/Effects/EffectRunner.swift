@@ -155,7 +155,7 @@ public final class EffectRunner: Sendable {
                     let page = try database(scope).recordZoneChanges(inZoneWith: zone, since: token, desiredKeys: desiredKeys, resultsLimit: pageSize)
                     token = page.changeToken
                     let room = max(0, ChangesTabState.maximumKept - sent - pending.count)
-                    if room > 0 { pending += page.changes.prefix(room).map(EffectRunner.event) }
+                    if room > 0 { pending += page.changes.prefix(room).map { EffectRunner.event($0, changedKeys: page.changedKeys) } }
                     pendingCount += page.changes.count
                     pendingPages += 1
                     if isCancelled(job) { return }
@@ -355,11 +355,13 @@ public final class EffectRunner: Sendable {
         error as? CloudKitError ?? CloudKitError(.internalError, "\(error)")
     }
 
-    static func event(_ change: ZoneChange) -> ChangeEvent {
+    /// A change as the tab lists it: the fields its last change set or removed, else (a restored
+    /// record) every field it holds.
+    static func event(_ change: ZoneChange, changedKeys: [String: [String]] = [:]) -> ChangeEvent {
         switch change {
         case .changed(let record):
             return ChangeEvent(kind: .changed, recordType: record.recordType, recordName: record.recordName,
-                               fields: record.fields.keys.sorted(), changeTag: record.recordChangeTag)
+                               fields: changedKeys[record.recordName] ?? record.fields.keys.sorted(), changeTag: record.recordChangeTag)
         case .deleted(let recordID, let recordType):
             return ChangeEvent(kind: .deleted, recordType: recordType, recordName: recordID.recordName, fields: [], changeTag: nil)
         }

@@ -32,7 +32,7 @@ enum ChangesTabView {
         }
         let table = Rect(x: 1, y: 3, width: width - 2, height: canvas.height - 3)
         guard !changes.events.isEmpty else { return }
-        let titles = ["change", "type", "record name", "fields"]
+        let titles = ["change", "type", "record name", "changed fields"]
         let events = changes.events
         let visible = events[changes.list.offset..<min(events.count, changes.list.offset + table.height)]
         let values = visible.map { [$0.kind.rawValue, $0.recordType, $0.recordName, fieldsText($0)] }

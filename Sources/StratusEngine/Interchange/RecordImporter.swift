@@ -192,7 +192,7 @@ struct RecordImporter {
         replaced.insert(existing.id)
         try RecordIndexer(db: db, zoneRowID: zone.id, type: type).remove(recordID: existing.id, fields: try existing.fields())
         try db.cachedStatement(sql: """
-            UPDATE record SET fields = ?, change_tag = ?, seq = ?, created_at = ?, created_by = ?, modified_at = ?, modified_by = ?, parent = ?, size = ?
+            UPDATE record SET fields = ?, change_tag = ?, seq = ?, created_at = ?, created_by = ?, modified_at = ?, modified_by = ?, parent = ?, size = ?, changed_keys = NULL
             WHERE id = ?
             """).execute(arguments: [blob, tag, sequence, created, createdBy, modified, modifiedBy, record.parent?.recordName, blob.count, existing.id])
         try indexer.add(recordID: existing.id, fields: fields, tokens: prepared.tokens)

@@ -44,12 +44,14 @@ struct IndexRebuilder {
             var fields = try stored.fields()
             try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: old).remove(recordID: id, fields: fields)
             let before = fields.count
+            let removedKeys = dropping.filter { fields[$0] != nil }.sorted()
             for name in dropping { fields[name] = nil }
             if fields.count != before {
                 let blob = FieldCoder.encode(fields)
                 let sequence = try nextSequence(zoneRowID: stored.zoneRowID)
-                try db.cachedStatement(sql: "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, size = ? WHERE id = ?")
-                    .execute(arguments: [blob, ChangeTag.make(), sequence, now, store.owner, blob.count, id])
+                let removed = ChangedKeys.encode(removedKeys)
+                try db.cachedStatement(sql: "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, size = ?, changed_keys = ? WHERE id = ?")
+                    .execute(arguments: [blob, ChangeTag.make(), sequence, now, store.owner, blob.count, removed, id])
                 strippedRecords += 1
             }
             try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: new).add(recordID: id, fields: fields)

@@ -60,7 +60,8 @@ struct ShareReader {
     static func touchShareRecord(_ share: ShareRows.ShareRow, zone: ZoneRow, in db: GRDB.Database) throws {
         guard let current = try ZoneRow.find(id: zone.id, in: db) else { return }
         let sequence = current.changeSequence + 1
-        try db.execute(sql: "UPDATE record SET change_tag = ?, seq = ?, modified_at = ? WHERE zone_id = ? AND name = ?",
+        // No field changed: its participants did.
+        try db.execute(sql: "UPDATE record SET change_tag = ?, seq = ?, modified_at = ?, changed_keys = '' WHERE zone_id = ? AND name = ?",
                        arguments: [ChangeTag.make(), sequence, FieldValue.milliseconds(Date()), zone.id, share.recordName])
         try db.execute(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?",
                        arguments: [sequence, try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), zone.id])

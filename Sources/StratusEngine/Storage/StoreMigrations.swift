@@ -119,6 +119,10 @@ enum StoreMigrations {
         }
         UserRows.register(in: &migrator)
         ShareRows.register(in: &migrator)
+        migrator.registerMigration("v12-changed-keys") { db in
+            // The fields each record's last change set or removed (see ChangedKeys); NULL: unknown.
+            try db.execute(sql: "ALTER TABLE record ADD COLUMN changed_keys TEXT")
+        }
         return migrator
     }
 

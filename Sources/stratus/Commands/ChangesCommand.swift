@@ -41,8 +41,17 @@ struct ChangesCommand: ParsableCommand {
             for change in page.changes {
                 switch change {
                 case .changed(let record):
-                    if common.json { json.append(RecordJSON.encode(record)) } else {
-                        Output.line("changed  \(record.recordType) \(record.recordName)  tag \(record.recordChangeTag ?? "")")
+                    let changedKeys = page.changedKeys[record.recordName]
+                    if common.json {
+                        var encoded = RecordJSON.encode(record)
+                        if let changedKeys, case .object(var members) = encoded {
+                            members.append(("changedKeys", .array(changedKeys.map { .string($0) })))
+                            encoded = .object(members)
+                        }
+                        json.append(encoded)
+                    } else {
+                        let keys = changedKeys.map { "  changed: " + ($0.isEmpty ? "(no fields)" : $0.joined(separator: ", ")) } ?? ""
+                        Output.line("changed  \(record.recordType) \(record.recordName)  tag \(record.recordChangeTag ?? "")" + keys)
                     }
                 case .deleted(let recordID, let type):
                     if common.json {
