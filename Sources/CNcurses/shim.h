@@ -71,6 +71,19 @@ static inline int stratus_put_cell(int y, int x, const wchar_t *text, attr_t att
     return mvadd_wch(y, x, &cell);
 }
 
+// MARK: Job control
+
+/// Stops the process as the terminal's Ctrl-Z would (SIGTSTP, default action, unblocked in
+/// this thread); returns once the shell continues it (`fg`, SIGCONT).
+static inline void stratus_stop_self(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTSTP);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    signal(SIGTSTP, SIG_DFL);
+    raise(SIGTSTP);
+}
+
 // MARK: Width and locale
 
 /// glibc declares wcwidth only under _XOPEN_SOURCE, which the importer may not see.

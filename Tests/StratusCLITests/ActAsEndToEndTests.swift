@@ -73,3 +73,25 @@ import Testing
         try pane.waitFor("EXIT=0")
     }
 }
+
+/// Ctrl-Z gives the terminal back to the shell; `fg` brings the dashboard back as it was.
+@Suite(.serialized) struct SuspendEndToEndTests {
+    @Test(.enabled(if: DashboardEndToEndTests.tmuxAvailable)) func ctrlZSuspendsAndFgResumes() throws {
+        let pane = try TmuxPane(width: 100, height: 30)
+        defer { pane.close() }
+        pane.run(try DashboardEndToEndTests().dashboardCommand("--zone Travel --type Trip") + "; echo EXIT=$?")
+        try pane.waitFor("Stratus ▸ store.sqlite ▸ private ▸ Travel ▸ Trip")
+        try pane.waitFor("loaded")
+        pane.keys("C-z")
+        try pane.waitFor("Stopped")
+        // The shell has its terminal back: cooked mode with echo.
+        pane.run("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '; echo")
+        try pane.waitFor("icanon echo")
+        // The first command line has finished (its job stopped); `fg` runs the dashboard on.
+        pane.run("fg; echo AFTER=$?")
+        try pane.waitFor("Back from the shell.")
+        #expect(pane.capture().contains("1 Query"))
+        pane.keys("q")
+        try pane.waitFor("AFTER=0")
+    }
+}

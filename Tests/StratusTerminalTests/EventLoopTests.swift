@@ -140,3 +140,42 @@ struct CounterApp: TerminalApp {
         return poll(&entry, 1, waitingMilliseconds) == 1
     }
 }
+
+/// An app that asks to be suspended on Ctrl-Z and counts its resumptions.
+struct SuspendingApp: TerminalApp {
+    typealias Message = Never
+    var wantsQuit = false
+    var wantsSuspend = false
+    var resumptions = 0
+
+    mutating func handle(_ event: Event) {
+        if case .key(.ctrl("z")) = event { wantsSuspend = true }
+    }
+
+    mutating func receive(_ message: Never) {}
+
+    mutating func resumed() {
+        wantsSuspend = false
+        resumptions += 1
+    }
+
+    func render(into canvas: inout Canvas) {
+        canvas.put("resumed \(resumptions)", x: 0, y: 0)
+    }
+}
+
+@Suite struct SuspendTests {
+    @Test func ctrlZSuspendsThroughTheBackendAndTheAppHearsItResumed() {
+        let backend = MemoryBackend(width: 20, height: 2)
+        let loop = EventLoop(app: SuspendingApp(), backend: backend)
+        backend.enqueue(keys: .ctrl("z"))
+        loop.runUntilIdle()
+        #expect(backend.suspendCount == 1)
+        #expect(loop.app.resumptions == 1)
+        #expect(!loop.app.wantsSuspend)
+        #expect(backend.text.hasPrefix("resumed 1"), "the frame after resuming is drawn")
+        backend.enqueue(keys: .char("x"))
+        loop.runUntilIdle()
+        #expect(backend.suspendCount == 1, "other keys do not suspend")
+    }
+}

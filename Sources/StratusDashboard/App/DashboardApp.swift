@@ -21,6 +21,12 @@ public struct DashboardApp: TerminalApp {
     }
 
     public var wantsQuit: Bool { state.wantsQuit }
+    public var wantsSuspend: Bool { state.wantsSuspend }
+
+    public mutating func resumed() {
+        state.wantsSuspend = false
+        state.status = StatusMessage("Back from the shell.")
+    }
 
     /// Starts the first loads (zones, schema, the first query).
     public mutating func start() {

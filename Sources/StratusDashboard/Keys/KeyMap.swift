@@ -40,7 +40,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
 
 /// What a key does.
 public enum KeyAction: Hashable, Sendable {
-    case quit, help, commandLine, tab(DashboardTab), nextTab, previousTab, pickZone, pickDatabase, pickUser, interrupt
+    case quit, help, commandLine, tab(DashboardTab), nextTab, previousTab, pickZone, pickDatabase, pickUser, interrupt, suspend
     case up, down, pageUp, pageDown, top, bottom, left, right, open, back, search, copy, run
     case recordType, filter, sort, fields, pageSize, create, edit, delete
     case editNames, editToken, currentToken, bookmark, bookmarks, toggleChangesView, changesKeys
@@ -99,6 +99,7 @@ public enum KeyMap {
         KeyBinding([.char("A")], .global, .pickUser, "A", "act as another user (or no user), kept for this store", hint: false),
         KeyBinding([.escape], .global, .back, "Esc", "cancel the running work, or back", hint: false),
         KeyBinding([.ctrl("c")], .global, .interrupt, "Ctrl-C", "cancel the running work; quit when idle", hint: false),
+        KeyBinding([.ctrl("z")], .global, .suspend, "Ctrl-Z", "suspend to the shell (fg comes back)", hint: false),
 
         // Lists
         KeyBinding([.up, .char("k")], .list, .up, "↑/k", "up", hint: false),

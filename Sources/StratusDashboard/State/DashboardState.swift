@@ -160,6 +160,8 @@ public struct DashboardState: Sendable {
     public var themeNames: [String] = []
     public var preferences = DashboardPreferences()
     public var wantsQuit = false
+    /// Ctrl-Z: the loop suspends the process, then the dashboard draws again.
+    public var wantsSuspend = false
     /// Who acts (CloudKit Console's Act As); nil for the store's owner.
     public var acting: Caller?
     /// The store's users, for the Act As picker and the breadcrumb.

@@ -130,6 +130,9 @@ public enum Dashboard {
             return []
         case .pickUser:
             return openUserPicker(&state)
+        case .suspend:
+            state.wantsSuspend = true
+            return []
         case .pickDatabase:
             let items = DatabaseScope.allCases.map { PickerItem(label: $0.name, detail: $0 == state.scope ? "current" : "") }
             state.modals.append(.picker(PickerState(purpose: .database, title: "Database", items: items,

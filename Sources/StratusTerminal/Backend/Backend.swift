@@ -27,4 +27,8 @@ public protocol Backend: AnyObject {
     /// handler only notes it and wakes ``readEvent(timeout:wakeup:)``: the loop then ends
     /// and the terminal is restored outside the handler, where that is safe.
     var pendingSignal: Int32? { get }
+
+    /// Gives the terminal back, stops the process as a shell's Ctrl-Z does, and takes the
+    /// terminal again when the shell continues it (`fg`); the next frame is drawn whole.
+    func suspend()
 }

@@ -18,6 +18,10 @@ public final class MemoryBackend: Backend {
     public private(set) var pendingEvents: [Event] = []
     /// A signal as if one had been caught (tests of the loop's way out).
     public var pendingSignal: Int32?
+    /// How many times ``suspend()`` ran (a memory screen has no process to stop).
+    public private(set) var suspendCount = 0
+
+    public func suspend() { suspendCount += 1 }
 
     public init(width: Int = 80, height: Int = 24, colorDepth: ColorDepth = .trueColor) {
         size = Size(width: width, height: height)

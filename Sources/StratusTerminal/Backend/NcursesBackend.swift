@@ -94,6 +94,24 @@ public final class NcursesBackend: Backend {
         stratus_remove_signal_handlers()
     }
 
+    public func suspend() {
+        guard screen != nil else { return }
+        if bracketedPaste { stratus_set_bracketed_paste(0) }
+        setCursorVisible(true)
+        endwin()
+        fflush(nil)
+        // The default action of SIGTSTP stops the process; the shell reports the job stopped
+        // and `fg` sends SIGCONT, after which this call returns.
+        stratus_stop_self()
+        refresh()
+        stratus_clearok_curscr()
+        if bracketedPaste { stratus_set_bracketed_paste(1) }
+        cursorVisible = nil
+        setCursorVisible(false)
+        syncSize()
+        previous = nil
+    }
+
     public var pendingSignal: Int32? {
         let caught = stratus_pending_signal()
         return caught == 0 ? nil : caught

@@ -54,6 +54,10 @@ public final class EventLoop<App: TerminalApp> {
         if !app.wantsQuit, let event = backend.readEvent(timeout: handled ? .zero : timeout, wakeup: mailbox.wakeup) {
             app.handle(event)
             handled = true
+            if app.wantsSuspend {
+                backend.suspend()
+                app.resumed()
+            }
         }
         if deliverMessages() { handled = true }
         if handled || needsRender { render() }

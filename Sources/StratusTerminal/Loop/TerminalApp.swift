@@ -15,4 +15,14 @@ public protocol TerminalApp {
     func render(into canvas: inout Canvas)
     /// Checked after each update; true ends ``EventLoop/run()``.
     var wantsQuit: Bool { get }
+    /// Checked after each event; true makes the loop suspend the process (Ctrl-Z) and call
+    /// ``resumed()`` once it runs again.
+    var wantsSuspend: Bool { get }
+    /// The process was suspended and runs again.
+    mutating func resumed()
+}
+
+extension TerminalApp {
+    public var wantsSuspend: Bool { false }
+    public mutating func resumed() {}
 }
