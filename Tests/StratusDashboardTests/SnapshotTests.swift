@@ -201,6 +201,7 @@ import Testing
         assertSnapshot("zones") { state in
             state.tab = .zones
             state.zonesList = ListCursor(selected: 1)
+            state.zoneTypeCounts[ZoneID(zoneName: "Travel")] = ["Trip": 1_000, "Place": 200, "旅行記 ✈️": 33, "Note": 1]
         }
     }
 

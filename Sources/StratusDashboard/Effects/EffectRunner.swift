@@ -220,6 +220,8 @@ public final class EffectRunner: Sendable {
         case .copy(let text):
             services.clipboard(text)
 
+        case .loadZoneTypeCounts(let zone, let scope):
+            post(.zoneTypeCountsLoaded(zone, scope: scope, capture { try database(scope).recordCountsByType(inZoneWith: zone) }))
         case .loadShares(let job):
             post(.sharesLoaded(job: job, capture { try shares() }, done: nil))
         case .changeParticipant(let job, let url, let user, let permission):

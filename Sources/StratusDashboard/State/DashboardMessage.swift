@@ -42,6 +42,8 @@ public enum DashboardMessage: Sendable {
     case notificationsFailed(job: Int, CloudKitError)
     case schemaExported(job: Int, Result<String, CloudKitError>)
     case usersLoaded(job: Int, Result<[StoreUser], CloudKitError>)
+    /// Records per type of a zone, for the Zones tab's bars.
+    case zoneTypeCountsLoaded(ZoneID, scope: DatabaseScope, Result<[String: Int], CloudKitError>)
     /// The shares the acting user owns and accepted (`done`: what a change just did).
     case sharesLoaded(job: Int, Result<SharesSnapshot, CloudKitError>, done: String?)
     /// Where a record stands with sharing, for its inspector (nil: in no share).
@@ -123,6 +125,7 @@ public enum Effect: Sendable {
     case watchNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?)
     case exportSchema(job: Int, path: String)
     case loadUsers(job: Int)
+    case loadZoneTypeCounts(zone: ZoneID, scope: DatabaseScope)
     case loadShares(job: Int)
     /// Invites a user to a share (or changes their permission); nil `permission` removes them.
     case changeParticipant(job: Int, url: String, user: String, permission: SharePermission?)

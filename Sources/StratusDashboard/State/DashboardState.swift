@@ -141,6 +141,9 @@ public struct DashboardState: Sendable {
     public var fetch = FetchTabState()
     public var changes = ChangesTabState()
     public var zonesList = ListCursor()
+    /// Records per type of each zone looked at in the Zones tab (the bars), and those asked for.
+    public var zoneTypeCounts: [ZoneID: [String: Int]] = [:]
+    public var zoneTypeCountsPending: Set<ZoneID> = []
     public var schemaList = ListCursor()
     public var schemaRoles: [String] = []
     public var schemaGrants: [String: [GrantDeclaration]] = [:]

@@ -13,6 +13,8 @@ extension Dashboard {
             case .success(let zones):
                 state.zones = zones
                 state.zonesList.clamp(count: zones.count, visible: Layout.zonesRows(state.size))
+                state.zoneTypeCounts = [:]
+                return zoneBars(&state)
             case .failure(let error):
                 state.status = .error(error)
             }
@@ -238,6 +240,11 @@ extension Dashboard {
             }
             return []
 
+        case .zoneTypeCountsLoaded(let zone, let scope, let result):
+            state.zoneTypeCountsPending.remove(zone)
+            guard scope == state.scope, case .success(let counts) = result else { return [] }
+            state.zoneTypeCounts[zone] = counts
+            return []
         case .usersLoaded(let job, let result):
             return usersLoaded(&state, job: job, result)
         case .sharesLoaded(let job, let result, let done):

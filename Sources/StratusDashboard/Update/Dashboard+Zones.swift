@@ -49,6 +49,16 @@ extension Dashboard {
         }
     }
 
+    /// Asks for the selected zone's records per type when the Zones tab shows its bars and
+    /// they are not known yet.
+    static func zoneBars(_ state: inout DashboardState) -> [Effect] {
+        guard state.tab == .zones, Layout.zoneBarsHeight(state.size) > 0, state.zones.indices.contains(state.zonesList.selected) else { return [] }
+        let zone = state.zones[state.zonesList.selected].zoneID
+        guard state.zoneTypeCounts[zone] == nil, !state.zoneTypeCountsPending.contains(zone) else { return [] }
+        state.zoneTypeCountsPending.insert(zone)
+        return [.loadZoneTypeCounts(zone: zone, scope: state.scope)]
+    }
+
     /// What the engine would refuse in a new zone's name, or that the zone is already there.
     static func newZoneNameProblem(_ state: DashboardState, _ name: String) -> String? {
         if let problem = CloudDatabase.zoneNameProblem(name) { return problem }

@@ -315,7 +315,9 @@ public enum Dashboard {
             } else {
                 move(&state.changes.databaseList, action, count: count, visible: visible)
             }
-        case .zones: move(&state.zonesList, action, count: count, visible: visible)
+        case .zones:
+            move(&state.zonesList, action, count: count, visible: visible)
+            return zoneBars(&state)
         case .schema: move(&state.schemaList, action, count: count, visible: visible)
         case .subscriptions:
             if state.subscriptions.focus == .subscriptions {

@@ -16,7 +16,13 @@ public enum Layout {
     public static func queryRows(_ size: Size) -> Int { max(1, body(size).height - 3) }
     public static func fetchRows(_ size: Size) -> Int { max(1, body(size).height - 3) }
     public static func changesRows(_ size: Size) -> Int { max(1, body(size).height - 4) }
-    public static func zonesRows(_ size: Size) -> Int { max(1, body(size).height - 1) }
+    /// The Zones tab: the zones' table, and under it (when there is room) the selected zone's
+    /// records per type as bars: a title line and a bar per type.
+    public static func zonesRows(_ size: Size) -> Int { max(1, body(size).height - zoneBarsHeight(size) - 1) }
+    public static func zoneBarsHeight(_ size: Size) -> Int {
+        let height = body(size).height
+        return height >= 12 ? min(10, height / 3) : 0
+    }
     public static func schemaRows(_ size: Size) -> Int { max(1, body(size).height - 1) }
     /// The Subscriptions tab: the subscriptions' table on top (a title line and the column
     /// header), the notifications panel below (the same).
