@@ -24,3 +24,34 @@ import StratusTerminal
         #expect(Layout.zoneBarsHeight(Size(width: 80, height: 14)) == 0)
     }
 }
+
+/// A numeric list in the inspector is drawn as a sparkline.
+@Suite struct SparklineTests {
+    @Test func sparklinesScaleBetweenTheLeastAndTheGreatest() {
+        #expect(Sparkline.line([1, 2, 3, 4, 5, 6, 7, 8], width: 20) == "▁▂▃▄▅▆▇█")
+        #expect(Sparkline.line([5, 5, 5], width: 10) == "▅▅▅", "a flat list sits in the middle")
+        #expect(Sparkline.line([1], width: 10).isEmpty)
+        #expect(Sparkline.line([0, 10, .nan, 0], width: 10) == "▁█▁")
+        #expect(Sparkline.line((0..<100).map(Double.init), width: 10).count == 10, "more values than cells are averaged")
+    }
+
+    @Test func theInspectorDrawsANumericListsSparkline() throws {
+        var record = Record(recordType: "Trip", recordID: RecordID(recordName: "t1", zoneID: ZoneID(zoneName: "Travel")))
+        record["temperatures"] = .list(.int64, [.int64(3), .int64(9), .int64(14), .int64(21), .int64(12)])
+        record["title"] = .string("京都 🍁")
+        let harness = try Harness(records: [record], size: Size(width: 100, height: 30))
+        harness.press(.enter)
+        // Select the list field: system fields come first, then fields by name.
+        guard case .inspector(let inspector)? = harness.state.topModal else {
+            Issue.record("no inspector")
+            return
+        }
+        let rows = InspectorRows.rows(inspector.record, schema: harness.state.schema(named: "Trip"))
+        let index = try #require(rows.firstIndex { $0.name == "temperatures" })
+        harness.press(.char("g"))
+        for _ in 0..<index { harness.press(.down) }
+        let screen = harness.screen()
+        #expect(screen.contains(Sparkline.line([3, 9, 14, 21, 12], width: 100)))
+        #expect(screen.contains("3 … 21"))
+    }
+}

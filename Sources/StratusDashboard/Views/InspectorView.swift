@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusModel
 import StratusTerminal
 
 /// The record inspector: every system field and field with its type, the selected value in
@@ -36,8 +37,31 @@ enum InspectorView {
         let selected = rows[inspector.list.selected]
         var detail = "\(selected.name): \(selected.value)"
         if let reference = selected.reference { detail += "  (Enter opens \(reference))" }
-        for (index, line) in ViewKit.wrap(detail, width: inner.width - 2).prefix(inner.maxY - detailTop - 1).enumerated() {
-            canvas.put(line, x: inner.x + 1, y: detailTop + 1 + index, style: theme[.text])
+        var room = inner.maxY - detailTop - 1
+        // A list of numbers is easier seen than read: its sparkline comes first.
+        let numbers = record[selected.name].map(numericElements) ?? []
+        let chart = Sparkline.line(numbers, width: inner.width - 2 - 24)
+        if !chart.isEmpty, room > 1, let low = numbers.min(), let high = numbers.max() {
+            canvas.put(chart, x: inner.x + 1, y: detailTop + 1, style: theme[.accent])
+            canvas.put(" \(ViewKit.number(low)) … \(ViewKit.number(high))", x: inner.x + 1 + chart.count, y: detailTop + 1, style: theme[.dim],
+                       maxWidth: inner.width - 2 - chart.count)
+            room -= 1
+        }
+        let top = detailTop + 1 + (inner.maxY - detailTop - 1 - room)
+        for (index, line) in ViewKit.wrap(detail, width: inner.width - 2).prefix(room).enumerated() {
+            canvas.put(line, x: inner.x + 1, y: top + index, style: theme[.text])
+        }
+    }
+
+    /// The numbers of an INT64 or DOUBLE list (empty for anything else).
+    static func numericElements(_ value: FieldValue) -> [Double] {
+        guard case .list = value else { return [] }
+        return value.elements.compactMap { element -> Double? in
+            switch element {
+            case .int64(let number): return Double(number)
+            case .double(let number): return number
+            default: return nil
+            }
         }
     }
 }

@@ -107,6 +107,13 @@ enum ViewKit {
         }
     }
 
+    /// A number as short as it reads: whole ones with thousands separators, others to 4
+    /// significant digits.
+    static func number(_ value: Double) -> String {
+        if value.rounded() == value, abs(value) < 1e15 { return (value < 0 ? "-" : "") + count(Int(abs(value))) }
+        return String(format: "%.4g", value)
+    }
+
     static func count(_ number: Int) -> String {
         var text = String(number)
         var index = text.count - 3
