@@ -55,3 +55,33 @@ import StratusTerminal
         #expect(screen.contains("3 … 21"))
     }
 }
+
+/// The Changes tab's order option: each page as logged, or parents first.
+@Suite struct PlaybackOrderTabTests {
+    @Test func parentsFirstPutsAParentBeforeTheRecordsUnderIt() throws {
+        let harness = try Harness(records: Fixtures.trips(3)) { store in
+            let family = ZoneID(zoneName: "Family")
+            let db = store.database(.private)
+            try db.modifyRecordZones(saving: [family])
+            var child = Record(recordType: "Person", recordID: RecordID(recordName: "child", zoneID: family), fields: ["name": .string("子 👶")])
+            child.parent = Reference(recordName: "parent")
+            try db.save(child)
+            try db.save(Record(recordType: "Person", recordID: RecordID(recordName: "parent", zoneID: family), fields: ["name": .string("親")]))
+        }
+        harness.press(.char(":"))
+        harness.type("zone Family")
+        harness.press(.enter)
+        harness.press(.char("3"), .char("r"))
+        #expect(harness.state.changes.events.map(\.recordName) == ["child", "parent"], "as logged: the child was saved first")
+        harness.press(.char("o"))
+        guard case .picker(let picker)? = harness.state.topModal else {
+            Issue.record("no order picker")
+            return
+        }
+        #expect(picker.items.map(\.label) == ["as logged", "parents first", "children first", "shuffled"])
+        harness.press(.down, .enter, .char("r"))
+        #expect(harness.state.changes.order == .parentsFirst)
+        #expect(harness.state.changes.events.map(\.recordName) == ["parent", "child"])
+        #expect(harness.screen().contains("Order parents first"))
+    }
+}

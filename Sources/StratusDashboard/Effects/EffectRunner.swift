@@ -140,7 +140,7 @@ public final class EffectRunner: Sendable {
                 post(.fetchFinished(job: job, .failure(EffectRunner.cloudKitError(error)), milliseconds: milliseconds()))
             }
 
-        case .playChanges(let job, let zone, let scope, let since, let desiredKeys, let pageSize):
+        case .playChanges(let job, let zone, let scope, let since, let desiredKeys, let pageSize, let order):
             // Pages are posted together at most every 50 ms, and events only while the tab
             // still keeps them: a playback of millions of changes costs the screen little.
             var token = since
@@ -152,7 +152,9 @@ public final class EffectRunner: Sendable {
             do {
                 while true {
                     if isCancelled(job) { return }
+                    // Each page in the order asked for; the seed is the page's number, so a replay repeats it.
                     let page = try database(scope).recordZoneChanges(inZoneWith: zone, since: token, desiredKeys: desiredKeys, resultsLimit: pageSize)
+                        .ordered(order, seed: UInt64(sent + pending.count + pendingCount))
                     token = page.changeToken
                     let room = max(0, ChangesTabState.maximumKept - sent - pending.count)
                     if room > 0 { pending += page.changes.prefix(room).map { EffectRunner.event($0, changedKeys: page.changedKeys) } }

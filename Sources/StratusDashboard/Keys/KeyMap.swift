@@ -46,7 +46,7 @@ public enum KeyAction: Hashable, Sendable {
     case editNames, editToken, currentToken, bookmark, bookmarks, toggleChangesView, changesKeys
     case switchFocus, addCondition, deleteCondition, apply, recentFilters, editCell
     case toggleCheck, checkAll, save, nextField, previousField, yes, no, overwrite, takeServer, cancel, complete
-    case export, clear
+    case export, clear, playbackOrder
 }
 
 /// One row of the key map: keys, where, what, and how the hint bar and help show it.
@@ -141,6 +141,7 @@ public enum KeyMap {
         KeyBinding([.char("b")], .changes, .bookmarks, "b", "start from a bookmark", hint: false),
         KeyBinding([.char("c")], .changes, .changesKeys, "c", "desired keys: all, none, or chosen", hint: false),
         KeyBinding([.char("p")], .changes, .pageSize, "p", "page size", hint: false),
+        KeyBinding([.char("o")], .changes, .playbackOrder, "o", "order within a page: as logged, parents first, children first, shuffled", hint: false),
         KeyBinding([.char("v")], .changes, .toggleChangesView, "v", "database changes view", short: "db changes"),
         KeyBinding([.enter], .changes, .open, "Enter", "inspect the record", hint: false),
 

@@ -106,7 +106,8 @@ public enum Effect: Sendable {
     case queryPage(job: Int, page: Int, cursor: String?, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     case checkFilter(generation: Int, filter: String, arguments: [String], recordType: String)
     case fetch(job: Int, names: [String], desiredKeys: [String]?, zone: ZoneID, scope: DatabaseScope)
-    case playChanges(job: Int, zone: ZoneID, scope: DatabaseScope, since: String?, desiredKeys: [String]?, pageSize: Int)
+    case playChanges(job: Int, zone: ZoneID, scope: DatabaseScope, since: String?, desiredKeys: [String]?, pageSize: Int,
+                     order: PlaybackOrder = .sequence)
     case databaseChanges(job: Int, scope: DatabaseScope, since: String?)
     case currentToken(job: Int, zone: ZoneID?, scope: DatabaseScope)
     case loadRecord(job: Int, recordID: RecordID, scope: DatabaseScope, purpose: RecordLoadPurpose)

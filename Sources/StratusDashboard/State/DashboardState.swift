@@ -298,6 +298,9 @@ public struct ChangesTabState: Sendable {
     public var since = ""
     public var keys: KeysMode = .all
     public var pageSize = CloudDatabase.defaultChangesLimit
+    /// The order each page's changes are listed in (CloudKit promises none; sync code must
+    /// cope with any): as logged, parents first, children first, or shuffled.
+    public var order = PlaybackOrder.sequence
     public var events: [ChangeEvent] = []
     /// Events received, including any past ``maximumKept``.
     public var eventCount = 0

@@ -46,7 +46,7 @@ public struct PickerItem: Hashable, Sendable {
 public enum PickerPurpose: Hashable, Sendable {
     case recordType, sort, fields, pageSize, zone, database, user, theme
     case builderField(row: Int), builderOperator(row: Int), recentFilter
-    case fetchKeys, changesKeys, changesPageSize, bookmark
+    case fetchKeys, changesKeys, changesPageSize, changesOrder, bookmark
     case subscriptionKind, subscriptionType, subscriptionFiresOn, subscriptionKeys, subscriptionZone
     /// Who to invite to the share with this URL; then with what permission.
     case shareParticipant(url: String), sharePermission(url: String, user: String)

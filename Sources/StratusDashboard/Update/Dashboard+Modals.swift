@@ -132,6 +132,9 @@ extension Dashboard {
         case .changesPageSize:
             if let item, let size = Int(item.value) { state.changes.pageSize = size }
             return []
+        case .changesOrder:
+            if let item, let order = PlaybackOrder(rawValue: item.value) { state.changes.order = order }
+            return []
         case .bookmark:
             guard let item else { return [] }
             state.changes.since = item.value

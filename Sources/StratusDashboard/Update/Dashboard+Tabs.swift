@@ -106,6 +106,11 @@ extension Dashboard {
             let items = sizes.map { PickerItem(label: "\($0) changes per page", value: "\($0)") }
             state.modals.append(.picker(PickerState(purpose: .changesPageSize, title: "Page size", items: items,
                                                     selected: sizes.firstIndex(of: state.changes.pageSize) ?? 1)))
+        case .playbackOrder:
+            let orders = PlaybackOrder.allCases
+            let items = orders.map { PickerItem(label: ChangesTabView.orderLabel($0), value: $0.rawValue) }
+            state.modals.append(.picker(PickerState(purpose: .changesOrder, title: "Order within each page", items: items,
+                                                    selected: orders.firstIndex(of: state.changes.order) ?? 0)))
         case .toggleChangesView:
             state.changes.mode = .database
         case .open:
@@ -140,7 +145,7 @@ extension Dashboard {
         state.changes.list = ListCursor()
         let since = state.changes.since.trimmingCharacters(in: .whitespacesAndNewlines)
         effects.append(.playChanges(job: job, zone: state.zone, scope: state.scope, since: since.isEmpty ? nil : since,
-                                    desiredKeys: state.changes.keys.desiredKeys, pageSize: state.changes.pageSize))
+                                    desiredKeys: state.changes.keys.desiredKeys, pageSize: state.changes.pageSize, order: state.changes.order))
         return effects
     }
 

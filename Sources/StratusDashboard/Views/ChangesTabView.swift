@@ -18,7 +18,11 @@ enum ChangesTabView {
         let since = changes.since.isEmpty ? "the beginning" : Dashboard.abbreviated(changes.since)
         x += ViewKit.labeled(&canvas, x: x, y: 0, label: "Since", value: since, key: "i", theme: theme, maxWidth: width - x) + 2
         x += ViewKit.labeled(&canvas, x: x, y: 0, label: "Keys", value: changes.keys.label, key: "c", theme: theme, maxWidth: width - x) + 2
-        ViewKit.labeled(&canvas, x: x, y: 0, label: "Page", value: "\(changes.pageSize)", key: "p", theme: theme, maxWidth: width - x)
+        x += ViewKit.labeled(&canvas, x: x, y: 0, label: "Page", value: "\(changes.pageSize)", key: "p", theme: theme, maxWidth: width - x) + 2
+        // Shown only when not the default, so the common header stays as it was.
+        if changes.order != .sequence {
+            ViewKit.labeled(&canvas, x: x, y: 0, label: "Order", value: orderLabel(changes.order), key: "o", theme: theme, maxWidth: width - x)
+        }
 
         canvas.put(progressText(changes, zone: state.zone.zoneName), x: 1, y: 1, style: changes.job != nil ? theme[.accent] : theme[.text], maxWidth: width - 2)
         if let token = changes.token {
@@ -44,6 +48,15 @@ enum ChangesTabView {
             let value = values[row - offset][column]
             if column == 0 { return (value, events[row].kind == .deleted ? theme[.error] : theme[.success]) }
             return (value, column == 3 ? theme[.dim] : nil)
+        }
+    }
+
+    static func orderLabel(_ order: PlaybackOrder) -> String {
+        switch order {
+        case .sequence: return "as logged"
+        case .parentsFirst: return "parents first"
+        case .childrenFirst: return "children first"
+        case .shuffled: return "shuffled"
         }
     }
 
