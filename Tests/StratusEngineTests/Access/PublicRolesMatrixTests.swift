@@ -130,4 +130,22 @@ import StratusModel
         #expect(try fixture.database(fixture.alice).notifications(includingOwnDevice: true).map(\.subscriptionID) == ["diary-alice"])
         #expect(try fixture.database(fixture.dave).notifications(includingOwnDevice: true).isEmpty, "dave may not read alice's diary")
     }
+
+    @Test func theRestOfTheOperationsInThePublicDatabase() throws {
+        let fixture = try Fixture()
+        // One database for everyone: the same zones whoever asks.
+        var zones: [String: [String]] = [:]
+        let listed = fixture.cells { name, db in zones[name] = try db.allRecordZones().map(\.zoneID.zoneName) }
+        #expect(listed == ["none": "ok", "dave": "ok", "alice": "ok", "eddie": "ok"])
+        #expect(Set(zones.values.map { $0 }) == [["_defaultZone"]])
+        // No change feed in the public database (CloudKit's rule), for anyone.
+        let feeds = fixture.cells { _, db in _ = try db.databaseChanges() }
+        #expect(feeds == ["none": "invalidArguments", "dave": "invalidArguments", "alice": "invalidArguments", "eddie": "invalidArguments"])
+        let tokens = fixture.cells { _, db in _ = try db.currentToken(for: .default) }
+        #expect(tokens == ["none": "invalidArguments", "dave": "invalidArguments", "alice": "invalidArguments", "eddie": "invalidArguments"])
+        // Subscriptions belong to signed-in users.
+        let subscriptions = fixture.cells { name, db in try db.save(Subscription.query("Note", predicateFormat: "title == 'a'", subscriptionID: "s-\(name)", options: .firesOnAnyChange)) }
+        #expect(subscriptions == ["none": "notAuthenticated", "dave": "ok", "alice": "ok", "eddie": "ok"])
+        #expect(try fixture.database(fixture.dave).allSubscriptions().map(\.subscriptionID) == ["s-dave"], "each user lists their own")
+    }
 }
