@@ -65,13 +65,13 @@ struct CKWSResponder: HTTPResponder {
         // Known once the request reaches a store: where its log entry goes.
         var signedIn: (Store, String?)?
         let parsedPath = CKWSPath(request.uri.path)
-        func log(_ status: Int, error: String?) {
+        func log(_ status: Int, error: String?, detail: String? = nil) {
             guard let (store, user) = signedIn, let path = parsedPath else { return }
             let elapsed = ContinuousClock.now - started
             logger.record(RequestLogEntry(time: Date(), user: user, container: path.container, database: path.database ?? "-",
                                           endpoint: path.operation, status: status,
                                           durationMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000,
-                                          error: error), in: store)
+                                          error: error, detail: detail), in: store)
         }
         do {
             if request.method == .options { return CKWSResponder.response(status: .noContent, body: nil, uuid: uuid) }
@@ -138,7 +138,7 @@ struct CKWSResponder: HTTPResponder {
             }
             if let store = outcome.0 { signedIn = (store, outcome.1) }
             let result = try outcome.2.get()
-            log(200, error: nil)
+            log(200, error: nil, detail: parsedPath?.operation == "records/modify" ? CKWSResponder.modifySummary(result) : nil)
             var response = CKWSResponder.response(status: .ok, body: result, uuid: uuid)
             if let webAuthToken { response.headers[.init("X-Apple-CloudKit-Web-Auth-Token")!] = webAuthToken }
             return response
@@ -152,6 +152,20 @@ struct CKWSResponder: HTTPResponder {
             log(500, error: failure.reason)
             return CKWSResponder.response(status: .internalServerError, body: failure.json(uuid: uuid), uuid: uuid)
         }
+    }
+
+    /// What a `records/modify` answer did, for the request log: `saved a, b · deleted c · 1 failed`.
+    static func modifySummary(_ result: JSONValue) -> String? {
+        guard case .array(let records)? = result["records"] else { return nil }
+        var saved: [String] = [], deleted: [String] = [], failed = 0
+        for record in records {
+            guard let name = record["recordName"]?.stringValue else { continue }
+            if record["serverErrorCode"] != nil { failed += 1 } else if record["deleted"]?.boolValue == true { deleted.append(name) } else { saved.append(name) }
+        }
+        func list(_ names: [String]) -> String { names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " and \(names.count - 5) more" : "") }
+        let parts = (saved.isEmpty ? [] : ["saved " + list(saved)]) + (deleted.isEmpty ? [] : ["deleted " + list(deleted)])
+            + (failed == 0 ? [] : ["\(failed) failed"])
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
     /// The three server-to-server headers, when the request carries a key ID.

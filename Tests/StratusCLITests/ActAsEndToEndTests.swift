@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 /// Act As in the real dashboard under tmux: the user picked is shown and kept for the store
@@ -93,5 +96,47 @@ import Testing
         #expect(pane.capture().contains("1 Query"))
         pane.keys("q")
         try pane.waitFor("AFTER=0")
+    }
+}
+
+/// The Logs tab of a dashboard open on a store that `stratus serve` serves: a record saved over
+/// HTTP shows as it arrives.
+@Suite(.serialized) struct LogsEndToEndTests {
+    @Test(.enabled(if: DashboardEndToEndTests.tmuxAvailable)) func aRecordSavedOverHTTPShowsInTheLogsTab() async throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        let apiToken = try cli.run(["auth", "api-token", "--container", "iCloud.logs"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let webToken = try cli.run(["auth", "login", "--container", "iCloud.logs"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let pane = try TmuxPane(width: 120, height: 30)
+        defer { pane.close() }
+        pane.run("env TERM=tmux-256color \(StratusCLI.binary.path) dashboard --store \(cli.storePath); echo EXIT=$?")
+        try pane.waitFor("Stratus ▸ store.sqlite")
+        pane.keys("8")
+        try pane.waitFor("No requests yet")
+
+        let server = Process()
+        server.executableURL = StratusCLI.binary
+        server.arguments = ["serve", "--store", cli.storePath, "--port", "0"]
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { server.terminate() } }
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let port = try #require(String(decoding: line, as: UTF8.self).split(separator: ":").dropFirst(2).first.flatMap { Int($0.prefix { $0.isNumber }) })
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/database/1/iCloud.logs/development/private/records/modify?ckAPIToken=\(apiToken)&ckWebAuthToken=\(webToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? webToken)")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"operations": [{"operationType": "create", "record": {"recordName": "from-http", "recordType": "Note", "fields": {"title": {"value": "東京"}}}}]}"#.utf8)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        try pane.waitFor("saved from-http")
+        #expect(pane.capture().contains("records/modify"))
+        pane.keys("q")
+        try pane.waitFor("EXIT=0")
     }
 }

@@ -116,13 +116,13 @@ import Testing
         try pane.run(dashboardCommand("--zone Travel --type Trip") + "; echo EXIT=$?")
         try pane.waitFor("3 Changes")
         pane.resize(width: 60, height: 20)
-        // Every tab still named, in three letters.
-        try pane.waitFor("3 Cha ")
-        #expect(pane.capture().contains("7 Sha "))
+        // Narrow: the current tab's title and the other tabs' numbers, all of them.
+        try pane.waitFor("1 Query ─ 2 ─ 3 ─")
+        #expect(pane.capture().contains("─ 8 ─"))
         let lines = pane.capture().components(separatedBy: "\n")
         #expect(lines.count <= 21)
         pane.resize(width: 80, height: 24)
-        try pane.waitFor("3 Changes")
+        try pane.waitFor("3 Chang ─ 4 Zones")
         pane.keys("q")
         try pane.waitFor("EXIT=0")
     }

@@ -141,6 +141,9 @@ final class Harness {
             // The poll loops until cancelled: here it polls once, and `poll()` polls again.
             watch = (job, scope)
             _ = runner.pollNotifications(job: job, scope: scope, afterSequence: after) { message in messages.withLock { $0.append(message) } }
+        } else if case .watchRequestLog(let job, let after) = effect {
+            logWatch = job
+            _ = runner.pollRequestLog(job: job, afterID: after) { message in messages.withLock { $0.append(message) } }
         } else {
             runner.execute(effect) { message in messages.withLock { $0.append(message) } }
         }
@@ -149,6 +152,16 @@ final class Harness {
 
     /// The notifications poll started by the Subscriptions tab, if any.
     var watch: (job: Int, scope: DatabaseScope)?
+    /// The request-log poll started by the Logs tab, if any.
+    var logWatch: Int?
+
+    /// One more poll of the request log, as the Logs tab's background loop would do.
+    func pollLogs() {
+        guard let logWatch else { return }
+        let messages = LockedValue<[DashboardMessage]>([])
+        _ = runner.pollRequestLog(job: logWatch, afterID: state.logs.entries.last?.id ?? 0) { message in messages.withLock { $0.append(message) } }
+        for message in messages.withLock({ $0 }) { send(message) }
+    }
 
     /// One more poll of the notifications panel, as its background loop would do.
     func poll() {

@@ -83,6 +83,7 @@ import Testing
         #expect(entries.map { $0["endpoint"] as? String } == ["records/modify", "zones/list"])
         #expect(entries.map { $0["status"] as? Int } == [200, 421])
         #expect(entries.first?["user"] as? String != nil)
+        #expect(entries.first?["detail"] as? String == "saved n1", "what the request saved")
         #expect(entries.last?["user"] is NSNull)
         #expect((entries.last?["error"] as? String)?.hasPrefix("AUTHENTICATION_REQUIRED") == true)
         let (_, logLine, _) = try run(["logs", "--store", store, "--limit", "1"])

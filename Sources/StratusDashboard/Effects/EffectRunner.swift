@@ -222,6 +222,14 @@ public final class EffectRunner: Sendable {
         case .copy(let text):
             services.clipboard(text)
 
+        case .watchRequestLog(let job, let afterID):
+            var last = afterID
+            while !isCancelled(job) {
+                if last != nil { Thread.sleep(forTimeInterval: Double(LogsTabState.pollInterval.components.attoseconds) / 1e18) }
+                if isCancelled(job) { return }
+                guard let next = pollRequestLog(job: job, afterID: last, post: post) else { return }
+                last = next
+            }
         case .loadZoneTypeCounts(let zone, let scope):
             post(.zoneTypeCountsLoaded(zone, scope: scope, capture { try database(scope).recordCountsByType(inZoneWith: zone) }))
         case .loadShares(let job):
@@ -289,6 +297,19 @@ public final class EffectRunner: Sendable {
                 }
                 return path
             }))
+        }
+    }
+
+    /// One poll of the request log: the entries after `afterID` (nil: the newest 200), posted
+    /// when there are any. Returns where the next poll starts; nil after an error (posted).
+    public func pollRequestLog(job: Int, afterID: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
+        do {
+            let entries = try afterID.map { try services.store.requestLog(after: $0, limit: 1000) } ?? services.store.requestLog(limit: 200)
+            if !entries.isEmpty { post(.requestsLogged(job: job, .success(entries))) }
+            return entries.last?.id ?? afterID ?? 0
+        } catch {
+            post(.requestsLogged(job: job, .failure(EffectRunner.cloudKitError(error))))
+            return nil
         }
     }
 

@@ -5,7 +5,7 @@ import StratusTerminal
 public enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case global, list, query, fetch, changes, databaseChanges, zones, schema, subscriptions, notifications, inspector
     case filterEditor, filterBuilder, filterText, filterArguments, picker, multiPicker, textInput, form, confirm, conflict, help, commandLine
-    case subscriptionDraft, sharing
+    case subscriptionDraft, sharing, logs
 
     /// The heading of the context's section in the help overlay.
     public var title: String {
@@ -22,6 +22,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
         case .notifications: return "Subscriptions tab (notifications)"
         case .subscriptionDraft: return "New subscription"
         case .sharing: return "Sharing tab"
+        case .logs: return "Logs tab"
         case .inspector: return "Inspector"
         case .filterEditor: return "Filter editor"
         case .filterBuilder: return "Filter builder"
@@ -92,6 +93,7 @@ public enum KeyMap {
         KeyBinding([.char("5")], .global, .tab(.schema), "5", "Schema tab", hint: false),
         KeyBinding([.char("6")], .global, .tab(.subscriptions), "6", "Subscriptions tab (live notifications)", hint: false),
         KeyBinding([.char("7")], .global, .tab(.sharing), "7", "Sharing tab (shares, participants, accepted shares)", hint: false),
+        KeyBinding([.char("8")], .global, .tab(.logs), "8", "Logs tab (requests the server answered, live)", hint: false),
         KeyBinding([.char("]")], .global, .nextTab, "]", "next tab", hint: false),
         KeyBinding([.char("[")], .global, .previousTab, "[", "previous tab", hint: false),
         KeyBinding([.char("z")], .global, .pickZone, "z", "switch zone"),
@@ -161,6 +163,11 @@ public enum KeyMap {
         KeyBinding([.enter], .schema, .open, "Enter", "query this record type", short: "query it"),
         KeyBinding([.char("r")], .schema, .run, "r", "refresh"),
         KeyBinding([.char("x")], .schema, .export, "x", "export the schema (.ckdb) to a file", short: "export"),
+
+        // Logs tab
+        KeyBinding([.char("y")], .logs, .copy, "y", "copy the request's line", short: "copy"),
+        KeyBinding([.char("x")], .logs, .clear, "x", "clear the list", short: "clear"),
+        KeyBinding([.char("r")], .logs, .run, "r", "follow the log again after an error", hint: false),
 
         // Sharing tab
         KeyBinding([.char("a")], .sharing, .create, "a", "invite a user to the share", short: "invite"),

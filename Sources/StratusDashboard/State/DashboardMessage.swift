@@ -42,6 +42,8 @@ public enum DashboardMessage: Sendable {
     case notificationsFailed(job: Int, CloudKitError)
     case schemaExported(job: Int, Result<String, CloudKitError>)
     case usersLoaded(job: Int, Result<[StoreUser], CloudKitError>)
+    /// Requests the server logged since the last poll.
+    case requestsLogged(job: Int, Result<[RequestLogEntry], CloudKitError>)
     /// Records per type of a zone, for the Zones tab's bars.
     case zoneTypeCountsLoaded(ZoneID, scope: DatabaseScope, Result<[String: Int], CloudKitError>)
     /// The shares the acting user owns and accepted (`done`: what a change just did).
@@ -126,6 +128,8 @@ public enum Effect: Sendable {
     case watchNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?)
     case exportSchema(job: Int, path: String)
     case loadUsers(job: Int)
+    /// Polls the store's request log every ``LogsTabState/pollInterval`` until cancelled.
+    case watchRequestLog(job: Int, afterID: Int64?)
     case loadZoneTypeCounts(zone: ZoneID, scope: DatabaseScope)
     case loadShares(job: Int)
     /// Invites a user to a share (or changes their permission); nil `permission` removes them.

@@ -5,7 +5,7 @@ import StratusTerminal
 
 /// The tabs, in the order of their number keys.
 public enum DashboardTab: Int, CaseIterable, Hashable, Sendable {
-    case query = 1, fetch, changes, zones, schema, subscriptions, sharing
+    case query = 1, fetch, changes, zones, schema, subscriptions, sharing, logs
 
     public var title: String {
         switch self {
@@ -16,6 +16,7 @@ public enum DashboardTab: Int, CaseIterable, Hashable, Sendable {
         case .schema: return "Schema"
         case .subscriptions: return "Subscriptions"
         case .sharing: return "Sharing"
+        case .logs: return "Logs"
         }
     }
 
@@ -149,6 +150,7 @@ public struct DashboardState: Sendable {
     public var schemaGrants: [String: [GrantDeclaration]] = [:]
     public var subscriptions = SubscriptionsTabState()
     public var sharing = SharingTabState()
+    public var logs = LogsTabState()
 
     /// Dialogs and drill-ins, the last on top; the top one gets the keys.
     public var modals: [Modal] = []

@@ -212,7 +212,7 @@ extension Dashboard {
             return [.deleteZone(job: job, zone: zoneID, scope: state.scope)]
         case .quit:
             state.wantsQuit = true
-            return cancelAll(&state)
+            return cancelAll(&state) + stopWatching(&state) + stopWatchingLogs(&state)
         }
     }
 

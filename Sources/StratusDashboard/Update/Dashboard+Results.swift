@@ -247,6 +247,8 @@ extension Dashboard {
             return []
         case .usersLoaded(let job, let result):
             return usersLoaded(&state, job: job, result)
+        case .requestsLogged(let job, let result):
+            return requestsLogged(&state, job: job, result)
         case .sharesLoaded(let job, let result, let done):
             return sharesLoaded(&state, job: job, result, done: done)
         case .shareStatusLoaded(let recordID, let note):

@@ -71,6 +71,7 @@ public enum Dashboard {
         case .subscriptions:
             return state.subscriptions.focus == .subscriptions ? [.subscriptions, .list, .global] : [.notifications, .list, .global]
         case .sharing: return [.sharing, .list, .global]
+        case .logs: return [.logs, .list, .global]
         }
     }
 
@@ -93,6 +94,7 @@ public enum Dashboard {
         case .schema: return schemaAction(&state, action)
         case .subscriptions: return subscriptionsAction(&state, action)
         case .sharing: return sharingAction(&state, action)
+        case .logs: return logsAction(&state, action)
         }
     }
 
@@ -108,7 +110,7 @@ public enum Dashboard {
         switch action {
         case .quit:
             state.wantsQuit = true
-            return cancelAll(&state) + stopWatching(&state)
+            return cancelAll(&state) + stopWatching(&state) + stopWatchingLogs(&state)
         case .help:
             state.modals.append(.help(HelpState(contexts: contexts(state), title: helpTitle(state))))
             return []
@@ -287,6 +289,7 @@ public enum Dashboard {
                 ? (state.subscriptions.subscriptions.count, Layout.subscriptionRows(state.size))
                 : (state.subscriptions.notifications.count, Layout.notificationRows(state.size))
         case .sharing: return (state.sharing.rows.count, Layout.zonesRows(state.size))
+        case .logs: return (state.logs.entries.count, Layout.zonesRows(state.size))
         }
     }
 
@@ -326,6 +329,7 @@ public enum Dashboard {
                 move(&state.subscriptions.notificationList, action, count: count, visible: visible)
             }
         case .sharing: move(&state.sharing.list, action, count: count, visible: visible)
+        case .logs: move(&state.logs.list, action, count: count, visible: visible)
         }
         return []
     }
@@ -363,6 +367,7 @@ public enum Dashboard {
                 ? state.subscriptions.subscriptions.map { "\($0.subscriptionID) \($0.subscriptionType.name) \($0.recordType ?? "") \(SubscriptionText.predicate($0))" }
                 : state.subscriptions.notifications.map { "\(SubscriptionText.reason($0)) \($0.recordType ?? "") \($0.recordID?.recordName ?? "") \($0.subscriptionID)" }, 0)
         case .sharing: return (state.sharing.rows.map(SharingTabView.text), 0)
+        case .logs: return (state.logs.entries.map { LogsTabView.text($0, users: state.users) }, 0)
         }
     }
 
@@ -381,6 +386,7 @@ public enum Dashboard {
         case .subscriptions:
             current = state.subscriptions.focus == .subscriptions ? state.subscriptions.list.selected : state.subscriptions.notificationList.selected
         case .sharing: current = state.sharing.list.selected
+        case .logs: current = state.logs.list.selected
         }
         guard !texts.isEmpty else { return [] }
         let needle = text.lowercased()
@@ -405,6 +411,7 @@ public enum Dashboard {
                     state.subscriptions.notificationList.move(to: index, count: count, visible: visible)
                 }
             case .sharing: state.sharing.list.move(to: index, count: count, visible: visible)
+            case .logs: state.logs.list.move(to: index, count: count, visible: visible)
             }
             state.status = StatusMessage("Row \(index + 1) of \(count) matches \"\(text)\".")
             return []

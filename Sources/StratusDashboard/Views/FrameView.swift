@@ -50,6 +50,7 @@ public enum DashboardView {
             case .schema: SchemaTabView.draw(state, in: &area)
             case .subscriptions: SubscriptionsTabView.draw(state, in: &area)
             case .sharing: SharingTabView.draw(state, in: &area)
+            case .logs: LogsTabView.draw(state, in: &area)
             }
         }
         for (index, modal) in state.modals.enumerated() {
@@ -100,11 +101,17 @@ public enum DashboardView {
         let theme = state.theme
         canvas.horizontalLine(x: 0, y: 1, length: width, style: theme[.border])
         var x = 1
-        // Full titles when they fit, then short ones, then five letters each, then three.
-        let forms: [(DashboardTab) -> String] = [{ $0.title }, { $0.shortTitle }, { String($0.title.prefix(5)) }, { String($0.title.prefix(3)) }]
-        let titles = forms.first { form in DashboardTab.allCases.reduce(1) { $0 + DisplayWidth.of(" \($1.rawValue) \(form($1)) ") + 1 } <= width } ?? forms[2]
+        // Full titles when they fit, then short ones, then five letters each; narrower still,
+        // the current tab's title and the others' numbers.
+        let current = state.tab
+        let forms: [(DashboardTab) -> String] = [{ $0.title }, { $0.shortTitle }, { String($0.title.prefix(5)) }, { $0 == current ? $0.title : "" }]
+        func label(_ tab: DashboardTab, _ form: (DashboardTab) -> String) -> String {
+            let title = form(tab)
+            return title.isEmpty ? " \(tab.rawValue) " : " \(tab.rawValue) \(title) "
+        }
+        let titles = forms.first { form in DashboardTab.allCases.reduce(1) { $0 + DisplayWidth.of(label($1, form)) + 1 } <= width } ?? forms[3]
         for tab in DashboardTab.allCases {
-            let label = " \(tab.rawValue) \(titles(tab)) "
+            let label = label(tab, titles)
             let style = tab == state.tab ? theme[.tabActive] : theme[.tabInactive]
             x += canvas.put(label, x: x, y: 1, style: style, maxWidth: width - x)
             x += 1

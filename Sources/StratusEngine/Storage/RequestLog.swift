@@ -17,9 +17,11 @@ public struct RequestLogEntry: Sendable, Hashable {
     public var durationMicroseconds: Int64
     /// `serverErrorCode: reason` of a failed request.
     public var error: String?
+    /// What the request did to records, when it wrote any (`saved a, b · deleted c`).
+    public var detail: String?
 
     public init(id: Int64 = 0, time: Date, user: String?, container: String, database: String, endpoint: String,
-                status: Int, durationMicroseconds: Int64, error: String?) {
+                status: Int, durationMicroseconds: Int64, error: String?, detail: String? = nil) {
         self.id = id
         self.time = time
         self.user = user
@@ -29,12 +31,20 @@ public struct RequestLogEntry: Sendable, Hashable {
         self.status = status
         self.durationMicroseconds = durationMicroseconds
         self.error = error
+        self.detail = detail
     }
 }
 
 /// The request log's table: the newest entries only, so a busy server does not grow the store.
 enum RequestLogTable {
     static let keptEntries: Int64 = 10_000
+
+    /// What each request did to records (after the v12 migration: migrations run in order).
+    static func registerDetail(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v13-request-log-detail") { db in
+            try db.execute(sql: "ALTER TABLE request_log ADD COLUMN detail TEXT")
+        }
+    }
 
     static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v6-request-log") { db in
@@ -62,12 +72,12 @@ extension Store {
         guard !entries.isEmpty else { return }
         try write { db in
             let insert = try db.cachedStatement(sql: """
-                INSERT INTO request_log (time, user, container, database, endpoint, status, duration_us, error)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO request_log (time, user, container, database, endpoint, status, duration_us, error, detail)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for entry in entries {
                 try insert.execute(arguments: [Int64(entry.time.timeIntervalSince1970 * 1000), entry.user, entry.container, entry.database,
-                                               entry.endpoint, entry.status, entry.durationMicroseconds, entry.error])
+                                               entry.endpoint, entry.status, entry.durationMicroseconds, entry.error, entry.detail])
             }
             try db.execute(sql: "DELETE FROM request_log WHERE id <= ?", arguments: [db.lastInsertedRowID - RequestLogTable.keptEntries])
         }
@@ -85,7 +95,7 @@ extension Store {
             return rows.map { row in
                 RequestLogEntry(id: row["id"], time: Date(timeIntervalSince1970: Double(row["time"] as Int64) / 1000), user: row["user"],
                                 container: row["container"], database: row["database"], endpoint: row["endpoint"],
-                                status: row["status"], durationMicroseconds: row["duration_us"], error: row["error"])
+                                status: row["status"], durationMicroseconds: row["duration_us"], error: row["error"], detail: row["detail"])
             }
         }
     }

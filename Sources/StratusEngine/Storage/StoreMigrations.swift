@@ -123,6 +123,7 @@ enum StoreMigrations {
             // The fields each record's last change set or removed (see ChangedKeys); NULL: unknown.
             try db.execute(sql: "ALTER TABLE record ADD COLUMN changed_keys TEXT")
         }
+        RequestLogTable.registerDetail(in: &migrator)
         return migrator
     }
 

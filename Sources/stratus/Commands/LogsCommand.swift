@@ -41,6 +41,7 @@ struct LogsCommand: ParsableCommand {
         var text = "\(ISO8601.string(entry.time))  \(entry.status)  \(String(format: "%7.1f ms", Double(entry.durationMicroseconds) / 1000))  "
             + "\(user)  \(entry.database)  \(entry.endpoint)  \(entry.container)"
         if let error = entry.error { text += "  \(error)" }
+        if let detail = entry.detail { text += "  \(detail)" }
         return text
     }
 
@@ -48,6 +49,6 @@ struct LogsCommand: ParsableCommand {
         .object([("id", .integer(entry.id)), ("time", .string(ISO8601.string(entry.time))), ("user", entry.user.map { .string($0) } ?? .null),
                  ("container", .string(entry.container)), ("database", .string(entry.database)), ("endpoint", .string(entry.endpoint)),
                  ("status", .integer(Int64(entry.status))), ("durationMs", .number(Double(entry.durationMicroseconds) / 1000)),
-                 ("error", entry.error.map { .string($0) } ?? .null)])
+                 ("error", entry.error.map { .string($0) } ?? .null), ("detail", entry.detail.map { .string($0) } ?? .null)])
     }
 }

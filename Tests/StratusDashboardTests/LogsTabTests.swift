@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import StratusEngine
+import StratusModel
+import StratusTerminal
+@testable import StratusDashboard
+
+/// The Logs tab: the server's requests as they are logged, following the newest.
+@Suite struct LogsTabTests {
+    @Test func requestsShowAsTheyAreLoggedWithWhatTheySaved() throws {
+        let harness = try Harness(records: Fixtures.trips(3), size: Size(width: 120, height: 30))
+        let store = harness.store
+        harness.press(.char("8"))
+        #expect(harness.screen().contains("No requests yet"))
+        let alice = try store.createUser(alias: "alice")
+        try store.appendToRequestLog([
+            RequestLogEntry(time: Date(), user: alice.recordName, container: "iCloud.x", database: "private", endpoint: "records/modify",
+                            status: 200, durationMicroseconds: 2_500, error: nil, detail: "saved 旅行-1, trip-2"),
+            RequestLogEntry(time: Date(), user: nil, container: "iCloud.x", database: "public", endpoint: "records/modify",
+                            status: 421, durationMicroseconds: 300, error: "AUTHENTICATION_REQUIRED: request needs authorization"),
+        ])
+        harness.pollLogs()
+        let screen = harness.screen()
+        #expect(screen.contains("records/modify"))
+        #expect(screen.contains("saved 旅行-1, trip-2"))
+        #expect(screen.contains("AUTHENTICATION_REQUIRED"))
+        #expect(screen.contains("no user"))
+        #expect(harness.state.logs.list.selected == 1, "the selection follows the newest")
+        // Later requests arrive at the next poll.
+        try store.appendToRequestLog([RequestLogEntry(time: Date(), user: nil, container: "iCloud.x", database: "public",
+                                                      endpoint: "records/query", status: 200, durationMicroseconds: 900, error: nil)])
+        harness.pollLogs()
+        #expect(harness.state.logs.entries.map(\.endpoint) == ["records/modify", "records/modify", "records/query"])
+        #expect(harness.state.logs.list.selected == 2)
+        harness.press(.char("y"))
+        #expect(harness.copied.withLock { $0 }.last?.contains("records/query") == true)
+        harness.press(.char("x"))
+        #expect(harness.state.logs.entries.isEmpty)
+    }
+}
