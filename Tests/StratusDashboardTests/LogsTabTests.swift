@@ -38,3 +38,23 @@ import StratusTerminal
         #expect(harness.state.logs.entries.isEmpty)
     }
 }
+
+/// The filter editor shows the query as a Web Services client would send it, and copies it.
+@Suite struct FilterEditorWebServicesTests {
+    @Test func theCheckedFilterComesWithItsFilterByJSON() throws {
+        let harness = try Harness(size: Size(width: 120, height: 30), engineQueries: true)
+        harness.press(.char("f"), .tab)
+        harness.type("nights > 3")
+        let check = try #require(harness.state.topModal.flatMap { modal -> FilterCheck? in
+            if case .filterEditor(let editor) = modal { return editor.check }
+            return nil
+        })
+        let web = try #require(check.ckws)
+        #expect(web.contains(#""filterBy""#))
+        #expect(web.contains(#""GREATER_THAN""#))
+        #expect(web.contains(#""nights""#))
+        #expect(harness.screen().contains("CKWS: {"))
+        harness.press(.ctrl("y"))
+        #expect(harness.copied.withLock { $0 }.last == web)
+    }
+}

@@ -199,6 +199,7 @@ public enum KeyMap {
         KeyBinding([.backTab], .filterEditor, .previousField, "Shift-Tab", "previous pane", hint: false),
         KeyBinding([.ctrl("s")], .filterEditor, .apply, "Ctrl-S", "apply and run", short: "apply"),
         KeyBinding([.ctrl("r")], .filterEditor, .recentFilters, "Ctrl-R", "recent filters", short: "recent"),
+        KeyBinding([.ctrl("y")], .filterEditor, .copy, "Ctrl-Y", "copy the query as a Web Services client sends it (filterBy JSON)", hint: false),
         KeyBinding([.escape], .filterEditor, .back, "Esc", "close without applying", short: "close"),
         KeyBinding([.up, .char("k")], .filterBuilder, .up, "↑↓", "condition", hint: false),
         KeyBinding([.down, .char("j")], .filterBuilder, .down, "↓", "next condition", hint: false),

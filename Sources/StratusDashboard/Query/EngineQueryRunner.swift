@@ -56,7 +56,8 @@ public struct EngineQueryRunner: QueryRunner {
             return FilterCheck(isValid: false, problems: problems.isEmpty
                 ? [FilterProblem(message: "CloudKit can't run this predicate.", offset: nil, length: 0)] : problems)
         }
-        return .valid(canonical: analysis.boundCanonical ?? analysis.canonical ?? filter, indexes: Self.indexes(compiled.filter))
+        let web = QueryJSON.encode(recordType: recordType, filter: compiled.filter, sorts: compiled.sorts).map { JSONWriter.string($0) }
+        return .valid(canonical: analysis.boundCanonical ?? analysis.canonical ?? filter, indexes: Self.indexes(compiled.filter), ckws: web)
     }
 
     private func query(_ request: QueryRequest) throws -> Query {

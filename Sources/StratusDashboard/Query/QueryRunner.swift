@@ -92,16 +92,20 @@ public struct FilterCheck: Hashable, Sendable {
     /// Human-readable index uses, e.g. `title (SORTABLE)`.
     public var indexes: [String]
     public var problems: [FilterProblem]
+    /// The same query as a CloudKit Web Services client sends it (`{"recordType", "filterBy"}`),
+    /// when it can be said there.
+    public var ckws: String?
 
-    public init(isValid: Bool, canonical: String? = nil, indexes: [String] = [], problems: [FilterProblem] = []) {
+    public init(isValid: Bool, canonical: String? = nil, indexes: [String] = [], problems: [FilterProblem] = [], ckws: String? = nil) {
         self.isValid = isValid
         self.canonical = canonical
         self.indexes = indexes
         self.problems = problems
+        self.ckws = ckws
     }
 
-    public static func valid(canonical: String, indexes: [String] = []) -> FilterCheck {
-        FilterCheck(isValid: true, canonical: canonical, indexes: indexes)
+    public static func valid(canonical: String, indexes: [String] = [], ckws: String? = nil) -> FilterCheck {
+        FilterCheck(isValid: true, canonical: canonical, indexes: indexes, ckws: ckws)
     }
 
     public static func invalid(_ message: String, offset: Int?, length: Int) -> FilterCheck {

@@ -19,6 +19,12 @@ extension Dashboard {
             return []
         case .apply?:
             return applyFilter(&state, editor)
+        case .copy?:
+            guard let web = editor.check?.ckws else {
+                state.status = StatusMessage("No Web Services form of this filter yet: it must be valid first.", kind: .error)
+                return []
+            }
+            return copy(&state, web, what: "the query's CKWS JSON")
         case .recentFilters?:
             let recent = state.preferences.recentFilters[editor.recordType] ?? []
             guard !recent.isEmpty else {

@@ -82,6 +82,9 @@ enum FilterEditorView {
                 canvas.put(canonical, x: x + 8, y: messageY, style: theme[.text], maxWidth: width - 8)
                 let indexes = check.indexes.isEmpty ? "indexes: none needed" : "indexes: " + check.indexes.joined(separator: ", ")
                 canvas.put(indexes, x: x + 8, y: messageY + 1, style: theme[.dim], maxWidth: width - 8)
+                if let web = check.ckws, messageY + 2 < inner.maxY {
+                    canvas.put("CKWS: " + web, x: x + 8, y: messageY + 2, style: theme[.dim], maxWidth: width - 8)
+                }
             } else if let problem {
                 let lines = ViewKit.wrap("✗ " + problem.message, width: width)
                 for (index, line) in lines.prefix(3).enumerated() {
