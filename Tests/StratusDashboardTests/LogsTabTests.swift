@@ -58,3 +58,38 @@ import StratusTerminal
         #expect(harness.copied.withLock { $0 }.last == web)
     }
 }
+
+/// The Schema tab compares the store's schema with a `.ckdb` file, saying what CloudKit would
+/// refuse to deploy.
+@Suite struct SchemaDiffViewTests {
+    @Test func aFileWithATypeTheStoreLacksShowsARefusedRemoval() throws {
+        let harness = try Harness(records: Fixtures.trips(3), size: Size(width: 120, height: 30))
+        let file = harness.directory.appendingPathComponent("production.ckdb")
+        var document = try harness.store.exportSchema()
+        document.recordTypes.append(RecordTypeDeclaration(name: "Legacy", grants: []))
+        try document.text.write(to: file, atomically: true, encoding: .utf8)
+        harness.press(.char("5"), .char("v"))
+        guard case .textInput? = harness.state.topModal else {
+            Issue.record("no path dialog")
+            return
+        }
+        harness.press(.ctrl("u"))
+        harness.type(file.path)
+        harness.press(.enter)
+        let diff = try #require(harness.state.schemaDiff)
+        #expect(diff.changes.contains { $0.deployRefusal != nil && $0.description.contains("Legacy") })
+        let screen = harness.screen()
+        #expect(screen.contains("From production.ckdb to this store"))
+        #expect(screen.contains("refused in production"))
+        harness.press(.char("v"))
+        #expect(harness.state.schemaDiff == nil, "v goes back to the schema")
+        #expect(harness.screen().contains("QUERYABLE") || harness.screen().contains("record type / field"))
+        // A file that is not a schema is an error in the status line, naming the line.
+        try "DEFINE SCHEMA RECORD TYPE (".write(to: file, atomically: true, encoding: .utf8)
+        harness.press(.char("v"), .ctrl("u"))
+        harness.type(file.path)
+        harness.press(.enter)
+        #expect(harness.state.schemaDiff == nil)
+        #expect(harness.state.status?.text.contains("production.ckdb:1:") == true)
+    }
+}

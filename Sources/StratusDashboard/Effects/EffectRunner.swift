@@ -232,6 +232,19 @@ public final class EffectRunner: Sendable {
             }
         case .loadZoneTypeCounts(let zone, let scope):
             post(.zoneTypeCountsLoaded(zone, scope: scope, capture { try database(scope).recordCountsByType(inZoneWith: zone) }))
+        case .diffSchema(let job, let path):
+            post(.schemaDiffed(job: job, capture {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw CloudKitError(.invalidArguments, "Cannot read \(path).")
+                }
+                let file: SchemaDocument
+                do {
+                    file = try SchemaDocument.parse(String(decoding: data, as: UTF8.self))
+                } catch let error as SchemaLanguageError {
+                    throw CloudKitError(.invalidArguments, "\((path as NSString).lastPathComponent):\(error.line):\(error.column): \(error.message)")
+                }
+                return SchemaDiffSnapshot(path: path, changes: SchemaDiff(from: file, to: try services.store.exportSchema()).changes)
+            }))
         case .loadShares(let job):
             post(.sharesLoaded(job: job, capture { try shares() }, done: nil))
         case .changeParticipant(let job, let url, let user, let permission):

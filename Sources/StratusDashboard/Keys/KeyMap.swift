@@ -47,7 +47,7 @@ public enum KeyAction: Hashable, Sendable {
     case editNames, editToken, currentToken, bookmark, bookmarks, toggleChangesView, changesKeys
     case switchFocus, addCondition, deleteCondition, apply, recentFilters, editCell
     case toggleCheck, checkAll, save, nextField, previousField, yes, no, overwrite, takeServer, cancel, complete
-    case export, clear, playbackOrder
+    case export, clear, playbackOrder, diffSchema
 }
 
 /// One row of the key map: keys, where, what, and how the hint bar and help show it.
@@ -163,6 +163,7 @@ public enum KeyMap {
         KeyBinding([.enter], .schema, .open, "Enter", "query this record type", short: "query it"),
         KeyBinding([.char("r")], .schema, .run, "r", "refresh"),
         KeyBinding([.char("x")], .schema, .export, "x", "export the schema (.ckdb) to a file", short: "export"),
+        KeyBinding([.char("v")], .schema, .diffSchema, "v", "compare with a .ckdb file: what deploying this store over it changes (v again: the schema)", short: "diff"),
 
         // Logs tab
         KeyBinding([.char("y")], .logs, .copy, "y", "copy the request's line", short: "copy"),

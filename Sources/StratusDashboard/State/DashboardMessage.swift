@@ -41,6 +41,7 @@ public enum DashboardMessage: Sendable {
     case notificationsArrived(job: Int, [CloudNotification], catchUp: Bool)
     case notificationsFailed(job: Int, CloudKitError)
     case schemaExported(job: Int, Result<String, CloudKitError>)
+    case schemaDiffed(job: Int, Result<SchemaDiffSnapshot, CloudKitError>)
     case usersLoaded(job: Int, Result<[StoreUser], CloudKitError>)
     /// Requests the server logged since the last poll.
     case requestsLogged(job: Int, Result<[RequestLogEntry], CloudKitError>)
@@ -127,6 +128,8 @@ public enum Effect: Sendable {
     /// notifications already there.
     case watchNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?)
     case exportSchema(job: Int, path: String)
+    /// Compares the `.ckdb` file at `path` with the store's schema.
+    case diffSchema(job: Int, path: String)
     case loadUsers(job: Int)
     /// Polls the store's request log every ``LogsTabState/pollInterval`` until cancelled.
     case watchRequestLog(job: Int, afterID: Int64?)

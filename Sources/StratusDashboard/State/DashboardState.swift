@@ -125,6 +125,17 @@ public struct DashboardPreferences: Hashable, Sendable, Codable {
     }
 }
 
+/// A schema diff the Schema tab shows: from the file's schema to the store's.
+public struct SchemaDiffSnapshot: Hashable, Sendable {
+    public var path: String
+    public var changes: [SchemaDiff.Change]
+
+    public init(path: String, changes: [SchemaDiff.Change]) {
+        self.path = path
+        self.changes = changes
+    }
+}
+
 /// Everything the dashboard shows: a value, changed only by ``Dashboard/update(_:_:)``.
 public struct DashboardState: Sendable {
     public var storeName: String
@@ -148,6 +159,8 @@ public struct DashboardState: Sendable {
     public var schemaList = ListCursor()
     public var schemaRoles: [String] = []
     public var schemaGrants: [String: [GrantDeclaration]] = [:]
+    /// The Schema tab's comparison with a `.ckdb` file, shown instead of the schema while set.
+    public var schemaDiff: SchemaDiffSnapshot?
     public var subscriptions = SubscriptionsTabState()
     public var sharing = SharingTabState()
     public var logs = LogsTabState()

@@ -71,7 +71,7 @@ public struct PickerState: Sendable {
 
 public enum TextInputPurpose: Hashable, Sendable {
     case fetchNames, changesToken, databaseToken, search, builderValue(row: Int)
-    case subscriptionID, schemaExportPath
+    case subscriptionID, schemaExportPath, schemaDiffPath
     /// The name of a custom zone to make in the current database.
     case newZone
     /// The point a LOCATION field's distance is measured from, for the Query tab's sort.

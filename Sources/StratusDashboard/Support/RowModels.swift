@@ -4,7 +4,12 @@ import StratusModel
 
 /// One line of the Schema tab: a record type heading or one of its fields.
 public struct SchemaLine: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable { case recordType, field, grant, rolesHeading, role }
+    public enum Kind: Hashable, Sendable {
+        case recordType, field, grant, rolesHeading, role
+        /// The schema diff's heading, and one change of it (`recordType` holds its text, `indexes`
+        /// CloudKit's refusal to deploy it, if any).
+        case diffHeading, diffChange
+    }
     public var recordType: String
     /// nil for the type's heading line.
     public var field: String?
@@ -24,7 +29,24 @@ public struct SchemaLine: Hashable, Sendable {
 public enum SchemaLines {
     /// The Schema tab's lines: types with fields and grants, then the roles.
     public static func lines(_ state: DashboardState) -> [SchemaLine] {
-        lines(state.recordTypes, grants: state.schemaGrants, roles: state.schemaRoles)
+        if let diff = state.schemaDiff { return lines(diff) }
+        return lines(state.recordTypes, grants: state.schemaGrants, roles: state.schemaRoles)
+    }
+
+    /// The lines of a schema diff: a heading saying what is compared and whether CloudKit would
+    /// deploy it, then each change.
+    public static func lines(_ diff: SchemaDiffSnapshot) -> [SchemaLine] {
+        let refused = diff.changes.filter { $0.deployRefusal != nil }.count
+        let summary = diff.changes.isEmpty ? "the same schema"
+            : "\(diff.changes.count) change\(diff.changes.count == 1 ? "" : "s"); "
+                + (refused == 0 ? "CloudKit would deploy all of them to production" : "\(refused) refused in production")
+        var lines = [SchemaLine(recordType: "From \((diff.path as NSString).lastPathComponent) to this store: \(summary)", field: nil, type: "",
+                                indexes: "", kind: .diffHeading)]
+        lines += diff.changes.map { change in
+            SchemaLine(recordType: change.description, field: nil, type: "", indexes: change.deployRefusal.map { "✗ refused in production: \($0)" } ?? "",
+                       kind: .diffChange)
+        }
+        return lines
     }
 
     public static func lines(_ types: [RecordTypeSchema], grants: [String: [GrantDeclaration]] = [:], roles: [String] = []) -> [SchemaLine] {

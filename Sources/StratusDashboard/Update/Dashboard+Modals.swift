@@ -194,6 +194,11 @@ extension Dashboard {
             guard !path.isEmpty else { return [] }
             let job = state.startJob(.exportSchema, "export the schema")
             return [.exportSchema(job: job, path: path)]
+        case .schemaDiffPath:
+            let path = (text.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
+            guard !path.isEmpty else { return [] }
+            let job = state.startJob(.schema, "compare the schema")
+            return [.diffSchema(job: job, path: path)]
         }
     }
 

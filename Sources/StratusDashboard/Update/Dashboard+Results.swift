@@ -271,7 +271,7 @@ extension Dashboard {
         case .zoneSaved, .zoneDeleted:
             return receiveZones(&state, message)
 
-        case .subscriptionsLoaded, .subscriptionSaved, .subscriptionDeleted, .notificationsArrived, .notificationsFailed, .schemaExported:
+        case .subscriptionsLoaded, .subscriptionSaved, .subscriptionDeleted, .notificationsArrived, .notificationsFailed, .schemaExported, .schemaDiffed:
             return receiveSubscriptions(&state, message)
 
         case .key, .paste, .resize, .tick:

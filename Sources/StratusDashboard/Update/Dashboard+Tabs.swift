@@ -190,6 +190,8 @@ extension Dashboard {
 
     static func schemaAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {
+        case .open where state.schemaDiff != nil:
+            return []
         case .open:
             let lines = SchemaLines.lines(state)
             guard lines.indices.contains(state.schemaList.selected) else { return [] }
@@ -211,6 +213,16 @@ extension Dashboard {
         case .run:
             let job = state.startJob(.schema, "schema")
             return [.loadSchema(job: job)]
+        case .diffSchema:
+            if state.schemaDiff != nil {
+                state.schemaDiff = nil
+                state.schemaList = ListCursor()
+                return []
+            }
+            state.modals.append(.textInput(TextInputState(purpose: .schemaDiffPath, title: "Compare the schema with",
+                                                          hint: "a .ckdb file (say production's, from cktool export-schema)",
+                                                          text: defaultSchemaExportPath(state))))
+            return []
         case .export:
             state.modals.append(.textInput(TextInputState(purpose: .schemaExportPath, title: "Export the schema to",
                                                           hint: "a file path; cktool's .ckdb text (roles, types, grants)",

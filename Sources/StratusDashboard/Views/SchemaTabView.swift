@@ -7,6 +7,10 @@ enum SchemaTabView {
         let theme = state.theme
         let table = Rect(x: 1, y: 0, width: canvas.width - 2, height: canvas.height)
         let lines = SchemaLines.lines(state)
+        if state.schemaDiff != nil {
+            drawDiff(lines, state: state, in: &canvas, table: table)
+            return
+        }
         guard !lines.isEmpty else {
             canvas.put(state.schemaLoaded ? "No record types yet." : "Loading the schema…", x: 1, y: 1, style: theme[.dim], maxWidth: table.width)
             return
@@ -39,12 +43,29 @@ enum SchemaTabView {
                 }
             case .field:
                 break
+            case .diffHeading, .diffChange:
+                // Drawn by drawDiff.
+                return (column == 0 ? line.recordType : "", nil)
             }
             switch column {
             case 0: return ("  " + (line.field ?? ""), nil)
             case 1: return (line.type, theme[.fieldType])
             default: return (line.indexes, theme[.dim])
             }
+        }
+    }
+
+    /// The diff: a line per change, `+` added in green, `-` removed and CloudKit's refusals in
+    /// red, `~` changed as text.
+    static func drawDiff(_ lines: [SchemaLine], state: DashboardState, in canvas: inout Canvas, table: Rect) {
+        let theme = state.theme
+        let columns = [ViewKit.Column(title: "schema diff (v: back to the schema)", width: table.width)]
+        ViewKit.table(&canvas, rect: table, columns: columns, rowCount: lines.count, cursor: state.schemaList, theme: theme) { row, _ in
+            let line = lines[row]
+            if line.kind == .diffHeading { return (line.recordType, theme[.title].adding(.bold)) }
+            let text = line.indexes.isEmpty ? line.recordType : line.recordType + "    " + line.indexes
+            if !line.indexes.isEmpty || line.recordType.hasPrefix("-") { return (text, theme[.error]) }
+            return (text, line.recordType.hasPrefix("+") ? theme[.success] : nil)
         }
     }
 }
