@@ -212,3 +212,20 @@ import Testing
         }
     }
 }
+
+extension SnapshotTests {
+    @Test func coreDataLensInspector() {
+        assertSnapshot("core-data-lens") { state in
+            state.coreDataLens = true
+            let zone = ZoneID(zoneName: CoreDataLens.zoneName)
+            var trip = Record(recordType: "CD_Trip", recordID: RecordID(recordName: "9F1C2A3B-0000-4000-8000-00000000A001", zoneID: zone))
+            trip["CD_entityName"] = .string("RoadTrip")
+            trip["CD_title"] = .string("京都 紅葉 🍁")
+            trip["CD_nights"] = .int64(4)
+            trip["CD_notes"] = .string("")
+            trip["CD_notes_ckAsset"] = .string("(too long for a field: kept in an asset)")
+            trip["CD_owner"] = .string("9F1C2A3B-0000-4000-8000-00000000B002")
+            state.modals = [.inspector(InspectorState(record: trip))]
+        }
+    }
+}

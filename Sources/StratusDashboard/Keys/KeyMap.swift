@@ -41,7 +41,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
 
 /// What a key does.
 public enum KeyAction: Hashable, Sendable {
-    case quit, help, commandLine, tab(DashboardTab), nextTab, previousTab, pickZone, pickDatabase, pickUser, interrupt, suspend
+    case quit, help, commandLine, tab(DashboardTab), nextTab, previousTab, pickZone, pickDatabase, pickUser, interrupt, suspend, toggleLens
     case up, down, pageUp, pageDown, top, bottom, left, right, open, back, search, copy, run
     case recordType, filter, sort, fields, pageSize, create, edit, delete
     case editNames, editToken, currentToken, bookmark, bookmarks, toggleChangesView, changesKeys
@@ -98,6 +98,7 @@ public enum KeyMap {
         KeyBinding([.char("[")], .global, .previousTab, "[", "previous tab", hint: false),
         KeyBinding([.char("z")], .global, .pickZone, "z", "switch zone"),
         KeyBinding([.char("D")], .global, .pickDatabase, "D", "switch database (public, private, shared)", hint: false),
+        KeyBinding([.char("L")], .global, .toggleLens, "L", "Core Data lens: CD_ records as their objects (on in Core Data's zone)", hint: false),
         KeyBinding([.char("A")], .global, .pickUser, "A", "act as another user (or no user), kept for this store", hint: false),
         KeyBinding([.escape], .global, .back, "Esc", "cancel the running work, or back", hint: false),
         KeyBinding([.ctrl("c")], .global, .interrupt, "Ctrl-C", "cancel the running work; quit when idle", hint: false),

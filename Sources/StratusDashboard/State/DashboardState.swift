@@ -180,6 +180,8 @@ public struct DashboardState: Sendable {
     public var wantsQuit = false
     /// Ctrl-Z: the loop suspends the process, then the dashboard draws again.
     public var wantsSuspend = false
+    /// The Core Data / SwiftData lens, as `L` set it; nil: on in Core Data's own zone only.
+    public var coreDataLens: Bool?
     /// Who acts (CloudKit Console's Act As); nil for the store's owner.
     public var acting: Caller?
     /// The store's users, for the Act As picker and the breadcrumb.
@@ -213,6 +215,9 @@ public struct DashboardState: Sendable {
         case .user(let name)?: return users.first { $0.recordName == name }?.alias ?? name
         }
     }
+
+    /// Whether the inspector shows mirrored records as the Core Data objects they stand for.
+    public var coreDataLensActive: Bool { coreDataLens ?? CoreDataLens.isMirroredZone(zone) }
 
     /// Whether someone other than the store's owner acts (the breadcrumb then says who).
     public var actsAsOther: Bool {

@@ -89,7 +89,9 @@ public struct InspectorRow: Hashable, Sendable {
 }
 
 public enum InspectorRows {
-    public static func rows(_ record: Record, schema: RecordTypeSchema?) -> [InspectorRow] {
+    /// The inspector's rows; through the Core Data lens (`lens`), a mirrored record's object view.
+    public static func rows(_ record: Record, schema: RecordTypeSchema?, lens: Bool = false) -> [InspectorRow] {
+        if lens, let object = CoreDataRows.rows(record) { return object }
         func date(_ value: Foundation.Date?) -> String { value.map(ValueText.timestamp) ?? "" }
         var rows: [InspectorRow] = [
             InspectorRow(name: "recordName", type: "STRING", value: record.recordName, isSystem: true),

@@ -5,7 +5,7 @@ import StratusModel
 extension Dashboard {
     static func inspectorKey(_ state: inout DashboardState, _ inspector: InspectorState, action: KeyAction?) -> [Effect] {
         var inspector = inspector
-        let rows = InspectorRows.rows(inspector.record, schema: state.schema(named: inspector.record.recordType))
+        let rows = InspectorRows.rows(inspector.record, schema: state.schema(named: inspector.record.recordType), lens: state.coreDataLensActive)
         guard let action else { return [] }
         if isMovement(action) {
             move(&inspector.list, action, count: rows.count, visible: Layout.inspectorRows(state.size))

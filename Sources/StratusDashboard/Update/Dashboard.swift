@@ -135,6 +135,12 @@ public enum Dashboard {
         case .suspend:
             state.wantsSuspend = true
             return []
+        case .toggleLens:
+            state.coreDataLens = !state.coreDataLensActive
+            state.status = StatusMessage(state.coreDataLensActive
+                ? "Core Data lens on: the inspector shows CD_ records as their entities, CDMR records as links."
+                : "Core Data lens off: records as CloudKit stores them.")
+            return []
         case .pickDatabase:
             let items = DatabaseScope.allCases.map { PickerItem(label: $0.name, detail: $0 == state.scope ? "current" : "") }
             state.modals.append(.picker(PickerState(purpose: .database, title: "Database", items: items,
