@@ -50,4 +50,33 @@ extension Store {
     public func exportSchema() throws -> SchemaDocument {
         try read { db in try SchemaImporter.export(db, catalog: try catalog(db)) }
     }
+
+    /// The schema of another store file, read without opening it as a store: nothing in it is
+    /// written (no upgrade, no WAL switch), so comparing with, say, the production store leaves
+    /// that file as it was.
+    ///
+    /// - Throws: `badDatabase` for a file that is not a Stratus store, `incompatibleVersion`
+    ///   for one made by another version of Stratus (open it once with this one first).
+    public static func exportSchema(ofStoreAt path: String) throws -> SchemaDocument {
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                guard try db.tableExists("store_info") else {
+                    throw CloudKitError(.badDatabase, "\(path) is not a Stratus store.")
+                }
+                guard try StoreMigrations.migrator.hasCompletedMigrations(db) else {
+                    throw CloudKitError(.incompatibleVersion, "\(path) was made by another version of Stratus; open it once with this one, then compare.")
+                }
+                let version = try Int64.fetchOne(db, sql: "SELECT schema_version FROM store_info WHERE id = 1") ?? 0
+                return try SchemaImporter.export(db, catalog: try SchemaCatalog.load(db, version: version))
+            }
+        } catch let error as CloudKitError {
+            throw error
+        } catch let error as DatabaseError {
+            throw describe(error, path: path)
+        }
+    }
 }

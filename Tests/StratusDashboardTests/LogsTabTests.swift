@@ -93,3 +93,22 @@ import StratusTerminal
         #expect(harness.state.status?.text.contains("production.ckdb:1:") == true)
     }
 }
+
+/// The Schema tab compares with another store, read without writing it.
+@Suite struct SchemaDiffWithStoreTests {
+    @Test func anotherStoresSchemaIsReadAsItIs() throws {
+        let harness = try Harness(records: Fixtures.trips(3), size: Size(width: 120, height: 30))
+        let otherPath = harness.directory.appendingPathComponent("production.sqlite").path
+        let other = try Store(path: otherPath, creatingWith: .production)
+        _ = try other.importSchema(text: "DEFINE SCHEMA RECORD TYPE Legacy (title STRING);")
+        let before = try FileManager.default.attributesOfItem(atPath: otherPath)[.modificationDate] as? Date
+        harness.press(.char("5"), .char("v"), .ctrl("u"))
+        harness.type(otherPath)
+        harness.press(.enter)
+        let diff = try #require(harness.state.schemaDiff)
+        #expect(diff.changes.contains { $0.description.contains("Legacy") && $0.deployRefusal != nil })
+        #expect(harness.screen().contains("From production.sqlite to this store"))
+        #expect(try FileManager.default.attributesOfItem(atPath: otherPath)[.modificationDate] as? Date == before, "the other store is not written")
+        #expect(throws: CloudKitError.self) { try Store.exportSchema(ofStoreAt: harness.directory.appendingPathComponent("nope.sqlite").path) }
+    }
+}

@@ -238,10 +238,17 @@ public final class EffectRunner: Sendable {
                     throw CloudKitError(.invalidArguments, "Cannot read \(path).")
                 }
                 let file: SchemaDocument
-                do {
-                    file = try SchemaDocument.parse(String(decoding: data, as: UTF8.self))
-                } catch let error as SchemaLanguageError {
-                    throw CloudKitError(.invalidArguments, "\((path as NSString).lastPathComponent):\(error.line):\(error.column): \(error.message)")
+                if data.prefix(16) == Data("SQLite format 3\0".utf8) {
+                    // Another store (say the production one), read without opening it as one; this
+                    // store's own file is read through the store.
+                    let samePath = URL(fileURLWithPath: path).standardizedFileURL == URL(fileURLWithPath: services.store.path).standardizedFileURL
+                    file = samePath ? try services.store.exportSchema() : try Store.exportSchema(ofStoreAt: path)
+                } else {
+                    do {
+                        file = try SchemaDocument.parse(String(decoding: data, as: UTF8.self))
+                    } catch let error as SchemaLanguageError {
+                        throw CloudKitError(.invalidArguments, "\((path as NSString).lastPathComponent):\(error.line):\(error.column): \(error.message)")
+                    }
                 }
                 return SchemaDiffSnapshot(path: path, changes: SchemaDiff(from: file, to: try services.store.exportSchema()).changes)
             }))

@@ -220,7 +220,7 @@ extension Dashboard {
                 return []
             }
             state.modals.append(.textInput(TextInputState(purpose: .schemaDiffPath, title: "Compare the schema with",
-                                                          hint: "a .ckdb file (say production's, from cktool export-schema)",
+                                                          hint: "a .ckdb file or another store (say production's)",
                                                           text: defaultSchemaExportPath(state))))
             return []
         case .export:

@@ -68,7 +68,8 @@ struct SchemaDiffCommand: ParsableCommand {
             defer { try? handle?.close() }
             let header = handle.flatMap { try? $0.read(upToCount: 16) } ?? Data()
             if header == Data("SQLite format 3\0".utf8) {
-                return try StoreLocation.open(path).exportSchema()
+                // Read as it is: comparing must not upgrade or otherwise write either store.
+                return try Store.exportSchema(ofStoreAt: path)
             }
         }
         return try parseSchemaFile(path)
