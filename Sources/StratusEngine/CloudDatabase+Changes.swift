@@ -17,9 +17,13 @@ extension CloudDatabase {
     ///
     /// `until` stops the playback at a later token of the zone: what changed between the two.
     /// A record changed again after `until` is not among them (its state at `until` is not kept).
+    ///
+    /// `includingChangedKeys` also reads which fields each record's last change touched
+    /// (``ZoneChangesPage/changedKeys``); CloudKit's playback does not say it, and reading it
+    /// costs about as much again per record, so callers ask for it.
     public func recordZoneChanges(
         inZoneWith zoneID: ZoneID, since token: String? = nil, until endToken: String? = nil,
-        desiredKeys: [String]? = nil, resultsLimit: Int? = nil
+        desiredKeys: [String]? = nil, resultsLimit: Int? = nil, includingChangedKeys: Bool = false
     ) throws -> ZoneChangesPage {
         try checkChangeFeed(zoneID: zoneID)
         let limit = min(max(resultsLimit ?? CloudDatabase.defaultChangesLimit, 1), CloudDatabase.maximumChangesLimit)
@@ -65,7 +69,7 @@ extension CloudDatabase {
                 return true
             }
             let recordStatement = try db.cachedStatement(sql: """
-                SELECT \(StoredRecord.columns), changed_keys FROM record WHERE zone_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
+                SELECT \(StoredRecord.columns)\(includingChangedKeys ? ", changed_keys" : "") FROM record WHERE zone_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
                 """)
             var changedKeys: [String: [String]] = [:]
             let decoder = FieldDecoder()
@@ -82,7 +86,7 @@ extension CloudDatabase {
                 if let visible, try !visible(stored) { continue }
                 if typeName.id != stored.typeID { typeName = (stored.typeID, catalog.typeNames[stored.typeID] ?? "?") }
                 changes.append(.changed(try stored.record(zoneID: zone.zoneID, typeName: typeName.name, desiredKeys: desiredKeys, decoder: decoder)))
-                if case .string(let keys) = DatabaseValue(sqliteStatement: recordStatement.sqliteStatement, index: 12).storage {
+                if includingChangedKeys, case .string(let keys) = DatabaseValue(sqliteStatement: recordStatement.sqliteStatement, index: 12).storage {
                     changedKeys[stored.name] = ChangedKeys.decode(keys)
                 }
             }

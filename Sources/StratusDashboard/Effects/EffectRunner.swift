@@ -153,7 +153,8 @@ public final class EffectRunner: Sendable {
                 while true {
                     if isCancelled(job) { return }
                     // Each page in the order asked for; the seed is the page's number, so a replay repeats it.
-                    let page = try database(scope).recordZoneChanges(inZoneWith: zone, since: token, desiredKeys: desiredKeys, resultsLimit: pageSize)
+                    let page = try database(scope).recordZoneChanges(inZoneWith: zone, since: token, desiredKeys: desiredKeys, resultsLimit: pageSize,
+                                                                     includingChangedKeys: true)
                         .ordered(order, seed: UInt64(sent + pending.count + pendingCount))
                     token = page.changeToken
                     let room = max(0, ChangesTabState.maximumKept - sent - pending.count)

@@ -9,6 +9,7 @@ public struct ZoneChangesPage: Sendable {
     /// For each changed record of the page (by name), the fields its last change set or
     /// removed (all of them when that change made it); absent where not known (a record
     /// restored by an import). A record changed several times since the token shows its last
-    /// change's keys: its whole current state is in `changes` either way.
+    /// change's keys: its whole current state is in `changes` either way. Filled only when the
+    /// playback was asked `includingChangedKeys`.
     public var changedKeys: [String: [String]] = [:]
 }

@@ -36,7 +36,7 @@ struct ChangesCommand: ParsableCommand {
         var moreComing = false
         repeat {
             let page = try db.recordZoneChanges(inZoneWith: try common.zoneID(), since: token, until: until, desiredKeys: desiredKeys,
-                                                resultsLimit: limit ?? CloudDatabase.maximumChangesLimit)
+                                                resultsLimit: limit ?? CloudDatabase.maximumChangesLimit, includingChangedKeys: true)
                 .ordered(PlaybackOrder(rawValue: order) ?? .sequence, seed: seed)
             for change in page.changes {
                 switch change {
