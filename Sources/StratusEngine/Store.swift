@@ -19,6 +19,9 @@ public final class Store: Sendable {
     /// Set when the store could only be opened for reading; writes are refused up front.
     private let readOnly: ReadOnlyStore?
     private let catalogCache = LockedValue<SchemaCatalog?>(nil)
+    /// User record names known to have a user row: `database(_:user:)` runs on every query
+    /// and request, and a user, once made, is never removed.
+    let knownUsers = LockedValue<Set<String>>([])
 
     /// Opens the store at `path`, making it (with `environment`, default development) if the file
     /// does not exist yet.

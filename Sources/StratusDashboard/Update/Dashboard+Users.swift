@@ -55,14 +55,8 @@ extension Dashboard {
         guard caller != current else { return [] }
         state.acting = caller
         state.preferences.actingUser = caller.userRecordName ?? "none"
-        var effects: [Effect] = [.actAs(caller), .savePreferences(state.preferences)]
-        effects += stopWatching(&state)
-        state.subscriptions = SubscriptionsTabState()
         state.sharing = SharingTabState()
-        state.zone = .default
-        state.zones = []
-        effects += resetResults(&state) + loadZones(&state)
-        if state.tab == .subscriptions || state.tab == .sharing { effects += enteredTab(&state) }
+        let effects: [Effect] = [.actAs(caller), .savePreferences(state.preferences)] + seeDatabaseAnew(&state)
         state.status = StatusMessage("Acting as \(state.actingLabel): the \(state.scope.name) database as they see it.", kind: .success)
         return effects
     }

@@ -251,13 +251,19 @@ public enum Dashboard {
     static func switchScope(_ state: inout DashboardState, to scope: DatabaseScope) -> [Effect] {
         guard scope != state.scope else { return [] }
         state.scope = scope
+        state.status = StatusMessage("The \(scope.name) database, zone \(ZoneID.defaultZoneName).")
+        return seeDatabaseAnew(&state)
+    }
+
+    /// Another database, or the same one as another user: back to its default zone, with its
+    /// zones, results and subscriptions read again.
+    static func seeDatabaseAnew(_ state: inout DashboardState) -> [Effect] {
         state.zone = .default
         state.zones = []
-        state.status = StatusMessage("The \(scope.name) database, zone \(ZoneID.defaultZoneName).")
         var effects = stopWatching(&state)
         state.subscriptions = SubscriptionsTabState()
         effects += resetResults(&state) + loadZones(&state)
-        if state.tab == .subscriptions { effects += enteredTab(&state) }
+        if state.tab == .subscriptions || state.tab == .sharing { effects += enteredTab(&state) }
         return effects
     }
 

@@ -49,12 +49,15 @@ extension Store {
     /// Makes sure a user record name seen for the first time has a user, with its `Users`
     /// record and private database. Cheap when it exists: one read.
     public func ensureUser(_ recordName: String) throws {
-        guard try read({ db in try UserRows.find(recordName, in: db, owner: owner) }) == nil else { return }
-        try write { db in
-            var alias = "user-" + recordName.dropFirst().prefix(8)
-            if try UserRows.find(alias, in: db, owner: owner) != nil { alias = String(recordName.dropFirst()) }
-            try UserRows.insert(recordName: recordName, alias: alias, in: db)
+        if knownUsers.withLock({ $0.contains(recordName) }) { return }
+        if try read({ db in try UserRows.find(recordName, in: db, owner: owner) }) == nil {
+            try write { db in
+                var alias = "user-" + recordName.dropFirst().prefix(8)
+                if try UserRows.find(alias, in: db, owner: owner) != nil { alias = String(recordName.dropFirst()) }
+                try UserRows.insert(recordName: recordName, alias: alias, in: db)
+            }
         }
+        knownUsers.withLock { _ = $0.insert(recordName) }
     }
 
     /// Gives a user one of the schema's custom roles in the public database, as the CloudKit
