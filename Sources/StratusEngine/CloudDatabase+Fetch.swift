@@ -20,7 +20,9 @@ extension CloudDatabase {
         for recordIDs: [RecordID], desiredKeys: [String]? = nil,
         progress: ((RecordID, Double) -> Void)? = nil
     ) throws -> [FetchedRecord] {
-        try store.read { db in
+        let failing = try faults(FaultCall(operation: .fetch, scope: scope, zoneNames: Set(recordIDs.map(\.zoneID.zoneName)),
+                                           recordNames: recordIDs.map(\.recordName))).failingRecords
+        return try store.read { db in
             let catalog = try store.catalog(db)
             let gate = AccessGate(self, db: db, catalog: catalog)
             let statement = try StoredRecord.findByNameStatement(db)
@@ -41,6 +43,11 @@ extension CloudDatabase {
                     zones[recordID.zoneID] = zone
                 }
                 let result: Result<Record, CloudKitError>
+                if let error = failing[recordID.recordName] {
+                    results.append(FetchedRecord(recordID: recordID, result: .failure(error)))
+                    progress?(recordID, Double(position + 1) / Double(recordIDs.count))
+                    continue
+                }
                 switch zone {
                 case .failure(let error):
                     result = .failure(error)

@@ -31,7 +31,7 @@ extension CloudDatabase {
             throw CloudKitError(.permissionFailure, "Only a zone's owner compacts its history; zones of the shared database belong to other users.")
         }
         // Validates the token against the zone as playback would (and the zone's change feed).
-        if let token { _ = try recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: 1) } else { _ = try currentToken(for: zoneID) }
+        if let token { _ = try withoutFaults.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: 1) } else { _ = try currentToken(for: zoneID) }
         return try store.write { db in
             let zone = try gate(db).zone(zoneID)
             var point: Int64

@@ -19,16 +19,22 @@ extension CloudDatabase {
         guard saving.count + deleting.count <= CloudDatabase.maximumBatchSize else {
             throw CloudKitError(.limitExceeded, "A batch holds \(saving.count + deleting.count) items; the limit is \(CloudDatabase.maximumBatchSize). Split it into smaller batches.")
         }
+        let faults = try faults(FaultCall(
+            operation: .modify, scope: scope, zoneNames: Set(saving.map(\.recordID.zoneID.zoneName) + deleting.map(\.zoneID.zoneName)),
+            savedRecordNames: saving.map(\.recordName), recordNames: saving.map(\.recordName) + deleting.map(\.recordName)))
+        if !faults.otherDeviceSaves.isEmpty { try saveAsOtherDevice(faults.otherDeviceSaves, among: saving) }
         return try store.write { db in
-            try modifyRecords(saving: saving, deleting: deleting, savePolicy: savePolicy, atomically: atomically, in: db)
+            try modifyRecords(saving: saving, deleting: deleting, savePolicy: savePolicy, atomically: atomically,
+                              failing: faults.failingRecords, in: db)
         }
     }
 
     /// `modifyRecords` inside a transaction the caller holds (sharing writes a share record
-    /// and its own rows in one).
+    /// and its own rows in one). `failing` gives records a fault fails before they are planned.
     func modifyRecords(saving: [Record], deleting: [RecordID], savePolicy: RecordSavePolicy, atomically: Bool,
-                       in db: GRDB.Database) throws -> ModifyRecordsResult {
+                       failing: [String: CloudKitError] = [:], in db: GRDB.Database) throws -> ModifyRecordsResult {
         var batch = try ModifyBatch(database: self, db: db, savePolicy: savePolicy)
+        batch.failing = failing
         try batch.plan(saving: saving, deleting: deleting)
         batch.applyAtomicity(atomically)
         return try batch.commit()
@@ -80,6 +86,8 @@ struct ModifyBatch {
     var deleteErrors: [Int: CloudKitError] = [:]
     var saves: [PlannedSave] = []
     var deletes: [PlannedDelete] = []
+    /// Records a fault fails (partialFailure), with their errors.
+    var failing: [String: CloudKitError] = [:]
     let now = Date()
 
     init(database: CloudDatabase, db: GRDB.Database, savePolicy: RecordSavePolicy) throws {
@@ -115,6 +123,10 @@ struct ModifyBatch {
                 saveErrors[index] = CloudKitError(.invalidArguments, "Record '\(record.recordName)' appears more than once in one batch.")
                 continue
             }
+            if let error = failing[record.recordName] {
+                saveErrors[index] = error
+                continue
+            }
             do {
                 saves.append(try planSave(record, index: index))
             } catch let error as CloudKitError {
@@ -124,6 +136,10 @@ struct ModifyBatch {
         for (index, recordID) in deleting.enumerated() {
             guard seen.insert(recordID).inserted else {
                 deleteErrors[index] = CloudKitError(.invalidArguments, "Record '\(recordID.recordName)' appears more than once in one batch.")
+                continue
+            }
+            if let error = failing[recordID.recordName] {
+                deleteErrors[index] = error
                 continue
             }
             do {

@@ -18,7 +18,8 @@ extension CloudDatabase {
         matching query: Query, inZoneWith zoneID: ZoneID = .default,
         desiredKeys: [String]? = nil, resultsLimit: Int? = nil
     ) throws -> QueryResultsPage {
-        try run(query, zoneID: zoneID, now: Date(), position: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+        _ = try faults(FaultCall(operation: .query, scope: scope, zoneNames: [zoneID.zoneName]))
+        return try run(query, zoneID: zoneID, now: Date(), position: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
     }
 
     /// The next page of a query, from the cursor of the previous page (made by this store, in
@@ -28,6 +29,7 @@ extension CloudDatabase {
         guard decoded.scope == scope else {
             throw CloudKitError(.invalidArguments, "The cursor belongs to a query of the \(decoded.scope.name) database, not the \(scope.name) database.")
         }
+        _ = try faults(FaultCall(operation: .query, scope: scope, zoneNames: [decoded.zoneID.zoneName]))
         return try run(decoded.query, zoneID: decoded.zoneID, now: decoded.now, position: decoded.position,
                        desiredKeys: desiredKeys, resultsLimit: resultsLimit)
     }

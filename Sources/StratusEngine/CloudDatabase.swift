@@ -18,6 +18,9 @@ public struct CloudDatabase: Sendable {
     /// The device acting through this value: notifications of changes it makes are not
     /// delivered back to it, as CloudKit excludes the originating device.
     public let device: String
+    /// Whether calls meet the store's fault plan; off for the engine's and the server's own
+    /// reads inside a call (see `withoutFaults`).
+    public internal(set) var appliesFaults = true
 
     /// The device a database acts as when none is named.
     public static let defaultDevice = "this-store"
@@ -43,7 +46,8 @@ public struct CloudDatabase: Sendable {
 
     /// The live zones of this database, the default zone first.
     public func allRecordZones() throws -> [RecordZone] {
-        try store.read { db in
+        _ = try faults(FaultCall(operation: .zones, scope: scope))
+        return try store.read { db in
             let gate = try gate(db)
             return try gate.zones().map { zone in
                 RecordZone(zoneID: zone.zoneID, currentToken: token(for: zone), recordCount: try gate.visibleRecordCount(in: zone))
@@ -90,6 +94,7 @@ public struct CloudDatabase: Sendable {
         for zoneID in deleting where zoneID.isDefault {
             throw CloudKitError(.invalidArguments, "The default zone cannot be deleted; delete its records instead.")
         }
+        _ = try faults(FaultCall(operation: .zones, scope: scope, zoneNames: Set((saving + deleting).map(\.zoneName))))
         try store.write { db in
             let gate = try gate(db)
             for requested in saving where !requested.isDefault {

@@ -11,6 +11,7 @@ public struct CloudKitError: Error, Hashable, Sendable, CustomStringConvertible 
         case badContainer = 5
         case notAuthenticated = 9
         case serviceUnavailable = 6
+        case requestRateLimited = 7
         case permissionFailure = 10
         case unknownItem = 11
         case invalidArguments = 12
@@ -48,6 +49,7 @@ public struct CloudKitError: Error, Hashable, Sendable, CustomStringConvertible 
             case .changeTokenExpired: return "CHANGE_TOKEN_EXPIRED"
             case .internalError, .badDatabase: return "INTERNAL_ERROR"
             case .zoneBusy, .serviceUnavailable: return "TRY_AGAIN_LATER"
+            case .requestRateLimited: return "THROTTLED"
             case .constraintViolation, .alreadyShared: return "EXISTS"
             case .notAuthenticated: return "AUTHENTICATION_REQUIRED"
             default: return "BAD_REQUEST"
@@ -63,10 +65,14 @@ public struct CloudKitError: Error, Hashable, Sendable, CustomStringConvertible 
     public var partialErrors: [String: CloudKitError]
     /// For a refused predicate: every problem, with where it is in the format string.
     public var predicateDiagnostics: PredicateDiagnostics?
+    /// Seconds to wait before trying again (`CKErrorRetryAfterKey`); nil when the error is not
+    /// one a retry fixes.
+    public var retryAfter: Double?
 
     public init(_ code: Code, _ message: String, serverRecord: Record? = nil, partialErrors: [String: CloudKitError] = [:],
-                predicateDiagnostics: PredicateDiagnostics? = nil) {
+                predicateDiagnostics: PredicateDiagnostics? = nil, retryAfter: Double? = nil) {
         self.code = code
+        self.retryAfter = retryAfter
         self.message = message
         self.serverRecord = serverRecord
         self.partialErrors = partialErrors

@@ -129,6 +129,16 @@ public final class Store: Sendable {
         }
     }
 
+    /// A single statement outside any transaction (it is atomic on its own): for the probes
+    /// that run before every call, where a transaction's BEGIN and COMMIT would cost more.
+    func peek<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+        do {
+            return try pool.unsafeRead(body)
+        } catch let error as DatabaseError {
+            throw Store.describe(error, path: path)
+        }
+    }
+
     /// The schema catalog as of this transaction, reloaded only when another write changed it.
     func catalog(_ db: GRDB.Database) throws -> SchemaCatalog {
         let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT schema_version FROM store_info WHERE id = 1")) ?? 0

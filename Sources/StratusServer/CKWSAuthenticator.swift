@@ -48,7 +48,8 @@ struct CKWSAuthenticator {
         }
     }
 
-    private func required(_ reason: String) -> CKWSFailure {
+    /// `AUTHENTICATION_REQUIRED` with the URL of the sign-in page.
+    func required(_ reason: String) -> CKWSFailure {
         var components = URLComponents()
         components.path = "/signin"
         components.queryItems = [URLQueryItem(name: "container", value: path.container), URLQueryItem(name: "environment", value: path.environment)]

@@ -130,6 +130,10 @@ struct CKWSResponder: HTTPResponder {
                                     database: store.database(scope, caller: user.map { .user($0) } ?? .anonymous, device: "ckws"), host: host, tickets: tickets)
                 do {
                     return (store, user, .success(try endpoint.run(call)))
+                } catch let error as CloudKitError where error.code == .notAuthenticated {
+                    // A fault (or a refusal) saying the user is signed out: the sign-in URL, as CKWS sends.
+                    let authenticator = CKWSAuthenticator(store: store, path: path, host: host, cache: credentials)
+                    return (store, user, .failure(authenticator.required(error.message)))
                 } catch let error as CloudKitError {
                     return (store, user, .failure(CKWSResponder.failure(for: error)))
                 } catch {

@@ -124,6 +124,7 @@ enum StoreMigrations {
             try db.execute(sql: "ALTER TABLE record ADD COLUMN changed_keys TEXT")
         }
         RequestLogTable.registerDetail(in: &migrator)
+        FaultRows.register(in: &migrator)
         return migrator
     }
 

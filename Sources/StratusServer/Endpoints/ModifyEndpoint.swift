@@ -100,10 +100,7 @@ enum ModifyEndpoint {
 
     /// A per-record error; a failed atomic batch's bystanders are `ATOMIC_ERROR`.
     private static func item(_ error: CloudKitError, name: String) -> JSONValue {
-        var members: [(String, JSONValue)] = [("recordName", .string(name)), ("reason", .string(error.message)),
-                                              ("serverErrorCode", .string(error.code.serverErrorCode))]
-        if let server = error.serverRecord { members.append(("serverRecord", RecordJSON.encode(server))) }
-        return .object(members)
+        error.ckwsItem(("recordName", .string(name)), adding: error.serverRecord.map { [("serverRecord", RecordJSON.encode($0))] } ?? [])
     }
 
     private static func operation(_ json: JSONValue, index: Int, zoneID: ZoneID, call: CKWSCall) throws -> Operation {
@@ -148,7 +145,7 @@ enum ModifyEndpoint {
         let needingServer = operations.filter { $0.kind.clearsOmittedFields || $0.kind == .delete || $0.kind == .update }
         guard !needingServer.isEmpty else { return operations }
         var server: [String: Record] = [:]
-        for fetched in try call.database.records(for: needingServer.map(\.record.recordID)) {
+        for fetched in try call.database.withoutFaults.records(for: needingServer.map(\.record.recordID)) {
             if case .success(let record) = fetched.result { server[record.recordName] = record }
         }
         var kept: [Operation] = []

@@ -7,6 +7,8 @@ enum CommandLineAdvice {
     static func advice(for error: CloudKitError) -> String? {
         let message = error.message
         switch error.code {
+        case _ where message.contains("of the store's fault plan"):
+            return "the store's fault plan made this error on purpose: `stratus faults list` shows it, `stratus faults clear` empties it"
         case .zoneNotFound where message.contains("shared database"):
             return "list the zones shared with you with `stratus zones --db shared --user ALIAS`; a share's zone appears once you `stratus share accept URL`"
         case .zoneNotFound:

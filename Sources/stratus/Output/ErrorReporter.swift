@@ -21,6 +21,7 @@ enum ErrorReporter {
             ("reason", .string(error.message)),
         ]
         if let server = error.serverRecord { members.append(("serverRecord", RecordJSON.encode(server))) }
+        if let retryAfter = error.retryAfter { members.append(("retryAfter", .number(retryAfter))) }
         return .object(members)
     }
 }

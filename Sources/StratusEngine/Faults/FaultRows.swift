@@ -1,0 +1,140 @@
+import Foundation
+import GRDB
+
+/// The fault plan's tables: `fault` (the plan, with how often each fault saw and fired) and
+/// `fault_event` (the newest firings, for `faults log` and the dashboard).
+enum FaultRows {
+    static let keptEvents: Int64 = 1_000
+
+    static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v14-faults") { db in
+            try db.execute(sql: """
+                CREATE TABLE fault (
+                    id INTEGER PRIMARY KEY,
+                    kind TEXT NOT NULL,
+                    scope INTEGER,
+                    zone TEXT,
+                    operation TEXT,
+                    records TEXT NOT NULL DEFAULT '',
+                    token TEXT,
+                    trigger TEXT NOT NULL,
+                    trigger_n INTEGER NOT NULL DEFAULT 0,
+                    probability REAL,
+                    seed INTEGER,
+                    retry_after REAL,
+                    item_limit INTEGER,
+                    other_fields TEXT,
+                    seen INTEGER NOT NULL DEFAULT 0,
+                    fired INTEGER NOT NULL DEFAULT 0,
+                    spent INTEGER NOT NULL DEFAULT 0,
+                    last_fired_at INTEGER,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE fault_event (
+                    id INTEGER PRIMARY KEY,
+                    fault_id INTEGER NOT NULL,
+                    time INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    operation TEXT NOT NULL,
+                    database TEXT NOT NULL,
+                    zone TEXT,
+                    message TEXT NOT NULL
+                );
+                """)
+        }
+    }
+
+    static let columns = "id, kind, scope, zone, operation, records, token, trigger, trigger_n, probability, seed, retry_after, item_limit, other_fields, seen, fired, last_fired_at, created_at"
+
+    static func insert(_ fault: Fault, in db: GRDB.Database) throws -> Int64 {
+        let (name, n, probability, seed) = triggerColumns(fault.trigger)
+        try db.execute(sql: """
+            INSERT INTO fault (kind, scope, zone, operation, records, token, trigger, trigger_n, probability, seed, retry_after, item_limit, other_fields, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [fault.kind.rawValue, fault.scope?.rawValue, fault.zoneName, fault.operation?.rawValue,
+                             fault.recordNames.joined(separator: "\n"), fault.token, name, n, probability, seed.map { Int64(bitPattern: $0) },
+                             fault.retryAfter, fault.itemLimit, fault.otherDeviceFields, milliseconds(fault.created)])
+        return db.lastInsertedRowID
+    }
+
+    static func all(in db: GRDB.Database, activeOnly: Bool = false) throws -> [Fault] {
+        try Row.fetchAll(db, sql: "SELECT \(columns) FROM fault \(activeOnly ? "WHERE spent = 0" : "") ORDER BY id").compactMap(fault(from:))
+    }
+
+    /// Whether any fault can still fire: one indexed-free probe of a table of a few rows, run
+    /// before every call the plan can match.
+    static let activeProbeSQL = "SELECT EXISTS (SELECT 1 FROM fault WHERE spent = 0)"
+
+    static func saveCounts(_ fault: Fault, in db: GRDB.Database) throws {
+        try db.execute(sql: "UPDATE fault SET seen = ?, fired = ?, spent = ?, last_fired_at = ? WHERE id = ?",
+                       arguments: [fault.seen, fault.fired, fault.isSpent, fault.lastFired.map(milliseconds), fault.id])
+    }
+
+    static func logFiring(_ fault: Fault, call: FaultCall, message: String, in db: GRDB.Database) throws {
+        try db.execute(sql: "INSERT INTO fault_event (fault_id, time, kind, operation, database, zone, message) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       arguments: [fault.id, milliseconds(Date()), fault.kind.rawValue, call.operation.rawValue, call.scope.name,
+                                   call.zoneNames.sorted().first, message])
+        let id = db.lastInsertedRowID
+        if id % 100 == 0 { try db.execute(sql: "DELETE FROM fault_event WHERE id <= ?", arguments: [id - keptEvents]) }
+    }
+
+    static func events(after id: Int64?, limit: Int, in db: GRDB.Database) throws -> [FaultEvent] {
+        let rows: [Row]
+        if let id {
+            rows = try Row.fetchAll(db, sql: "SELECT id, fault_id, time, kind, operation, database, zone, message FROM fault_event WHERE id > ? ORDER BY id LIMIT ?",
+                                    arguments: [id, limit])
+        } else {
+            rows = try Row.fetchAll(db, sql: """
+                SELECT * FROM (SELECT id, fault_id, time, kind, operation, database, zone, message FROM fault_event ORDER BY id DESC LIMIT ?) ORDER BY id
+                """, arguments: [limit])
+        }
+        return rows.map { row in
+            FaultEvent(id: row[0], faultID: row[1], time: Date(timeIntervalSince1970: Double(row[2] as Int64) / 1000),
+                       kind: FaultKind(rawValue: row[3]) ?? .serviceUnavailable, operation: FaultOperation(rawValue: row[4]) ?? .modify,
+                       database: row[5], zoneName: row[6], message: row[7])
+        }
+    }
+
+    private static func triggerColumns(_ trigger: FaultTrigger) -> (String, Int, Double?, UInt64?) {
+        switch trigger {
+        case .once: return ("once", 0, nil, nil)
+        case .after(let n): return ("after", n, nil, nil)
+        case .every(let n): return ("every", n, nil, nil)
+        case .probability(let p, let seed): return ("probability", 0, p, seed)
+        }
+    }
+
+    private static func fault(from row: Row) -> Fault? {
+        guard let kind = FaultKind(rawValue: row["kind"]) else { return nil }
+        let trigger: FaultTrigger
+        switch row["trigger"] as String {
+        case "after": trigger = .after(row["trigger_n"])
+        case "every": trigger = .every(row["trigger_n"])
+        case "probability": trigger = .probability(row["probability"] ?? 0, seed: UInt64(bitPattern: row["seed"] ?? 0))
+        default: trigger = .once
+        }
+        let records: String = row["records"]
+        return Fault(id: row["id"], kind: kind, scope: (row["scope"] as Int?).flatMap(DatabaseScope.init(rawValue:)), zoneName: row["zone"],
+                     operation: (row["operation"] as String?).flatMap(FaultOperation.init(rawValue:)),
+                     recordNames: records.isEmpty ? [] : records.components(separatedBy: "\n"), token: row["token"], trigger: trigger,
+                     retryAfter: row["retry_after"], itemLimit: row["item_limit"], otherDeviceFields: row["other_fields"],
+                     seen: row["seen"], fired: row["fired"],
+                     lastFired: (row["last_fired_at"] as Int64?).map { Date(timeIntervalSince1970: Double($0) / 1000) },
+                     created: Date(timeIntervalSince1970: Double(row["created_at"] as Int64) / 1000))
+    }
+
+    private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+}
+
+/// One firing of a fault, as `faults log` shows it.
+public struct FaultEvent: Sendable, Hashable {
+    public var id: Int64
+    public var faultID: Int64
+    public var time: Date
+    public var kind: FaultKind
+    public var operation: FaultOperation
+    public var database: String
+    public var zoneName: String?
+    /// The error the call got (or, for `serverRecordChanged`, what the other device did).
+    public var message: String
+}
