@@ -93,7 +93,10 @@ extension CloudDatabase {
             }
             if !moreComing, !addDeletions(before: nil) { moreComing = true }
             let end = moreComing ? last : stop
-            let nextToken = ZoneChangeToken(scope: scope, zoneRowID: zone.id, incarnation: zone.incarnation, sequence: end)
+            var nextToken = ZoneChangeToken(scope: scope, zoneRowID: zone.id, incarnation: zone.incarnation, sequence: end)
+            // A playback from no token pages through records older than the compaction point;
+            // its pages' tokens say where it began, so they keep working (see ZoneChangeToken.basis).
+            if end < zone.compactedSequence { nextToken.basis = zone.compactedSequence }
             return ZoneChangesPage(changes: changes, changeToken: nextToken.encoded(storeID: store.storeID), moreComing: moreComing,
                                    changedKeys: changedKeys)
         }
@@ -175,7 +178,7 @@ extension CloudDatabase {
         guard decoded.sequence <= zone.changeSequence else {
             throw CloudKitError(.changeTokenExpired, "The change token is ahead of zone '\(zone.zoneID.zoneName)' (was the store replaced?); fetch from the beginning, without a token.")
         }
-        guard decoded.sequence >= zone.compactedSequence else {
+        guard decoded.sequence >= zone.compactedSequence || decoded.basis == zone.compactedSequence else {
             throw CloudKitError(.changeTokenExpired, "The change token is older than the history zone '\(zone.zoneID.zoneName)' keeps (it was compacted); discard what you cached and fetch from the beginning, without a token.")
         }
         return decoded.sequence

@@ -57,6 +57,7 @@ public final class Store: Sendable {
             pool = opened
             storeID = info.uuid
             owner = info.owner
+            if readOnly == nil { try? syncFaultMarker() }
         } catch let error as CloudKitError {
             throw error
         } catch let error as DatabaseError {
@@ -124,16 +125,6 @@ public final class Store: Sendable {
         if let readOnly { throw readOnly.writeRefusal }
         do {
             return try pool.write(body)
-        } catch let error as DatabaseError {
-            throw Store.describe(error, path: path)
-        }
-    }
-
-    /// A single statement outside any transaction (it is atomic on its own): for the probes
-    /// that run before every call, where a transaction's BEGIN and COMMIT would cost more.
-    func peek<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
-        do {
-            return try pool.unsafeRead(body)
         } catch let error as DatabaseError {
             throw Store.describe(error, path: path)
         }

@@ -7,6 +7,10 @@ struct ZoneChangeToken: Equatable {
     var zoneRowID: Int64
     var incarnation: Int64
     var sequence: Int64
+    /// For a page of a playback from no token that ends before the zone's compaction point:
+    /// the point when the playback began. Such a token stays good while the point has not
+    /// moved (no deletion the client still needs was dropped since it began).
+    var basis: Int64? = nil
 
     func encoded(storeID: UUID) -> String {
         var writer = ByteWriter()
@@ -14,6 +18,7 @@ struct ZoneChangeToken: Equatable {
         writer.varint(UInt64(zoneRowID))
         writer.varint(UInt64(incarnation))
         writer.varint(UInt64(sequence))
+        if let basis { writer.varint(UInt64(basis)) }
         return OpaqueToken(kind: .zoneChanges, storeID: storeID, payload: writer.bytes).encoded()
     }
 
@@ -22,8 +27,9 @@ struct ZoneChangeToken: Equatable {
         var reader = ByteReader(bytes: token.payload)
         do {
             guard let scope = DatabaseScope(rawValue: Int(try reader.byte())) else { throw ByteReader.Failure.corrupt }
-            let result = ZoneChangeToken(scope: scope, zoneRowID: try tokenInt64(reader.varint()),
+            var result = ZoneChangeToken(scope: scope, zoneRowID: try tokenInt64(reader.varint()),
                                          incarnation: try tokenInt64(reader.varint()), sequence: try tokenInt64(reader.varint()))
+            if !reader.isAtEnd { result.basis = try tokenInt64(reader.varint()) }
             guard reader.isAtEnd else { throw ByteReader.Failure.corrupt }
             return result
         } catch {

@@ -41,7 +41,7 @@ public struct Fault: Sendable, Hashable {
         self.operation = operation
         self.recordNames = recordNames
         self.token = token
-        self.trigger = trigger ?? kind.defaultTrigger
+        self.trigger = trigger ?? kind.defaultTrigger(token: token)
         self.retryAfter = retryAfter ?? kind.defaultRetryAfter
         self.itemLimit = kind == .limitExceeded ? (itemLimit ?? FaultKind.defaultItemLimit) : itemLimit
         self.otherDeviceFields = otherDeviceFields

@@ -47,11 +47,14 @@ public enum FaultKind: String, Sendable, CaseIterable, Hashable {
         }
     }
 
-    /// A state rather than an event: a limit, or an expired token, holds on every call until
-    /// cleared; an event (a throttle, a conflict) happens once unless told otherwise.
-    var defaultTrigger: FaultTrigger {
+    /// A state rather than an event: a limit, or a named token that expired, holds on every
+    /// call until cleared; an event (a throttle, a conflict, "your token expired") happens once
+    /// unless told otherwise. (Every token expiring on every call would leave a client no way
+    /// to finish fetching from the beginning, page by page.)
+    func defaultTrigger(token: String?) -> FaultTrigger {
         switch self {
-        case .limitExceeded, .changeTokenExpired: return .every(1)
+        case .limitExceeded: return .every(1)
+        case .changeTokenExpired where token != nil: return .every(1)
         default: return .once
         }
     }

@@ -61,9 +61,8 @@ enum FaultRows {
         try Row.fetchAll(db, sql: "SELECT \(columns) FROM fault \(activeOnly ? "WHERE spent = 0" : "") ORDER BY id").compactMap(fault(from:))
     }
 
-    /// Whether any fault can still fire: one indexed-free probe of a table of a few rows, run
-    /// before every call the plan can match.
-    static let activeProbeSQL = "SELECT EXISTS (SELECT 1 FROM fault WHERE spent = 0)"
+    /// Whether any fault can still fire.
+    static let armedProbeSQL = "SELECT EXISTS (SELECT 1 FROM fault WHERE spent = 0)"
 
     static func saveCounts(_ fault: Fault, in db: GRDB.Database) throws {
         try db.execute(sql: "UPDATE fault SET seen = ?, fired = ?, spent = ?, last_fired_at = ? WHERE id = ?",
