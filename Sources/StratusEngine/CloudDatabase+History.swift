@@ -52,11 +52,17 @@ extension CloudDatabase {
     /// The oldest token of a zone that still plays back (the beginning, when the history was
     /// never compacted).
     public func oldestValidToken(for zoneID: ZoneID) throws -> String {
+        try historyStart(for: zoneID).oldestValidToken
+    }
+
+    /// Where a zone's history starts: its oldest token that still plays back, and the change
+    /// it was compacted before (0: never compacted).
+    public func historyStart(for zoneID: ZoneID) throws -> (oldestValidToken: String, compactedSequence: Int64) {
         _ = try currentToken(for: zoneID)
         return try store.read { db in
             let zone = try gate(db).zone(zoneID)
-            return ZoneChangeToken(scope: scope, zoneRowID: zone.id, incarnation: zone.incarnation, sequence: zone.compactedSequence)
-                .encoded(storeID: store.storeID)
+            let token = ZoneChangeToken(scope: scope, zoneRowID: zone.id, incarnation: zone.incarnation, sequence: zone.compactedSequence)
+            return (token.encoded(storeID: store.storeID), zone.compactedSequence)
         }
     }
 }

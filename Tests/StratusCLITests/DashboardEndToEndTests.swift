@@ -118,11 +118,13 @@ import Testing
         pane.resize(width: 60, height: 20)
         // Narrow: the current tab's title and the other tabs' numbers, all of them.
         try pane.waitFor("1 Query ─ 2 ─ 3 ─")
-        #expect(pane.capture().contains("─ 8 ─"))
+        #expect(pane.capture().contains("─ 9 ─"))
         let lines = pane.capture().components(separatedBy: "\n")
         #expect(lines.count <= 21)
-        pane.resize(width: 80, height: 24)
-        try pane.waitFor("3 Chang ─ 4 Zones")
+        pane.resize(width: 100, height: 30)
+        // Wider: every title, Subscriptions shortened.
+        try pane.waitFor("6 Subs ─ 7 Sharing")
+        #expect(pane.capture().contains("8 Logs ─ 9 Faults"))
         pane.keys("q")
         try pane.waitFor("EXIT=0")
     }

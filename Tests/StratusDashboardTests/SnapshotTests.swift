@@ -190,6 +190,41 @@ import Testing
         }
     }
 
+    @Test func changesTabCompacted() {
+        assertSnapshot("changes-compacted") { state in
+            state.tab = .changes
+            state.changes.oldestValidToken = (state.zone, "AQEOMNTaAqtIfa7oLQvFVh7lAgMBAuWaEDc", true)
+        }
+    }
+
+    @Test func faultsTab() {
+        assertSnapshot("faults") { state in
+            state.tab = .faults
+            let created = Fixtures.base
+            state.faults.faults = [
+                Fault(id: 1, kind: .zoneBusy, zoneName: "旅行", trigger: .every(2), retryAfter: 3, seen: 4, fired: 2, created: created),
+                Fault(id: 2, kind: .serverRecordChanged, recordNames: ["trip-1"], otherDeviceFields: #"{"title": {"value": "東京 🗼"}}"#,
+                      seen: 1, fired: 1, created: created),
+                Fault(id: 3, kind: .partialFailure, scope: .private, operation: .modify, trigger: .probability(0.25, seed: 7), seen: 9, fired: 3,
+                      created: created),
+                Fault(id: 4, kind: .limitExceeded, itemLimit: 50, created: created),
+            ]
+            state.faults.events = [
+                FaultEvent(id: 1, faultID: 1, time: created.addingTimeInterval(61), kind: .zoneBusy, operation: .query, database: "private",
+                           zoneName: "旅行", message: "zoneBusy (23): Zone '旅行' is busy: try again after 3 s (fault #1 of the store's fault plan)."),
+                FaultEvent(id: 2, faultID: 2, time: created.addingTimeInterval(75), kind: .serverRecordChanged, operation: .modify,
+                           database: "private", zoneName: "Travel", message: "another device saved trip-1"),
+            ]
+            state.faults.loaded = true
+            state.faults.watchJob = 9
+            state.faults.list = ListCursor(selected: 1)
+        }
+        assertSnapshot("faults-empty") { state in
+            state.tab = .faults
+            state.faults.loaded = true
+        }
+    }
+
     @Test func databaseChanges() {
         assertSnapshot("changes-database") { state in
             state.tab = .changes

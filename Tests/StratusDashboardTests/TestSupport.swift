@@ -141,6 +141,9 @@ final class Harness {
             // The poll loops until cancelled: here it polls once, and `poll()` polls again.
             watch = (job, scope)
             _ = runner.pollNotifications(job: job, scope: scope, afterSequence: after) { message in messages.withLock { $0.append(message) } }
+        } else if case .watchFaults(let job, let after) = effect {
+            faultWatch = job
+            _ = runner.pollFaults(job: job, afterEventID: after) { message in messages.withLock { $0.append(message) } }
         } else if case .watchRequestLog(let job, let after) = effect {
             logWatch = job
             _ = runner.pollRequestLog(job: job, afterID: after) { message in messages.withLock { $0.append(message) } }
@@ -154,6 +157,17 @@ final class Harness {
     var watch: (job: Int, scope: DatabaseScope)?
     /// The request-log poll started by the Logs tab, if any.
     var logWatch: Int?
+
+    /// The fault-plan poll started by the Faults tab, if any.
+    var faultWatch: Int?
+
+    /// One more poll of the fault plan, as the Faults tab's background loop would do.
+    func pollFaults() {
+        guard let faultWatch else { return }
+        let messages = LockedValue<[DashboardMessage]>([])
+        _ = runner.pollFaults(job: faultWatch, afterEventID: state.faults.events.last?.id ?? 0) { message in messages.withLock { $0.append(message) } }
+        for message in messages.withLock({ $0 }) { send(message) }
+    }
 
     /// One more poll of the request log, as the Logs tab's background loop would do.
     func pollLogs() {

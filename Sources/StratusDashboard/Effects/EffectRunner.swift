@@ -276,6 +276,8 @@ public final class EffectRunner: Sendable {
             post(.shareStatusLoaded(recordID, "\(what), owner \(status.share.ownerAlias), \(others) participant\(others == 1 ? "" : "s")"))
         case .actAs(let caller):
             services.acting.set(caller)
+        case .watchFaults, .addFault, .removeFaults, .compactHistory, .loadOldestToken:
+            executeSyncLab(effect, post: post)
         case .loadUsers(let job):
             post(.usersLoaded(job: job, capture { try services.store.users() }))
         case .loadTheme(let name):
@@ -339,7 +341,7 @@ public final class EffectRunner: Sendable {
         return SharesSnapshot(owned: owned, accepted: accepted)
     }
 
-    private func database(_ scope: DatabaseScope) -> CloudDatabase {
+    func database(_ scope: DatabaseScope) -> CloudDatabase {
         services.store.database(scope, caller: services.acting.caller(on: services.store), device: services.device)
     }
 
@@ -389,7 +391,7 @@ public final class EffectRunner: Sendable {
         }
     }
 
-    private func capture<T>(_ body: () throws -> T) -> Result<T, CloudKitError> {
+    func capture<T>(_ body: () throws -> T) -> Result<T, CloudKitError> {
         do {
             return .success(try body())
         } catch {

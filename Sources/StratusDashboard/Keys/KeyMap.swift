@@ -5,7 +5,7 @@ import StratusTerminal
 public enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case global, list, query, fetch, changes, databaseChanges, zones, schema, subscriptions, notifications, inspector
     case filterEditor, filterBuilder, filterText, filterArguments, picker, multiPicker, textInput, form, confirm, conflict, help, commandLine
-    case subscriptionDraft, sharing, logs
+    case subscriptionDraft, sharing, logs, faults
 
     /// The heading of the context's section in the help overlay.
     public var title: String {
@@ -23,6 +23,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
         case .subscriptionDraft: return "New subscription"
         case .sharing: return "Sharing tab"
         case .logs: return "Logs tab"
+        case .faults: return "Faults tab"
         case .inspector: return "Inspector"
         case .filterEditor: return "Filter editor"
         case .filterBuilder: return "Filter builder"
@@ -47,7 +48,7 @@ public enum KeyAction: Hashable, Sendable {
     case editNames, editToken, currentToken, bookmark, bookmarks, toggleChangesView, changesKeys
     case switchFocus, addCondition, deleteCondition, apply, recentFilters, editCell
     case toggleCheck, checkAll, save, nextField, previousField, yes, no, overwrite, takeServer, cancel, complete
-    case export, clear, playbackOrder, diffSchema
+    case export, clear, playbackOrder, diffSchema, compact
 }
 
 /// One row of the key map: keys, where, what, and how the hint bar and help show it.
@@ -94,6 +95,7 @@ public enum KeyMap {
         KeyBinding([.char("6")], .global, .tab(.subscriptions), "6", "Subscriptions tab (live notifications)", hint: false),
         KeyBinding([.char("7")], .global, .tab(.sharing), "7", "Sharing tab (shares, participants, accepted shares)", hint: false),
         KeyBinding([.char("8")], .global, .tab(.logs), "8", "Logs tab (requests the server answered, live)", hint: false),
+        KeyBinding([.char("9")], .global, .tab(.faults), "9", "Faults tab (the fault plan: failures made on purpose, live)", hint: false),
         KeyBinding([.char("]")], .global, .nextTab, "]", "next tab", hint: false),
         KeyBinding([.char("[")], .global, .previousTab, "[", "previous tab", hint: false),
         KeyBinding([.char("z")], .global, .pickZone, "z", "switch zone"),
@@ -144,6 +146,7 @@ public enum KeyMap {
         KeyBinding([.char("b")], .changes, .bookmarks, "b", "start from a bookmark", hint: false),
         KeyBinding([.char("c")], .changes, .changesKeys, "c", "desired keys: all, none, or chosen", hint: false),
         KeyBinding([.char("p")], .changes, .pageSize, "p", "page size", hint: false),
+        KeyBinding([.char("K")], .changes, .compact, "K", "compact the zone's history (older tokens expire), after asking", hint: false),
         KeyBinding([.char("o")], .changes, .playbackOrder, "o", "order within a page: as logged, parents first, children first, shuffled", hint: false),
         KeyBinding([.char("v")], .changes, .toggleChangesView, "v", "database changes view", short: "db changes"),
         KeyBinding([.enter], .changes, .open, "Enter", "inspect the record", hint: false),
@@ -170,6 +173,12 @@ public enum KeyMap {
         KeyBinding([.char("y")], .logs, .copy, "y", "copy the request's line", short: "copy"),
         KeyBinding([.char("x")], .logs, .clear, "x", "clear the list", short: "clear"),
         KeyBinding([.char("r")], .logs, .run, "r", "follow the log again after an error", hint: false),
+        // Faults tab
+        KeyBinding([.char("a")], .faults, .create, "a", "add a fault: a kind, then its options", short: "add"),
+        KeyBinding([.char("d")], .faults, .delete, "d", "remove the fault, after asking", short: "remove"),
+        KeyBinding([.char("x")], .faults, .clear, "x", "clear the whole plan, after asking", short: "clear"),
+        KeyBinding([.char("y")], .faults, .copy, "y", "copy the fault's line", hint: false),
+        KeyBinding([.char("r")], .faults, .run, "r", "follow the plan again after an error", hint: false),
 
         // Sharing tab
         KeyBinding([.char("a")], .sharing, .create, "a", "invite a user to the share", short: "invite"),

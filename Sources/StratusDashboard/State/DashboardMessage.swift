@@ -51,6 +51,13 @@ public enum DashboardMessage: Sendable {
     case sharesLoaded(job: Int, Result<SharesSnapshot, CloudKitError>, done: String?)
     /// Where a record stands with sharing, for its inspector (nil: in no share).
     case shareStatusLoaded(RecordID, String?)
+    /// The fault plan and the firings since the last poll.
+    case faultsPolled(job: Int, Result<FaultsSnapshot, CloudKitError>)
+    /// A fault was added or removed (what it did, for the status line).
+    case faultsChanged(job: Int, Result<String, CloudKitError>)
+    case historyCompacted(job: Int, Result<HistoryCompaction, CloudKitError>)
+    /// The zone's oldest token that still plays back, and whether the history was compacted.
+    case oldestTokenLoaded(ZoneID, Result<(token: String, compacted: Bool), CloudKitError>)
     case jobEnded(job: Int)
 }
 
@@ -140,6 +147,13 @@ public enum Effect: Sendable {
     case loadShareStatus(RecordID, scope: DatabaseScope)
     /// Acts as another user (or no user) from now on.
     case actAs(Caller)
+    /// Polls the fault plan every ``FaultsTabState/pollInterval`` until cancelled.
+    case watchFaults(job: Int, afterEventID: Int64?)
+    case addFault(job: Int, Fault)
+    /// Removes one fault (nil: all).
+    case removeFaults(job: Int, id: Int64?)
+    case compactHistory(job: Int, zone: ZoneID, scope: DatabaseScope, before: String?, keep: Int?)
+    case loadOldestToken(zone: ZoneID, scope: DatabaseScope)
 
     /// Effects the app runs on the UI thread at once (quick, and their result belongs to this
     /// keystroke's frame).

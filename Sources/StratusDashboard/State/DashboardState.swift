@@ -5,7 +5,7 @@ import StratusTerminal
 
 /// The tabs, in the order of their number keys.
 public enum DashboardTab: Int, CaseIterable, Hashable, Sendable {
-    case query = 1, fetch, changes, zones, schema, subscriptions, sharing, logs
+    case query = 1, fetch, changes, zones, schema, subscriptions, sharing, logs, faults
 
     public var title: String {
         switch self {
@@ -17,6 +17,7 @@ public enum DashboardTab: Int, CaseIterable, Hashable, Sendable {
         case .subscriptions: return "Subscriptions"
         case .sharing: return "Sharing"
         case .logs: return "Logs"
+        case .faults: return "Faults"
         }
     }
 
@@ -45,7 +46,7 @@ public struct StatusMessage: Hashable, Sendable {
 public struct JobInfo: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case zones, schema, recordCounts, query, fetch, changes, databaseChanges, token, save, delete, loadRecord
-        case subscriptions, saveSubscription, deleteSubscription, exportSchema, saveZone, deleteZone, users, shares, shareChange
+        case subscriptions, saveSubscription, deleteSubscription, exportSchema, saveZone, deleteZone, users, shares, shareChange, faults, compact
     }
     public var id: Int
     public var kind: Kind
@@ -164,6 +165,7 @@ public struct DashboardState: Sendable {
     public var subscriptions = SubscriptionsTabState()
     public var sharing = SharingTabState()
     public var logs = LogsTabState()
+    public var faults = FaultsTabState()
 
     /// Dialogs and drill-ins, the last on top; the top one gets the keys.
     public var modals: [Modal] = []
@@ -321,6 +323,9 @@ public struct ChangesTabState: Sendable {
     /// The order each page's changes are listed in (CloudKit promises none; sync code must
     /// cope with any): as logged, parents first, children first, or shuffled.
     public var order = PlaybackOrder.sequence
+    /// The oldest token of the zone that still plays back (nil: not read yet); older ones
+    /// answer changeTokenExpired since the history was compacted.
+    public var oldestValidToken: (zone: ZoneID, token: String, compacted: Bool)?
     public var events: [ChangeEvent] = []
     /// Events received, including any past ``maximumKept``.
     public var eventCount = 0

@@ -50,6 +50,8 @@ public enum PickerPurpose: Hashable, Sendable {
     case subscriptionKind, subscriptionType, subscriptionFiresOn, subscriptionKeys, subscriptionZone
     /// Who to invite to the share with this URL; then with what permission.
     case shareParticipant(url: String), sharePermission(url: String, user: String)
+    /// The kind of a new fault; then its options. Where to compact the zone's history.
+    case faultKind, compactPoint
 }
 
 public struct PickerState: Sendable {
@@ -76,6 +78,8 @@ public enum TextInputPurpose: Hashable, Sendable {
     case newZone
     /// The point a LOCATION field's distance is measured from, for the Query tab's sort.
     case sortDistance(field: String, ascending: Bool)
+    /// The options of a new fault of this kind, in the command line's words.
+    case faultOptions(FaultKind)
 }
 
 public struct TextInputState: Sendable {
@@ -186,6 +190,10 @@ public enum ConfirmAction: Hashable, Sendable {
     case deleteZone(ZoneID)
     /// Take a participant (user record name, alias) out of the share with this URL.
     case removeParticipant(url: String, user: String, alias: String)
+    /// Remove a fault from the plan (nil: all of them).
+    case removeFault(Int64?)
+    /// Drop the zone's history before a token, or keep the newest N changes.
+    case compactHistory(ZoneID, before: String?, keep: Int?)
     case quit
 }
 

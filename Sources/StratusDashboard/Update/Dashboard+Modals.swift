@@ -104,6 +104,12 @@ extension Dashboard {
         case .shareParticipant, .sharePermission:
             guard let item else { return [] }
             return pickedForSharing(&state, picker.purpose, item)
+        case .faultKind:
+            guard let item else { return [] }
+            return faultKindPicked(&state, item)
+        case .compactPoint:
+            guard let item else { return [] }
+            return compactPointPicked(&state, item)
         case .user:
             guard let item else { return [] }
             return item.value == "none" ? actAs(&state, .anonymous) : actAs(&state, .user(item.value))
@@ -157,6 +163,8 @@ extension Dashboard {
         case .newZone:
             guard !typing || !text.isEmpty else { return nil }
             return newZoneNameProblem(state, text)
+        case .faultOptions(let kind):
+            return faultOptionsProblem(kind, text)
         default:
             return nil
         }
@@ -189,6 +197,8 @@ extension Dashboard {
             return []
         case .newZone:
             return createZone(&state, named: text)
+        case .faultOptions(let kind):
+            return faultOptionsEntered(&state, kind, text)
         case .schemaExportPath:
             let path = (text.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
             guard !path.isEmpty else { return [] }
@@ -212,12 +222,16 @@ extension Dashboard {
             return [.deleteSubscription(job: job, subscriptionID: id, scope: state.scope)]
         case .removeParticipant(let url, let user, let alias):
             return removeParticipant(&state, url: url, user: user, alias: alias)
+        case .removeFault(let id):
+            return removeFault(&state, id)
+        case .compactHistory(let zone, let before, let keep):
+            return [.compactHistory(job: state.startJob(.compact, "compact \(zone.zoneName)"), zone: zone, scope: state.scope, before: before, keep: keep)]
         case .deleteZone(let zoneID):
             let job = state.startJob(.deleteZone, "delete zone \(zoneID.zoneName)")
             return [.deleteZone(job: job, zone: zoneID, scope: state.scope)]
         case .quit:
             state.wantsQuit = true
-            return cancelAll(&state) + stopWatching(&state) + stopWatchingLogs(&state)
+            return cancelAll(&state) + stopWatching(&state) + stopWatchingLogs(&state) + stopWatchingFaults(&state)
         }
     }
 

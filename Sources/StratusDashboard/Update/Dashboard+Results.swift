@@ -253,6 +253,15 @@ extension Dashboard {
             return sharesLoaded(&state, job: job, result, done: done)
         case .shareStatusLoaded(let recordID, let note):
             return shareStatusLoaded(&state, recordID, note)
+        case .faultsPolled(let job, let result):
+            return faultsPolled(&state, job: job, result)
+        case .faultsChanged(let job, let result):
+            return faultsChanged(&state, job: job, result)
+        case .historyCompacted(let job, let result):
+            return historyCompacted(&state, job: job, result)
+        case .oldestTokenLoaded(let zone, let result):
+            if case .success(let loaded) = result, zone == state.zone { state.changes.oldestValidToken = (zone, loaded.token, loaded.compacted) }
+            return []
 
         case .themeLoaded(let name, let result):
             switch result {

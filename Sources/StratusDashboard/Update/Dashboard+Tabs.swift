@@ -111,6 +111,8 @@ extension Dashboard {
             let items = orders.map { PickerItem(label: ChangesTabView.orderLabel($0), value: $0.rawValue) }
             state.modals.append(.picker(PickerState(purpose: .changesOrder, title: "Order within each page", items: items,
                                                     selected: orders.firstIndex(of: state.changes.order) ?? 0)))
+        case .compact:
+            return compactionPicker(&state)
         case .toggleChangesView:
             state.changes.mode = .database
         case .open:
@@ -146,6 +148,7 @@ extension Dashboard {
         let since = state.changes.since.trimmingCharacters(in: .whitespacesAndNewlines)
         effects.append(.playChanges(job: job, zone: state.zone, scope: state.scope, since: since.isEmpty ? nil : since,
                                     desiredKeys: state.changes.keys.desiredKeys, pageSize: state.changes.pageSize, order: state.changes.order))
+        effects.append(.loadOldestToken(zone: state.zone, scope: state.scope))
         return effects
     }
 

@@ -72,6 +72,7 @@ public enum Dashboard {
             return state.subscriptions.focus == .subscriptions ? [.subscriptions, .list, .global] : [.notifications, .list, .global]
         case .sharing: return [.sharing, .list, .global]
         case .logs: return [.logs, .list, .global]
+        case .faults: return [.faults, .list, .global]
         }
     }
 
@@ -95,6 +96,7 @@ public enum Dashboard {
         case .subscriptions: return subscriptionsAction(&state, action)
         case .sharing: return sharingAction(&state, action)
         case .logs: return logsAction(&state, action)
+        case .faults: return faultsAction(&state, action)
         }
     }
 
@@ -110,7 +112,7 @@ public enum Dashboard {
         switch action {
         case .quit:
             state.wantsQuit = true
-            return cancelAll(&state) + stopWatching(&state) + stopWatchingLogs(&state)
+            return cancelAll(&state) + stopWatching(&state) + stopWatchingLogs(&state) + stopWatchingFaults(&state)
         case .help:
             state.modals.append(.help(HelpState(contexts: contexts(state), title: helpTitle(state))))
             return []
@@ -302,6 +304,7 @@ public enum Dashboard {
                 : (state.subscriptions.notifications.count, Layout.notificationRows(state.size))
         case .sharing: return (state.sharing.rows.count, Layout.zonesRows(state.size))
         case .logs: return (state.logs.entries.count, Layout.zonesRows(state.size))
+        case .faults: return (state.faults.faults.count, Layout.faultRows(state.size))
         }
     }
 
@@ -342,6 +345,7 @@ public enum Dashboard {
             }
         case .sharing: move(&state.sharing.list, action, count: count, visible: visible)
         case .logs: move(&state.logs.list, action, count: count, visible: visible)
+        case .faults: move(&state.faults.list, action, count: count, visible: visible)
         }
         return []
     }
@@ -380,6 +384,7 @@ public enum Dashboard {
                 : state.subscriptions.notifications.map { "\(SubscriptionText.reason($0)) \($0.recordType ?? "") \($0.recordID?.recordName ?? "") \($0.subscriptionID)" }, 0)
         case .sharing: return (state.sharing.rows.map(SharingTabView.text), 0)
         case .logs: return (state.logs.entries.map { LogsTabView.text($0, users: state.users) }, 0)
+        case .faults: return (state.faults.faults.map { "#\($0.id) \($0.summary)" }, 0)
         }
     }
 
@@ -399,6 +404,7 @@ public enum Dashboard {
             current = state.subscriptions.focus == .subscriptions ? state.subscriptions.list.selected : state.subscriptions.notificationList.selected
         case .sharing: current = state.sharing.list.selected
         case .logs: current = state.logs.list.selected
+        case .faults: current = state.faults.list.selected
         }
         guard !texts.isEmpty else { return [] }
         let needle = text.lowercased()
@@ -424,6 +430,7 @@ public enum Dashboard {
                 }
             case .sharing: state.sharing.list.move(to: index, count: count, visible: visible)
             case .logs: state.logs.list.move(to: index, count: count, visible: visible)
+            case .faults: state.faults.list.move(to: index, count: count, visible: visible)
             }
             state.status = StatusMessage("Row \(index + 1) of \(count) matches \"\(text)\".")
             return []

@@ -24,7 +24,11 @@ enum ChangesTabView {
             ViewKit.labeled(&canvas, x: x, y: 0, label: "Order", value: orderLabel(changes.order), key: "o", theme: theme, maxWidth: width - x)
         }
 
-        canvas.put(progressText(changes, zone: state.zone.zoneName), x: 1, y: 1, style: changes.job != nil ? theme[.accent] : theme[.text], maxWidth: width - 2)
+        x = 1 + canvas.put(progressText(changes, zone: state.zone.zoneName), x: 1, y: 1, style: changes.job != nil ? theme[.accent] : theme[.text], maxWidth: width - 2)
+        // Where the history starts, once compacted: older tokens expire.
+        if let oldest = changes.oldestValidToken, oldest.zone == state.zone, oldest.compacted, x < width - 12 {
+            canvas.put(" · history from \(Dashboard.abbreviated(oldest.token)) (K compacts)", x: x, y: 1, style: theme[.warning], maxWidth: width - 1 - x)
+        }
         if let token = changes.token {
             x = 1 + canvas.put("Token ", x: 1, y: 2, style: theme[.dim])
             let suffix = "  y copy · m bookmark"

@@ -51,6 +51,7 @@ public enum DashboardView {
             case .subscriptions: SubscriptionsTabView.draw(state, in: &area)
             case .sharing: SharingTabView.draw(state, in: &area)
             case .logs: LogsTabView.draw(state, in: &area)
+            case .faults: FaultsTabView.draw(state, in: &area)
             }
         }
         for (index, modal) in state.modals.enumerated() {

@@ -29,6 +29,10 @@ public enum Layout {
     public static func subscriptionsHeight(_ size: Size) -> Int { max(3, body(size).height * 2 / 5) }
     public static func subscriptionRows(_ size: Size) -> Int { max(1, subscriptionsHeight(size) - 2) }
     public static func notificationRows(_ size: Size) -> Int { max(1, body(size).height - subscriptionsHeight(size) - 2) }
+    /// The Faults tab: the plan's table on top (a title line and the column header), the
+    /// newest firings below (a title line).
+    public static func faultsHeight(_ size: Size) -> Int { max(3, body(size).height / 2) }
+    public static func faultRows(_ size: Size) -> Int { max(1, faultsHeight(size) - 2) }
     /// Field rows of the inspector: a box, two header lines and three lines for the
     /// selected value at the bottom.
     public static func inspectorRows(_ size: Size) -> Int { max(1, body(size).height - 2 - 2 - 4) }

@@ -51,6 +51,19 @@ public struct Fault: Sendable, Hashable {
         self.created = created
     }
 
+    /// `title=Rome`, `nights=5` as the CKWS fields the other device of a `serverRecordChanged`
+    /// fault sets: a value that reads as JSON is taken as JSON, any other as text; the field's
+    /// type in the schema decides the rest when the fault fires.
+    public static func otherDeviceFields(_ assignments: [String]) -> String {
+        let members = assignments.map { assignment -> (String, JSONValue) in
+            let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let text = parts.count > 1 ? String(parts[1]) : ""
+            let value = (try? JSONParser.parse(text)) ?? .string(text)
+            return (String(parts[0]), .object([("value", value)]))
+        }
+        return JSONWriter.string(.object(members))
+    }
+
     /// Whether the trigger will never fire again (a `once` or `after` fault that fired).
     public var isSpent: Bool {
         switch trigger {

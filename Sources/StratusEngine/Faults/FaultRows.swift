@@ -136,4 +136,16 @@ public struct FaultEvent: Sendable, Hashable {
     public var zoneName: String?
     /// The error the call got (or, for `serverRecordChanged`, what the other device did).
     public var message: String
+
+    public init(id: Int64, faultID: Int64, time: Date, kind: FaultKind, operation: FaultOperation, database: String,
+                zoneName: String?, message: String) {
+        self.id = id
+        self.faultID = faultID
+        self.time = time
+        self.kind = kind
+        self.operation = operation
+        self.database = database
+        self.zoneName = zoneName
+        self.message = message
+    }
 }

@@ -7,7 +7,7 @@ extension Store {
     /// - Throws: `invalidArguments` naming the option that does not fit the kind.
     @discardableResult
     public func addFault(_ fault: Fault) throws -> Fault {
-        if let problem = Store.problem(with: fault) { throw CloudKitError(.invalidArguments, problem) }
+        if let problem = fault.problem { throw CloudKitError(.invalidArguments, problem) }
         let added = try write { db in
             var added = fault
             added.id = try FaultRows.insert(fault, in: db)
@@ -95,9 +95,13 @@ extension Store {
             try? FileManager.default.removeItem(atPath: faultMarkerPath)
         }
     }
+}
 
-    /// What is wrong with a fault as given, in the words of the command line's options.
-    static func problem(with fault: Fault) -> String? {
+extension Fault {
+    /// What is wrong with the fault as given (nil: nothing): the dashboard checks a plan as it
+    /// is typed, `addFault` refuses one with this reason.
+    public var problem: String? {
+        let fault = self
         let kind = fault.kind
         if let operation = fault.operation, !kind.operations.contains(operation) {
             return "\(kind.name) does not happen on \(operation.name); it happens on \(kind.operations.map(\.name).joined(separator: ", "))."

@@ -74,21 +74,9 @@ struct FaultsAddCommand: ParsableCommand {
         if let probability, let seed { trigger = .probability(probability, seed: seed) }
         let fault = Fault(kind: FaultKind(name: kind)!, scope: database.flatMap(DatabaseScope.init(name:)), zoneName: zone,
                           operation: operation.flatMap(FaultOperation.init(name:)), recordNames: record, token: token, trigger: trigger,
-                          retryAfter: retryAfter, itemLimit: limit, otherDeviceFields: assignments.isEmpty ? nil : Self.fieldsJSON(assignments))
+                          retryAfter: retryAfter, itemLimit: limit, otherDeviceFields: assignments.isEmpty ? nil : Fault.otherDeviceFields(assignments))
         let added = try store.addFault(fault)
         if json { Output.json(FaultsListCommand.json(added)) } else { Output.line("Added fault #\(added.id): \(added.summary)") }
-    }
-
-    /// `title=Rome nights=5` as CKWS fields: a value that reads as JSON is taken as JSON, any
-    /// other as text; the field's schema type decides the rest when the fault fires.
-    static func fieldsJSON(_ assignments: [String]) -> String {
-        let members = assignments.map { assignment -> (String, JSONValue) in
-            let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let text = parts.count > 1 ? String(parts[1]) : ""
-            let value = (try? JSONParser.parse(text)) ?? .string(text)
-            return (String(parts[0]), .object([("value", value)]))
-        }
-        return JSONWriter.string(.object(members))
     }
 }
 

@@ -1,0 +1,145 @@
+import StratusEngine
+
+/// The Faults tab: the fault plan (what each fault does, how often it saw and fired), adding a
+/// fault (a kind, then its options in the command line's words, checked as typed), removing
+/// one or all; and compaction from the Changes tab.
+extension Dashboard {
+    static func startWatchingFaults(_ state: inout DashboardState) -> [Effect] {
+        guard state.faults.watchJob == nil else { return [] }
+        let job = state.nextJobID
+        state.nextJobID += 1
+        state.faults.watchJob = job
+        state.faults.watchError = nil
+        return [.watchFaults(job: job, afterEventID: state.faults.events.last?.id)]
+    }
+
+    static func stopWatchingFaults(_ state: inout DashboardState) -> [Effect] {
+        guard let job = state.faults.watchJob else { return [] }
+        state.faults.watchJob = nil
+        return [.cancel(job: job)]
+    }
+
+    static func faultsPolled(_ state: inout DashboardState, job: Int, _ result: Result<FaultsSnapshot, CloudKitError>) -> [Effect] {
+        guard state.faults.watchJob == job else { return [] }
+        switch result {
+        case .success(let snapshot):
+            state.faults.receive(snapshot, visible: Layout.faultRows(state.size))
+        case .failure(let error):
+            state.faults.watchJob = nil
+            state.faults.watchError = error.description
+            state.status = .error(error)
+        }
+        return []
+    }
+
+    static func faultsAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+        switch action {
+        case .create:
+            let items = FaultKind.allCases.map { PickerItem(label: $0.name, detail: FaultsTabView.kindSummary($0), value: $0.rawValue) }
+            state.modals.append(.picker(PickerState(purpose: .faultKind, title: "Add a fault", items: items)))
+            return []
+        case .delete:
+            guard let fault = state.faults.selectedFault else {
+                state.status = StatusMessage("Pick a fault to remove.", kind: .error)
+                return []
+            }
+            state.modals.append(.confirm(ConfirmState(title: "Remove fault #\(fault.id)",
+                                                      message: "Take \(fault.kind.name) out of the plan? Calls stop meeting it at once.",
+                                                      action: .removeFault(fault.id))))
+            return []
+        case .clear:
+            guard !state.faults.faults.isEmpty else {
+                state.status = StatusMessage("The fault plan is empty already.")
+                return []
+            }
+            state.modals.append(.confirm(ConfirmState(title: "Clear the fault plan",
+                                                      message: "Remove all \(state.faults.faults.count) faults and their log? Every call behaves again.",
+                                                      action: .removeFault(nil))))
+            return []
+        case .copy:
+            guard let fault = state.faults.selectedFault else { return [] }
+            return copy(&state, "#\(fault.id) \(fault.summary)", what: "fault")
+        case .run:
+            return startWatchingFaults(&state)
+        default:
+            return []
+        }
+    }
+
+    /// The kind was picked: now its options.
+    static func faultKindPicked(_ state: inout DashboardState, _ item: PickerItem) -> [Effect] {
+        guard let kind = FaultKind(rawValue: item.value) else { return [] }
+        state.modals.append(.textInput(TextInputState(purpose: .faultOptions(kind), title: "Add \(kind.name): options (Enter with none: the defaults)",
+                                                      hint: FaultsTabView.optionsHint(kind))))
+        return []
+    }
+
+    static func faultOptionsProblem(_ kind: FaultKind, _ text: String) -> String? {
+        if case .failure(let error) = FaultSpec.parse(kind: kind, text) { return error.message }
+        return nil
+    }
+
+    static func faultOptionsEntered(_ state: inout DashboardState, _ kind: FaultKind, _ text: String) -> [Effect] {
+        guard case .success(let fault) = FaultSpec.parse(kind: kind, text) else { return [] }
+        return [.addFault(job: state.startJob(.faults, "add \(kind.name)"), fault)]
+    }
+
+    static func removeFault(_ state: inout DashboardState, _ id: Int64?) -> [Effect] {
+        [.removeFaults(job: state.startJob(.faults, id.map { "remove fault #\($0)" } ?? "clear the fault plan"), id: id)]
+    }
+
+    /// A change to the plan finished: say what it did, and poll at once.
+    static func faultsChanged(_ state: inout DashboardState, job: Int, _ result: Result<String, CloudKitError>) -> [Effect] {
+        guard state.job(job) != nil else { return [] }
+        state.endJob(job)
+        switch result {
+        case .success(let done): state.status = StatusMessage(done, kind: .success)
+        case .failure(let error): state.status = .error(error)
+        }
+        return stopWatchingFaults(&state) + startWatchingFaults(&state)
+    }
+
+    // MARK: - Compaction (Changes tab)
+
+    /// `K` in the Changes tab: where to compact the zone's history.
+    static func compactionPicker(_ state: inout DashboardState) -> [Effect] {
+        guard state.zone.zoneName != ZoneID.defaultZoneName else {
+            state.status = StatusMessage("The default zone has no change history to compact; pick a custom zone (z).", kind: .error)
+            return []
+        }
+        var items: [PickerItem] = []
+        if let token = state.changes.token {
+            items.append(PickerItem(label: "Before the token of the last playback", detail: abbreviated(token), value: "token:" + token))
+        }
+        let since = state.changes.since.trimmingCharacters(in: .whitespaces)
+        if !since.isEmpty { items.append(PickerItem(label: "Before the start token", detail: abbreviated(since), value: "token:" + since)) }
+        for keep in [100, 10] { items.append(PickerItem(label: "Keep the newest \(keep) changes", value: "keep:\(keep)")) }
+        items.append(PickerItem(label: "Keep none", detail: "every token but the current one expires", value: "keep:0"))
+        state.modals.append(.picker(PickerState(purpose: .compactPoint, title: "Compact the history of \(state.zone.zoneName)", items: items)))
+        return []
+    }
+
+    static func compactPointPicked(_ state: inout DashboardState, _ item: PickerItem) -> [Effect] {
+        let zone = state.zone
+        let before = item.value.hasPrefix("token:") ? String(item.value.dropFirst(6)) : nil
+        let keep = item.value.hasPrefix("keep:") ? Int(item.value.dropFirst(5)) : nil
+        state.modals.append(.confirm(ConfirmState(
+            title: "Compact the history",
+            message: "Drop the change history of \(zone.zoneName) \(item.label.lowercased())? Deletions before that point are forgotten and older tokens get changeTokenExpired (21): their clients must fetch the zone again from the beginning. This cannot be undone.",
+            action: .compactHistory(zone, before: before, keep: keep))))
+        return []
+    }
+
+    static func historyCompacted(_ state: inout DashboardState, job: Int, _ result: Result<HistoryCompaction, CloudKitError>) -> [Effect] {
+        guard state.job(job) != nil else { return [] }
+        state.endJob(job)
+        switch result {
+        case .success(let compaction):
+            state.changes.oldestValidToken = (state.zone, compaction.oldestValidToken, compaction.compactedSequence > 0)
+            state.status = StatusMessage("Compacted \(state.zone.zoneName) before change \(compaction.compactedSequence): dropped \(compaction.droppedDeletions) deletion\(compaction.droppedDeletions == 1 ? "" : "s"); older tokens now expire.", kind: .success)
+        case .failure(let error):
+            state.status = .error(error)
+        }
+        return []
+    }
+}

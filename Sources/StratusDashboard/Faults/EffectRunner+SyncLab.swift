@@ -1,0 +1,56 @@
+import Foundation
+import StratusEngine
+
+/// The sync lab's effects: the fault plan (polled, added to, removed from) and compaction.
+extension EffectRunner {
+    func executeSyncLab(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+        switch effect {
+        case .watchFaults(let job, let afterEventID):
+            var last = afterEventID
+            var first = true
+            while !isCancelled(job) {
+                if !first { Thread.sleep(forTimeInterval: Double(FaultsTabState.pollInterval.components.attoseconds) / 1e18) }
+                first = false
+                if isCancelled(job) { return }
+                guard let next = pollFaults(job: job, afterEventID: last, post: post) else { return }
+                last = next
+            }
+        case .addFault(let job, let fault):
+            post(.faultsChanged(job: job, capture {
+                let added = try services.store.addFault(fault)
+                return "Added fault #\(added.id): \(added.summary)."
+            }))
+        case .removeFaults(let job, let id):
+            post(.faultsChanged(job: job, capture {
+                let removed = try services.store.clearFaults(id: id)
+                return id.map { "Removed fault #\($0)." } ?? "Removed \(removed) fault\(removed == 1 ? "" : "s"); every call behaves again."
+            }))
+        case .compactHistory(let job, let zone, let scope, let before, let keep):
+            post(.historyCompacted(job: job, capture {
+                try database(scope).compactHistory(inZoneWith: zone, before: before, keeping: keep)
+            }))
+        case .loadOldestToken(let zone, let scope):
+            post(.oldestTokenLoaded(zone, capture {
+                let start = try database(scope).historyStart(for: zone)
+                return (start.oldestValidToken, start.compactedSequence > 0)
+            }))
+        default:
+            break
+        }
+    }
+
+    /// One poll of the fault plan: the plan, and the firings after `afterEventID` (nil: the
+    /// newest). Returns where the next poll starts; nil after an error (posted).
+    public func pollFaults(job: Int, afterEventID: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
+        do {
+            let faults = try services.store.faults()
+            let events = try afterEventID.map { try services.store.faultEvents(after: $0, limit: FaultsTabState.maximumEvents) }
+                ?? services.store.faultEvents(limit: FaultsTabState.maximumEvents)
+            post(.faultsPolled(job: job, .success(FaultsSnapshot(faults: faults, events: events))))
+            return events.last?.id ?? afterEventID ?? 0
+        } catch {
+            post(.faultsPolled(job: job, .failure(EffectRunner.cloudKitError(error))))
+            return nil
+        }
+    }
+}
