@@ -80,3 +80,23 @@ import Testing
         #expect(try cli.run(["faults", "clear", "7"]).stderr.contains("no fault #7"))
     }
 }
+
+/// The whole-call kinds on the command line: the error with its name, number and retry hint.
+@Suite(.serialized) struct WholeCallFaultsCommandTests {
+    @Test(arguments: [("requestRateLimited", "requestRateLimited (7): Too many requests: try again after 5 s"),
+                      ("serviceUnavailable", "serviceUnavailable (6): The service is unavailable for a moment: try again after 2 s"),
+                      ("notAuthenticated", "notAuthenticated (9): The request needs a signed-in user")])
+    func theCallFailsOnceWithCloudKitsError(kind: String, message: String) throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        #expect(try cli.run(["zones", "create", "Notes"]).status == 0)
+        #expect(try cli.run(["faults", "add", kind, "--operation", "zones"]).status == 0)
+        let failed = try cli.run(["zones"])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains(message), "\(failed.stderr)")
+        let again = try cli.run(["zones"])
+        #expect(again.status == 0 && again.stdout.contains("Notes"))
+        let listed = try cli.run(["faults", "list"])
+        #expect(listed.stdout.contains("#1  spent  fired 1 of 1  \(kind), on zones"))
+    }
+}
