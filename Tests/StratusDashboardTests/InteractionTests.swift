@@ -454,7 +454,7 @@ import Testing
     @Test func helpShowsEveryKeyOfTheView() throws {
         let harness = try Harness()
         harness.press(.char("?"))
-        let screen = harness.screen(width: 100, height: 60)
+        let screen = harness.screen(width: 100, height: 80)
         for binding in KeyMap.bindings(in: [.query, .list, .global]) {
             #expect(screen.contains(binding.help), "help misses \(binding.help)")
         }

@@ -278,6 +278,12 @@ public final class EffectRunner: Sendable {
             services.acting.set(caller)
         case .watchFaults, .addFault, .removeFaults, .compactHistory, .loadOldestToken:
             executeSyncLab(effect, post: post)
+        case .exportResult(let job, let export, let path):
+            exportResult(job: job, export, path: path, post: post)
+        case .countMatches(let job, let request, let zone, let scope):
+            countMatches(job: job, request, zone: zone, scope: scope, post: post)
+        case .bulkDelete(let job, let request, let zone, let scope):
+            bulkDelete(job: job, request, zone: zone, scope: scope, post: post)
         case .loadUsers(let job):
             post(.usersLoaded(job: job, capture { try services.store.users() }))
         case .loadTheme(let name):

@@ -48,7 +48,7 @@ public enum KeyAction: Hashable, Sendable {
     case editNames, editToken, currentToken, bookmark, bookmarks, toggleChangesView, changesKeys
     case switchFocus, addCondition, deleteCondition, apply, recentFilters, editCell
     case toggleCheck, checkAll, save, nextField, previousField, yes, no, overwrite, takeServer, cancel, complete
-    case export, clear, playbackOrder, diffSchema, compact
+    case export, clear, playbackOrder, diffSchema, compact, exportResult, bulkDelete
 }
 
 /// One row of the key map: keys, where, what, and how the hint bar and help show it.
@@ -127,6 +127,8 @@ public enum KeyMap {
         KeyBinding([.char("e")], .query, .edit, "e", "edit the record", hint: false),
         KeyBinding([.char("d")], .query, .delete, "d", "delete the record (asks first)", hint: false),
         KeyBinding([.char("y")], .query, .copy, "y", "copy the record name", hint: false),
+        KeyBinding([.ctrl("x")], .query, .bulkDelete, "Ctrl-X", "delete every record the filter matches (counts, asks; Esc stops)", hint: false),
+        KeyBinding([.char("X")], .query, .exportResult, "X", "export the whole result to .jsonl or .csv (Esc cancels)", hint: false),
         KeyBinding([.left, .char("h")], .query, .left, "←/h", "scroll columns left", hint: false),
         KeyBinding([.right, .char("l")], .query, .right, "→/l", "scroll columns right", hint: false),
 
@@ -136,6 +138,7 @@ public enum KeyMap {
         KeyBinding([.char("r")], .fetch, .run, "r", "fetch"),
         KeyBinding([.enter], .fetch, .open, "Enter", "inspect"),
         KeyBinding([.char("y")], .fetch, .copy, "y", "copy the record name", hint: false),
+        KeyBinding([.char("X")], .fetch, .exportResult, "X", "export the fetched records to .jsonl or .csv", hint: false),
 
         // Changes tab
         KeyBinding([.char("r")], .changes, .run, "r", "play back changes", short: "play back"),
@@ -146,6 +149,7 @@ public enum KeyMap {
         KeyBinding([.char("b")], .changes, .bookmarks, "b", "start from a bookmark", hint: false),
         KeyBinding([.char("c")], .changes, .changesKeys, "c", "desired keys: all, none, or chosen", hint: false),
         KeyBinding([.char("p")], .changes, .pageSize, "p", "page size", hint: false),
+        KeyBinding([.char("X")], .changes, .exportResult, "X", "export the playback to .jsonl or .csv", hint: false),
         KeyBinding([.char("K")], .changes, .compact, "K", "compact the zone's history (older tokens expire), after asking", hint: false),
         KeyBinding([.char("o")], .changes, .playbackOrder, "o", "order within a page: as logged, parents first, children first, shuffled", hint: false),
         KeyBinding([.char("v")], .changes, .toggleChangesView, "v", "database changes view", short: "db changes"),

@@ -56,6 +56,13 @@ public enum DashboardMessage: Sendable {
     /// A fault was added or removed (what it did, for the status line).
     case faultsChanged(job: Int, Result<String, CloudKitError>)
     case historyCompacted(job: Int, Result<HistoryCompaction, CloudKitError>)
+    /// Records written by an export so far (`total` when known).
+    case exportProgress(job: Int, written: Int, total: Int?)
+    case exportFinished(job: Int, Result<ExportSummary, CloudKitError>)
+    case matchesCounting(job: Int, countedSoFar: Int)
+    case matchesCounted(job: Int, Result<Int, CloudKitError>)
+    case bulkDeleteProgress(job: Int, deleted: Int)
+    case bulkDeleteFinished(job: Int, Result<Int, CloudKitError>)
     /// The zone's oldest token that still plays back, and whether the history was compacted.
     case oldestTokenLoaded(ZoneID, Result<(token: String, compacted: Bool), CloudKitError>)
     case jobEnded(job: Int)
@@ -154,6 +161,12 @@ public enum Effect: Sendable {
     case removeFaults(job: Int, id: Int64?)
     case compactHistory(job: Int, zone: ZoneID, scope: DatabaseScope, before: String?, keep: Int?)
     case loadOldestToken(zone: ZoneID, scope: DatabaseScope)
+    /// Writes the current result to `path` (JSON lines, or CSV for `.csv`).
+    case exportResult(job: Int, ResultExport, path: String)
+    /// Counts the records `request` matches (the whole result, without fields).
+    case countMatches(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
+    /// Deletes every record `request` matches, in batches of 400, until cancelled.
+    case bulkDelete(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
 
     /// Effects the app runs on the UI thread at once (quick, and their result belongs to this
     /// keystroke's frame).

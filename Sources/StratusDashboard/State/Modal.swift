@@ -80,6 +80,8 @@ public enum TextInputPurpose: Hashable, Sendable {
     case sortDistance(field: String, ascending: Bool)
     /// The options of a new fault of this kind, in the command line's words.
     case faultOptions(FaultKind)
+    /// The file the current result is exported to.
+    case exportPath
 }
 
 public struct TextInputState: Sendable {
@@ -194,6 +196,8 @@ public enum ConfirmAction: Hashable, Sendable {
     case removeFault(Int64?)
     /// Drop the zone's history before a token, or keep the newest N changes.
     case compactHistory(ZoneID, before: String?, keep: Int?)
+    /// Delete every record the Query tab's filter matches (this many, when counted).
+    case bulkDelete(count: Int)
     case quit
 }
 

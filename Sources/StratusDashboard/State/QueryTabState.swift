@@ -44,6 +44,9 @@ public struct QueryTabState: Sendable {
     /// if the zone holds records of it, else the zone's busiest type replaces it.
     public var typeKeptOnZoneSwitch: String?
     public var hasRun = false
+    /// Records a bulk delete (Ctrl-X) removed so far, of how many it set out to.
+    public var bulkDeleted = 0
+    public var bulkDeleteTotal = 0
     public var lastMilliseconds: Int?
     public var error: String?
 

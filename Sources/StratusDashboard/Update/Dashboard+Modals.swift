@@ -165,6 +165,9 @@ extension Dashboard {
             return newZoneNameProblem(state, text)
         case .faultOptions(let kind):
             return faultOptionsProblem(kind, text)
+        case .exportPath:
+            guard !typing else { return nil }
+            return ResultExport.pathProblem(text)
         default:
             return nil
         }
@@ -199,6 +202,8 @@ extension Dashboard {
             return createZone(&state, named: text)
         case .faultOptions(let kind):
             return faultOptionsEntered(&state, kind, text)
+        case .exportPath:
+            return startExport(&state, to: text)
         case .schemaExportPath:
             let path = (text.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
             guard !path.isEmpty else { return [] }
@@ -224,6 +229,8 @@ extension Dashboard {
             return removeParticipant(&state, url: url, user: user, alias: alias)
         case .removeFault(let id):
             return removeFault(&state, id)
+        case .bulkDelete(let count):
+            return confirmedBulkDelete(&state, count: count)
         case .compactHistory(let zone, let before, let keep):
             return [.compactHistory(job: state.startJob(.compact, "compact \(zone.zoneName)"), zone: zone, scope: state.scope, before: before, keep: keep)]
         case .deleteZone(let zoneID):

@@ -126,6 +126,8 @@ extension Dashboard {
         case .edit:
             guard let record = selectedQueryRecord(state) else { return [] }
             return editRecord(&state, record, partial: state.query.desiredKeys != nil)
+        case .bulkDelete:
+            return beginBulkDelete(&state)
         case .delete:
             guard let record = selectedQueryRecord(state) else { return [] }
             askDelete(&state, record)

@@ -259,6 +259,18 @@ extension Dashboard {
             return faultsChanged(&state, job: job, result)
         case .historyCompacted(let job, let result):
             return historyCompacted(&state, job: job, result)
+        case .exportProgress(let job, let written, let total):
+            return exportProgressed(&state, job: job, written: written, total: total)
+        case .exportFinished(let job, let result):
+            return exportFinished(&state, job: job, result)
+        case .matchesCounting(let job, let count):
+            return matchesCounting(&state, job: job, count)
+        case .matchesCounted(let job, let result):
+            return matchesCounted(&state, job: job, result)
+        case .bulkDeleteProgress(let job, let deleted):
+            return bulkDeleteProgressed(&state, job: job, deleted: deleted)
+        case .bulkDeleteFinished(let job, let result):
+            return bulkDeleteFinished(&state, job: job, result)
         case .oldestTokenLoaded(let zone, let result):
             if case .success(let loaded) = result, zone == state.zone { state.changes.oldestValidToken = (zone, loaded.token, loaded.compacted) }
             return []

@@ -119,6 +119,8 @@ public enum Dashboard {
         case .commandLine:
             state.modals.append(.commandLine(CommandLineState()))
             return []
+        case .exportResult:
+            return askExportPath(&state)
         case .tab(let tab):
             state.modals.removeAll()
             state.tab = tab
@@ -181,7 +183,7 @@ public enum Dashboard {
 
     static func isCancellable(_ kind: JobInfo.Kind) -> Bool {
         switch kind {
-        case .query, .fetch, .changes, .databaseChanges, .loadRecord, .zones, .subscriptions: return true
+        case .query, .fetch, .changes, .databaseChanges, .loadRecord, .zones, .subscriptions, .export, .bulkDelete: return true
         default: return false
         }
     }
@@ -205,6 +207,13 @@ public enum Dashboard {
             state.status = StatusMessage("Cancelled the fetch after \(state.fetch.done) of \(state.fetch.total) records.")
         case .databaseChanges:
             state.status = StatusMessage("Cancelled.")
+        case .export:
+            state.status = StatusMessage("Cancelled the export; nothing was written.")
+        case .bulkDelete where job.label.hasPrefix("count"):
+            state.status = StatusMessage("Cancelled; nothing was deleted.")
+        case .bulkDelete:
+            state.status = StatusMessage("Stopped the bulk delete: \(state.query.bulkDeleted.formatted()) record\(state.query.bulkDeleted == 1 ? "" : "s") were deleted and stay deleted.")
+            return [.cancel(job: id)] + runQuery(&state)
         default:
             state.status = StatusMessage("Cancelled \(job.label).")
         }

@@ -1,0 +1,72 @@
+import Foundation
+import StratusEngine
+
+/// `Ctrl-X` in the Query tab: delete every record the current filter matches. It counts them
+/// first (in the background), asks with the number, deletes in batches of 400 with progress,
+/// and stops on Esc, saying how many went (what is deleted stays deleted).
+extension Dashboard {
+    static func beginBulkDelete(_ state: inout DashboardState) -> [Effect] {
+        guard let request = state.query.request, state.query.hasRun else {
+            state.status = StatusMessage("Run a query first (r); Ctrl-X then deletes what it matches.", kind: .error)
+            return []
+        }
+        let job = state.startJob(.bulkDelete, "count \(request.recordType) records to delete")
+        state.query.bulkDeleted = 0
+        state.status = StatusMessage("Counting the \(request.recordType) records the filter matches… (Esc cancels)")
+        return [.countMatches(job: job, request: request, zone: state.zone, scope: state.scope)]
+    }
+
+    static func matchesCounting(_ state: inout DashboardState, job: Int, _ count: Int) -> [Effect] {
+        guard state.job(job) != nil else { return [] }
+        state.status = StatusMessage("Counting… \(count.formatted()) so far (Esc cancels)")
+        return []
+    }
+
+    static func matchesCounted(_ state: inout DashboardState, job: Int, _ result: Result<Int, CloudKitError>) -> [Effect] {
+        guard state.job(job) != nil, let request = state.query.request else { return [] }
+        state.endJob(job)
+        switch result {
+        case .success(0):
+            state.status = StatusMessage("The filter matches no records: nothing to delete.")
+        case .success(let count):
+            let filter = request.filter.isEmpty ? "every \(request.recordType) record" : "\(request.recordType) records matching \(request.filter)"
+            state.modals.append(.confirm(ConfirmState(
+                title: "Delete \(count.formatted()) record\(count == 1 ? "" : "s")",
+                message: "Delete \(count.formatted()) \(filter) in \(state.zone.zoneName)? In batches of \(CloudDatabase.maximumBatchSize), each its own transaction; Esc stops between batches and what is deleted stays deleted. Records that point at them with DELETE_SELF go too.",
+                action: .bulkDelete(count: count))))
+            state.status = nil
+        case .failure(let error):
+            state.status = .error(error)
+        }
+        return []
+    }
+
+    static func confirmedBulkDelete(_ state: inout DashboardState, count: Int) -> [Effect] {
+        guard let request = state.query.request else { return [] }
+        let job = state.startJob(.bulkDelete, "delete \(count.formatted()) \(request.recordType) records")
+        state.query.bulkDeleteTotal = count
+        state.query.bulkDeleted = 0
+        return [.bulkDelete(job: job, request: request, zone: state.zone, scope: state.scope)]
+    }
+
+    static func bulkDeleteProgressed(_ state: inout DashboardState, job: Int, deleted: Int) -> [Effect] {
+        guard state.job(job) != nil else { return [] }
+        state.query.bulkDeleted = deleted
+        state.status = StatusMessage("Deleted \(deleted.formatted()) of \(state.query.bulkDeleteTotal.formatted())… (Esc stops)")
+        return []
+    }
+
+    static func bulkDeleteFinished(_ state: inout DashboardState, job: Int, _ result: Result<Int, CloudKitError>) -> [Effect] {
+        guard state.job(job) != nil else { return [] }
+        state.endJob(job)
+        var effects = runQuery(&state)
+        switch result {
+        case .success(let deleted):
+            state.status = StatusMessage("Deleted \(deleted.formatted()) record\(deleted == 1 ? "" : "s").", kind: .success)
+        case .failure(let error):
+            state.status = StatusMessage("Stopped after deleting \(state.query.bulkDeleted.formatted()): \(error.description)", kind: .error)
+            effects += []
+        }
+        return effects
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import StratusEngine
+
+/// Counting what a filter matches, and deleting it in CloudKit-sized batches.
+extension EffectRunner {
+    /// Walks the whole result without its fields, posting the count as it grows.
+    func countMatches(job: Int, _ request: QueryRequest, zone: ZoneID, scope: DatabaseScope, post: @Sendable (DashboardMessage) -> Void) {
+        var counting = request
+        counting.desiredKeys = []
+        counting.resultsLimit = CloudDatabase.maximumQueryLimit
+        let result = capture { () throws -> Int? in
+            var page = try services.queryRunner.run(counting, zone: zone, scope: scope)
+            var count = page.records.count
+            while let cursor = page.cursor {
+                if isCancelled(job) { return nil }
+                post(.matchesCounting(job: job, countedSoFar: count))
+                page = try services.queryRunner.next(cursor: cursor, request: counting, zone: zone, scope: scope)
+                count += page.records.count
+            }
+            return count
+        }
+        switch result {
+        case .success(let count?): post(.matchesCounted(job: job, .success(count)))
+        case .success(nil): break
+        case .failure(let error): post(.matchesCounted(job: job, .failure(error)))
+        }
+    }
+
+    /// Deletes every record `request` matches, a batch of up to 400 at a time (each batch one
+    /// transaction), until none is left or the job is cancelled; what is deleted stays deleted.
+    func bulkDelete(job: Int, _ request: QueryRequest, zone: ZoneID, scope: DatabaseScope, post: @Sendable (DashboardMessage) -> Void) {
+        var batchRequest = request
+        batchRequest.desiredKeys = []
+        batchRequest.resultsLimit = CloudDatabase.maximumBatchSize
+        var deleted = 0
+        let result = capture { () throws -> Int? in
+            while true {
+                if isCancelled(job) { return nil }
+                // Always the first page: the records deleted before are no longer in it.
+                let page = try services.queryRunner.run(batchRequest, zone: zone, scope: scope)
+                guard !page.records.isEmpty else { return deleted }
+                let outcome = try database(scope).modifyRecords(deleting: page.records.map(\.recordID), atomically: false)
+                let done = outcome.deleteResults.filter { (try? $0.result.get()) != nil }.count
+                if done == 0, let failure = outcome.partialFailure {
+                    // Nothing in this batch could go (permissions, say): stop rather than ask again for ever.
+                    throw failure.partialErrors.values.first ?? failure
+                }
+                deleted += done + outcome.cascadeDeletedRecordIDs.count
+                post(.bulkDeleteProgress(job: job, deleted: deleted))
+            }
+        }
+        switch result {
+        case .success(let count?): post(.bulkDeleteFinished(job: job, .success(count)))
+        case .success(nil): break
+        case .failure(let error): post(.bulkDeleteFinished(job: job, .failure(error)))
+        }
+    }
+}

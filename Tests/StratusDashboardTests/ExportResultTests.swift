@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+import StratusEngine
+import StratusModel
+import StratusTerminal
+@testable import StratusDashboard
+
+/// `X`: the current result to a file, on the real engine: every page of a query (not only the
+/// loaded rows), the fetched records, a playback; JSON lines that read back as records, or CSV;
+/// Esc cancels and leaves no file.
+@Suite struct ExportResultTests {
+    private func export(_ harness: Harness, to path: String) {
+        harness.press(.char("X"))
+        harness.press(.ctrl("u"))
+        harness.type(path)
+        harness.press(.enter)
+    }
+
+    @Test func theWholeQueryResultAsJSONLinesAndCSV() throws {
+        let harness = try Harness(size: Size(width: 120, height: 30), engineQueries: true)
+        harness.state.query.pageSize = 10
+        harness.press(.char("r"))
+        let travel = ZoneID(zoneName: "Travel")
+        var total = 0
+        var page = try harness.database.records(matching: Query(recordType: "Trip"), inZoneWith: travel, resultsLimit: 1000)
+        total += page.records.count
+        while let cursor = page.cursor {
+            page = try harness.database.records(continuingMatchFrom: cursor, resultsLimit: 1000)
+            total += page.records.count
+        }
+        #expect(total > harness.state.query.loadedCount, "more records match than the first page holds")
+        let path = harness.directory.appendingPathComponent("trips 旅行.jsonl").path
+        export(harness, to: path)
+        #expect(harness.state.status?.text == "Exported \(total.formatted()) records to \(path).")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == total)
+        let first = try JSONParser.parse(String(lines[0]))
+        #expect(first["recordType"]?.stringValue == "Trip")
+        #expect(first["recordChangeTag"] != nil)
+        #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
+
+        let csvPath = harness.directory.appendingPathComponent("trips.csv").path
+        export(harness, to: csvPath)
+        let csv = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\n")
+        #expect(csv.count == total + 1)
+        #expect(csv[0].hasPrefix("recordName,recordType,zoneName,"))
+        #expect(csv[0].contains("title:STRING"))
+    }
+
+    @Test func badPathsAreRefusedInTheDialog() throws {
+        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        harness.press(.char("r"))
+        export(harness, to: harness.directory.appendingPathComponent("no/such/folder/x.jsonl").path)
+        guard case .textInput(let input)? = harness.state.topModal else {
+            Issue.record("the dialog closed on a bad path")
+            return
+        }
+        #expect(input.error?.contains("does not exist") == true)
+        harness.press(.escape)
+        harness.press(.char("X"), .ctrl("u"))
+        harness.type(harness.directory.path)
+        harness.press(.enter)
+        #expect(harness.screen().contains("is a folder"))
+    }
+
+    @Test func escCancelsAndLeavesNothing() throws {
+        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        harness.press(.char("r"))
+        harness.autoRun = false
+        let path = harness.directory.appendingPathComponent("cancelled.jsonl").path
+        export(harness, to: path)
+        #expect(harness.state.jobs.contains { $0.kind == .export })
+        harness.press(.escape)
+        #expect(harness.state.status?.text == "Cancelled the export; nothing was written.")
+        harness.runPending()
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
+    }
+
+    @Test func fetchedRecordsAndAPlayback() throws {
+        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        let travel = ZoneID(zoneName: "Travel")
+        let names = try harness.database.recordZoneChanges(inZoneWith: travel, resultsLimit: 3).changes.map(\.recordID.recordName)
+        harness.press(.char("2"), .char("i"))
+        harness.type(names.joined(separator: " "))
+        harness.press(.enter)
+        let fetched = harness.directory.appendingPathComponent("fetched.jsonl").path
+        export(harness, to: fetched)
+        #expect(try String(contentsOfFile: fetched, encoding: .utf8).split(separator: "\n").count == 3)
+
+        let victim = try #require(names.first)
+        try harness.database.deleteRecord(withID: RecordID(recordName: victim, zoneID: travel))
+        harness.press(.char("3"))
+        let played = harness.directory.appendingPathComponent("changes.jsonl").path
+        export(harness, to: played)
+        let lines = try String(contentsOfFile: played, encoding: .utf8).split(separator: "\n").map(String.init)
+        let playback = try harness.database.recordZoneChanges(inZoneWith: travel, resultsLimit: 10_000)
+        #expect(lines.count == playback.changes.count)
+        #expect(lines.contains(#"{"recordName":"\#(victim)","deleted":true}"#))
+        #expect(harness.state.status?.text.contains("deletion") == true)
+    }
+}
+
+/// `Ctrl-X`: every record the filter matches deleted, counted first, asked, in batches;
+/// stopping keeps what was deleted.
+@Suite struct BulkDeleteTests {
+    private func matching(_ harness: Harness, _ filter: String) throws -> Int {
+        var count = 0
+        var page = try harness.database.records(matching: Query(recordType: "Trip", predicateFormat: filter), inZoneWith: ZoneID(zoneName: "Travel"),
+                                                desiredKeys: [], resultsLimit: 1000)
+        count += page.records.count
+        while let cursor = page.cursor {
+            page = try harness.database.records(continuingMatchFrom: cursor, desiredKeys: [], resultsLimit: 1000)
+            count += page.records.count
+        }
+        return count
+    }
+
+    @Test func deletesWhatTheFilterMatchesAfterAsking() throws {
+        let harness = try Harness(recordCount: 3_000, size: Size(width: 120, height: 30), engineQueries: true)
+        harness.state.query.filter = "nights > 3"
+        harness.press(.char("r"))
+        let before = try matching(harness, "nights > 3")
+        let others = try matching(harness, "nights <= 3")
+        #expect(before > CloudDatabase.maximumBatchSize, "more than one batch")
+        harness.press(.ctrl("x"))
+        guard case .confirm(let confirm)? = harness.state.topModal else {
+            Issue.record("no confirmation: \(harness.state.status?.text ?? "")")
+            return
+        }
+        #expect(confirm.title == "Delete \(before.formatted()) records")
+        #expect(confirm.message.contains("Trip records matching nights > 3 in Travel"))
+        harness.press(.char("n"))
+        #expect(try matching(harness, "nights > 3") == before, "no: nothing deleted")
+        harness.press(.ctrl("x"), .char("y"))
+        #expect(harness.state.status?.text.hasPrefix("Deleted ") == true, "\(harness.state.status?.text ?? "")")
+        #expect(try matching(harness, "nights > 3") == 0)
+        #expect(try matching(harness, "nights <= 3") == others, "records the filter does not match stay")
+        #expect(harness.state.query.loadedCount == 0, "the query ran again")
+    }
+
+    @Test func escStopsAndSaysWhatWasDeleted() throws {
+        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        harness.press(.char("r"))
+        let before = try matching(harness, "TRUEPREDICATE")
+        harness.press(.ctrl("x"), .char("y"))
+        let deleted = before - (try matching(harness, "TRUEPREDICATE"))
+        #expect(deleted == before)
+        // Now with the work held: Esc before it runs deletes nothing and says so.
+        try harness.database.save(Record(recordType: "Trip", recordID: RecordID(recordName: "kept", zoneID: ZoneID(zoneName: "Travel")),
+                                         fields: ["title": .string("残る 🧳")]))
+        harness.press(.char("r"))
+        harness.autoRun = false
+        harness.press(.ctrl("x"))
+        harness.runPending()
+        harness.press(.char("y"))
+        harness.press(.escape)
+        #expect(harness.state.status?.text == "Stopped the bulk delete: 0 records were deleted and stay deleted.")
+        harness.runPending()
+        #expect(try matching(harness, "TRUEPREDICATE") == 1)
+    }
+}
