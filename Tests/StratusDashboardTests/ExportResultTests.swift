@@ -20,14 +20,7 @@ import StratusTerminal
         let harness = try Harness(size: Size(width: 120, height: 30), engineQueries: true)
         harness.state.query.pageSize = 10
         harness.press(.char("r"))
-        let travel = ZoneID(zoneName: "Travel")
-        var total = 0
-        var page = try harness.database.records(matching: Query(recordType: "Trip"), inZoneWith: travel, resultsLimit: 1000)
-        total += page.records.count
-        while let cursor = page.cursor {
-            page = try harness.database.records(continuingMatchFrom: cursor, resultsLimit: 1000)
-            total += page.records.count
-        }
+        let total = try harness.matchingCount()
         #expect(total > harness.state.query.loadedCount, "more records match than the first page holds")
         let path = harness.directory.appendingPathComponent("trips 旅行.jsonl").path
         export(harness, to: path)
@@ -104,24 +97,12 @@ import StratusTerminal
 /// `Ctrl-X`: every record the filter matches deleted, counted first, asked, in batches;
 /// stopping keeps what was deleted.
 @Suite struct BulkDeleteTests {
-    private func matching(_ harness: Harness, _ filter: String) throws -> Int {
-        var count = 0
-        var page = try harness.database.records(matching: Query(recordType: "Trip", predicateFormat: filter), inZoneWith: ZoneID(zoneName: "Travel"),
-                                                desiredKeys: [], resultsLimit: 1000)
-        count += page.records.count
-        while let cursor = page.cursor {
-            page = try harness.database.records(continuingMatchFrom: cursor, desiredKeys: [], resultsLimit: 1000)
-            count += page.records.count
-        }
-        return count
-    }
-
     @Test func deletesWhatTheFilterMatchesAfterAsking() throws {
         let harness = try Harness(recordCount: 3_000, size: Size(width: 120, height: 30), engineQueries: true)
         harness.state.query.filter = "nights > 3"
         harness.press(.char("r"))
-        let before = try matching(harness, "nights > 3")
-        let others = try matching(harness, "nights <= 3")
+        let before = try harness.matchingCount("nights > 3")
+        let others = try harness.matchingCount("nights <= 3")
         #expect(before > CloudDatabase.maximumBatchSize, "more than one batch")
         harness.press(.ctrl("x"))
         guard case .confirm(let confirm)? = harness.state.topModal else {
@@ -131,20 +112,20 @@ import StratusTerminal
         #expect(confirm.title == "Delete \(before.formatted()) records")
         #expect(confirm.message.contains("Trip records matching nights > 3 in Travel"))
         harness.press(.char("n"))
-        #expect(try matching(harness, "nights > 3") == before, "no: nothing deleted")
+        #expect(try harness.matchingCount("nights > 3") == before, "no: nothing deleted")
         harness.press(.ctrl("x"), .char("y"))
         #expect(harness.state.status?.text.hasPrefix("Deleted ") == true, "\(harness.state.status?.text ?? "")")
-        #expect(try matching(harness, "nights > 3") == 0)
-        #expect(try matching(harness, "nights <= 3") == others, "records the filter does not match stay")
+        #expect(try harness.matchingCount("nights > 3") == 0)
+        #expect(try harness.matchingCount("nights <= 3") == others, "records the filter does not match stay")
         #expect(harness.state.query.loadedCount == 0, "the query ran again")
     }
 
     @Test func escStopsAndSaysWhatWasDeleted() throws {
         let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
         harness.press(.char("r"))
-        let before = try matching(harness, "TRUEPREDICATE")
+        let before = try harness.matchingCount("TRUEPREDICATE")
         harness.press(.ctrl("x"), .char("y"))
-        let deleted = before - (try matching(harness, "TRUEPREDICATE"))
+        let deleted = before - (try harness.matchingCount("TRUEPREDICATE"))
         #expect(deleted == before)
         // Now with the work held: Esc before it runs deletes nothing and says so.
         try harness.database.save(Record(recordType: "Trip", recordID: RecordID(recordName: "kept", zoneID: ZoneID(zoneName: "Travel")),
@@ -157,6 +138,6 @@ import StratusTerminal
         harness.press(.escape)
         #expect(harness.state.status?.text == "Stopped the bulk delete: 0 records were deleted and stay deleted.")
         harness.runPending()
-        #expect(try matching(harness, "TRUEPREDICATE") == 1)
+        #expect(try harness.matchingCount("TRUEPREDICATE") == 1)
     }
 }

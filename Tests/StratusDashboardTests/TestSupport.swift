@@ -193,6 +193,18 @@ final class Harness {
         for effect in work { run(effect) }
     }
 
+    /// How many records of `type` in `zone` match `filter` now, read through the engine.
+    func matchingCount(_ filter: String = "TRUEPREDICATE", type: String = "Trip", zone: String = "Travel") throws -> Int {
+        var page = try database.records(matching: Query(recordType: type, predicateFormat: filter), inZoneWith: ZoneID(zoneName: zone),
+                                        desiredKeys: [], resultsLimit: 1000)
+        var count = page.records.count
+        while let cursor = page.cursor {
+            page = try database.records(continuingMatchFrom: cursor, desiredKeys: [], resultsLimit: 1000)
+            count += page.records.count
+        }
+        return count
+    }
+
     /// The screen as text.
     func screen(width: Int? = nil, height: Int? = nil) -> String {
         var canvas = Canvas(width: width ?? state.size.width, height: height ?? state.size.height)

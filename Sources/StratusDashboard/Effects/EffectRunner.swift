@@ -205,17 +205,27 @@ public final class EffectRunner: Sendable {
             post(.recordLoaded(job: job, result, purpose: purpose))
 
         case .save(let job, let record, let policy, let scope, let isNew):
-            post(.saveFinished(job: job, capture {
+            // The record as it was, so the save can be undone.
+            let before = isNew ? nil : try? database(scope).withoutFaults.record(for: record.recordID)
+            let result = capture {
                 let result = try database(scope).modifyRecords(saving: [record], savePolicy: policy)
                 return try result.saveResults[0].result.get()
-            }, isNew: isNew))
+            }
+            if case .success(let saved) = result { post(.undoable(UndoEntry(change: .save(before: before, after: saved), scope: scope, job: job))) }
+            post(.saveFinished(job: job, result, isNew: isNew))
 
         case .delete(let job, let recordID, let scope):
-            post(.deleteFinished(job: job, capture {
+            // The whole record, so the delete can be undone.
+            let before = try? database(scope).withoutFaults.record(for: recordID)
+            let result = capture {
                 let result = try database(scope).modifyRecords(deleting: [recordID])
                 try result.deleteResults[0].result.get()
                 return result.cascadeDeletedRecordIDs
-            }, recordID: recordID))
+            }
+            if case .success(let cascaded) = result, let before {
+                post(.undoable(UndoEntry(change: .delete([before], complete: cascaded.isEmpty), scope: scope, job: job)))
+            }
+            post(.deleteFinished(job: job, result, recordID: recordID))
 
         case .cancel(let job):
             cancelled.withLock { _ = $0.insert(job) }
@@ -284,6 +294,8 @@ public final class EffectRunner: Sendable {
             countMatches(job: job, request, zone: zone, scope: scope, post: post)
         case .bulkDelete(let job, let request, let zone, let scope):
             bulkDelete(job: job, request, zone: zone, scope: scope, post: post)
+        case .undo(let job, let entry, let redo):
+            undo(job: job, entry, redo: redo, post: post)
         case .loadUsers(let job):
             post(.usersLoaded(job: job, capture { try services.store.users() }))
         case .loadTheme(let name):

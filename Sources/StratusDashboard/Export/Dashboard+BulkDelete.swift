@@ -49,7 +49,14 @@ extension Dashboard {
         return [.bulkDelete(job: job, request: request, zone: state.zone, scope: state.scope)]
     }
 
-    static func bulkDeleteProgressed(_ state: inout DashboardState, job: Int, deleted: Int) -> [Effect] {
+    static func bulkDeleteProgressed(_ state: inout DashboardState, job: Int, deleted: Int, records: [Record]) -> [Effect] {
+        // The batch's records join the bulk delete's undo entry, also when it arrives after Esc.
+        if state.undo.done.contains(where: { $0.job == job }) {
+            state.undo.append(deleted: records, job: job)
+        } else {
+            state.undo.record(UndoEntry(change: .delete(Array(records.prefix(UndoStack.maximumKeptRecords)), complete: records.count <= UndoStack.maximumKeptRecords),
+                                        scope: state.scope, job: job))
+        }
         guard state.job(job) != nil else { return [] }
         state.query.bulkDeleted = deleted
         state.status = StatusMessage("Deleted \(deleted.formatted()) of \(state.query.bulkDeleteTotal.formatted())… (Esc stops)")

@@ -30,7 +30,8 @@ extension EffectRunner {
     /// transaction), until none is left or the job is cancelled; what is deleted stays deleted.
     func bulkDelete(job: Int, _ request: QueryRequest, zone: ZoneID, scope: DatabaseScope, post: @Sendable (DashboardMessage) -> Void) {
         var batchRequest = request
-        batchRequest.desiredKeys = []
+        // Whole records, kept for undo (up to ``UndoStack/maximumKeptRecords``).
+        batchRequest.desiredKeys = nil
         batchRequest.resultsLimit = CloudDatabase.maximumBatchSize
         var deleted = 0
         let result = capture { () throws -> Int? in
@@ -40,13 +41,14 @@ extension EffectRunner {
                 let page = try services.queryRunner.run(batchRequest, zone: zone, scope: scope)
                 guard !page.records.isEmpty else { return deleted }
                 let outcome = try database(scope).modifyRecords(deleting: page.records.map(\.recordID), atomically: false)
-                let done = outcome.deleteResults.filter { (try? $0.result.get()) != nil }.count
+                let gone = zip(page.records, outcome.deleteResults).filter { (try? $0.1.result.get()) != nil }.map(\.0)
+                let done = gone.count
                 if done == 0, let failure = outcome.partialFailure {
                     // Nothing in this batch could go (permissions, say): stop rather than ask again for ever.
                     throw failure.partialErrors.values.first ?? failure
                 }
                 deleted += done + outcome.cascadeDeletedRecordIDs.count
-                post(.bulkDeleteProgress(job: job, deleted: deleted))
+                post(.bulkDeleteProgress(job: job, deleted: deleted, records: deleted - done <= UndoStack.maximumKeptRecords ? gone : []))
             }
         }
         switch result {

@@ -48,7 +48,7 @@ public enum KeyAction: Hashable, Sendable {
     case editNames, editToken, currentToken, bookmark, bookmarks, toggleChangesView, changesKeys
     case switchFocus, addCondition, deleteCondition, apply, recentFilters, editCell
     case toggleCheck, checkAll, save, nextField, previousField, yes, no, overwrite, takeServer, cancel, complete
-    case export, clear, playbackOrder, diffSchema, compact, exportResult, bulkDelete
+    case export, clear, playbackOrder, diffSchema, compact, exportResult, bulkDelete, undo, redo
 }
 
 /// One row of the key map: keys, where, what, and how the hint bar and help show it.
@@ -96,6 +96,8 @@ public enum KeyMap {
         KeyBinding([.char("7")], .global, .tab(.sharing), "7", "Sharing tab (shares, participants, accepted shares)", hint: false),
         KeyBinding([.char("8")], .global, .tab(.logs), "8", "Logs tab (requests the server answered, live)", hint: false),
         KeyBinding([.char("9")], .global, .tab(.faults), "9", "Faults tab (the fault plan: failures made on purpose, live)", hint: false),
+        KeyBinding([.char("U")], .global, .undo, "U", "undo this session's last save or delete (checks nothing changed since)", hint: false),
+        KeyBinding([.char("R")], .global, .redo, "R", "redo what U undid", hint: false),
         KeyBinding([.char("]")], .global, .nextTab, "]", "next tab", hint: false),
         KeyBinding([.char("[")], .global, .previousTab, "[", "previous tab", hint: false),
         KeyBinding([.char("z")], .global, .pickZone, "z", "switch zone"),

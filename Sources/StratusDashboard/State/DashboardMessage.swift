@@ -61,7 +61,11 @@ public enum DashboardMessage: Sendable {
     case exportFinished(job: Int, Result<ExportSummary, CloudKitError>)
     case matchesCounting(job: Int, countedSoFar: Int)
     case matchesCounted(job: Int, Result<Int, CloudKitError>)
-    case bulkDeleteProgress(job: Int, deleted: Int)
+    /// A batch of a bulk delete went: how many so far, and the records of the batch (for undo).
+    case bulkDeleteProgress(job: Int, deleted: Int, records: [Record])
+    /// A change this dashboard made, for undo.
+    case undoable(UndoEntry)
+    case undoFinished(job: Int, redo: Bool, Result<(UndoEntry, String), CloudKitError>)
     case bulkDeleteFinished(job: Int, Result<Int, CloudKitError>)
     /// The zone's oldest token that still plays back, and whether the history was compacted.
     case oldestTokenLoaded(ZoneID, Result<(token: String, compacted: Bool), CloudKitError>)
@@ -167,6 +171,8 @@ public enum Effect: Sendable {
     case countMatches(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     /// Deletes every record `request` matches, in batches of 400, until cancelled.
     case bulkDelete(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
+    /// Undoes (or redoes) a change this dashboard made.
+    case undo(job: Int, UndoEntry, redo: Bool)
 
     /// Effects the app runs on the UI thread at once (quick, and their result belongs to this
     /// keystroke's frame).

@@ -46,7 +46,7 @@ public struct StatusMessage: Hashable, Sendable {
 public struct JobInfo: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case zones, schema, recordCounts, query, fetch, changes, databaseChanges, token, save, delete, loadRecord
-        case subscriptions, saveSubscription, deleteSubscription, exportSchema, saveZone, deleteZone, users, shares, shareChange, faults, compact, export, bulkDelete
+        case subscriptions, saveSubscription, deleteSubscription, exportSchema, saveZone, deleteZone, users, shares, shareChange, faults, compact, export, bulkDelete, undo
     }
     public var id: Int
     public var kind: Kind
@@ -166,6 +166,8 @@ public struct DashboardState: Sendable {
     public var sharing = SharingTabState()
     public var logs = LogsTabState()
     public var faults = FaultsTabState()
+    /// This session's saves and deletes, for undo (`U`) and redo (`R`).
+    public var undo = UndoStack()
 
     /// Dialogs and drill-ins, the last on top; the top one gets the keys.
     public var modals: [Modal] = []

@@ -267,8 +267,13 @@ extension Dashboard {
             return matchesCounting(&state, job: job, count)
         case .matchesCounted(let job, let result):
             return matchesCounted(&state, job: job, result)
-        case .bulkDeleteProgress(let job, let deleted):
-            return bulkDeleteProgressed(&state, job: job, deleted: deleted)
+        case .bulkDeleteProgress(let job, let deleted, let records):
+            return bulkDeleteProgressed(&state, job: job, deleted: deleted, records: records)
+        case .undoable(let entry):
+            state.undo.record(entry)
+            return []
+        case .undoFinished(let job, let redo, let result):
+            return undoFinished(&state, job: job, redo: redo, result)
         case .bulkDeleteFinished(let job, let result):
             return bulkDeleteFinished(&state, job: job, result)
         case .oldestTokenLoaded(let zone, let result):

@@ -121,6 +121,8 @@ public enum Dashboard {
             return []
         case .exportResult:
             return askExportPath(&state)
+        case .undo, .redo:
+            return startUndo(&state, redo: action == .redo)
         case .tab(let tab):
             state.modals.removeAll()
             state.tab = tab
