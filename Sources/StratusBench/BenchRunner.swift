@@ -283,6 +283,18 @@ public final class BenchRunner {
         case .serveLookup, .serveQuery, .serveModify:
             return try ServeBench(store: store, zoneID: zoneID, recordCount: recordCount, requestsPerClient: max(50, min(500, runs * 100)))
                 .measure(workload)
+        case .dashboardLastPage, .dashboardCount:
+            var probes: [DashboardProbe.LastPageResult] = []
+            for _ in 0..<max(1, min(3, runs / 3)) {
+                probes.append(try DashboardProbe.runToLastRecord(store: store, zone: zoneID, recordType: "Venue"))
+            }
+            let last = workload == .dashboardLastPage
+            let stratus = probes.map { last ? $0.lastPageMilliseconds : $0.countMilliseconds }
+            let base = try BenchMeasurement.times(runs: max(3, runs / 3)) {
+                _ = try baseline.rows(last ? "SELECT * FROM venue ORDER BY rowid DESC LIMIT 50" : "SELECT count(*) FROM venue")
+            }
+            return result(workload, stratus, base, [("matches", Double(probes.first?.matches ?? 0)),
+                                                    ("peak_mib", probes.compactMap(\.peakMemoryMiB).max() ?? 0)])
         case .dashboardKey:
             let probe = try DashboardProbe.run(store: store, zone: zoneID, recordType: "Venue", keys: 200)
             return BenchResult(name: workload.rawValue, stratusMilliseconds: probe.keyMedianMilliseconds, baselineMilliseconds: nil,

@@ -23,6 +23,12 @@ public enum BenchWorkload: String, CaseIterable, Sendable {
     case dashboardFirstPage = "dashboard-first-page"
     /// The dashboard on the in-memory terminal: a key to its frame, over a scripted session.
     case dashboardKey = "dashboard-key"
+    /// The dashboard on the in-memory terminal: start, `G` as soon as the first page shows, to
+    /// the last record of the whole result drawn (baseline: SQLite's last page by rowid).
+    case dashboardLastPage = "dashboard-last-page"
+    /// The dashboard: start to the match count of the whole result in the header (baseline:
+    /// SQLite's `count(*)` of the zone's rows).
+    case dashboardCount = "dashboard-count"
     /// `records/lookup` of 10 records over HTTP on loopback (several clients at once), beside the
     /// same engine call in process.
     case serveLookup = "serve-lookup"

@@ -84,7 +84,7 @@ import Testing
         defer { pane.close() }
         pane.run(try DashboardEndToEndTests().dashboardCommand("--zone Travel --type Trip") + "; echo EXIT=$?")
         try pane.waitFor("Stratus ▸ store.sqlite ▸ private ▸ Travel ▸ Trip")
-        try pane.waitFor("loaded")
+        try pane.waitForResults()
         pane.keys("C-z")
         try pane.waitFor("Stopped")
         // The shell has its terminal back: cooked mode with echo.

@@ -19,6 +19,12 @@ import Testing
             #expect((workload["stratus_records_per_s"] as? Double ?? 0) > 0, "\(workload)")
             #expect((workload["baseline_records_per_s"] as? Double ?? 0) > 0, "\(workload)")
         }
+        // The dashboard counts the whole result and reaches its last record.
+        for name in ["dashboard-last-page", "dashboard-count"] {
+            let workload = try #require(workloads.first { $0["name"] as? String == name }, "\(name) missing")
+            #expect(workload["matches"] as? Double == 1000, "\(workload)")
+            #expect((workload["baseline_ms"] as? Double ?? -1) >= 0, "\(workload)")
+        }
         let left = try FileManager.default.contentsOfDirectory(atPath: cli.directory.appendingPathComponent("bench").path)
         #expect(Set(left).isSubset(of: ["stratus.sqlite", "baseline.sqlite", "bench.json", "stratus.sqlite-wal", "stratus.sqlite-shm",
                                         "baseline.sqlite-wal", "baseline.sqlite-shm"]), "\(left)")

@@ -28,7 +28,7 @@ import Testing
         try pane.run(dashboardCommand("--zone Travel --type Trip") + "; echo EXIT=$?")
         try pane.waitFor("Stratus ▸ store.sqlite ▸ private ▸ Travel ▸ Trip")
         // The first page of the query, with the schema's columns.
-        try pane.waitFor("loaded")
+        try pane.waitForResults()
         #expect(pane.capture().contains("trip-"))
         #expect(pane.capture().contains("budget"))
         pane.keys("2")
@@ -68,7 +68,7 @@ import Testing
         let pane = try TmuxPane(width: 120, height: 30)
         defer { pane.close() }
         try pane.run(dashboardCommand("--zone Travel --type Trip") + "; echo EXIT=$?")
-        try pane.waitFor("loaded")
+        try pane.waitForResults()
         pane.keys("6")
         try pane.waitFor("e2e-live")
         try pane.waitFor("Notifications · live")
@@ -91,7 +91,7 @@ import Testing
         let pane = try TmuxPane(width: 100, height: 30)
         defer { pane.close() }
         try pane.run(dashboardCommand("--zone Travel --type Trip") + "; echo EXIT=$?")
-        try pane.waitFor("loaded")
+        try pane.waitForResults()
         pane.keys("f")
         try pane.waitFor("Filter · Trip")
         pane.keys("Tab")
@@ -307,6 +307,19 @@ final class TmuxPane {
 
     /// Polls the pane until `text` shows (or, with `present` false, is gone), or throws after
     /// `timeout`.
+    /// Waits for the Query tab's first page: its header says "N/M loaded" until the whole
+    /// result is counted, then "N/M matches".
+    func waitForResults(timeout: Duration = .seconds(10)) throws {
+        let clock = ContinuousClock()
+        let end = clock.now + timeout
+        while clock.now < end {
+            let screen = capture()
+            if screen.contains(" loaded") || screen.contains(" matches") || screen.contains(" match ") { return }
+            Thread.sleep(forTimeInterval: 0.03)
+        }
+        throw Timeout(expected: "loaded or matches", screen: capture())
+    }
+
     func waitFor(_ text: String, present: Bool = true, timeout: Duration = .seconds(10)) throws {
         let clock = ContinuousClock()
         let end = clock.now + timeout

@@ -143,3 +143,43 @@ import Testing
         #expect(query.pages[0].count == 51)
     }
 }
+
+/// The result counted in the background: the header says how many match, and `G` reaches the
+/// last record of the whole result with one page fetch, nothing in between read.
+@Suite struct WholeResultTests {
+    @Test func gReachesTheLastRecordOfTheWholeResult() throws {
+        let harness = try Harness(records: Fixtures.trips(5_000), size: Size(width: 120, height: 30))
+        #expect(QueryTabView.countsText(harness.state.query).hasPrefix("1/50 loaded, more available"))
+        // G before the count is in: it goes to the last record as soon as the count arrives.
+        harness.press(.char("G"))
+        #expect(harness.state.status?.text.contains("G goes to the last record as soon as it is counted") == true)
+        let fetchesBefore = harness.fakeQueries?.nextCursors.withLock { $0.count } ?? 0
+        harness.runMapping()
+        #expect(harness.state.query.matchCount == 5_000)
+        #expect(harness.state.query.list.selected == 4_999)
+        #expect(harness.state.query.record(at: 4_999)?.recordName == "trip-4999")
+        #expect(QueryTabView.countsText(harness.state.query).hasPrefix("5000/5,000 matches"))
+        // The walk read 100 pages; G then fetched the last page alone, not the 98 between.
+        let served = (harness.fakeQueries?.nextCursors.withLock { $0.count } ?? 0) - fetchesBefore
+        #expect(served <= 100 + 2, "served \(served) pages")
+        #expect(harness.screen().contains("trip-4999"))
+        harness.press(.char("g"))
+        #expect(harness.state.query.record(at: 0)?.recordName == "trip-0")
+        harness.press(.char("G"))
+        #expect(harness.state.query.record(at: 4_999)?.recordName == "trip-4999")
+    }
+
+    @Test func aNewQueryForgetsTheCountAndStopsTheWalk() throws {
+        let harness = try Harness(records: Fixtures.trips(500), size: Size(width: 120, height: 30))
+        let first = harness.heldMapping.count
+        #expect(first == 1)
+        harness.press(.char("r"))
+        #expect(harness.state.query.matchCount == nil)
+        harness.runMapping()
+        #expect(harness.state.query.matchCount == 500, "only the newest walk's result is taken")
+        // A result of one page needs no walk.
+        let small = try Harness(records: Fixtures.trips(20), size: Size(width: 120, height: 30))
+        #expect(small.heldMapping.isEmpty)
+        #expect(QueryTabView.countsText(small.state.query).hasPrefix("1/20 matches"))
+    }
+}

@@ -73,6 +73,16 @@ final class Harness {
     let directory: URL
     /// When false, effects wait in `pending` until `runPending()` (to test cancellation).
     var autoRun = true
+    /// When false, the Query tab's result count waits in `heldMapping` until `runMapping()`.
+    var mapsResults = false
+    var heldMapping: [Effect] = []
+
+    /// Runs the held result counts, as the background would finish them.
+    func runMapping() {
+        let work = heldMapping
+        heldMapping = []
+        for effect in work { run(effect) }
+    }
     var pending: [Effect] = []
     let copied = LockedValue<[String]>([])
     /// The fake query runner (nil when queries go to the engine).
@@ -127,6 +137,12 @@ final class Harness {
 
     func handle(_ effects: [Effect]) {
         for effect in effects {
+            // The result count walks the whole result in the background; tests of paging see
+            // the pages arrive before it ends, unless they run it (`runMapping`).
+            if case .mapResult = effect, !mapsResults {
+                heldMapping.append(effect)
+                continue
+            }
             if autoRun || effect.isImmediate {
                 run(effect)
             } else {

@@ -100,6 +100,50 @@ public enum DashboardProbe {
                       keys: times.count, rowsLoaded: rows, frames: loop.frameCount, peakMemoryMiB: peakMemoryMiB())
     }
 
+    /// What `G` costs on a large result: from creating the app to the match count shown, and
+    /// to the last record of the whole result drawn (`G` pressed as soon as the first page is).
+    public struct LastPageResult: Sendable {
+        public var countMilliseconds: Double
+        public var lastPageMilliseconds: Double
+        public var matches: Int
+        public var peakMemoryMiB: Double?
+    }
+
+    public static func runToLastRecord(store: Store, zone: ZoneID, recordType: String, size: Size = Size(width: 120, height: 40),
+                                       timeout: Duration = .seconds(120)) throws -> LastPageResult {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let services = DashboardServices(store: store, queryRunner: EngineQueryRunner(store: store))
+        let mailbox = Mailbox<DashboardMessage>()
+        let backend = MemoryBackend(width: size.width, height: size.height, colorDepth: .trueColor)
+        var app = DashboardApp(state: DashboardState(storePath: store.path, zone: zone, recordType: recordType, size: size),
+                               runner: EffectRunner(services: services), mailbox: mailbox)
+        app.start()
+        let loop = EventLoop(app: app, backend: backend, mailbox: mailbox)
+        loop.render()
+        let deadline = started + timeout
+        var pressed = false
+        var counted: Duration?
+        while true {
+            if let error = loop.app.state.query.error { throw ProbeError(description: "the query failed: \(error)") }
+            guard clock.now < deadline else { throw ProbeError(description: "the last record was not drawn within \(timeout)") }
+            wait(for: mailbox, until: deadline, clock: clock)
+            loop.step(timeout: .zero)
+            let query = loop.app.state.query
+            if !pressed, !query.records.isEmpty {
+                loop.send(.key(.char("G")))
+                pressed = true
+            }
+            if counted == nil, query.matchCount != nil { counted = clock.now - started }
+            if pressed, let matches = query.matchCount, query.list.selected == matches - 1, query.record(at: matches - 1) != nil,
+               query.loadingJob == nil {
+                loop.render()
+                return LastPageResult(countMilliseconds: milliseconds(counted ?? clock.now - started),
+                                      lastPageMilliseconds: milliseconds(clock.now - started), matches: matches, peakMemoryMiB: peakMemoryMiB())
+            }
+        }
+    }
+
     /// Delivers results until no job runs (or the deadline passes).
     static func settle(_ loop: EventLoop<DashboardApp>, mailbox: Mailbox<DashboardMessage>, clock: ContinuousClock,
                        deadline: ContinuousClock.Instant) {

@@ -60,6 +60,9 @@ public enum DashboardMessage: Sendable {
     case exportProgress(job: Int, written: Int, total: Int?)
     case exportFinished(job: Int, Result<ExportSummary, CloudKitError>)
     case matchesCounting(job: Int, countedSoFar: Int)
+    /// The Query tab's result walked: records so far, and at the end every page's cursor and size.
+    case resultMapping(job: Int, countedSoFar: Int)
+    case resultMapped(job: Int, Result<[ResultPage], CloudKitError>)
     case matchesCounted(job: Int, Result<Int, CloudKitError>)
     /// A batch of a bulk delete went: how many so far, and the records of the batch (for undo).
     case bulkDeleteProgress(job: Int, deleted: Int, records: [Record])
@@ -169,6 +172,9 @@ public enum Effect: Sendable {
     case exportResult(job: Int, ResultExport, path: String)
     /// Counts the records `request` matches (the whole result, without fields).
     case countMatches(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
+    /// Walks the whole result of `request` (without fields), page by page of its size, for the
+    /// match count and every page's cursor.
+    case mapResult(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     /// Deletes every record `request` matches, in batches of 400, until cancelled.
     case bulkDelete(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     /// Undoes (or redoes) a change this dashboard made.

@@ -44,6 +44,13 @@ public struct QueryTabState: Sendable {
     /// if the zone holds records of it, else the zone's busiest type replaces it.
     public var typeKeptOnZoneSwitch: String?
     public var hasRun = false
+    /// How many records the query matches, once the whole result was walked (see ``adoptPageMap``).
+    public var matchCount: Int?
+    /// Records counted so far while the result is walked, and the job walking it.
+    public var countedSoFar: Int?
+    public var mapJob: Int?
+    /// `G` was pressed while the result was being counted: go to the last record when it is.
+    public var wantsLast = false
     /// Records a bulk delete (Ctrl-X) removed so far, of how many it set out to.
     public var bulkDeleted = 0
     public var bulkDeleteTotal = 0
@@ -93,6 +100,23 @@ public struct QueryTabState: Sendable {
         keptPages = 0..<0
         cursor = nil
         list = ListCursor()
+        matchCount = nil
+        countedSoFar = nil
+        wantsLast = false
+    }
+
+    /// Takes the page map of the whole result (every page's cursor and size, walked in the
+    /// background): the list then counts every match, and any row, the last one too, is one
+    /// page fetch away (from its page's cursor), with nothing in between read.
+    public mutating func adoptPageMap(_ map: [ResultPage]) {
+        guard map.count >= pages.count else { return }
+        var adopted = map
+        // The kept rows stay as fetched (the store may have changed while the map was made).
+        for index in keptPages where index < adopted.count { adopted[index].count = pages[index].count }
+        pages = adopted
+        cursor = nil
+        matchCount = loadedCount
+        countedSoFar = nil
     }
 
     /// The first page of a fresh run.

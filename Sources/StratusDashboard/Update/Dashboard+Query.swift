@@ -13,6 +13,7 @@ extension Dashboard {
             state.endJob(running)
             effects.append(.cancel(job: running))
         }
+        effects += stopMappingResult(&state)
         let job = state.startJob(.query, "query \(request.recordType)")
         state.query.loadingJob = job
         state.query.hasRun = true

@@ -72,6 +72,7 @@ extension Dashboard {
             state.endJob(job)
             state.query.loadingJob = nil
             state.query.lastMilliseconds = milliseconds
+            var mapEffects: [Effect] = []
             switch result {
             case .success(let page):
                 if let index {
@@ -79,6 +80,8 @@ extension Dashboard {
                 } else {
                     state.query.receiveFirstPage(page.records, cursor: page.cursor)
                     state.query.list = ListCursor()
+                    state.query.matchCount = page.cursor == nil ? page.records.count : nil
+                    mapEffects = startMappingResult(&state)
                     state.query.columnOffset = min(state.query.columnOffset, max(0, QueryColumns.columns(
                         schema: state.currentSchema, desiredKeys: state.query.desiredKeys).count - 1))
                 }
@@ -86,7 +89,7 @@ extension Dashboard {
                 let visible = Layout.queryRows(state.size)
                 state.query.list.clamp(count: state.query.loadedCount, visible: visible)
                 state.query.trim(keeping: neededQueryRows(state))
-                return loadMoreIfNeeded(&state)
+                return mapEffects + loadMoreIfNeeded(&state)
             case .failure(let error):
                 state.query.error = error.description
                 if index == nil { state.query.clearResults() }
@@ -263,6 +266,12 @@ extension Dashboard {
             return exportProgressed(&state, job: job, written: written, total: total)
         case .exportFinished(let job, let result):
             return exportFinished(&state, job: job, result)
+        case .resultMapping(let job, let count):
+            guard state.query.mapJob == job else { return [] }
+            state.query.countedSoFar = count
+            return []
+        case .resultMapped(let job, let result):
+            return resultMapped(&state, job: job, result)
         case .matchesCounting(let job, let count):
             return matchesCounting(&state, job: job, count)
         case .matchesCounted(let job, let result):

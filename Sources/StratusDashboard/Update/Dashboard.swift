@@ -335,6 +335,10 @@ public enum Dashboard {
         let (count, visible) = listCount(state)
         switch state.tab {
         case .query:
+            if action == .bottom, state.query.matchCount == nil, state.query.mapJob != nil {
+                state.query.wantsLast = true
+                state.status = StatusMessage("Counting the result (\((state.query.countedSoFar ?? 0).formatted()) so far); G goes to the last record as soon as it is counted.")
+            }
             move(&state.query.list, action, count: count, visible: visible)
             return loadMoreIfNeeded(&state)
         case .fetch: move(&state.fetch.list, action, count: count, visible: visible)

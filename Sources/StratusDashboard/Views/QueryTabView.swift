@@ -89,8 +89,14 @@ enum QueryTabView {
     static func countsText(_ query: QueryTabState) -> String {
         if query.records.isEmpty { return query.loadingJob != nil ? "loading…" : "" }
         let loaded = query.loadedCount
-        var text = "\(query.list.selected + 1)/\(ViewKit.count(loaded)) loaded"
-        if query.cursor != nil { text += ", more available" }
+        var text: String
+        if let matches = query.matchCount {
+            text = "\(query.list.selected + 1)/\(ViewKit.count(matches)) match\(matches == 1 ? "" : "es")"
+        } else {
+            text = "\(query.list.selected + 1)/\(ViewKit.count(loaded)) loaded"
+            if query.cursor != nil { text += ", more available" }
+            if let counted = query.countedSoFar, counted > loaded { text += " · counting \(ViewKit.count(counted))…" }
+        }
         if let milliseconds = query.lastMilliseconds { text += " · \(milliseconds) ms" }
         return text
     }
