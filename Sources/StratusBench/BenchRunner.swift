@@ -293,8 +293,7 @@ public final class BenchRunner {
             let base = try BenchMeasurement.times(runs: max(3, runs / 3)) {
                 _ = try baseline.rows(last ? "SELECT * FROM venue ORDER BY rowid DESC LIMIT 50" : "SELECT count(*) FROM venue")
             }
-            return result(workload, stratus, base, [("matches", Double(probes.first?.matches ?? 0)),
-                                                    ("peak_mib", probes.compactMap(\.peakMemoryMiB).max() ?? 0)])
+            return result(workload, stratus, base, [("matches", Double(probes.first?.matches ?? 0))])
         case .dashboardKey:
             let probe = try DashboardProbe.run(store: store, zone: zoneID, recordType: "Venue", keys: 200)
             return BenchResult(name: workload.rawValue, stratusMilliseconds: probe.keyMedianMilliseconds, baselineMilliseconds: nil,

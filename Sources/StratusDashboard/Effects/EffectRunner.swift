@@ -290,8 +290,8 @@ public final class EffectRunner: Sendable {
             executeSyncLab(effect, post: post)
         case .exportResult(let job, let export, let path):
             exportResult(job: job, export, path: path, post: post)
-        case .mapResult(let job, let request, let zone, let scope):
-            mapResult(job: job, request, zone: zone, scope: scope, post: post)
+        case .mapResult(let job, let request, let cursor, let firstPageCount, let zone, let scope):
+            mapResult(job: job, request, after: cursor, firstPageCount: firstPageCount, zone: zone, scope: scope, post: post)
         case .countMatches(let job, let request, let zone, let scope):
             countMatches(job: job, request, zone: zone, scope: scope, post: post)
         case .bulkDelete(let job, let request, let zone, let scope):

@@ -5,14 +5,14 @@ import StratusEngine
 /// page's cursor, nothing in between), on a zone of a million records too.
 extension Dashboard {
     static func startMappingResult(_ state: inout DashboardState) -> [Effect] {
-        guard state.query.cursor != nil, let request = state.query.request else { return [] }
+        guard let cursor = state.query.cursor, let request = state.query.request, let first = state.query.pages.first else { return [] }
         var effects = stopMappingResult(&state)
         // Not a job of the spinner: the header shows its progress, and Esc leaves it running.
         let job = state.nextJobID
         state.nextJobID += 1
         state.query.mapJob = job
         state.query.countedSoFar = state.query.loadedCount
-        effects.append(.mapResult(job: job, request: request, zone: state.zone, scope: state.scope))
+        effects.append(.mapResult(job: job, request: request, after: cursor, firstPageCount: first.count, zone: state.zone, scope: state.scope))
         return effects
     }
 

@@ -172,9 +172,9 @@ public enum Effect: Sendable {
     case exportResult(job: Int, ResultExport, path: String)
     /// Counts the records `request` matches (the whole result, without fields).
     case countMatches(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
-    /// Walks the whole result of `request` (without fields), page by page of its size, for the
-    /// match count and every page's cursor.
-    case mapResult(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
+    /// Walks the result of `request` after its first page (without fields), for the match
+    /// count and the cursors of its pages.
+    case mapResult(job: Int, request: QueryRequest, after: String, firstPageCount: Int, zone: ZoneID, scope: DatabaseScope)
     /// Deletes every record `request` matches, in batches of 400, until cancelled.
     case bulkDelete(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     /// Undoes (or redoes) a change this dashboard made.

@@ -108,12 +108,21 @@ public struct QueryTabState: Sendable {
     /// Takes the page map of the whole result (every page's cursor and size, walked in the
     /// background): the list then counts every match, and any row, the last one too, is one
     /// page fetch away (from its page's cursor), with nothing in between read.
+    ///
+    /// The map's pages after the first are larger than the tab's (the engine's largest), so
+    /// the pages fetched while it was made (other boundaries) are let go; the first page's rows
+    /// stay, and the viewport fetches what it needs from the map's cursors.
     public mutating func adoptPageMap(_ map: [ResultPage]) {
-        guard map.count >= pages.count else { return }
-        var adopted = map
-        // The kept rows stay as fetched (the store may have changed while the map was made).
-        for index in keptPages where index < adopted.count { adopted[index].count = pages[index].count }
-        pages = adopted
+        guard let first = map.first, !pages.isEmpty else { return }
+        let firstKept = keptPages.contains(0) ? Array(records.prefix(pages[0].count)) : nil
+        pages = [ResultPage(cursor: nil, count: firstKept?.count ?? first.count)] + map.dropFirst()
+        if let firstKept {
+            records = firstKept
+            keptPages = 0..<1
+        } else {
+            records = []
+            keptPages = 0..<0
+        }
         cursor = nil
         matchCount = loadedCount
         countedSoFar = nil

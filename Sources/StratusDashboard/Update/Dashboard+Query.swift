@@ -59,7 +59,10 @@ extension Dashboard {
         let cursor = page < query.pages.count ? query.pages[page].cursor : query.cursor
         let job = state.startJob(.query, page < query.pages.count ? "page \(page + 1) again" : "next page")
         state.query.loadingJob = job
-        return [.queryPage(job: job, page: page, cursor: cursor, request: request, zone: state.zone, scope: state.scope)]
+        // A page of the counted result's map holds up to the engine's largest page: fetch it whole.
+        var sized = request
+        if page < query.pages.count { sized.resultsLimit = max(request.resultsLimit, min(query.pages[page].count, CloudDatabase.maximumQueryLimit)) }
+        return [.queryPage(job: job, page: page, cursor: cursor, request: sized, zone: state.zone, scope: state.scope)]
     }
 
     static func selectedQueryRecord(_ state: DashboardState) -> Record? {
