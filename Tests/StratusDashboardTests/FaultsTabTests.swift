@@ -92,6 +92,7 @@ import StratusTerminal
         harness.press(.char("3"), .char("r"))
         harness.runPending()
         #expect(!harness.screen().contains("history from"), "never compacted")
+        #expect(harness.screen().contains("activity "), "the zone's changes over time")
         harness.press(.char("K"))
         guard case .picker(let points)? = harness.state.topModal else {
             Issue.record("no compaction picker")

@@ -194,6 +194,7 @@ import Testing
         assertSnapshot("changes-compacted") { state in
             state.tab = .changes
             state.changes.oldestValidToken = (state.zone, "AQEOMNTaAqtIfa7oLQvFVh7lAgMBAuWaEDc", true)
+            state.changes.activity = (state.zone, [1, 0, 2, 5, 3, 0, 0, 8, 13, 4, 2, 1, 0, 0, 0, 1, 6, 9, 12, 7, 3, 2, 20, 4])
         }
     }
 

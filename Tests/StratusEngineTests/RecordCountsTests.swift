@@ -35,3 +35,19 @@ import Testing
         #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "plan: \(plan)")
     }
 }
+
+@Suite struct ChangeActivityTests {
+    @Test func lastChangesSpreadOverTimeSlices() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Notes")
+        let db = temp.privateDB
+        #expect(try db.changeActivity(inZoneWith: zone, buckets: 4) == [])
+        _ = try db.modifyRecords(saving: (0..<5).map { Record(recordType: "Note", recordID: RecordID(recordName: "early-\($0)", zoneID: zone)) })
+        Thread.sleep(forTimeInterval: 0.05)
+        try db.save(Record(recordType: "Note", recordID: RecordID(recordName: "late", zoneID: zone)))
+        #expect(try db.changeActivity(inZoneWith: zone, buckets: 2) == [5, 1])
+        let four = try db.changeActivity(inZoneWith: zone, buckets: 4)
+        #expect(four.count == 4 && four.reduce(0, +) == 6 && four.first == 5 && four.last == 1)
+        #expect(throws: CloudKitError.self) { try db.changeActivity(inZoneWith: ZoneID(zoneName: "Nope"), buckets: 2) }
+    }
+}

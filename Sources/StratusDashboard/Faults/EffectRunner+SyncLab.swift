@@ -34,6 +34,7 @@ extension EffectRunner {
                 let start = try database(scope).historyStart(for: zone)
                 return (start.oldestValidToken, start.compactedSequence > 0)
             }))
+            post(.activityLoaded(zone, capture { try database(scope).changeActivity(inZoneWith: zone, buckets: ChangesTabView.activityBuckets) }))
         default:
             break
         }

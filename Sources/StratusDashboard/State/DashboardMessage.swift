@@ -72,6 +72,7 @@ public enum DashboardMessage: Sendable {
     case bulkDeleteFinished(job: Int, Result<Int, CloudKitError>)
     /// The zone's oldest token that still plays back, and whether the history was compacted.
     case oldestTokenLoaded(ZoneID, Result<(token: String, compacted: Bool), CloudKitError>)
+    case activityLoaded(ZoneID, Result<[Int], CloudKitError>)
     case jobEnded(job: Int)
 }
 
@@ -167,6 +168,8 @@ public enum Effect: Sendable {
     /// Removes one fault (nil: all).
     case removeFaults(job: Int, id: Int64?)
     case compactHistory(job: Int, zone: ZoneID, scope: DatabaseScope, before: String?, keep: Int?)
+    /// Where the zone's history starts (its oldest valid token), and how its changes spread
+    /// over time, for the Changes tab's line.
     case loadOldestToken(zone: ZoneID, scope: DatabaseScope)
     /// Writes the current result to `path` (JSON lines, or CSV for `.csv`).
     case exportResult(job: Int, ResultExport, path: String)

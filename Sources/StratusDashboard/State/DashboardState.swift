@@ -328,6 +328,8 @@ public struct ChangesTabState: Sendable {
     /// The oldest token of the zone that still plays back (nil: not read yet); older ones
     /// answer changeTokenExpired since the history was compacted.
     public var oldestValidToken: (zone: ZoneID, token: String, compacted: Bool)?
+    /// How the zone's records' last changes spread over time (oldest first), for the sparkline.
+    public var activity: (zone: ZoneID, counts: [Int])?
     public var events: [ChangeEvent] = []
     /// Events received, including any past ``maximumKept``.
     public var eventCount = 0

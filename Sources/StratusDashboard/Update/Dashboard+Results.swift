@@ -285,6 +285,9 @@ extension Dashboard {
             return undoFinished(&state, job: job, redo: redo, result)
         case .bulkDeleteFinished(let job, let result):
             return bulkDeleteFinished(&state, job: job, result)
+        case .activityLoaded(let zone, let result):
+            if case .success(let counts) = result, zone == state.zone { state.changes.activity = (zone, counts) }
+            return []
         case .oldestTokenLoaded(let zone, let result):
             if case .success(let loaded) = result, zone == state.zone { state.changes.oldestValidToken = (zone, loaded.token, loaded.compacted) }
             return []

@@ -27,7 +27,15 @@ enum ChangesTabView {
         x = 1 + canvas.put(progressText(changes, zone: state.zone.zoneName), x: 1, y: 1, style: changes.job != nil ? theme[.accent] : theme[.text], maxWidth: width - 2)
         // Where the history starts, once compacted: older tokens expire.
         if let oldest = changes.oldestValidToken, oldest.zone == state.zone, oldest.compacted, x < width - 12 {
-            canvas.put(" · history from \(Dashboard.abbreviated(oldest.token)) (K compacts)", x: x, y: 1, style: theme[.warning], maxWidth: width - 1 - x)
+            x += canvas.put(" · history from \(Dashboard.abbreviated(oldest.token)) (K compacts)", x: x, y: 1, style: theme[.warning], maxWidth: width - 1 - x)
+        }
+        // How the zone's changes spread over time, where there is room.
+        if let activity = changes.activity, activity.zone == state.zone, width - x > 24 {
+            let line = Sparkline.line(activity.counts.map(Double.init), width: min(activityBuckets, width - x - 13))
+            if !line.isEmpty {
+                x += canvas.put(" · activity ", x: x, y: 1, style: theme[.dim], maxWidth: width - 1 - x)
+                x += canvas.put(line, x: x, y: 1, style: theme[.accent], maxWidth: width - 1 - x)
+            }
         }
         if let token = changes.token {
             x = 1 + canvas.put("Token ", x: 1, y: 2, style: theme[.dim])
@@ -54,6 +62,9 @@ enum ChangesTabView {
             return (value, column == 3 ? theme[.dim] : nil)
         }
     }
+
+    /// Time slices of the activity sparkline (the zone's first change to its last).
+    static let activityBuckets = 24
 
     static func orderLabel(_ order: PlaybackOrder) -> String {
         switch order {
