@@ -198,6 +198,13 @@ import Testing
         }
     }
 
+    @Test func histogramDialog() {
+        assertSnapshot("histogram") { state in
+            let titles = ["京都 旅行 🍵", "京都 旅行 🍵", "Tokyo weekend ☀️", "Paris food tour 🥐", "서울 hike 🏔️"].map { FieldValue.string($0) }
+            state.modals = [.histogram(ValueHistogram(field: "title", values: titles + [nil], sampled: true))]
+        }
+    }
+
     @Test func faultsTab() {
         assertSnapshot("faults") { state in
             state.tab = .faults

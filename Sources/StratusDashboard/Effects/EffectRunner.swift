@@ -296,6 +296,8 @@ public final class EffectRunner: Sendable {
             countMatches(job: job, request, zone: zone, scope: scope, post: post)
         case .bulkDelete(let job, let request, let zone, let scope):
             bulkDelete(job: job, request, zone: zone, scope: scope, post: post)
+        case .loadHistogram(let job, let request, let field, let zone, let scope):
+            loadHistogram(job: job, request, field: field, zone: zone, scope: scope, post: post)
         case .undo(let job, let entry, let redo):
             undo(job: job, entry, redo: redo, post: post)
         case .loadUsers(let job):

@@ -5,7 +5,7 @@ import StratusTerminal
 public enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case global, list, query, fetch, changes, databaseChanges, zones, schema, subscriptions, notifications, inspector
     case filterEditor, filterBuilder, filterText, filterArguments, picker, multiPicker, textInput, form, confirm, conflict, help, commandLine
-    case subscriptionDraft, sharing, logs, faults
+    case subscriptionDraft, sharing, logs, faults, histogram
 
     /// The heading of the context's section in the help overlay.
     public var title: String {
@@ -24,6 +24,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
         case .sharing: return "Sharing tab"
         case .logs: return "Logs tab"
         case .faults: return "Faults tab"
+        case .histogram: return "Histogram"
         case .inspector: return "Inspector"
         case .filterEditor: return "Filter editor"
         case .filterBuilder: return "Filter builder"
@@ -48,7 +49,7 @@ public enum KeyAction: Hashable, Sendable {
     case editNames, editToken, currentToken, bookmark, bookmarks, toggleChangesView, changesKeys
     case switchFocus, addCondition, deleteCondition, apply, recentFilters, editCell
     case toggleCheck, checkAll, save, nextField, previousField, yes, no, overwrite, takeServer, cancel, complete
-    case export, clear, playbackOrder, diffSchema, compact, exportResult, bulkDelete, undo, redo
+    case export, clear, playbackOrder, diffSchema, compact, exportResult, bulkDelete, undo, redo, histogram
 }
 
 /// One row of the key map: keys, where, what, and how the hint bar and help show it.
@@ -130,6 +131,7 @@ public enum KeyMap {
         KeyBinding([.char("d")], .query, .delete, "d", "delete the record (asks first)", hint: false),
         KeyBinding([.char("y")], .query, .copy, "y", "copy the record name", hint: false),
         KeyBinding([.ctrl("x")], .query, .bulkDelete, "Ctrl-X", "delete every record the filter matches (counts, asks; Esc stops)", hint: false),
+        KeyBinding([.char("H")], .query, .histogram, "H", "a field's values over the result, as a histogram", hint: false),
         KeyBinding([.char("X")], .query, .exportResult, "X", "export the whole result to .jsonl or .csv (Esc cancels)", hint: false),
         KeyBinding([.left, .char("h")], .query, .left, "←/h", "scroll columns left", hint: false),
         KeyBinding([.right, .char("l")], .query, .right, "→/l", "scroll columns right", hint: false),
@@ -179,6 +181,8 @@ public enum KeyMap {
         KeyBinding([.char("y")], .logs, .copy, "y", "copy the request's line", short: "copy"),
         KeyBinding([.char("x")], .logs, .clear, "x", "clear the list", short: "clear"),
         KeyBinding([.char("r")], .logs, .run, "r", "follow the log again after an error", hint: false),
+        // Histogram
+        KeyBinding([.escape, .char("q"), .enter], .histogram, .back, "Esc", "close", short: "close"),
         // Faults tab
         KeyBinding([.char("a")], .faults, .create, "a", "add a fault: a kind, then its options", short: "add"),
         KeyBinding([.char("d")], .faults, .delete, "d", "remove the fault, after asking", short: "remove"),

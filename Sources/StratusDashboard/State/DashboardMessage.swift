@@ -73,6 +73,7 @@ public enum DashboardMessage: Sendable {
     /// The zone's oldest token that still plays back, and whether the history was compacted.
     case oldestTokenLoaded(ZoneID, Result<(token: String, compacted: Bool), CloudKitError>)
     case activityLoaded(ZoneID, Result<[Int], CloudKitError>)
+    case histogramLoaded(job: Int, Result<ValueHistogram, CloudKitError>)
     case jobEnded(job: Int)
 }
 
@@ -182,6 +183,8 @@ public enum Effect: Sendable {
     case bulkDelete(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     /// Undoes (or redoes) a change this dashboard made.
     case undo(job: Int, UndoEntry, redo: Bool)
+    /// Reads `field` over the result of `request` (up to ``ValueHistogram/sampleLimit`` records).
+    case loadHistogram(job: Int, request: QueryRequest, field: String, zone: ZoneID, scope: DatabaseScope)
 
     /// Effects the app runs on the UI thread at once (quick, and their result belongs to this
     /// keystroke's frame).

@@ -13,6 +13,8 @@ public enum Modal: Sendable {
     case confirm(ConfirmState)
     case conflict(ConflictState)
     case subscriptionDraft(SubscriptionDraft)
+    /// A field's values over the Query tab's result.
+    case histogram(ValueHistogram)
 }
 
 public struct HelpState: Sendable {
@@ -52,6 +54,8 @@ public enum PickerPurpose: Hashable, Sendable {
     case shareParticipant(url: String), sharePermission(url: String, user: String)
     /// The kind of a new fault; then its options. Where to compact the zone's history.
     case faultKind, compactPoint
+    /// The field whose values the histogram shows.
+    case histogramField
 }
 
 public struct PickerState: Sendable {

@@ -17,6 +17,9 @@ extension Dashboard {
             }
             if case .help? = state.topModal { state.topModal = .help(help) }
             return []
+        case .histogram:
+            if action == .back { state.topModal = nil }
+            return []
         case .commandLine(let line):
             return commandLineKey(&state, line, key: key, action: action)
         case .picker(let picker):
@@ -110,6 +113,9 @@ extension Dashboard {
         case .compactPoint:
             guard let item else { return [] }
             return compactPointPicked(&state, item)
+        case .histogramField:
+            guard let item else { return [] }
+            return histogramFieldPicked(&state, item.value)
         case .user:
             guard let item else { return [] }
             return item.value == "none" ? actAs(&state, .anonymous) : actAs(&state, .user(item.value))

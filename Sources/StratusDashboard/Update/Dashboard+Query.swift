@@ -132,6 +132,8 @@ extension Dashboard {
             return editRecord(&state, record, partial: state.query.desiredKeys != nil)
         case .bulkDelete:
             return beginBulkDelete(&state)
+        case .histogram:
+            return histogramPicker(&state)
         case .delete:
             guard let record = selectedQueryRecord(state) else { return [] }
             askDelete(&state, record)

@@ -285,6 +285,8 @@ extension Dashboard {
             return undoFinished(&state, job: job, redo: redo, result)
         case .bulkDeleteFinished(let job, let result):
             return bulkDeleteFinished(&state, job: job, result)
+        case .histogramLoaded(let job, let result):
+            return histogramLoaded(&state, job: job, result)
         case .activityLoaded(let zone, let result):
             if case .success(let counts) = result, zone == state.zone { state.changes.activity = (zone, counts) }
             return []

@@ -60,6 +60,7 @@ public enum Dashboard {
             case .confirm: return [.confirm]
             case .conflict: return [.conflict]
             case .subscriptionDraft: return [.subscriptionDraft]
+            case .histogram: return [.histogram]
             }
         }
         switch state.tab {
@@ -185,7 +186,7 @@ public enum Dashboard {
 
     static func isCancellable(_ kind: JobInfo.Kind) -> Bool {
         switch kind {
-        case .query, .fetch, .changes, .databaseChanges, .loadRecord, .zones, .subscriptions, .export, .bulkDelete: return true
+        case .query, .fetch, .changes, .databaseChanges, .loadRecord, .zones, .subscriptions, .export, .bulkDelete, .histogram: return true
         default: return false
         }
     }

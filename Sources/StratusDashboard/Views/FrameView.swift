@@ -77,6 +77,7 @@ public enum DashboardView {
         case .confirm(let confirm): ConfirmDialogView.draw(confirm, state: state, in: &canvas)
         case .conflict(let conflict): ConflictDialogView.draw(conflict, state: state, in: &canvas)
         case .subscriptionDraft(let draft): SubscriptionDraftView.draw(draft, state: state, in: &canvas, focused: isTop)
+        case .histogram(let histogram): HistogramView.draw(histogram, state: state, in: &canvas)
         }
     }
 
