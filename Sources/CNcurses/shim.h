@@ -51,6 +51,25 @@ static inline void stratus_nodelay_stdscr(int on) { nodelay(stdscr, on ? TRUE : 
 static inline void stratus_leaveok_stdscr(int on) { leaveok(stdscr, on ? TRUE : FALSE); }
 static inline void stratus_clearok_curscr(void) { clearok(curscr, TRUE); }
 
+/// Reports clicks and the wheel (on) or nothing of the mouse (off).
+static inline void stratus_set_mouse(int on) {
+    mousemask(on ? (BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED) : 0, NULL);
+    mouseinterval(0);
+}
+
+/// The mouse event just read (after KEY_MOUSE): 1 a left press, 4 wheel up, 5 wheel down,
+/// 0 anything else; the cell in *x, *y.
+static inline int stratus_read_mouse(int *x, int *y) {
+    MEVENT event;
+    if (getmouse(&event) != OK) return 0;
+    *x = event.x;
+    *y = event.y;
+    if (event.bstate & BUTTON4_PRESSED) return 4;
+    if (event.bstate & BUTTON5_PRESSED) return 5;
+    if (event.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) return 1;
+    return 0;
+}
+
 /// Reads one input: returns OK (a character in *out), KEY_CODE_YES (a key code in *out) or ERR.
 static inline int stratus_get_wch(unsigned int *out) {
     wint_t value = 0;

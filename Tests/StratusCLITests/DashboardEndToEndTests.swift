@@ -110,6 +110,35 @@ import Testing
         try pane.waitFor("EXIT=0")
     }
 
+    /// A click as a terminal sends it (xterm's `ESC [ M` report: button, column, row + 32).
+    private func click(_ pane: TmuxPane, x: Int, y: Int) {
+        func byte(_ value: Int) -> String { String(UnicodeScalar(UInt8(32 + value))) }
+        pane.type("\u{1B}[M" + byte(0) + byte(x + 1) + byte(y + 1))
+        pane.type("\u{1B}[M" + byte(3) + byte(x + 1) + byte(y + 1))
+    }
+
+    @Test(.enabled(if: tmuxAvailable)) func clicksReachTheDashboardUnlessTurnedOff() throws {
+        let pane = try TmuxPane(width: 100, height: 30)
+        defer { pane.close() }
+        try pane.run(dashboardCommand("--zone Travel --type Trip") + "; echo EXIT=$?")
+        try pane.waitForResults()
+        // The dashboard asked the terminal for clicks, and gets them.
+        #expect(pane.format("#{mouse_standard_flag}") == "1")
+        let tabBar = pane.capture().components(separatedBy: "\n")[1]
+        let zones = try #require(tabBar.range(of: "4 Zones"))
+        click(pane, x: tabBar.distance(from: tabBar.startIndex, to: zones.lowerBound), y: 1)
+        try pane.waitFor("_defaultZone")
+        pane.keys("q")
+        try pane.waitFor("EXIT=0")
+        #expect(pane.format("#{mouse_standard_flag}") == "0", "quitting gives the mouse back to the terminal")
+        // --no-mouse: the terminal keeps the mouse (its own selection).
+        try pane.run(dashboardCommand("--zone Travel --type Trip --no-mouse") + "; echo EXIT2=$?")
+        try pane.waitForResults()
+        #expect(pane.format("#{mouse_standard_flag}") == "0")
+        pane.keys("q")
+        try pane.waitFor("EXIT2=0")
+    }
+
     @Test(.enabled(if: tmuxAvailable)) func redrawsOnResize() throws {
         let pane = try TmuxPane(width: 120, height: 40)
         defer { pane.close() }
@@ -274,6 +303,11 @@ final class TmuxPane {
     /// Presses named keys (`Enter`, `Escape`, `C-u`) or single characters.
     func keys(_ names: String...) {
         for name in names { tmux(["send-keys", "-t", target, name]) }
+    }
+
+    /// A tmux format of the pane (`#{mouse_standard_flag}`: whether the program asked for clicks).
+    func format(_ text: String) -> String {
+        tmux(["display-message", "-p", "-t", target, text]).output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Types text literally.

@@ -39,6 +39,7 @@ public struct DashboardApp: TerminalApp {
             trace?.keyReceived()
             apply(.key(key))
         case .paste(let text): apply(.paste(text))
+        case .mouse(let event): apply(.mouse(event))
         case .resize(let width, let height): apply(.resize(Size(width: width, height: height)))
         case .tick: apply(.tick)
         }

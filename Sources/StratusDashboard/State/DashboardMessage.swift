@@ -8,6 +8,8 @@ import StratusTerminal
 public enum DashboardMessage: Sendable {
     case key(Key)
     case paste(String)
+    /// A click or a turn of the wheel.
+    case mouse(MouseEvent)
     case resize(Size)
     case tick
 

@@ -314,7 +314,7 @@ extension Dashboard {
         case .subscriptionsLoaded, .subscriptionSaved, .subscriptionDeleted, .notificationsArrived, .notificationsFailed, .schemaExported, .schemaDiffed:
             return receiveSubscriptions(&state, message)
 
-        case .key, .paste, .resize, .tick:
+        case .key, .paste, .mouse, .resize, .tick:
             return []
         }
     }

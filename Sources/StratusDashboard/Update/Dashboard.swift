@@ -29,6 +29,8 @@ public enum Dashboard {
             return handleKey(&state, key)
         case .paste(let text):
             return handlePaste(&state, text)
+        case .mouse(let event):
+            return handleMouse(&state, event)
         case .resize(let size):
             state.size = size
             clampLists(&state)

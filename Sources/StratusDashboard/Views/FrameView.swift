@@ -99,12 +99,10 @@ public enum DashboardView {
         canvas.put(right, x: width - rightWidth, y: 0, style: state.environment == .production ? theme[.warning] : theme[.dim])
     }
 
-    static func drawTabs(_ state: DashboardState, _ canvas: inout Canvas, width: Int) {
-        let theme = state.theme
-        canvas.horizontalLine(x: 0, y: 1, length: width, style: theme[.border])
-        var x = 1
-        // Full titles when they fit, then short ones, then five letters each; narrower still,
-        // the current tab's title and the others' numbers.
+    /// Where each tab's label stands on the tab bar (row 1): full titles when they fit, then
+    /// short ones, then five letters each; narrower still, the current tab's title and the
+    /// others' numbers. The mouse finds tabs by it too.
+    static func tabLayout(_ state: DashboardState, width: Int) -> [(tab: DashboardTab, label: String, x: Range<Int>)] {
         let current = state.tab
         let forms: [(DashboardTab) -> String] = [{ $0.title }, { $0.shortTitle }, { String($0.title.prefix(5)) }, { $0 == current ? $0.title : "" }]
         func label(_ tab: DashboardTab, _ form: (DashboardTab) -> String) -> String {
@@ -112,12 +110,54 @@ public enum DashboardView {
             return title.isEmpty ? " \(tab.rawValue) " : " \(tab.rawValue) \(title) "
         }
         let titles = forms.first { form in DashboardTab.allCases.reduce(1) { $0 + DisplayWidth.of(label($1, form)) + 1 } <= width } ?? forms[3]
-        for tab in DashboardTab.allCases {
-            let label = label(tab, titles)
-            let style = tab == state.tab ? theme[.tabActive] : theme[.tabInactive]
-            x += canvas.put(label, x: x, y: 1, style: style, maxWidth: width - x)
-            x += 1
+        var x = 1
+        return DashboardTab.allCases.map { tab in
+            let text = label(tab, titles)
+            let start = x
+            x += DisplayWidth.of(text) + 1
+            return (tab, text, start..<(start + DisplayWidth.of(text)))
         }
+    }
+
+    static func drawTabs(_ state: DashboardState, _ canvas: inout Canvas, width: Int) {
+        let theme = state.theme
+        canvas.horizontalLine(x: 0, y: 1, length: width, style: theme[.border])
+        for item in tabLayout(state, width: width) where item.x.lowerBound < width {
+            let style = item.tab == state.tab ? theme[.tabActive] : theme[.tabInactive]
+            canvas.put(item.label, x: item.x.lowerBound, y: 1, style: style, maxWidth: width - item.x.lowerBound)
+        }
+    }
+
+    /// The hint bar's items: each binding's key and words and where they stand, `? help` and
+    /// `q quit` at the right end. The mouse presses a hint's key by it.
+    static func hintLayout(_ state: DashboardState, width: Int) -> [(binding: KeyBinding, text: String, x: Range<Int>)] {
+        let hints = KeyMap.hints(in: Dashboard.contexts(state))
+        let help = hints.first { $0.action == .help }
+        let quit = hints.first { $0.action == .quit }
+        let tail = (help != nil ? "? help" : "") + (quit != nil ? "  q quit" : "")
+        let limit = width - DisplayWidth.of(tail) - 2
+        var items: [(binding: KeyBinding, text: String, x: Range<Int>)] = []
+        var x = 1
+        var shown = Set<String>()
+        for binding in hints where binding.action != .help && binding.action != .quit {
+            let text = binding.hintText
+            guard !shown.contains(text) else { continue }
+            shown.insert(text)
+            let itemWidth = DisplayWidth.of(binding.label) + 1 + DisplayWidth.of(text)
+            if x + itemWidth > limit { break }
+            items.append((binding, text, x..<(x + itemWidth)))
+            x += itemWidth + 2
+        }
+        var tailX = max(x, width - DisplayWidth.of(tail) - 1)
+        if let help {
+            items.append((help, "help", tailX..<(tailX + 6)))
+            tailX += 6
+        }
+        if let quit {
+            tailX += 2
+            items.append((quit, "quit", tailX..<(tailX + 6)))
+        }
+        return items
     }
 
     static func drawHints(_ state: DashboardState, _ canvas: inout Canvas, y: Int, width: Int) {
@@ -128,31 +168,12 @@ public enum DashboardView {
             canvas.put(" " + text, x: 0, y: y, style: theme[.hint], maxWidth: width)
             return
         }
-        let hints = KeyMap.hints(in: Dashboard.contexts(state))
-        let hasHelp = hints.contains { $0.action == .help }
-        let hasQuit = hints.contains { $0.action == .quit }
-        let tail = (hasHelp ? "? help" : "") + (hasQuit ? "  q quit" : "")
-        let limit = width - DisplayWidth.of(tail) - 2
-        var x = 1
-        var shown = Set<String>()
-        for binding in hints where binding.action != .help && binding.action != .quit {
-            let text = binding.hintText
-            guard !shown.contains(text) else { continue }
-            shown.insert(text)
-            let itemWidth = DisplayWidth.of(binding.label) + 1 + DisplayWidth.of(text)
-            if x + itemWidth > limit { break }
-            x += canvas.put(binding.label, x: x, y: y, style: theme[.hintKey])
-            x += canvas.put(" " + text + "  ", x: x, y: y, style: theme[.hint])
-        }
-        var tailX = max(x, width - DisplayWidth.of(tail) - 1)
-        if hasHelp {
-            tailX += canvas.put("?", x: tailX, y: y, style: theme[.hintKey], maxWidth: width - tailX)
-            tailX += canvas.put(" help", x: tailX, y: y, style: theme[.hint], maxWidth: width - tailX)
-        }
-        if hasQuit {
-            tailX += canvas.put("  ", x: tailX, y: y, style: theme[.hint], maxWidth: width - tailX)
-            tailX += canvas.put("q", x: tailX, y: y, style: theme[.hintKey], maxWidth: width - tailX)
-            canvas.put(" quit", x: tailX, y: y, style: theme[.hint], maxWidth: width - tailX)
+        for item in hintLayout(state, width: width) where item.x.lowerBound < width {
+            let x = item.x.lowerBound
+            let isTail = item.binding.action == .help || item.binding.action == .quit
+            if item.binding.action == .quit, x >= 2 { canvas.put("  ", x: x - 2, y: y, style: theme[.hint]) }
+            let keyWidth = canvas.put(item.binding.label, x: x, y: y, style: theme[.hintKey], maxWidth: width - x)
+            canvas.put(" " + item.text + (isTail ? "" : "  "), x: x + keyWidth, y: y, style: theme[.hint], maxWidth: width - x - keyWidth)
         }
     }
 

@@ -26,6 +26,7 @@ public final class NcursesBackend: Backend {
 
     private let environment: [String: String]
     private let bracketedPaste: Bool
+    private let mouse: Bool
     private let escapeDelayMilliseconds: Int32
     private var screen: OpaquePointer?
     private var previous: Canvas?
@@ -40,13 +41,17 @@ public final class NcursesBackend: Backend {
     ///   - environment: read for `NO_COLOR` and `TERM`.
     ///   - bracketedPaste: ask the terminal to mark pasted text (delivered as `.paste`).
     ///   - escapeDelay: how long a lone Esc waits for a following key (ncurses' default is 1 s).
+    ///   - mouse: report clicks and the wheel as `.mouse` events (the terminal then keeps them
+    ///     from its own selection; Shift-drag still selects in most terminals).
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         bracketedPaste: Bool = true,
-        escapeDelay: Duration = .milliseconds(25)
+        escapeDelay: Duration = .milliseconds(25),
+        mouse: Bool = false
     ) {
         self.environment = environment
         self.bracketedPaste = bracketedPaste
+        self.mouse = mouse
         let milliseconds = escapeDelay.components.seconds * 1000 + escapeDelay.components.attoseconds / 1_000_000_000_000_000
         escapeDelayMilliseconds = Int32(clamping: milliseconds)
         decoder = KeyDecoder(escapeTimeout: escapeDelay)
@@ -79,6 +84,7 @@ public final class NcursesBackend: Backend {
         startColors()
         stratus_install_signal_handlers(signalWakeup.writeDescriptor)
         if bracketedPaste { stratus_set_bracketed_paste(1) }
+        if mouse { stratus_set_mouse(1) }
         setCursorVisible(false)
         syncSize()
         previous = nil
@@ -87,6 +93,7 @@ public final class NcursesBackend: Backend {
     public func tearDown() {
         guard let current = screen else { return }
         if bracketedPaste { stratus_set_bracketed_paste(0) }
+        if mouse { stratus_set_mouse(0) }
         setCursorVisible(true)
         endwin()
         delscreen(current)
@@ -153,6 +160,14 @@ public final class NcursesBackend: Backend {
                     syncSize()
                     previous = nil
                     queued.append(.resize(width: size.width, height: size.height))
+                } else if code == .keyCode(CursesKey.mouse) {
+                    var x: Int32 = 0, y: Int32 = 0
+                    switch stratus_read_mouse(&x, &y) {
+                    case 1: queued.append(.mouse(MouseEvent(.press, x: Int(x), y: Int(y))))
+                    case 4: queued.append(.mouse(MouseEvent(.wheelUp, x: Int(x), y: Int(y))))
+                    case 5: queued.append(.mouse(MouseEvent(.wheelDown, x: Int(x), y: Int(y))))
+                    default: break
+                    }
                 } else {
                     queued += decoder.feed(code, at: clock.now)
                 }

@@ -6,6 +6,8 @@ public enum Event: Hashable, Sendable {
     case paste(String)
     /// The terminal now has this many columns and rows.
     case resize(width: Int, height: Int)
+    /// A click or a turn of the wheel (when the backend reports the mouse).
+    case mouse(MouseEvent)
     /// The loop's periodic tick (spinners, clearing status messages), if the app asked for one.
     case tick
 }

@@ -27,6 +27,7 @@ struct DashboardCommand: ParsableCommand {
     @Option(help: "The user who acts: an alias, a user record name or 'none' (default: the user Act As chose last on this store, else its owner).") var user: String?
     @Option(help: "The device the dashboard acts as; notifications of its own changes are not shown.")
     var device: String = DashboardServices.defaultDevice
+    @Flag(help: "Leave the mouse to the terminal (its own selection); also STRATUS_MOUSE=off.") var noMouse = false
 
     func run() throws {
         guard let scope = DatabaseScope(name: db) else {
@@ -34,7 +35,7 @@ struct DashboardCommand: ParsableCommand {
         }
         try DashboardLauncher.run(DashboardLauncher.Options(
             storePath: store ?? StoreLocation.defaultPath, scope: scope, zone: zone, recordType: type, theme: theme, user: user,
-            device: device))
+            device: device, mouse: !noMouse))
     }
 }
 
@@ -49,6 +50,8 @@ enum DashboardLauncher {
         var theme: String = "default"
         var user: String?
         var device: String = DashboardServices.defaultDevice
+        /// Clicks and the wheel reach the dashboard, unless `--no-mouse` or `STRATUS_MOUSE=off`.
+        var mouse = true
     }
 
     static func run(_ options: Options, store opened: Store? = nil) throws {
@@ -85,7 +88,8 @@ enum DashboardLauncher {
             clipboard: { Clipboard.copy($0, environment: environment) }, preferencesPath: preferencesPath, acting: acting,
             device: options.device)
         let mailbox = Mailbox<DashboardMessage>()
-        let backend = NcursesBackend(environment: environment)
+        let mouseOff = ["off", "0", "no", "false"].contains(environment["STRATUS_MOUSE"]?.lowercased() ?? "")
+        let backend = NcursesBackend(environment: environment, mouse: options.mouse && !mouseOff)
         try backend.setUp()
         state.size = backend.size
         var app = DashboardApp(state: state, runner: EffectRunner(services: services), mailbox: mailbox,
