@@ -110,7 +110,7 @@ public enum DashboardProbe {
     }
 
     public static func runToLastRecord(store: Store, zone: ZoneID, recordType: String, size: Size = Size(width: 120, height: 40),
-                                       timeout: Duration = .seconds(120)) throws -> LastPageResult {
+                                       timeout: Duration = .seconds(900)) throws -> LastPageResult {
         let clock = ContinuousClock()
         let started = clock.now
         let services = DashboardServices(store: store, queryRunner: EngineQueryRunner(store: store))
