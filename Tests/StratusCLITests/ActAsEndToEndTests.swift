@@ -20,6 +20,7 @@ import Testing
         try pane.waitFor("Stratus ▸ store.sqlite ▸ private")
         pane.keys("A")
         try pane.waitFor("Act as")
+        try pane.waitFor("alice")
         pane.keys("Down", "Enter")
         try pane.waitFor("store.sqlite ▸ as alice ▸ private")
         pane.keys("q")

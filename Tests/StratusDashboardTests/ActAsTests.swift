@@ -19,6 +19,28 @@ import StratusModel
         }
     }
 
+    /// Found by the tmux test on a busy machine: the picker opened before the users were
+    /// loaded listed only "no user", and a Down-Enter picked it.
+    @Test func aPickerOpenedBeforeTheUsersArriveListsThemWhenTheyDo() throws {
+        let harness = try harness()
+        harness.state.users = []
+        harness.autoRun = false
+        harness.press(.char("A"))
+        guard case .picker(let early)? = harness.state.topModal else {
+            Issue.record("no Act As picker")
+            return
+        }
+        #expect(early.items.map(\.label) == ["no user"])
+        harness.runPending()
+        guard case .picker(let picker)? = harness.state.topModal else {
+            Issue.record("the picker closed")
+            return
+        }
+        #expect(picker.items.map(\.label) == ["owner", "alice", "bob", "no user"])
+        #expect(picker.list.selected == 0, "on the one acting")
+        #expect(harness.state.modals.count == 1)
+    }
+
     @Test func thePickerSwitchesWhoActsAndWhatTheyReach() throws {
         let harness = try harness()
         #expect(!harness.screen().contains(" as "), "the owner acting is the usual case, not called out")

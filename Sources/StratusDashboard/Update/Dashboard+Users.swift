@@ -11,7 +11,13 @@ extension Dashboard {
     static func usersLoaded(_ state: inout DashboardState, job: Int, _ result: Result<[StoreUser], CloudKitError>) -> [Effect] {
         state.endJob(job)
         switch result {
-        case .success(let users): state.users = users
+        case .success(let users):
+            state.users = users
+            // The Act As picker opened before the users were in: it lists them now.
+            if case .picker(let picker)? = state.topModal, picker.purpose == .user, !users.isEmpty {
+                state.modals.removeLast()
+                _ = openUserPicker(&state)
+            }
         case .failure(let error): state.status = StatusMessage("Users not loaded: \(error.description)", kind: .error)
         }
         return []
