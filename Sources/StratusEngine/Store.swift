@@ -35,7 +35,11 @@ public final class Store: Sendable {
     ///
     /// - Throws: `CloudKitError` with `badDatabase` when the file is not a Stratus store, or
     ///   `incompatibleVersion` when a newer Stratus made it.
-    public init(path: String, creatingWith environment: StoreEnvironment? = nil, upgrading: (() -> Void)? = nil) throws {
+    ///   - memoryMapBytes: how much of the file each connection maps (SQLite's `mmap_size`).
+    ///     Mapped reads are cheaper for lookups that jump around a large store, but mapped pages
+    ///     count as the process's resident memory; a long-lived viewer maps less.
+    public init(path: String, creatingWith environment: StoreEnvironment? = nil, memoryMapBytes: Int = Store.defaultMemoryMapBytes,
+                upgrading: (() -> Void)? = nil) throws {
         self.path = path
         let url = URL(fileURLWithPath: path)
         try Store.checkLooksLikeSQLite(url)
@@ -46,7 +50,7 @@ public final class Store: Sendable {
             db.add(function: SQLFunctions.distance)
             // Reads map the file instead of copying pages through pread: index lookups that
             // jump around a large store cost far less.
-            try db.execute(sql: "PRAGMA mmap_size = 134217728")
+            try db.execute(sql: "PRAGMA mmap_size = \(max(0, memoryMapBytes))")
         }
         let readOnly = ReadOnlyStore(path: path)
         configuration.readonly = readOnly != nil
@@ -64,6 +68,9 @@ public final class Store: Sendable {
             throw Store.describe(error, path: path)
         }
     }
+
+    /// What each connection maps of the store file unless told otherwise: 128 MiB.
+    public static let defaultMemoryMapBytes = 134_217_728
 
     /// True when the store was opened for reading only (see ``init(path:creatingWith:)``).
     public var isReadOnly: Bool { readOnly != nil }

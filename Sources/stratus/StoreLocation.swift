@@ -16,9 +16,10 @@ enum StoreLocation {
     ///
     /// A process opens each store once and reuses it: two handles on one file in one process
     /// would break SQLite's locks when either closes.
-    static func open(_ path: String, creatingWith environment: StoreEnvironment? = nil) throws -> Store {
+    static func open(_ path: String, creatingWith environment: StoreEnvironment? = nil,
+                     memoryMapBytes: Int = Store.defaultMemoryMapBytes) throws -> Store {
         try opened.open(path) {
-            try Store(path: path, creatingWith: environment) {
+            try Store(path: path, creatingWith: environment, memoryMapBytes: memoryMapBytes) {
                 FileHandle.standardError.write(Data("Upgrading \(path) for this version of Stratus (once; a large store takes some seconds)...\n".utf8))
             }
         }

@@ -133,6 +133,10 @@ public enum DashboardProbe {
             if !pressed, !query.records.isEmpty {
                 loop.send(.key(.char("G")))
                 pressed = true
+            } else if pressed, let matches = query.matchCount, query.list.selected != matches - 1, query.loadingJob == nil {
+                // The query ran again after G (the schema arrived and it re-ran with the
+                // type's columns): G again, as a person would.
+                loop.send(.key(.char("G")))
             }
             if counted == nil, query.matchCount != nil { counted = clock.now - started }
             if pressed, let matches = query.matchCount, query.list.selected == matches - 1, query.record(at: matches - 1) != nil,

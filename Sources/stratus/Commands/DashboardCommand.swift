@@ -59,7 +59,9 @@ enum DashboardLauncher {
         if let failure = TerminalCheck.check(environment: environment) {
             throw CommandFailure(message: "error: \(failure.message)", exitCode: failure.exitCode)
         }
-        let store = try opened ?? StoreLocation.open(options.storePath)
+        // The dashboard lives long and reads pages of 50: it maps little of the store, so its
+        // resident memory stays small on a store of a million records (scripts/dashboard-memory).
+        let store = try opened ?? StoreLocation.open(options.storePath, memoryMapBytes: Int(environment["STRATUS_DASHBOARD_MMAP"] ?? "") ?? 0)
         let themesDirectory = ThemeDirectory.find(environment: environment)
         let loader = themesDirectory.map { ThemeLoader(directory: $0) }
         let preferencesPath = PreferencesFile.path(forStore: options.storePath)
