@@ -120,6 +120,22 @@ import StratusTerminal
         #expect(harness.state.query.loadedCount == 0, "the query ran again")
     }
 
+    @Test func aCountedResultIsAskedAboutAtOnce() throws {
+        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        harness.state.query.pageSize = 10
+        harness.press(.char("r"))
+        harness.runMapping()
+        let count = try #require(harness.state.query.matchCount)
+        harness.autoRun = false
+        harness.press(.ctrl("x"))
+        guard case .confirm(let confirm)? = harness.state.topModal else {
+            Issue.record("no confirmation without a second count")
+            return
+        }
+        #expect(confirm.title == "Delete \(count.formatted()) records")
+        #expect(harness.pending.isEmpty, "nothing counted again")
+    }
+
     @Test func escStopsAndSaysWhatWasDeleted() throws {
         let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
         harness.press(.char("r"))

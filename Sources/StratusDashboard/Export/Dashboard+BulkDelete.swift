@@ -10,8 +10,13 @@ extension Dashboard {
             state.status = StatusMessage("Run a query first (r); Ctrl-X then deletes what it matches.", kind: .error)
             return []
         }
-        let job = state.startJob(.bulkDelete, "count \(request.recordType) records to delete")
         state.query.bulkDeleted = 0
+        // The Query tab counted its result already: ask at once.
+        if let known = state.query.matchCount {
+            askBulkDelete(&state, request, count: known)
+            return []
+        }
+        let job = state.startJob(.bulkDelete, "count \(request.recordType) records to delete")
         state.status = StatusMessage("Counting the \(request.recordType) records the filter matches… (Esc cancels)")
         return [.countMatches(job: job, request: request, zone: state.zone, scope: state.scope)]
     }
@@ -26,19 +31,23 @@ extension Dashboard {
         guard state.job(job) != nil, let request = state.query.request else { return [] }
         state.endJob(job)
         switch result {
-        case .success(0):
-            state.status = StatusMessage("The filter matches no records: nothing to delete.")
-        case .success(let count):
-            let filter = request.filter.isEmpty ? "every \(request.recordType) record" : "\(request.recordType) records matching \(request.filter)"
-            state.modals.append(.confirm(ConfirmState(
-                title: "Delete \(count.formatted()) record\(count == 1 ? "" : "s")",
-                message: "Delete \(count.formatted()) \(filter) in \(state.zone.zoneName)? In batches of \(CloudDatabase.maximumBatchSize), each its own transaction; Esc stops between batches and what is deleted stays deleted. Records that point at them with DELETE_SELF go too.",
-                action: .bulkDelete(count: count))))
-            state.status = nil
-        case .failure(let error):
-            state.status = .error(error)
+        case .success(let count): askBulkDelete(&state, request, count: count)
+        case .failure(let error): state.status = .error(error)
         }
         return []
+    }
+
+    private static func askBulkDelete(_ state: inout DashboardState, _ request: QueryRequest, count: Int) {
+        guard count > 0 else {
+            state.status = StatusMessage("The filter matches no records: nothing to delete.")
+            return
+        }
+        let filter = request.filter.isEmpty ? "every \(request.recordType) record" : "\(request.recordType) records matching \(request.filter)"
+        state.modals.append(.confirm(ConfirmState(
+            title: "Delete \(count.formatted()) record\(count == 1 ? "" : "s")",
+            message: "Delete \(count.formatted()) \(filter) in \(state.zone.zoneName)? In batches of \(CloudDatabase.maximumBatchSize), each its own transaction; Esc stops between batches and what is deleted stays deleted. Records that point at them with DELETE_SELF go too.",
+            action: .bulkDelete(count: count))))
+        state.status = nil
     }
 
     static func confirmedBulkDelete(_ state: inout DashboardState, count: Int) -> [Effect] {

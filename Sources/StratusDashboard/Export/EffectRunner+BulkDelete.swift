@@ -9,15 +9,13 @@ extension EffectRunner {
         counting.desiredKeys = []
         counting.resultsLimit = CloudDatabase.maximumQueryLimit
         let result = capture { () throws -> Int? in
-            var page = try services.queryRunner.run(counting, zone: zone, scope: scope)
-            var count = page.records.count
-            while let cursor = page.cursor {
-                if isCancelled(job) { return nil }
-                post(.matchesCounting(job: job, countedSoFar: count))
-                page = try services.queryRunner.next(cursor: cursor, request: counting, zone: zone, scope: scope)
+            var count = 0
+            let finished = try walkResult(job: job, counting, zone: zone, scope: scope) { page, _ in
                 count += page.records.count
+                if page.cursor != nil { post(.matchesCounting(job: job, countedSoFar: count)) }
+                return true
             }
-            return count
+            return finished ? count : nil
         }
         switch result {
         case .success(let count?): post(.matchesCounted(job: job, .success(count)))
@@ -37,6 +35,8 @@ extension EffectRunner {
         let result = capture { () throws -> Int? in
             while true {
                 if isCancelled(job) { return nil }
+                // Past what undo keeps, the records' fields are not read any more.
+                batchRequest.desiredKeys = deleted < UndoStack.maximumKeptRecords ? nil : []
                 // Always the first page: the records deleted before are no longer in it.
                 let page = try services.queryRunner.run(batchRequest, zone: zone, scope: scope)
                 guard !page.records.isEmpty else { return deleted }

@@ -44,14 +44,12 @@ extension EffectRunner {
                 post(.exportProgress(job: job, written: records.count, total: records.count))
             case .query(var request, let zone, let scope):
                 request.resultsLimit = ResultExport.pageSize
-                var page = try services.queryRunner.run(request, zone: zone, scope: scope)
-                while true {
-                    if isCancelled(job) { return nil }
+                let finished = try walkResult(job: job, request, zone: zone, scope: scope) { page, _ in
                     try write(page.records)
                     post(.exportProgress(job: job, written: summary.records, total: nil))
-                    guard let cursor = page.cursor else { break }
-                    page = try services.queryRunner.next(cursor: cursor, request: request, zone: zone, scope: scope)
+                    return true
                 }
+                if !finished { return nil }
             case .changes(let zone, let scope, let since, let desiredKeys):
                 var token = since
                 while true {

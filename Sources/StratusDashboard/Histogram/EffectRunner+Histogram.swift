@@ -10,14 +10,14 @@ extension EffectRunner {
         reading.resultsLimit = CloudDatabase.maximumQueryLimit
         let result = capture { () throws -> ValueHistogram? in
             var values: [FieldValue?] = []
-            var page = try services.queryRunner.run(reading, zone: zone, scope: scope)
-            while true {
+            var more = false
+            let finished = try walkResult(job: job, reading, zone: zone, scope: scope) { page, _ in
                 values += page.records.map { $0[field] }
-                guard let cursor = page.cursor, values.count < ValueHistogram.sampleLimit else { break }
-                if isCancelled(job) { return nil }
-                page = try services.queryRunner.next(cursor: cursor, request: reading, zone: zone, scope: scope)
+                more = page.cursor != nil
+                return values.count < ValueHistogram.sampleLimit
             }
-            let sampled = values.count > ValueHistogram.sampleLimit || (values.count == ValueHistogram.sampleLimit && page.cursor != nil)
+            guard finished else { return nil }
+            let sampled = values.count > ValueHistogram.sampleLimit || (values.count == ValueHistogram.sampleLimit && more)
             return ValueHistogram(field: field, values: Array(values.prefix(ValueHistogram.sampleLimit)), sampled: sampled)
         }
         switch result {

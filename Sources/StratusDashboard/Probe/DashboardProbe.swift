@@ -57,14 +57,7 @@ public enum DashboardProbe {
                            size: Size = Size(width: 120, height: 40), timeout: Duration = .seconds(60)) throws -> Result {
         let clock = ContinuousClock()
         let started = clock.now
-        let services = DashboardServices(store: store, queryRunner: EngineQueryRunner(store: store))
-        let mailbox = Mailbox<DashboardMessage>()
-        let backend = MemoryBackend(width: size.width, height: size.height, colorDepth: .trueColor)
-        let state = DashboardState(storePath: store.path, zone: zone, recordType: recordType, size: size)
-        var app = DashboardApp(state: state, runner: EffectRunner(services: services), mailbox: mailbox)
-        app.start()
-        let loop = EventLoop(app: app, backend: backend, mailbox: mailbox)
-        loop.render()
+        let (loop, mailbox) = startDashboard(store: store, zone: zone, recordType: recordType, size: size)
         let firstFrame = clock.now - started
 
         // Until the first page is on screen.
@@ -113,14 +106,7 @@ public enum DashboardProbe {
                                        timeout: Duration = .seconds(900)) throws -> LastPageResult {
         let clock = ContinuousClock()
         let started = clock.now
-        let services = DashboardServices(store: store, queryRunner: EngineQueryRunner(store: store))
-        let mailbox = Mailbox<DashboardMessage>()
-        let backend = MemoryBackend(width: size.width, height: size.height, colorDepth: .trueColor)
-        var app = DashboardApp(state: DashboardState(storePath: store.path, zone: zone, recordType: recordType, size: size),
-                               runner: EffectRunner(services: services), mailbox: mailbox)
-        app.start()
-        let loop = EventLoop(app: app, backend: backend, mailbox: mailbox)
-        loop.render()
+        let (loop, mailbox) = startDashboard(store: store, zone: zone, recordType: recordType, size: size)
         let deadline = started + timeout
         var pressed = false
         var counted: Duration?
@@ -146,6 +132,20 @@ public enum DashboardProbe {
                                       lastPageMilliseconds: milliseconds(clock.now - started), matches: matches, peakMemoryMiB: peakMemoryMiB())
             }
         }
+    }
+
+    /// The real app in an event loop on an in-memory terminal, started and drawn once.
+    static func startDashboard(store: Store, zone: ZoneID, recordType: String, size: Size)
+        -> (EventLoop<DashboardApp>, Mailbox<DashboardMessage>) {
+        let services = DashboardServices(store: store, queryRunner: EngineQueryRunner(store: store))
+        let mailbox = Mailbox<DashboardMessage>()
+        let backend = MemoryBackend(width: size.width, height: size.height, colorDepth: .trueColor)
+        var app = DashboardApp(state: DashboardState(storePath: store.path, zone: zone, recordType: recordType, size: size),
+                               runner: EffectRunner(services: services), mailbox: mailbox)
+        app.start()
+        let loop = EventLoop(app: app, backend: backend, mailbox: mailbox)
+        loop.render()
+        return (loop, mailbox)
     }
 
     /// Delivers results until no job runs (or the deadline passes).

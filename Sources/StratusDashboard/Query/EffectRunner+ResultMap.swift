@@ -12,17 +12,15 @@ extension EffectRunner {
         let result = capture { () throws -> [ResultPage]? in
             var map = [ResultPage(cursor: nil, count: firstPageCount)]
             var counted = firstPageCount
-            var page = QueryPage(records: [], cursor: cursor)
-            while let cursor = page.cursor {
-                if isCancelled(job) { return nil }
-                if map.count % 10 == 0 { post(.resultMapping(job: job, countedSoFar: counted)) }
-                page = try services.queryRunner.next(cursor: cursor, request: walking, zone: zone, scope: scope)
+            let finished = try walkResult(job: job, walking, from: cursor, zone: zone, scope: scope) { page, readFrom in
                 // A last page can be empty (the page before was full to the end): not a page.
-                if page.records.isEmpty && page.cursor == nil { break }
-                map.append(ResultPage(cursor: cursor, count: page.records.count))
+                if page.records.isEmpty && page.cursor == nil { return false }
+                map.append(ResultPage(cursor: readFrom, count: page.records.count))
                 counted += page.records.count
+                if map.count % 10 == 0 { post(.resultMapping(job: job, countedSoFar: counted)) }
+                return true
             }
-            return map
+            return finished ? map : nil
         }
         switch result {
         case .success(let map?): post(.resultMapped(job: job, .success(map)))
