@@ -27,7 +27,7 @@ enum FaultsTabView {
         } else {
             let values = plan.faults.map { fault in
                 ["#\(fault.id)", fault.isSpent ? "spent" : "armed", "\(fault.fired)/\(fault.seen)", fault.kind.name, place(fault),
-                 fault.trigger.description, fault.retryAfter.map { retry in retry == retry.rounded() ? "\(Int(retry)) s" : "\(retry) s" } ?? ""]
+                 fault.trigger.description, fault.retryAfter.map(FaultKind.seconds) ?? ""]
             }
             let titles = ["#", "state", "fired", "kind", "where", "trigger", "retry"]
             var widths = ViewKit.widths(titles: titles, values: values, cap: 24)

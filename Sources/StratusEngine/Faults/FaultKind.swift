@@ -72,7 +72,7 @@ public enum FaultKind: String, Sendable, CaseIterable, Hashable {
     public static let defaultItemLimit = 100
 
     /// `5 s`, `0.5 s`.
-    static func seconds(_ value: Double) -> String {
+    public static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
