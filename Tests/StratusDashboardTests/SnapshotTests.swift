@@ -111,6 +111,17 @@ import Testing
         }
     }
 
+    /// A selected location is drawn on a world map beside its value.
+    @Test func inspectorLocation() {
+        assertSnapshot("inspector-location") { state in
+            let record = Fixtures.trips(3)[1]
+            var inspector = InspectorState(record: record)
+            let rows = InspectorRows.rows(record, schema: state.schema(named: record.recordType))
+            inspector.list = ListCursor(selected: rows.firstIndex { $0.name == "destination" } ?? 0)
+            state.modals = [.inspector(inspector)]
+        }
+    }
+
     @Test func editForm() {
         assertSnapshot("edit-form") { state in
             var form = EditFormState(isNew: false, base: Fixtures.trips(1)[0], rows: [])

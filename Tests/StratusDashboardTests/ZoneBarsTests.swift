@@ -85,3 +85,57 @@ import StratusTerminal
         #expect(harness.screen().contains("Order parents first"))
     }
 }
+
+/// A location in the inspector is drawn on a world map.
+@Suite struct WorldMapTests {
+    /// The character of the map at a place, as drawn without a marker there.
+    func dots(at location: Location, height: Int) throws -> Character {
+        // Mark the other side of the world, so the place's own cell is drawn as land or sea.
+        let elsewhere = Location(latitude: -location.latitude, longitude: location.longitude > 0 ? location.longitude - 180 : location.longitude + 180)
+        let map = try #require(WorldMap(elsewhere, height: height))
+        let column = min(height * 4 - 1, Int((location.longitude + 180) / 360 * Double(height * 4)))
+        let row = min(height - 1, Int((90 - location.latitude) / 180 * Double(height)))
+        return Array(map.lines[row])[column]
+    }
+
+    @Test func landIsDottedAndTheSeaIsBlank() throws {
+        #expect(try dots(at: Location(latitude: 12, longitude: 16), height: 8) == "⣿", "the middle of Africa is all land")
+        #expect(try dots(at: Location(latitude: -58, longitude: 135), height: 8) == "⠀", "the Southern Ocean is none")
+        #expect(try dots(at: Location(latitude: 10, longitude: -150), height: 8) == "⠀", "nor is the middle of the Pacific")
+        #expect(try dots(at: Location(latitude: 60, longitude: 100), height: 8) == "⣿", "Siberia is")
+    }
+
+    @Test func theMarkerSitsOnThePlace() throws {
+        let tokyo = try #require(WorldMap(Location(latitude: 35.68, longitude: 139.76), height: 8))
+        #expect(tokyo.lines.count == 8)
+        #expect(tokyo.lines.allSatisfy { $0.count == 32 })
+        #expect(tokyo.markerColumn == 28 && tokyo.markerRow == 2)
+        #expect(Array(tokyo.lines[2])[28] == WorldMap.marker)
+        let south = try #require(WorldMap(Location(latitude: -90, longitude: 180), height: 4))
+        #expect(south.markerColumn == 15 && south.markerRow == 3, "the edges stay on the map")
+        #expect(WorldMap(Location(latitude: 95, longitude: 0), height: 8) == nil)
+        #expect(WorldMap(Location(latitude: 0, longitude: 0), height: 1) == nil)
+        #expect(WorldMap.caption(Location(latitude: -33.868, longitude: -151.2)) == "33.87° S, 151.2° W")
+    }
+
+    @Test func theInspectorDrawsTheMapForASelectedLocation() throws {
+        var record = Record(recordType: "Trip", recordID: RecordID(recordName: "t1", zoneID: ZoneID(zoneName: "Travel")))
+        record["destination"] = .location(Location(latitude: 35.68, longitude: 139.76))
+        record["title"] = .string("京都 🍁")
+        let harness = try Harness(records: [record], size: Size(width: 100, height: 30))
+        harness.press(.enter)
+        guard case .inspector(let inspector)? = harness.state.topModal else {
+            Issue.record("no inspector")
+            return
+        }
+        let rows = InspectorRows.rows(inspector.record, schema: harness.state.schema(named: "Trip"))
+        let index = try #require(rows.firstIndex { $0.name == "destination" })
+        harness.press(.char("g"))
+        #expect(!harness.screen().contains("35.68° N, 139.76° E"), "no map until the location is selected")
+        for _ in 0..<index { harness.press(.down) }
+        let screen = harness.screen()
+        #expect(screen.contains("35.68° N, 139.76° E"))
+        #expect(screen.contains(String(WorldMap.marker)))
+        #expect(screen.contains("destination  "), "the selected row stays in view above the map")
+    }
+}
