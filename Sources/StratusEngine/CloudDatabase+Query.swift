@@ -34,6 +34,15 @@ extension CloudDatabase {
                        desiredKeys: desiredKeys, resultsLimit: resultsLimit)
     }
 
+    /// The last `resultsLimit` records of a query's whole result, in the result's order: a
+    /// query run from its end, so a client can show where a large result ends without paging
+    /// through it. Checked, planned and filtered for the caller exactly as ``records(matching:inZoneWith:desiredKeys:resultsLimit:)``.
+    public func lastRecords(matching query: Query, inZoneWith zoneID: ZoneID = .default,
+                            desiredKeys: [String]? = nil, resultsLimit: Int? = nil) throws -> [Record] {
+        _ = try faults(FaultCall(operation: .query, scope: scope, zoneNames: [zoneID.zoneName]))
+        return try run(query, zoneID: zoneID, now: Date(), position: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit, fromEnd: true).records
+    }
+
     /// Parses and checks a predicate for `recordType` against the store's schema without
     /// running it: the filter editor and `stratus check` call this on every change.
     public func analyze(_ query: Query, now: Date = Date()) throws -> PredicateAnalysis {
@@ -43,7 +52,7 @@ extension CloudDatabase {
     }
 
     private func run(_ query: Query, zoneID: ZoneID, now: Date, position: QueryCursor.Position?,
-                     desiredKeys: [String]?, resultsLimit: Int?) throws -> QueryResultsPage {
+                     desiredKeys: [String]?, resultsLimit: Int?, fromEnd: Bool = false) throws -> QueryResultsPage {
         let limit = min(max(resultsLimit ?? CloudDatabase.defaultQueryLimit, 1), CloudDatabase.maximumQueryLimit)
         return try store.read { db in
             let catalog = try store.catalog(db)
@@ -59,7 +68,7 @@ extension CloudDatabase {
             let plan = QueryPlanner(type: type, zoneRowID: zone.id, typeID: type.id).plan(compiled)
             var executor = QueryExecutor(db: db, zoneRowID: zone.id, type: type, query: compiled, plan: plan, limit: limit)
             executor.visible = try gate.readFilter(zone: zone, typeName: query.recordType)
-            let (loaded, next) = try executor.run(after: position)
+            let (loaded, next) = fromEnd ? (try executor.runTail(), nil) : try executor.run(after: position)
             let records = try loaded.map { try $0.stored.record(zoneID: zoneID, typeName: query.recordType, desiredKeys: desiredKeys, decodedFields: $0.fields) }
             let cursor = next.map { QueryCursor(scope: scope, zoneID: zoneID, query: query, now: now, position: $0).encoded(storeID: store.storeID) }
             return QueryResultsPage(records: records, cursor: cursor)

@@ -60,11 +60,15 @@ import Testing
         // Near the end of what is loaded, the next page comes with the cursor.
         harness.press(.pageDown, .pageDown)
         #expect(harness.state.query.records.count == 100)
+        // G before the result is counted: its last page, read from its end, nothing in between.
         harness.press(.char("G"))
+        #expect(harness.state.query.records.count == 100)
+        #expect(Dashboard.selectedQueryRecord(harness.state)?.recordName == "trip-119")
+        // Paged to the end from the top, the cursor runs out.
+        harness.press(.char("g"))
+        for _ in 0..<12 { harness.press(.pageDown) }
         #expect(harness.state.query.records.count == 120)
         #expect(harness.state.query.cursor == nil)
-        #expect(harness.state.query.list.selected == 99 || harness.state.query.list.selected == 119)
-        harness.press(.char("G"))
         #expect(harness.state.query.list.selected == 119)
         #expect(harness.screen().contains("120/120 loaded"))
         #expect(!harness.screen().contains("more available"))

@@ -1,6 +1,7 @@
 import Foundation
 @testable import StratusDashboard
 import StratusEngine
+import StratusPredicates
 import StratusModel
 import StratusTerminal
 import Testing
@@ -79,13 +80,15 @@ import Testing
         expectSelectionRight(harness)
         #expect(harness.state.query.list.selected == 0)
         let loaded = harness.state.query.loadedCount
+        // G before the count: the result's last page, read from its end; g back to the top.
         harness.press(.char("G"))
-        // The last loaded rows come back, then the next new page follows.
-        #expect(harness.state.query.list.selected == loaded - 1)
+        #expect(harness.state.query.shownRecord(at: harness.state.query.list.selected)?.recordName == "trip-999")
+        #expect(harness.state.query.loadedCount == loaded, "nothing in between read")
+        harness.press(.char("g"))
+        #expect(harness.state.query.list.selected == 0)
         expectSelectionRight(harness)
-        #expect(harness.state.query.loadedCount == loaded + 50)
-        // To the very end: every page fetched once, 1,000 rows counted, no cursor left.
-        for _ in 0..<20 { harness.press(.char("G")) }
+        // To the very end page by page: every page fetched once, 1,000 rows counted, no cursor left.
+        for _ in 0..<60 { harness.press(.pageDown) }
         #expect(harness.state.query.loadedCount == 1000)
         #expect(harness.state.query.cursor == nil)
         #expect(harness.state.query.list.selected == 999)
@@ -150,11 +153,16 @@ import Testing
     @Test func gReachesTheLastRecordOfTheWholeResult() throws {
         let harness = try Harness(records: Fixtures.trips(5_000), size: Size(width: 120, height: 30))
         #expect(QueryTabView.countsText(harness.state.query).hasPrefix("1/50 loaded, more available"))
-        // G before the count is in: it goes to the last record as soon as the count arrives.
+        // G before the count is in: the result is read from its end and its last page shown at
+        // once; the count then numbers it, the same record selected.
         harness.press(.char("G"))
-        #expect(harness.state.status?.text.contains("G goes to the last record as soon as it is counted") == true)
+        #expect(harness.state.query.tail?.count == 50)
+        #expect(harness.state.query.shownRecord(at: harness.state.query.list.selected)?.recordName == "trip-4999")
+        #expect(QueryTabView.countsText(harness.state.query).hasPrefix("last 50, 1 from the end · counting"))
+        #expect(harness.screen().contains("trip-4999"))
         let fetchesBefore = harness.fakeQueries?.nextCursors.withLock { $0.count } ?? 0
         harness.runMapping()
+        #expect(harness.state.query.tail == nil)
         #expect(harness.state.query.matchCount == 5_000)
         #expect(harness.state.query.list.selected == 4_999)
         #expect(harness.state.query.record(at: 4_999)?.recordName == "trip-4999")
@@ -167,6 +175,60 @@ import Testing
         #expect(harness.state.query.record(at: 0)?.recordName == "trip-0")
         harness.press(.char("G"))
         #expect(harness.state.query.record(at: 4_999)?.recordName == "trip-4999")
+    }
+
+    @Test func theTailIsBrowsedBeforeTheCountAndKeepsItsRecordWhenNumbered() throws {
+        let harness = try Harness(records: Fixtures.trips(3_000), size: Size(width: 120, height: 30))
+        harness.press(.char("G"))
+        for _ in 0..<3 { harness.press(.up) }
+        #expect(harness.state.query.shownRecord(at: harness.state.query.list.selected)?.recordName == "trip-2996")
+        // Up from the tail's first row: the rows before it are not numbered yet.
+        for _ in 0..<60 { harness.press(.up) }
+        #expect(harness.state.query.list.selected == 0)
+        #expect(harness.state.status?.text.contains("the ones before them come when the result is counted") == true)
+        harness.press(.down)
+        // The same query run again (r) keeps the tail and its selection.
+        harness.press(.char("r"))
+        #expect(harness.state.query.tail != nil)
+        #expect(harness.state.query.shownRecord(at: harness.state.query.list.selected)?.recordName == "trip-2951")
+        harness.runMapping()
+        #expect(harness.state.query.tail == nil)
+        #expect(harness.state.query.list.selected == 2_951)
+        #expect(harness.state.query.record(at: 2_951)?.recordName == "trip-2951")
+        // g leaves a tail for the first row.
+        let again = try Harness(records: Fixtures.trips(3_000), size: Size(width: 120, height: 30))
+        again.press(.char("G"))
+        again.press(.char("g"))
+        #expect(again.state.query.tail == nil && again.state.query.list.selected == 0)
+        #expect(again.state.query.record(at: 0)?.recordName == "trip-0")
+        // A new query forgets the tail.
+        again.press(.char("G"))
+        again.state.query.filter = "title == \"x\""
+        again.press(.char("r"))
+        #expect(again.state.query.tail == nil)
+    }
+
+    @Test func theEngineReadsASortedResultFromItsEnd() throws {
+        let harness = try Harness(records: Fixtures.trips(1_200), size: Size(width: 120, height: 30), engineQueries: true)
+        harness.state.query.sort = [SortKey(key: "budget", ascending: false)]
+        harness.state.query.pageSize = 10
+        harness.press(.char("r"))
+        harness.press(.char("G"))
+        let shown = harness.state.query.tail
+        try #require(shown != nil, "G shows the tail while the result is counted")
+        let tail = shown ?? []
+        #expect(tail.count == 10)
+        let all = try harness.database.records(matching: StratusEngine.Query(recordType: "Trip", sortDescriptors: [StratusPredicates.QuerySort("budget", ascending: false)]),
+                                               inZoneWith: harness.state.zone, resultsLimit: 1_000)
+        var names = all.records.map { $0.recordName }
+        var cursor = all.cursor
+        while let next = cursor {
+            let page = try harness.database.records(continuingMatchFrom: next, resultsLimit: 1_000)
+            names += page.records.map { $0.recordName }
+            cursor = page.cursor
+        }
+        #expect(tail.map { $0.recordName } == Array(names.suffix(tail.count)))
+        #expect(harness.screen().contains(names.last ?? "?"))
     }
 
     @Test func aNewQueryForgetsTheCountAndStopsTheWalk() throws {

@@ -29,6 +29,17 @@ final class FakeQueryRunner: QueryRunner {
         return try page(request, from: start)
     }
 
+    func last(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> [Record] {
+        var all: [Record] = []
+        var page = try page(request, from: 0)
+        all += page.records
+        while let cursor = page.cursor, let start = Int(cursor) {
+            page = try self.page(request, from: start)
+            all += page.records
+        }
+        return Array(all.suffix(request.resultsLimit))
+    }
+
     private func page(_ request: QueryRequest, from start: Int) throws -> QueryPage {
         var matching = records.filter { $0.recordType == request.recordType }
         let filter = request.filter.trimmingCharacters(in: .whitespaces)

@@ -125,6 +125,11 @@ import StratusPredicates
             #expect(missing.isEmpty && extra.isEmpty,
                     "round \(round): \(query.predicateFormat) \(arguments) sorts \(sorts.map(\.key)): missing \(missing.sorted().prefix(5)), extra \(extra.sorted().prefix(5))")
             #expect(got.count == Set(got.map(\.recordName)).count, "round \(round): a record came twice: \(query.predicateFormat)")
+            // The same query read from its end gives the result's last records in its order.
+            let tailSize = Int(random.next() % 30 + 1)
+            let tail = try db.lastRecords(matching: query, inZoneWith: zone, resultsLimit: tailSize)
+            #expect(tail.map(\.recordName) == got.suffix(tailSize).map(\.recordName),
+                    "round \(round): the last \(tailSize) of \(query.predicateFormat) sorts \(sorts.map(\.key))")
             if let first = compiled.sorts.first {
                 let values = got.map { Adapter(record: $0).value(for: first.key) }
                 let present = values.prefix { $0 != nil }

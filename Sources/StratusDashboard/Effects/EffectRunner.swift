@@ -106,6 +106,11 @@ public final class EffectRunner: Sendable {
             guard !isCancelled(job) else { return }
             post(.queryPage(job: job, result, page: nil, milliseconds: milliseconds()))
 
+        case .loadTail(let job, let request, let zone, let scope):
+            let result = capture { try services.queryRunner.last(request, zone: zone, scope: scope) }
+            guard !isCancelled(job) else { return }
+            post(.tailLoaded(job: job, result))
+
         case .queryPage(let job, let page, let cursor, let request, let zone, let scope):
             let result = capture {
                 if let cursor { return try services.queryRunner.next(cursor: cursor, request: request, zone: zone, scope: scope) }

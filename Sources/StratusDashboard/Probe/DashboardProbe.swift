@@ -110,6 +110,9 @@ public enum DashboardProbe {
         let deadline = started + timeout
         var pressed = false
         var counted: Duration?
+        // The last record is drawn first from the result read from its end (before the count),
+        // or, when the count comes first, from its page.
+        var lastDrawn: Duration?
         while true {
             if let error = loop.app.state.query.error { throw ProbeError(description: "the query failed: \(error)") }
             guard clock.now < deadline else { throw ProbeError(description: "the last record was not drawn within \(timeout)") }
@@ -119,17 +122,22 @@ public enum DashboardProbe {
             if !pressed, !query.records.isEmpty {
                 loop.send(.key(.char("G")))
                 pressed = true
-            } else if pressed, let matches = query.matchCount, query.list.selected != matches - 1, query.loadingJob == nil {
+            } else if pressed, query.tail == nil, let matches = query.matchCount, query.list.selected != matches - 1, query.loadingJob == nil {
                 // The query ran again after G (the schema arrived and it re-ran with the
                 // type's columns): G again, as a person would.
                 loop.send(.key(.char("G")))
+            }
+            if lastDrawn == nil, pressed, let tail = query.tail, query.list.selected == tail.count - 1 {
+                loop.render()
+                lastDrawn = clock.now - started
             }
             if counted == nil, query.matchCount != nil { counted = clock.now - started }
             if pressed, let matches = query.matchCount, query.list.selected == matches - 1, query.record(at: matches - 1) != nil,
                query.loadingJob == nil {
                 loop.render()
-                return LastPageResult(countMilliseconds: milliseconds(counted ?? clock.now - started),
-                                      lastPageMilliseconds: milliseconds(clock.now - started), matches: matches, peakMemoryMiB: peakMemoryMiB())
+                let now = clock.now - started
+                return LastPageResult(countMilliseconds: milliseconds(counted ?? now), lastPageMilliseconds: milliseconds(lastDrawn ?? now),
+                                      matches: matches, peakMemoryMiB: peakMemoryMiB())
             }
         }
     }

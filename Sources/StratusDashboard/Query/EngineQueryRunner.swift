@@ -35,6 +35,11 @@ public struct EngineQueryRunner: QueryRunner {
         return QueryPage(records: page.records, cursor: page.cursor)
     }
 
+    public func last(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> [Record] {
+        try database(scope).lastRecords(matching: try query(request), inZoneWith: zone, desiredKeys: request.desiredKeys,
+                                        resultsLimit: request.resultsLimit)
+    }
+
     public func check(filter: String, arguments: [String], recordType: String) -> FilterCheck {
         let parsed: [PredicateArgument]
         do {

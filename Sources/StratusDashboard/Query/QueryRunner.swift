@@ -123,6 +123,9 @@ public protocol QueryRunner: Sendable {
     func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage
     /// The page after `cursor` (from a previous page of the same request).
     func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage
+    /// The last `request.resultsLimit` records of the whole result, in its order, read from its
+    /// end (what `G` shows before the result is counted).
+    func last(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> [Record]
     /// Parses and checks a filter against the record type's schema and CloudKit's rules.
     func check(filter: String, arguments: [String], recordType: String) -> FilterCheck
 }

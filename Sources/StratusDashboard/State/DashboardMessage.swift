@@ -64,6 +64,7 @@ public enum DashboardMessage: Sendable {
     case matchesCounting(job: Int, countedSoFar: Int)
     /// The Query tab's result walked: records so far, and at the end every page's cursor and size.
     case resultMapping(job: Int, countedSoFar: Int)
+    case tailLoaded(job: Int, Result<[Record], CloudKitError>)
     case resultMapped(job: Int, Result<[ResultPage], CloudKitError>)
     case matchesCounted(job: Int, Result<Int, CloudKitError>)
     /// A batch of a bulk delete went: how many so far, and the records of the batch (for undo).
@@ -181,6 +182,8 @@ public enum Effect: Sendable {
     /// Walks the result of `request` after its first page (without fields), for the match
     /// count and the cursors of its pages.
     case mapResult(job: Int, request: QueryRequest, after: String, firstPageCount: Int, zone: ZoneID, scope: DatabaseScope)
+    /// The result's last page, read from its end.
+    case loadTail(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     /// Deletes every record `request` matches, in batches of 400, until cancelled.
     case bulkDelete(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     /// Undoes (or redoes) a change this dashboard made.

@@ -51,6 +51,14 @@ public struct QueryTabState: Sendable {
     public var mapJob: Int?
     /// `G` was pressed while the result was being counted: go to the last record when it is.
     public var wantsLast = false
+    /// The result's last records, read from its end when `G` is pressed before the result is
+    /// counted: shown at once, ``list`` counting in them, until the count gives them numbers.
+    public private(set) var tail: [Record]?
+    /// The job reading ``tail``.
+    public var tailJob: Int?
+    /// The request the rows shown answer: the same query run again (the schema arrived, the
+    /// store changed) keeps the selection, and the tail, rather than starting from the top.
+    public var shownRequest: QueryRequest?
     /// Records a bulk delete (Ctrl-X) removed so far, of how many it set out to.
     public var bulkDeleted = 0
     public var bulkDeleteTotal = 0
@@ -68,6 +76,32 @@ public struct QueryTabState: Sendable {
     }
 
     // MARK: - The window
+
+    /// Rows the list moves over: the tail's while it is shown, else every row fetched.
+    public var rowCount: Int { tail?.count ?? loadedCount }
+
+    /// The record shown in row `row` of the list (of the tail while it is shown).
+    public func shownRecord(at row: Int) -> Record? {
+        guard let tail else { return record(at: row) }
+        return tail.indices.contains(row) ? tail[row] : nil
+    }
+
+    /// Shows the result's last records, the last one selected.
+    public mutating func showTail(_ rows: [Record], visible: Int) {
+        tail = rows
+        list = ListCursor()
+        list.move(to: rows.count - 1, count: rows.count, visible: visible)
+    }
+
+    /// Leaves the tail for the result's rows; returns the row the tail's selection is in the
+    /// whole result once it is counted (nil before).
+    @discardableResult
+    public mutating func leaveTail() -> Int? {
+        guard let shown = tail else { return nil }
+        tail = nil
+        guard let matchCount else { return nil }
+        return max(0, matchCount - shown.count + list.selected)
+    }
 
     /// Sums the page counts when the pages change, not when they are read: the view reads
     /// them for every row it draws, and a deep result has thousands of pages.
@@ -103,6 +137,8 @@ public struct QueryTabState: Sendable {
         matchCount = nil
         countedSoFar = nil
         wantsLast = false
+        tail = nil
+        tailJob = nil
     }
 
     /// Takes the page map of the whole result (every page's cursor and size, walked in the
@@ -202,11 +238,13 @@ public struct QueryTabState: Sendable {
         }
         records = kept
         pages = counted
+        tail?.removeAll { recordIDs.contains($0.recordID) }
     }
 
     /// A record made here goes first among the kept rows; returns its row.
     @discardableResult
     public mutating func insertFirst(_ record: Record) -> Int {
+        tail = nil
         if keptPages.isEmpty {
             receiveFirstPage([record], cursor: cursor)
             return 0
@@ -218,7 +256,12 @@ public struct QueryTabState: Sendable {
 
     /// Replaces a kept record with a newer version of it; false when it is not kept.
     public mutating func replace(_ record: Record) -> Bool {
-        guard let index = records.firstIndex(where: { $0.recordID == record.recordID }) else { return false }
+        var replaced = false
+        if let index = tail?.firstIndex(where: { $0.recordID == record.recordID }) {
+            tail?[index] = record
+            replaced = true
+        }
+        guard let index = records.firstIndex(where: { $0.recordID == record.recordID }) else { return replaced }
         records[index] = record
         return true
     }

@@ -13,7 +13,16 @@ extension Dashboard {
             state.endJob(running)
             effects.append(.cancel(job: running))
         }
+        // The same query again (the schema arrived, the store changed) keeps a G pressed before it.
+        let again = state.query.shownRequest == request
+        let wantsLast = state.query.wantsLast && again
         effects += stopMappingResult(&state)
+        state.query.wantsLast = wantsLast
+        if !again, let tailJob = state.query.tailJob {
+            state.endJob(tailJob)
+            state.query.tailJob = nil
+            effects.append(.cancel(job: tailJob))
+        }
         let job = state.startJob(.query, "query \(request.recordType)")
         state.query.loadingJob = job
         state.query.hasRun = true
@@ -34,7 +43,7 @@ extension Dashboard {
     /// page when the selection comes within a screen of the last row fetched. Each page that
     /// arrives asks again, so the kept rows follow the viewport.
     static func loadMoreIfNeeded(_ state: inout DashboardState) -> [Effect] {
-        guard state.tab == .query, state.query.loadingJob == nil, let request = state.query.request,
+        guard state.tab == .query, state.query.loadingJob == nil, state.query.tail == nil, let request = state.query.request,
               !state.query.pages.isEmpty else { return [] }
         let query = state.query
         let visible = Layout.queryRows(state.size)
@@ -66,7 +75,7 @@ extension Dashboard {
     }
 
     static func selectedQueryRecord(_ state: DashboardState) -> Record? {
-        state.query.record(at: state.query.list.selected)
+        state.query.shownRecord(at: state.query.list.selected)
     }
 
     static func queryAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {

@@ -78,9 +78,15 @@ extension Dashboard {
                 if let index {
                     state.query.receivePage(index, rows: page.records, cursor: page.cursor)
                 } else {
+                    let again = state.query.shownRequest != nil && state.query.shownRequest == state.query.request
+                    state.query.shownRequest = state.query.request
                     state.query.receiveFirstPage(page.records, cursor: page.cursor)
-                    state.query.list = ListCursor()
+                    if !again {
+                        state.query.leaveTail()
+                        state.query.list = ListCursor()
+                    }
                     state.query.matchCount = page.cursor == nil ? page.records.count : nil
+                    if state.query.matchCount != nil, let row = state.query.leaveTail() { state.query.list.selected = row }
                     mapEffects = startMappingResult(&state)
                     state.query.columnOffset = min(state.query.columnOffset, max(0, QueryColumns.columns(
                         schema: state.currentSchema, desiredKeys: state.query.desiredKeys).count - 1))
@@ -227,7 +233,7 @@ extension Dashboard {
             case .success(let cascaded):
                 let gone = Set([recordID] + cascaded)
                 state.query.remove(gone)
-                state.query.list.clamp(count: state.query.loadedCount, visible: Layout.queryRows(state.size))
+                state.query.list.clamp(count: state.query.rowCount, visible: Layout.queryRows(state.size))
                 for index in state.fetch.rows.indices where state.fetch.rows[index].record.map({ gone.contains($0.recordID) }) ?? false {
                     state.fetch.rows[index].record = nil
                     state.fetch.rows[index].error = CloudKitError(.unknownItem, "deleted")
@@ -270,6 +276,8 @@ extension Dashboard {
             guard state.query.mapJob == job else { return [] }
             state.query.countedSoFar = count
             return []
+        case .tailLoaded(let job, let result):
+            return tailLoaded(&state, job: job, result)
         case .resultMapped(let job, let result):
             return resultMapped(&state, job: job, result)
         case .matchesCounting(let job, let count):

@@ -204,6 +204,10 @@ public enum Dashboard {
             state.changes.cancelled = true
             let resume = state.changes.token.map { "; resume from token \(abbreviated($0))" } ?? ""
             state.status = StatusMessage("Cancelled the playback after \(state.changes.eventCount) events\(resume).")
+        case .query where state.query.tailJob == id:
+            state.query.tailJob = nil
+            state.query.wantsLast = false
+            state.status = StatusMessage("Stopped going to the last record.")
         case .query:
             state.query.loadingJob = nil
             state.status = StatusMessage("Cancelled the query; \(state.query.loadedCount) records loaded.")
@@ -304,7 +308,7 @@ public enum Dashboard {
 
     static func listCount(_ state: DashboardState) -> (count: Int, visible: Int) {
         switch state.tab {
-        case .query: return (state.query.loadedCount, Layout.queryRows(state.size))
+        case .query: return (state.query.rowCount, Layout.queryRows(state.size))
         case .fetch: return (state.fetch.rows.count, Layout.fetchRows(state.size))
         case .changes:
             return state.changes.mode == .zone
@@ -338,9 +342,9 @@ public enum Dashboard {
         let (count, visible) = listCount(state)
         switch state.tab {
         case .query:
+            if state.query.tail != nil { return moveInTail(&state, action) }
             if action == .bottom, state.query.matchCount == nil, state.query.mapJob != nil {
-                state.query.wantsLast = true
-                state.status = StatusMessage("Counting the result (\((state.query.countedSoFar ?? 0).formatted()) so far); G goes to the last record as soon as it is counted.")
+                return goToLast(&state)
             }
             move(&state.query.list, action, count: count, visible: visible)
             return loadMoreIfNeeded(&state)
@@ -370,7 +374,7 @@ public enum Dashboard {
 
     static func clampLists(_ state: inout DashboardState) {
         let size = state.size
-        state.query.list.clamp(count: state.query.loadedCount, visible: Layout.queryRows(size))
+        state.query.list.clamp(count: state.query.rowCount, visible: Layout.queryRows(size))
         state.fetch.list.clamp(count: state.fetch.rows.count, visible: Layout.fetchRows(size))
         state.changes.list.clamp(count: state.changes.events.count, visible: Layout.changesRows(size))
         state.changes.databaseList.clamp(count: state.changes.databaseEvents.count, visible: Layout.changesRows(size))
@@ -387,8 +391,9 @@ public enum Dashboard {
         switch state.tab {
         case .query:
             let columns = QueryColumns.columns(schema: state.currentSchema, desiredKeys: state.query.desiredKeys)
-            let texts = state.query.records.map { record in columns.map { QueryColumns.cell(record, column: $0) }.joined(separator: " ") }
-            return (texts, state.query.windowStart)
+            let rows = state.query.tail ?? state.query.records
+            let texts = rows.map { record in columns.map { QueryColumns.cell(record, column: $0) }.joined(separator: " ") }
+            return (texts, state.query.tail == nil ? state.query.windowStart : 0)
         case .fetch: return (state.fetch.rows.map { "\($0.recordName) \($0.record?.recordType ?? "")" }, 0)
         case .changes:
             return (state.changes.mode == .zone

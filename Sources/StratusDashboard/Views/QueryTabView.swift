@@ -53,9 +53,9 @@ enum QueryTabView {
         // The record name stays; the other columns scroll with ←/→.
         let shown = [columns[0]] + columns.dropFirst().dropFirst(query.columnOffset)
         // Rows whose page was dropped and is being fetched again show as "…".
-        let rows = query.list.offset..<min(query.loadedCount, query.list.offset + table.height)
+        let rows = query.list.offset..<min(query.rowCount, query.list.offset + table.height)
         let values = rows.map { row in
-            query.record(at: row).map { record in shown.map { QueryColumns.cell(record, column: $0) } }
+            query.shownRecord(at: row).map { record in shown.map { QueryColumns.cell(record, column: $0) } }
                 ?? ["…"] + Array(repeating: "", count: shown.count - 1)
         }
         var widths = ViewKit.widths(titles: shown, values: values, cap: 28)
@@ -73,7 +73,7 @@ enum QueryTabView {
             used += widths[index] + 1
         }
         let offset = query.list.offset
-        ViewKit.table(&canvas, rect: table, columns: viewColumns, rowCount: query.loadedCount, cursor: query.list, theme: theme) { row, column in
+        ViewKit.table(&canvas, rect: table, columns: viewColumns, rowCount: query.rowCount, cursor: query.list, theme: theme) { row, column in
             let value = values[row - offset][column]
             if column == 0 { return (value, theme[.accent]) }
             return (value, nil)
@@ -90,7 +90,9 @@ enum QueryTabView {
         if query.records.isEmpty { return query.loadingJob != nil ? "loading…" : "" }
         let loaded = query.loadedCount
         var text: String
-        if let matches = query.matchCount {
+        if let tail = query.tail {
+            text = "last \(ViewKit.count(tail.count)), \(tail.count - query.list.selected) from the end · counting \(ViewKit.count(max(query.countedSoFar ?? 0, loaded)))…"
+        } else if let matches = query.matchCount {
             text = "\(query.list.selected + 1)/\(ViewKit.count(matches)) match\(matches == 1 ? "" : "es")"
         } else {
             text = "\(query.list.selected + 1)/\(ViewKit.count(loaded)) loaded"

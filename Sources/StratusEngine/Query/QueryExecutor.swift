@@ -113,10 +113,15 @@ struct QueryExecutor {
 
     /// Hands the driver's next rows after the keyset position to `body`, each with its record
     /// row joined in, until `body` returns false.
-    private func streamingRows(afterKey: DatabaseValue?, afterID: Int64?, count: Int,
-                               _ body: (Int64, DatabaseValue, StoredRecord) throws -> Bool) throws {
-        let comparison = plan.descending ? "<" : ">"
-        let direction = plan.descending ? "DESC" : "ASC"
+    /// `backwards` reads the driver's order from its end (the result's last page first).
+    func streamingRows(afterKey: DatabaseValue?, afterID: Int64?, count: Int, backwards: Bool = false,
+                       _ body: (Int64, DatabaseValue, StoredRecord) throws -> Bool) throws {
+        let descending = plan.descending != backwards
+        let comparison = descending ? "<" : ">"
+        let direction = descending ? "DESC" : "ASC"
+        // The drivers ordered by row id alone.
+        let idComparison = backwards ? "<" : ">"
+        let idDirection = backwards ? "DESC" : "ASC"
         let record = StoredRecord.joinedColumns
         var sql: String
         var arguments: StatementArguments
@@ -129,10 +134,10 @@ struct QueryExecutor {
             if folded { sql += " AND f.folded IS NOT NULL" }
             arguments = [zoneRowID, fieldID, keys[0]]
             if let afterID {
-                sql += " AND f.record_id > ?"
+                sql += " AND f.record_id \(idComparison) ?"
                 arguments += [afterID]
             }
-            sql += " ORDER BY f.record_id LIMIT ?"
+            sql += " ORDER BY f.record_id \(idDirection) LIMIT ?"
         case .range(let fieldID, let lower, let upper, _):
             sql = "SELECT f.record_id, f.value, \(record) FROM field_value f JOIN record r ON r.id = f.record_id WHERE f.zone_id = ? AND f.field_id = ?"
             arguments = [zoneRowID, fieldID]
@@ -155,18 +160,18 @@ struct QueryExecutor {
             sql = "SELECT t.rowid, 0, \(record) FROM record_text t JOIN record r ON r.id = t.rowid WHERE record_text MATCH ?"
             arguments = [match]
             if let afterID {
-                sql += " AND t.rowid > ?"
+                sql += " AND t.rowid \(idComparison) ?"
                 arguments += [afterID]
             }
-            sql += " ORDER BY t.rowid LIMIT ?"
+            sql += " ORDER BY t.rowid \(idDirection) LIMIT ?"
         case .typeScan:
             sql = "SELECT r.id, r.modified_at, \(record) FROM record r WHERE r.zone_id = ? AND r.type_id = ?"
             arguments = [zoneRowID, type.id]
             if let afterKey, let afterID {
-                sql += " AND (r.modified_at, r.id) > (?, ?)"
+                sql += " AND (r.modified_at, r.id) \(idComparison) (?, ?)"
                 arguments += [afterKey, afterID]
             }
-            sql += " ORDER BY r.modified_at, r.id LIMIT ?"
+            sql += " ORDER BY r.modified_at \(idDirection), r.id \(idDirection) LIMIT ?"
         default:
             throw QueryExecutor.staleCursor
         }
@@ -210,27 +215,7 @@ struct QueryExecutor {
     }
 
     private func runSorted(after position: QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
-        var all: [(values: [FieldValue?], record: LoadedRecord)] = []
-        for id in try candidateIDs() {
-            guard let record = try loadMatching(id) else { continue }
-            all.append((query.sorts.map(record.sortValue), record))
-        }
-        let ascending = query.sorts.map(\.ascending)
-        func precedes(_ a: [FieldValue?], _ aID: Int64, _ b: [FieldValue?], _ bID: Int64) -> Bool {
-            for index in a.indices {
-                // Records lacking a sort field come after those that have it, in either direction.
-                switch (a[index], b[index]) {
-                case (nil, nil): continue
-                case (nil, _): return false
-                case (_, nil): return true
-                case (let x?, let y?):
-                    let order = SortOrder.compare(x, y)
-                    if order != 0 { return ascending[index] ? order < 0 : order > 0 }
-                }
-            }
-            return aID < bID
-        }
-        all.sort { precedes($0.values, $0.record.stored.id, $1.values, $1.record.stored.id) }
+        let all = try sortedMatches()
         var start = 0
         if let position {
             guard case .sorted(let values, let id) = position, values.count == query.sorts.count else { throw QueryExecutor.staleCursor }
@@ -241,8 +226,35 @@ struct QueryExecutor {
         return (page.map(\.record), next)
     }
 
+    /// Every match with its sort values, in the query's order.
+    func sortedMatches() throws -> [(values: [FieldValue?], record: LoadedRecord)] {
+        var all: [(values: [FieldValue?], record: LoadedRecord)] = []
+        for id in try candidateIDs() {
+            guard let record = try loadMatching(id) else { continue }
+            all.append((query.sorts.map(record.sortValue), record))
+        }
+        all.sort { precedes($0.values, $0.record.stored.id, $1.values, $1.record.stored.id) }
+        return all
+    }
+
+    /// The query's order: each sort in its direction, records lacking a sort field after those
+    /// that have it (in either direction), then row ids.
+    private func precedes(_ a: [FieldValue?], _ aID: Int64, _ b: [FieldValue?], _ bID: Int64) -> Bool {
+        for index in a.indices {
+            switch (a[index], b[index]) {
+            case (nil, nil): continue
+            case (nil, _): return false
+            case (_, nil): return true
+            case (let x?, let y?):
+                let order = SortOrder.compare(x, y)
+                if order != 0 { return query.sorts[index].ascending ? order < 0 : order > 0 }
+            }
+        }
+        return aID < bID
+    }
+
     /// Every candidate row id the driver yields, each once.
-    private func candidateIDs() throws -> Set<Int64> {
+    func candidateIDs() throws -> Set<Int64> {
         var ids = Set<Int64>()
         func add(_ sql: String, _ arguments: StatementArguments) throws {
             let cursor = try Int64.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
@@ -283,12 +295,12 @@ struct QueryExecutor {
     }
 
     /// The record with row id `id` when it is of the query's type and zone and matches.
-    private func loadMatching(_ id: Int64) throws -> LoadedRecord? {
+    func loadMatching(_ id: Int64) throws -> LoadedRecord? {
         guard let stored = try StoredRecord.find(id: id, in: db) else { return nil }
         return try matching(stored)
     }
 
-    private func matching(_ stored: StoredRecord) throws -> LoadedRecord? {
+    func matching(_ stored: StoredRecord) throws -> LoadedRecord? {
         guard stored.zoneRowID == zoneRowID, stored.typeID == type.id else { return nil }
         if let visible, try !visible(stored) { return nil }
         let record = LoadedRecord(stored: stored, fields: try stored.fields(using: decoder))

@@ -1,0 +1,74 @@
+import GRDB
+import StratusModel
+import StratusPredicates
+
+extension QueryExecutor {
+    /// The last `limit` records of the whole result, in the result's order, read from its end:
+    /// the dashboard shows the end of a million matches at once, before it has counted them.
+    func runTail() throws -> [LoadedRecord] {
+        if case .nothing = plan.driver { return [] }
+        if plan.isStreaming && plan.driverIsOrdered { return try streamingTail() }
+        if query.sorts.isEmpty {
+            var tail: [LoadedRecord] = []
+            for id in try candidateIDs().sorted(by: >) {
+                guard let record = try loadMatching(id) else { continue }
+                tail.append(record)
+                if tail.count == limit { break }
+            }
+            return tail.reversed()
+        }
+        return try sortedMatches().suffix(limit).map(\.record)
+    }
+
+    /// The streaming order backwards: the records lacking the sort field first (they end the
+    /// result), then the driver's index from its end.
+    private func streamingTail() throws -> [LoadedRecord] {
+        var tail: [LoadedRecord] = []
+        if let sortKey = plan.appendsRecordsLackingSortField {
+            try lackingSortFieldBackwards(sortKey, into: &tail)
+        }
+        let chunk = max(limit * 4, 256)
+        var afterKey: DatabaseValue?
+        var afterID: Int64?
+        while tail.count < limit {
+            var rowCount = 0
+            try streamingRows(afterKey: afterKey, afterID: afterID, count: chunk, backwards: true) { id, key, stored in
+                rowCount += 1
+                // A list holding two values with one folded key yields its record twice in a row.
+                if id == afterID { return true }
+                afterKey = key
+                afterID = id
+                guard let record = try matching(stored) else { return true }
+                tail.append(record)
+                return tail.count < limit
+            }
+            if rowCount < chunk { break }
+        }
+        return tail.reversed()
+    }
+
+    private func lackingSortFieldBackwards(_ sortKey: FieldKey, into tail: inout [LoadedRecord]) throws {
+        var position: (Int64, Int64)?
+        let chunk = max(limit * 2, 64)
+        while tail.count < limit {
+            var sql = "SELECT id, modified_at FROM record WHERE zone_id = ? AND type_id = ?"
+            var arguments: StatementArguments = [zoneRowID, type.id]
+            if let position {
+                sql += " AND (modified_at, id) < (?, ?)"
+                arguments += [position.0, position.1]
+            }
+            sql += " ORDER BY modified_at DESC, id DESC LIMIT ?"
+            arguments += [chunk]
+            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+            for row in rows {
+                let id: Int64 = row[0]
+                let modifiedAt: Int64 = row[1]
+                position = (modifiedAt, id)
+                guard let record = try loadMatching(id), record.value(for: sortKey) == nil else { continue }
+                tail.append(record)
+                if tail.count == limit { return }
+            }
+            if rows.count < chunk { return }
+        }
+    }
+}
