@@ -270,6 +270,7 @@ struct ModifyBatch {
             try notifier.recordSaved(saved[plan.index]!, zone: plan.zone, previous: plan.existing, previousFields: plan.existingFields)
         }
         var cascaded: [RecordID] = []
+        var cascadedRecords: [Record] = []
         var cascade = DeleteCascade(db: db)
         for plan in deletes {
             try cascade.run(from: plan.existing) { victim, isRoot in
@@ -279,7 +280,13 @@ struct ModifyBatch {
                     try ShareRows.end(shareID, databaseSequence: try database.nextDatabaseSequence(db), in: db)
                 }
                 try notifier.recordDeleted(victim, zone: plan.zone)
-                if !isRoot { cascaded.append(RecordID(recordName: victim.name, zoneID: plan.zone.zoneID)) }
+                if !isRoot {
+                    cascaded.append(RecordID(recordName: victim.name, zoneID: plan.zone.zoneID))
+                    // As it was, for a caller who may read it (an undo puts it back).
+                    if let typeName = catalog.typeNames[victim.typeID], try gate.readFilter(zone: plan.zone, typeName: typeName).map({ try $0(victim) }) ?? true {
+                        cascadedRecords.append(try victim.record(zoneID: plan.zone.zoneID, typeName: typeName))
+                    }
+                }
             }
         }
         for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
@@ -294,7 +301,8 @@ struct ModifyBatch {
             deleteResults: deleteIDs.indices.map { index in
                 ModifyRecordsResult.Deleted(recordID: deleteIDs[index], result: deleteErrors[index].map { .failure($0) } ?? .success(()))
             },
-            cascadeDeletedRecordIDs: cascaded
+            cascadeDeletedRecordIDs: cascaded,
+            cascadeDeletedRecords: cascadedRecords
         )
     }
 

@@ -42,6 +42,32 @@ import StratusTerminal
         #expect(harness.state.undo.done.count == 1)
     }
 
+    @Test func undoPutsBackWhatADeleteTookThroughDeleteSelf() throws {
+        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        harness.press(.char("r"))
+        let root = try #require(harness.state.query.record(at: 0))
+        // A note on the trip, and a comment on the note: deleting the trip takes both.
+        var note = Record(recordType: "Note", recordID: RecordID(recordName: "note-on-trip", zoneID: travel))
+        note["body"] = .string("忘れ物 🧳")
+        note["trip"] = .reference(Reference(recordName: root.recordName, action: .deleteSelf))
+        var comment = Record(recordType: "Note", recordID: RecordID(recordName: "comment-on-note", zoneID: travel))
+        comment["body"] = .string("found it")
+        comment["trip"] = .reference(Reference(recordName: "note-on-trip", action: .deleteSelf))
+        _ = try harness.database.modifyRecords(saving: [note, comment]).savedRecords()
+        harness.press(.char("d"), .char("y"))
+        #expect(harness.state.status?.text.contains("and 2 record(s) pointing at it with DELETE_SELF") == true)
+        #expect(throws: CloudKitError.self) { try harness.database.record(for: comment.recordID) }
+
+        harness.press(.char("U"))
+        #expect(harness.state.status?.text == "Undid the delete: put back 3 records.")
+        #expect(try harness.database.record(for: root.recordID).fields == root.fields)
+        #expect(try harness.database.record(for: note.recordID)["body"] == .string("忘れ物 🧳"))
+        #expect(try harness.database.record(for: comment.recordID)["trip"] == .reference(Reference(recordName: "note-on-trip", action: .deleteSelf)))
+        // Redo takes them again, through the cascade.
+        harness.press(.char("R"))
+        #expect(throws: CloudKitError.self) { try harness.database.record(for: comment.recordID) }
+    }
+
     @Test func aDeleteAndABulkDeleteUndone() throws {
         let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
         harness.press(.char("r"))
@@ -58,11 +84,17 @@ import StratusTerminal
         harness.press(.char("U"))
         #expect(try harness.matchingCount() == all)
 
+        // The demo's trips have notes pointing at them with DELETE_SELF: they go, and come back, too.
+        let everything = try harness.database.recordCountsByType(inZoneWith: travel)
         harness.press(.ctrl("x"), .char("y"))
         #expect(try harness.matchingCount() == 0)
+        let left = try harness.database.recordCountsByType(inZoneWith: travel)
+        let taken = everything.values.reduce(0, +) - left.values.reduce(0, +)
+        #expect(taken > all)
         harness.press(.char("U"))
-        #expect(harness.state.status?.text == "Undid the delete: put back \(all.formatted()) records.")
+        #expect(harness.state.status?.text == "Undid the delete: put back \(taken.formatted()) records.")
         #expect(try harness.matchingCount() == all)
+        #expect(try harness.database.recordCountsByType(inZoneWith: travel) == everything)
         #expect(harness.state.query.loadedCount > 0, "the query shows them again")
     }
 }

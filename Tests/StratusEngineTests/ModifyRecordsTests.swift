@@ -185,6 +185,10 @@ import StratusModel
         let result = try db.modifyRecords(deleting: [id("root")])
         #expect(result.partialFailure == nil)
         #expect(Set(result.cascadeDeletedRecordIDs.map(\.recordName)) == ["child", "grandchild"])
+        // The records as they were, each after the record it points at (so saving them back in
+        // order puts back the tree).
+        #expect(result.cascadeDeletedRecords.map(\.recordName) == ["child", "grandchild"])
+        #expect(result.cascadeDeletedRecords.first?["up"] == .reference(Reference(recordName: "root", action: .deleteSelf)))
         let fetched = try db.records(for: [id("root"), id("child"), id("grandchild"), id("bystander")])
         #expect(fetched.map { (try? $0.result.get()) != nil } == [false, false, false, true])
         let changes = try db.recordZoneChanges(inZoneWith: zone)

@@ -225,12 +225,16 @@ public final class EffectRunner: Sendable {
             let result = capture {
                 let result = try database(scope).modifyRecords(deleting: [recordID])
                 try result.deleteResults[0].result.get()
-                return result.cascadeDeletedRecordIDs
+                return result
             }
-            if case .success(let cascaded) = result, let before {
-                post(.undoable(UndoEntry(change: .delete([before], complete: cascaded.isEmpty), scope: scope, job: job)))
+            // The records the delete took through DELETE_SELF come back with it on undo, each
+            // after the record it points at.
+            if case .success(let done) = result, let before {
+                let taken = [before] + done.cascadeDeletedRecords
+                post(.undoable(UndoEntry(change: .delete(taken, complete: done.cascadeDeletedRecords.count == done.cascadeDeletedRecordIDs.count),
+                                         scope: scope, job: job)))
             }
-            post(.deleteFinished(job: job, result, recordID: recordID))
+            post(.deleteFinished(job: job, result.map(\.cascadeDeletedRecordIDs), recordID: recordID))
 
         case .cancel(let job):
             cancelled.withLock { _ = $0.insert(job) }

@@ -48,7 +48,9 @@ extension EffectRunner {
                     throw failure.partialErrors.values.first ?? failure
                 }
                 deleted += done + outcome.cascadeDeletedRecordIDs.count
-                post(.bulkDeleteProgress(job: job, deleted: deleted, records: deleted - done <= UndoStack.maximumKeptRecords ? gone : []))
+                // What the batch took through DELETE_SELF comes back with it on undo.
+                let taken = gone + outcome.cascadeDeletedRecords
+                post(.bulkDeleteProgress(job: job, deleted: deleted, records: deleted - taken.count < UndoStack.maximumKeptRecords ? taken : []))
             }
         }
         switch result {

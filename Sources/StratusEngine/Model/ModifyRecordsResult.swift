@@ -15,6 +15,9 @@ public struct ModifyRecordsResult: Sendable {
     public var deleteResults: [Deleted]
     /// Records deleted because they pointed with DELETE_SELF at a deleted record.
     public var cascadeDeletedRecordIDs: [RecordID]
+    /// Those records as they were before the delete (the ones the caller may read), so that a
+    /// client's undo can put back everything a delete took.
+    public var cascadeDeletedRecords: [Record] = []
 
     /// `partialFailure (2)` holding each failed item's error, or nil when every item succeeded.
     public var partialFailure: CloudKitError? {
