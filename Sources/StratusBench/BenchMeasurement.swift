@@ -32,6 +32,23 @@ enum BenchMeasurement {
     }
 
     /// The process's peak resident memory since the last reset, in MiB (nil where unknown).
+    /// Bytes this process has sent to storage so far (`write_bytes` in `/proc/self/io`): what
+    /// a workload writes is the difference around it. Nil where the kernel does not say.
+    static func bytesWritten() -> Double? {
+        guard let io = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return nil }
+        for line in io.split(separator: "\n") where line.hasPrefix("write_bytes:") {
+            return line.split(separator: " ").compactMap { Double($0) }.first
+        }
+        return nil
+    }
+
+    /// A store's size on disk: its file and its write-ahead log.
+    static func storeBytes(_ path: String) -> Double {
+        ["", "-wal"].reduce(0) { total, suffix in
+            total + Double((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0)
+        }
+    }
+
     static func peakMemoryMiB() -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {

@@ -58,10 +58,7 @@ public final class BenchRunner {
             baseline = try BaselineStore(path: baselinePath)
             sidecar = saved
             log("reusing the stores in \(directory.path)")
-            return BenchResult(name: BenchWorkload.save.rawValue, stratusMilliseconds: saved.stratusSaveMilliseconds,
-                               baselineMilliseconds: saved.baselineSaveMilliseconds,
-                               extras: [("stratus_records_per_s", Double(recordCount) / saved.stratusSaveMilliseconds * 1000),
-                                        ("baseline_records_per_s", Double(recordCount) / saved.baselineSaveMilliseconds * 1000), ("reused", 1)])
+            return saveResult(saved, extras: [("reused", 1)])
         }
         for path in [storePath, baselinePath, sidecarPath] {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -75,15 +72,18 @@ public final class BenchRunner {
         let venues = (0..<recordCount).map { BenchVenue.make($0, random: &random) }
         let nearEnd = max(recordCount - 1200, 0)
         var stratusMilliseconds = 0.0, baselineMilliseconds = 0.0
+        var stratusBytes: Double? = 0
         var start = 0
         var lastReport = Date()
         while start < venues.count {
             let batch = Array(venues[start..<min(start + CloudDatabase.maximumBatchSize, venues.count)])
             let records = batch.map { Record(recordType: "Venue", recordID: RecordID(recordName: $0.recordName, zoneID: zoneID), fields: $0.fields) }
+            let bytesBefore = BenchMeasurement.bytesWritten()
             stratusMilliseconds += try BenchMeasurement.once {
                 let result = try db.modifyRecords(saving: records)
                 if let failure = result.partialFailure { throw failure }
             }
+            if let bytesBefore, let after = BenchMeasurement.bytesWritten() { stratusBytes? += after - bytesBefore } else { stratusBytes = nil }
             baselineMilliseconds += try BenchMeasurement.once { try baseline.insert(batch, modified: Int64(start)) }
             start += batch.count
             if sidecar.tokenAfter10k == nil, start >= min(10_000, recordCount / 2) {
@@ -99,15 +99,36 @@ public final class BenchRunner {
                 lastReport = Date()
             }
         }
+        let peak = BenchMeasurement.peakMemoryMiB()
+        log("measuring SQLite alone writing the same rows ...")
+        let floor = try SaveFloor.measure(copying: storePath, into: directory.appendingPathComponent("floor.sqlite").path,
+                                          recordsPerTransaction: CloudDatabase.maximumBatchSize)
         sidecar.records = recordCount
         sidecar.stratusSaveMilliseconds = stratusMilliseconds
         sidecar.baselineSaveMilliseconds = baselineMilliseconds
+        sidecar.floorSaveMilliseconds = floor.milliseconds
+        sidecar.stratusSaveBytes = stratusBytes
+        sidecar.floorSaveBytes = floor.bytesWritten
+        sidecar.storeBytes = BenchMeasurement.storeBytes(storePath)
         sidecar.save(sidecarPath)
-        var extras: [(String, Double)] = [("stratus_records_per_s", Double(recordCount) / stratusMilliseconds * 1000),
-                                          ("baseline_records_per_s", Double(recordCount) / baselineMilliseconds * 1000)]
-        if let peak = BenchMeasurement.peakMemoryMiB() { extras.append(("peak_mib", peak)) }
-        return BenchResult(name: BenchWorkload.save.rawValue, stratusMilliseconds: stratusMilliseconds,
-                           baselineMilliseconds: baselineMilliseconds, extras: extras)
+        return saveResult(sidecar, extras: peak.map { [("peak_mib", $0)] } ?? [])
+    }
+
+    /// The save workload: Stratus against SQLite alone writing the same rows in the same
+    /// transactions (the floor), the hand-made baseline's figure beside it, and bytes written.
+    private func saveResult(_ saved: BenchSidecar, extras more: [(String, Double)]) -> BenchResult {
+        let records = Double(saved.records)
+        var extras: [(String, Double)] = [("stratus_records_per_s", records / saved.stratusSaveMilliseconds * 1000)]
+        if let floor = saved.floorSaveMilliseconds { extras.append(("floor_records_per_s", records / floor * 1000)) }
+        extras += [("handmade_baseline_ms", saved.baselineSaveMilliseconds),
+                   ("handmade_baseline_ratio", saved.stratusSaveMilliseconds / saved.baselineSaveMilliseconds),
+                   ("handmade_baseline_records_per_s", records / saved.baselineSaveMilliseconds * 1000)]
+        if let bytes = saved.stratusSaveBytes, let size = saved.storeBytes, size > 0 {
+            extras += [("bytes_written", bytes), ("store_bytes", size), ("written_ratio", bytes / size)]
+            if let floorBytes = saved.floorSaveBytes { extras.append(("floor_written_ratio", floorBytes / size)) }
+        }
+        return BenchResult(name: BenchWorkload.save.rawValue, stratusMilliseconds: saved.stratusSaveMilliseconds,
+                           baselineMilliseconds: saved.floorSaveMilliseconds ?? saved.baselineSaveMilliseconds, extras: extras + more)
     }
 
     // MARK: - Workloads
@@ -139,16 +160,22 @@ public final class BenchRunner {
         }
         var written = 0
         let target = try Store(path: imported)
+        let bytesBefore = BenchMeasurement.bytesWritten()
         let stratus = try BenchMeasurement.once {
             let handle = try FileHandle(forReadingFrom: file)
             defer { try? handle.close() }
             written = try target.database(.private).importRecords(lines: handle)
         }
+        let bytesAfter = BenchMeasurement.bytesWritten()
+        let size = BenchMeasurement.storeBytes(imported)
         _ = try Store(path: copied)
         let base = try BenchMeasurement.once { try BaselineStore.copyRows(of: imported, into: copied) }
-        return BenchResult(name: BenchWorkload.import.rawValue, stratusMilliseconds: stratus, baselineMilliseconds: base,
-                           extras: [("stratus_records_per_s", Double(written) / stratus * 1000),
-                                    ("baseline_records_per_s", Double(written) / base * 1000)])
+        var extras: [(String, Double)] = [("stratus_records_per_s", Double(written) / stratus * 1000),
+                                          ("baseline_records_per_s", Double(written) / base * 1000)]
+        if let bytesBefore, let bytesAfter, size > 0 {
+            extras += [("bytes_written", bytesAfter - bytesBefore), ("store_bytes", size), ("written_ratio", (bytesAfter - bytesBefore) / size)]
+        }
+        return BenchResult(name: BenchWorkload.import.rawValue, stratusMilliseconds: stratus, baselineMilliseconds: base, extras: extras)
     }
 
     private func measure(_ workload: BenchWorkload) throws -> BenchResult {

@@ -6,6 +6,11 @@ struct BenchSidecar: Codable {
     var records = 0
     var stratusSaveMilliseconds = 0.0
     var baselineSaveMilliseconds = 0.0
+    /// SQLite alone writing the same rows in the same transactions (see ``SaveFloor``).
+    var floorSaveMilliseconds: Double?
+    var stratusSaveBytes: Double?
+    var floorSaveBytes: Double?
+    var storeBytes: Double?
     var tokenAfter10k: String?
     var sequenceAfter10k: Int?
     var tokenNearEnd: String?

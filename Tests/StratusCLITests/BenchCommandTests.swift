@@ -13,6 +13,16 @@ import Testing
         let names = workloads.compactMap { $0["name"] as? String }
         #expect(names.first == "save")
         #expect(names.contains("query-tokens") && names.contains("playback-full") && names.contains("current-token"))
+        // Save is measured against SQLite alone writing the same rows in the same transactions,
+        // the hand-made baseline beside it; save and import say how many bytes they wrote.
+        let save = try #require(workloads.first { $0["name"] as? String == "save" })
+        #expect((save["floor_records_per_s"] as? Double ?? 0) > 0, "\(save)")
+        #expect((save["handmade_baseline_ms"] as? Double ?? 0) > 0, "\(save)")
+        for workload in [save, try #require(workloads.first { $0["name"] as? String == "import" })] {
+            #expect((workload["store_bytes"] as? Double ?? 0) > 0, "\(workload)")
+            #expect((workload["bytes_written"] as? Double ?? -1) >= 0, "\(workload)")
+            #expect(workload["written_ratio"] is Double, "\(workload)")
+        }
         // Export and import move every record: both sides report a rate, and nothing is left behind.
         for name in ["export", "import"] {
             let workload = try #require(workloads.first { $0["name"] as? String == name })
