@@ -16,9 +16,7 @@ extension CloudDatabase {
         saving: [Record] = [], deleting: [RecordID] = [],
         savePolicy: RecordSavePolicy = .ifServerRecordUnchanged, atomically: Bool = true
     ) throws -> ModifyRecordsResult {
-        guard saving.count + deleting.count <= CloudDatabase.maximumBatchSize else {
-            throw CloudKitError(.limitExceeded, "A batch holds \(saving.count + deleting.count) items; the limit is \(CloudDatabase.maximumBatchSize). Split it into smaller batches.")
-        }
+        try CloudDatabase.checkBatchSize(saving.count + deleting.count)
         let faults = try faults(FaultCall(
             operation: .modify, scope: scope, zoneNames: Set(saving.map(\.recordID.zoneID.zoneName) + deleting.map(\.zoneID.zoneName)),
             savedRecordNames: saving.map(\.recordName), recordNames: saving.map(\.recordName) + deleting.map(\.recordName)))
@@ -26,6 +24,13 @@ extension CloudDatabase {
         return try store.write { db in
             try modifyRecords(saving: saving, deleting: deleting, savePolicy: savePolicy, atomically: atomically,
                               failing: faults.failingRecords, in: db)
+        }
+    }
+
+    /// CloudKit's limit on the items of one modify operation.
+    static func checkBatchSize(_ items: Int) throws {
+        guard items <= CloudDatabase.maximumBatchSize else {
+            throw CloudKitError(.limitExceeded, "A batch holds \(items) items; the limit is \(CloudDatabase.maximumBatchSize). Split it into smaller batches.")
         }
     }
 

@@ -137,6 +137,16 @@ public final class Store: Sendable {
         }
     }
 
+    /// Writes outside a transaction, for a caller that commits as it goes (``CloudDatabase/writeInBulk(itemsPerTransaction:_:)``).
+    func writeWithoutTransaction<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+        if let readOnly { throw readOnly.writeRefusal }
+        do {
+            return try pool.writeWithoutTransaction(body)
+        } catch let error as DatabaseError {
+            throw Store.describe(error, path: path)
+        }
+    }
+
     /// The schema catalog as of this transaction, reloaded only when another write changed it.
     func catalog(_ db: GRDB.Database) throws -> SchemaCatalog {
         let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT schema_version FROM store_info WHERE id = 1")) ?? 0

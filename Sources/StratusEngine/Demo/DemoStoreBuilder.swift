@@ -46,12 +46,35 @@ public struct DemoStoreBuilder {
         let personCount = recordCount / 6
         let bookCount = recordCount / 6
         let reviewCount = max(recordCount - tripCount - placeCount - personCount - bookCount - 20, 0)
+        // The records go in a few large transactions: each index page is then written once per
+        // transaction rather than once per batch (a fraction of the bytes on a large store).
+        try db.writeInBulk { writer in
+            try fill(&writer, travel: travel, people: people, library: library, cover: cover, map: map,
+                     counts: (tripCount, placeCount, personCount, bookCount, reviewCount), progress: progress)
+        }
+        let publicDB = store.database(.public)
+        _ = try publicDB.modifyRecords(saving: (0..<10).map { index in
+            Record(recordType: "Announcement", recordID: RecordID(recordName: "announcement-\(index)"), fields: [
+                "title": .string(["Welcome to Stratus ☁️", "新機能のお知らせ", "Maintenance window", "새로운 소식"][index % 4]),
+                "body": .string(pick(DemoData.sentences)),
+                "publishedAt": .timestamp(date(daysFromNow: -index)),
+            ])
+        }, atomically: false).savedRecords()
+
+        try makeHistory(db: db, travel: travel, library: library, people: people, tripCount: tripCount, bookCount: bookCount, personCount: personCount)
+        progress(1)
+    }
+
+    /// Every record of the demo's zones, 400 a batch.
+    private mutating func fill(_ writer: inout BulkWriter, travel: ZoneID, people: ZoneID, library: ZoneID, cover: Asset, map: Asset,
+                               counts: (trips: Int, places: Int, people: Int, books: Int, reviews: Int), progress: (Double) -> Void) throws {
+        let (tripCount, placeCount, personCount, bookCount, reviewCount) = counts
         var pending: [Record] = []
         var written = 0
         let total = Double(recordCount)
         func flush(force: Bool = false) throws {
             guard force || pending.count >= 400 else { return }
-            if !pending.isEmpty { _ = try db.modifyRecords(saving: pending, atomically: false).savedRecords() }
+            if !pending.isEmpty { _ = try writer.modifyRecords(saving: pending, atomically: false).savedRecords() }
             written += pending.count
             pending = []
             progress(min(0.9, Double(written) / total * 0.9))
@@ -143,17 +166,6 @@ public struct DemoStoreBuilder {
             pending.append(note)
         }
         try flush(force: true)
-        let publicDB = store.database(.public)
-        _ = try publicDB.modifyRecords(saving: (0..<10).map { index in
-            Record(recordType: "Announcement", recordID: RecordID(recordName: "announcement-\(index)"), fields: [
-                "title": .string(["Welcome to Stratus ☁️", "新機能のお知らせ", "Maintenance window", "새로운 소식"][index % 4]),
-                "body": .string(pick(DemoData.sentences)),
-                "publishedAt": .timestamp(date(daysFromNow: -index)),
-            ])
-        }, atomically: false).savedRecords()
-
-        try makeHistory(db: db, travel: travel, library: library, people: people, tripCount: tripCount, bookCount: bookCount, personCount: personCount)
-        progress(1)
     }
 
     /// Updates and deletes, so a zone's playback from an old token has edits and tombstones.
@@ -167,22 +179,24 @@ public struct DemoStoreBuilder {
             trip["notes"] = .string("Updated: " + pick(DemoData.sentences))
             updated.append(trip)
         }
-        for chunk in stride(from: 0, to: updated.count, by: 400) {
-            _ = try db.modifyRecords(saving: Array(updated[chunk..<min(chunk + 400, updated.count)])).savedRecords()
-        }
         let doomedTrips = (0..<max(tripCount / 20, 1)).map { RecordID(recordName: "trip-\(($0 * 7 + 1) % tripCount)", zoneID: travel) }
-        try deleteInBatches(Array(Set(doomedTrips)), from: db)
         let doomedBooks = (0..<max(bookCount / 25, 1)).map { RecordID(recordName: "book-\(($0 * 11 + 2) % bookCount)", zoneID: library) }
-        try deleteInBatches(Array(Set(doomedBooks)), from: db)
         let doomedPeople = (0..<max(personCount / 30, 1)).map { RecordID(recordName: "person-\(($0 * 13 + 5) % personCount)", zoneID: people) }
-        try deleteInBatches(Array(Set(doomedPeople)), from: db)
+        try db.writeInBulk { writer in
+            for chunk in stride(from: 0, to: updated.count, by: 400) {
+                _ = try writer.modifyRecords(saving: Array(updated[chunk..<min(chunk + 400, updated.count)])).savedRecords()
+            }
+            for doomed in [doomedTrips, doomedBooks, doomedPeople] {
+                try deleteInBatches(Array(Set(doomed)), with: &writer)
+            }
+        }
     }
 
     /// Deletes in batches CloudKit accepts; a delete cascading through DELETE_SELF may find a
     /// record already gone, which is fine for the demo's history.
-    private func deleteInBatches(_ recordIDs: [RecordID], from db: CloudDatabase) throws {
+    private func deleteInBatches(_ recordIDs: [RecordID], with writer: inout BulkWriter) throws {
         for start in stride(from: 0, to: recordIDs.count, by: CloudDatabase.maximumBatchSize) {
-            _ = try db.modifyRecords(deleting: Array(recordIDs[start..<min(start + CloudDatabase.maximumBatchSize, recordIDs.count)]), atomically: false)
+            _ = try writer.modifyRecords(deleting: Array(recordIDs[start..<min(start + CloudDatabase.maximumBatchSize, recordIDs.count)]), atomically: false)
         }
     }
 

@@ -38,11 +38,7 @@ extension CloudDatabase {
     /// `indexRowLimit`: index rows held before a sorted write (tests make it small).
     func importRecords(batches nextBatch: () throws -> ImportBatch?, progress: (Int) -> Void, indexRowLimit: Int) throws -> Int {
         try store.write { db in
-            // Index rows land all over large B-trees: a page cache of 256 MB (SQLite's default
-            // is 2 MB) keeps them in memory instead of re-reading them from the OS.
-            if try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0 > -RecordImporter.cacheKiB {
-                try db.execute(sql: "PRAGMA cache_size = -\(RecordImporter.cacheKiB)")
-            }
+            try PageCache.enlarge(db)
             var importer = try RecordImporter(database: self, db: db, indexRowLimit: indexRowLimit)
             var count = 0
             while let batch = try nextBatch() {
@@ -78,7 +74,6 @@ struct RecordImporter {
     /// Records this import replaced: their new rows may still be in `buffer` too.
     var replaced: Set<Int64> = []
     let now = FieldValue.milliseconds(Date())
-    static let cacheKiB = 262_144
 
     /// About 64 bytes each: a million rows held is some 64 MB besides their strings.
     static let indexRowLimit = 1_000_000

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import StratusModel
+@testable import StratusEngine
+
+/// `writeInBulk`: batches checked and written as `modifyRecords` writes them, in few transactions.
+@Suite struct BulkWriteTests {
+    @Test func bulkBatchesAreWrittenAsModifyRecordsWritesThem() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Bulk")
+        let db = temp.privateDB
+        let start = try db.currentToken(for: zone)
+        let names = try db.writeInBulk(itemsPerTransaction: 250) { writer -> [String] in
+            var saved: [String] = []
+            for batch in 0..<5 {
+                let records = (0..<100).map { index in
+                    Record(recordType: "Item", recordID: RecordID(recordName: "item-\(batch * 100 + index)", zoneID: zone),
+                           fields: ["n": .int64(Int64(index)), "title": .string("品 \(index) 📦")])
+                }
+                saved += try writer.modifyRecords(saving: records).savedRecords().map(\.recordName)
+            }
+            // A change tag checked as ever: a stale save fails on its own, inside the bulk.
+            var stale = Record(recordType: "Item", recordID: RecordID(recordName: "item-0", zoneID: zone))
+            stale["n"] = .int64(-1)
+            let result = try writer.modifyRecords(saving: [stale], atomically: false)
+            #expect(result.partialFailure?.partialErrors["item-0"]?.code == .serverRecordChanged)
+            _ = try writer.modifyRecords(deleting: [RecordID(recordName: "item-1", zoneID: zone)])
+            return saved
+        }
+        #expect(names.count == 500)
+        let changes = try db.recordZoneChanges(inZoneWith: zone, since: start, resultsLimit: 1_000)
+        #expect(changes.changes.count == 500, "499 records and the tombstone of item-1")
+        let page = try db.records(matching: Query(recordType: "Item", predicateFormat: "title BEGINSWITH '品 7'"), inZoneWith: zone, resultsLimit: 100)
+        #expect(page.records.count == 55, "品 7 and 品 70 to 品 79 in each of five batches")
+    }
+
+    @Test func aFailureUndoesOnlyTheTransactionUnderWay() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Bulk")
+        let db = temp.privateDB
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try db.writeInBulk(itemsPerTransaction: 200) { writer in
+                for batch in 0..<3 {
+                    let records = (0..<100).map { Record(recordType: "Item", recordID: RecordID(recordName: "i-\(batch)-\($0)", zoneID: zone)) }
+                    _ = try writer.modifyRecords(saving: records).savedRecords()
+                }
+                throw Stop()
+            }
+        }
+        // The first 200 were committed; the third batch went with the failure.
+        #expect(try db.recordCountsByType(inZoneWith: zone)["Item"] == 200)
+        // Too large a batch is refused as modifyRecords refuses it, before anything is written.
+        #expect(throws: CloudKitError.self) {
+            try db.writeInBulk { writer in
+                _ = try writer.modifyRecords(saving: (0..<401).map { Record(recordType: "Item", recordID: RecordID(recordName: "x\($0)", zoneID: zone)) })
+            }
+        }
+        #expect(try db.recordCountsByType(inZoneWith: zone)["Item"] == 200)
+    }
+}
