@@ -15,8 +15,8 @@ public final class BenchRunner {
     let log: (String) -> Void
     let zoneID = ZoneID(zoneName: "Bench")
 
-    private var store: Store!
-    private var baseline: BaselineStore!
+    var store: Store!
+    var baseline: BaselineStore!
     private var sidecar = BenchSidecar()
 
     /// - Parameters:
@@ -214,6 +214,8 @@ public final class BenchRunner {
         case .queryAllByModified:
             return try compareQuery(workload, Query(recordType: "Venue", sortDescriptors: [QuerySort("modificationDate")]),
                                     "SELECT \(columns) FROM venue v ORDER BY modified, id LIMIT 100")
+        case .queryFilterOtherSort:
+            return try measureFilterOtherSort(workload)
         case .cursor10k:
             let target = min(10_000, recordCount / 4)
             var stratusRows = 0, baselineRows = 0

@@ -8,6 +8,9 @@ public enum BenchWorkload: String, CaseIterable, Sendable {
     case queryLocation = "query-location"
     case queryList = "query-list"
     case queryAllByModified = "query-all-by-modified"
+    /// A filter on one field, the order another's: a token search sorted by rating, a range
+    /// sorted by two fields; first page and page 50 through the cursor.
+    case queryFilterOtherSort = "query-filter-other-sort"
     case cursor10k = "cursor-10k"
     case fetch100 = "fetch-100"
     case playbackAfter10k = "playback-after-10k"

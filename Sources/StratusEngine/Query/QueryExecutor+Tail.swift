@@ -7,6 +7,7 @@ extension QueryExecutor {
     /// the dashboard shows the end of a million matches at once, before it has counted them.
     func runTail() throws -> [LoadedRecord] {
         if case .nothing = plan.driver { return [] }
+        if let streaming = try sortIndexInstead(at: nil) { return try streaming.runTail() }
         if plan.isStreaming && plan.driverIsOrdered { return try streamingTail() }
         if query.sorts.isEmpty {
             var tail: [LoadedRecord] = []

@@ -32,9 +32,29 @@ struct QueryExecutor {
     /// The page's records and the position to continue from (nil: nothing more matches).
     func run(after position: QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
         if case .nothing = plan.driver { return ([], nil) }
+        if let streaming = try sortIndexInstead(at: position) { return try streaming.run(after: position) }
         if plan.isStreaming && plan.driverIsOrdered { return try runStreaming(after: position) }
         if query.sorts.isEmpty { return try runCollectedByID(after: position) }
         return try runSorted(after: position)
+    }
+
+    /// Candidates the selective term may yield before streaming from the sort index pays:
+    /// reading them all costs about that many record loads; streaming costs a page divided by
+    /// how many of the type's records match.
+    var sortIndexThreshold: Int { max(limit * 20, 2_000) }
+
+    /// The executor streaming from the sort field's index, when the plan has one and the term
+    /// driving matches too many records to load and sort (or the cursor came from it).
+    func sortIndexInstead(at position: QueryCursor.Position?) throws -> QueryExecutor? {
+        guard let streaming = plan.streamingFromSortIndex else { return nil }
+        switch position {
+        case .sorted?, .collected?: return nil
+        case .streaming?, .lackingSortField?: break
+        case nil: guard try candidateIDs(stoppingAt: sortIndexThreshold).count >= sortIndexThreshold else { return nil }
+        }
+        var executor = QueryExecutor(db: db, zoneRowID: zoneRowID, type: type, query: query, plan: streaming, limit: limit)
+        executor.visible = visible
+        return executor
     }
 
     // MARK: - Streaming: the driver's order is the answer's order
@@ -253,12 +273,16 @@ struct QueryExecutor {
         return aID < bID
     }
 
-    /// Every candidate row id the driver yields, each once.
-    func candidateIDs() throws -> Set<Int64> {
+    /// Every candidate row id the driver yields, each once (or the first `stop` of them).
+    func candidateIDs(stoppingAt stop: Int = .max) throws -> Set<Int64> {
         var ids = Set<Int64>()
         func add(_ sql: String, _ arguments: StatementArguments) throws {
+            guard ids.count < stop else { return }
             let cursor = try Int64.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-            while let id = try cursor.next() { ids.insert(id) }
+            while let id = try cursor.next() {
+                ids.insert(id)
+                if ids.count >= stop { return }
+            }
         }
         switch plan.driver {
         case .nothing:

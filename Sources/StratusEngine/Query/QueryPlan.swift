@@ -44,6 +44,15 @@ struct QueryPlan {
     var appendsRecordsLackingSortField: FieldKey?
     /// The filter term the driver answers exactly, which the evaluator then skips.
     var exactTerm: Int?
+    /// With one sort and a selective term driving: the sort field's index, to stream from
+    /// instead (every term then checked on the record) when the term turns out to match many
+    /// records, so a page reads a page's worth rather than every match.
+    var sortIndex: (driver: Driver, key: FieldKey)?
+
+    /// The plan that streams from ``sortIndex``.
+    var streamingFromSortIndex: QueryPlan? {
+        sortIndex.map { QueryPlan(driver: $0.driver, driverIsOrdered: true, descending: descending, appendsRecordsLackingSortField: $0.key) }
+    }
 
     init(driver: Driver, driverIsOrdered: Bool, descending: Bool, appendsRecordsLackingSortField: FieldKey? = nil, exactTerm: Int? = nil) {
         self.driver = driver

@@ -68,8 +68,11 @@ struct QueryPlanner {
         if let sort = firstSort, query.sorts.count == 1, sort.distanceFrom == nil,
            let sortDriver = rangeDriver(sort.key, lower: nil, upper: nil) {
             if let chosen = best, chosen.rank <= 3 || sameOrder(chosen.driver, sort.key) {
-                return QueryPlan(driver: chosen.driver, driverIsOrdered: sameOrder(chosen.driver, sort.key), descending: descending,
-                                 exactTerm: chosen.exact ? chosen.term : nil)
+                let ordered = sameOrder(chosen.driver, sort.key)
+                var plan = QueryPlan(driver: chosen.driver, driverIsOrdered: ordered, descending: descending,
+                                     exactTerm: chosen.exact ? chosen.term : nil)
+                if !ordered { plan.sortIndex = (sortDriver, sort.key) }
+                return plan
             }
             return QueryPlan(driver: sortDriver, driverIsOrdered: true, descending: descending,
                              appendsRecordsLackingSortField: sort.key)

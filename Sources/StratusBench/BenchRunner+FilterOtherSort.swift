@@ -1,0 +1,81 @@
+import GRDB
+import StratusEngine
+import StratusModel
+import StratusPredicates
+
+/// `query-filter-other-sort`: queries whose filter is on one field and whose order is another's,
+/// so no one index gives both. A token search sorted by rating, and a price range sorted by
+/// rating then title; each as its first page and as its 50th page through the cursor.
+extension BenchRunner {
+    static let deepPage = 50
+
+    func measureFilterOtherSort(_ workload: BenchWorkload) throws -> BenchResult {
+        let columns = BaselineStore.columns
+        let cases: [(name: String, query: Query, sql: (_ after: Row?) -> (String, StatementArguments), keys: [String])] = [
+            ("tokens", Query(recordType: "Venue", predicateFormat: "self CONTAINS 'harbour'", sortDescriptors: [QuerySort("rating")]), { after in
+                let keyset = after == nil ? "" : "AND (v.rating, v.id) > (?, ?)"
+                return ("SELECT \(columns) FROM venue_text t JOIN venue v ON v.id = t.rowid WHERE venue_text MATCH 'harbour' \(keyset) ORDER BY v.rating, v.id LIMIT 100",
+                        after.map { [$0["rating"], $0["id"]] } ?? [])
+            }, ["rating"]),
+            ("range-two-sorts", Query(recordType: "Venue", predicateFormat: "price > 150", sortDescriptors: [QuerySort("rating"), QuerySort("title")]), { after in
+                let keyset = after == nil ? "" : "AND (v.rating, v.title, v.id) > (?, ?, ?)"
+                return ("SELECT \(columns) FROM venue v WHERE price > 150 \(keyset) ORDER BY v.rating, v.title, v.id LIMIT 100",
+                        after.map { [$0["rating"], $0["title"], $0["id"]] } ?? [])
+            }, ["rating", "title"]),
+        ]
+        var extras: [(String, Double)] = []
+        var stratusTotal = 0.0, baselineTotal = 0.0
+        var stratusRows = 0, baselineRows = 0
+        for item in cases {
+            for deep in [false, true] {
+                let (stratus, stratusCount) = try stratusPage(item.query, deep: deep)
+                let (base, baseCount) = try baselinePage(item.sql, deep: deep)
+                let label = "\(item.name)_\(deep ? "page\(Self.deepPage)" : "first")"
+                extras += [("\(label)_ms", stratus), ("\(label)_baseline_ms", base), ("\(label)_ratio", stratus / max(base, 0.000_001))]
+                stratusTotal += stratus
+                baselineTotal += base
+                stratusRows += stratusCount
+                baselineRows += baseCount
+            }
+        }
+        extras += [("stratus_rows", Double(stratusRows)), ("baseline_rows", Double(baselineRows))]
+        return BenchResult(name: workload.rawValue, stratusMilliseconds: stratusTotal, baselineMilliseconds: baselineTotal, extras: extras)
+    }
+
+    /// The median time of the first page, or of page 50 fetched from the cursor of page 49.
+    private func stratusPage(_ query: Query, deep: Bool) throws -> (milliseconds: Double, rows: Int) {
+        let db = store.database(.private)
+        var cursor: String?
+        if deep {
+            var page = try db.records(matching: query, inZoneWith: zoneID, resultsLimit: 100)
+            for _ in 1..<(Self.deepPage - 1) {
+                guard let next = page.cursor else { break }
+                page = try db.records(continuingMatchFrom: next, resultsLimit: 100)
+            }
+            cursor = page.cursor
+            if cursor == nil { return (0, 0) }
+        }
+        var rows = 0
+        let times = try BenchMeasurement.times(runs: runs) {
+            let page = try cursor.map { try db.records(continuingMatchFrom: $0, resultsLimit: 100) }
+                ?? db.records(matching: query, inZoneWith: zoneID, resultsLimit: 100)
+            rows = page.records.count
+        }
+        return (BenchMeasurement.median(times), rows)
+    }
+
+    private func baselinePage(_ sql: (Row?) -> (String, StatementArguments), deep: Bool) throws -> (milliseconds: Double, rows: Int) {
+        var after: Row?
+        if deep {
+            for _ in 1..<Self.deepPage {
+                let (text, arguments) = sql(after)
+                guard let last = try baseline.queue.read({ db in try Row.fetchAll(db, sql: text, arguments: arguments) }).last else { return (0, 0) }
+                after = last
+            }
+        }
+        let (text, arguments) = sql(after)
+        var rows = 0
+        let times = try BenchMeasurement.times(runs: runs) { rows = try baseline.rows(text, arguments) }
+        return (BenchMeasurement.median(times), rows)
+    }
+}

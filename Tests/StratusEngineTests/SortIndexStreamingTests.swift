@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import StratusModel
+import StratusPredicates
+@testable import StratusEngine
+
+/// A selective term with a sort on another field: when the term matches many records, pages
+/// stream from the sort field's index (checking the term on each record) instead of loading and
+/// sorting every match; the answer is the same either way.
+@Suite struct SortIndexStreamingTests {
+    @Test func manyMatchesStreamFromTheSortIndexAndAnswerTheSame() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Many")
+        let db = temp.privateDB
+        var random = SeededGenerator(seed: 11)
+        let words = ["apple", "Banana", "café", "東京", "zebra"]
+        let records = (0..<3_000).map { index -> Record in
+            var record = Record(recordType: "Thing", recordID: RecordID(recordName: "t\(index)", zoneID: zone))
+            record["k"] = .int64(Int64(random.below(10) == 0 ? 0 : 1))
+            if random.below(10) != 0 { record["n"] = .int64(Int64(random.below(200)) - 100) }
+            record["s"] = .string(words[random.below(words.count)])
+            record["text"] = .string(random.below(20) == 0 ? "rare words" : "common words \(index)")
+            return record
+        }
+        try db.writeInBulk { writer in
+            for start in stride(from: 0, to: records.count, by: 400) {
+                _ = try writer.modifyRecords(saving: Array(records[start..<min(records.count, start + 400)])).savedRecords()
+            }
+        }
+        let all = try db.recordZoneChanges(inZoneWith: zone, resultsLimit: 5_000).changes.compactMap { change -> Record? in
+            if case .changed(let record) = change { return record }
+            return nil
+        }
+        #expect(all.count == 3_000)
+        let schema = try #require(try temp.store.recordTypes().first { $0.name == "Thing" })
+        let cases: [(String, QuerySort, streams: Bool)] = [
+            ("self CONTAINS 'common'", QuerySort("n"), true),
+            ("self CONTAINS 'common'", QuerySort("n", ascending: false), true),
+            ("k == 1", QuerySort("s"), true),
+            ("k == 1 AND self CONTAINS 'common'", QuerySort("n", ascending: false), true),
+            ("self CONTAINS 'rare'", QuerySort("n"), false),
+            ("k == 0", QuerySort("s", ascending: false), false),
+        ]
+        for (format, sort, streams) in cases {
+            let query = Query(recordType: "Thing", predicateFormat: format, sortDescriptors: [sort])
+            guard case .success(let compiled) = PredicateCompiler.compile(format: format, arguments: [], recordType: "Thing", schema: schema,
+                                                                         sorts: [sort], now: Date()) else {
+                Issue.record("\(format) does not compile")
+                continue
+            }
+            let expected = all.filter { compiled.filter.matches(DifferentialQueryTests.Adapter(record: $0)) }
+            var page = try db.records(matching: query, inZoneWith: zone, resultsLimit: 70)
+            let firstCursor = try #require(page.cursor, "\(format): more than a page")
+            // Which way the page was read: from the sort index (a keyset position) or sorted in memory.
+            let position = try QueryCursor.decode(firstCursor, storeID: temp.store.storeID).position
+            if case .streaming = position { #expect(streams, "\(format) streamed") } else { #expect(!streams, "\(format) did not stream: \(position)") }
+            var got = page.records
+            while let cursor = page.cursor {
+                page = try db.records(continuingMatchFrom: cursor, resultsLimit: 70)
+                got += page.records
+            }
+            #expect(got.count == expected.count, "\(format)")
+            #expect(Set(got.map(\.recordName)) == Set(expected.map(\.recordName)), "\(format)")
+            let values = got.map { $0[sort.key] }
+            let present = values.prefix { $0 != nil }
+            #expect(values.dropFirst(present.count).allSatisfy { $0 == nil }, "\(format): records lacking \(sort.key) come last")
+            for (a, b) in zip(present, present.dropFirst()) {
+                let order = SortOrder.compare(a!, b!)
+                #expect(sort.ascending ? order <= 0 : order >= 0, "\(format): in \(sort.key) order")
+            }
+            let tail = try db.lastRecords(matching: query, inZoneWith: zone, resultsLimit: 90)
+            #expect(tail.map(\.recordName) == got.suffix(90).map(\.recordName), "\(format): the end read backwards")
+        }
+    }
+}
