@@ -8,30 +8,51 @@ import StratusPredicates
 /// stream from the sort field's index (checking the term on each record) instead of loading and
 /// sorting every match; the answer is the same either way.
 @Suite struct SortIndexStreamingTests {
-    @Test func manyMatchesStreamFromTheSortIndexAndAnswerTheSame() throws {
-        let temp = try TemporaryStore()
-        let zone = try temp.zone("Many")
+    /// Several sorts: the first one's index streams, each run of equal values sorted by the
+    /// others. With a unique last sort the order is fully determined, so it is checked exactly.
+    @Test func severalSortsStreamInGroupsInExactlyTheirOrder() throws {
+        let (temp, zone, all) = try Self.store()
         let db = temp.privateDB
-        var random = SeededGenerator(seed: 11)
-        let words = ["apple", "Banana", "café", "東京", "zebra"]
-        let records = (0..<3_000).map { index -> Record in
-            var record = Record(recordType: "Thing", recordID: RecordID(recordName: "t\(index)", zoneID: zone))
-            record["k"] = .int64(Int64(random.below(10) == 0 ? 0 : 1))
-            if random.below(10) != 0 { record["n"] = .int64(Int64(random.below(200)) - 100) }
-            record["s"] = .string(words[random.below(words.count)])
-            record["text"] = .string(random.below(20) == 0 ? "rare words" : "common words \(index)")
-            return record
-        }
-        try db.writeInBulk { writer in
-            for start in stride(from: 0, to: records.count, by: 400) {
-                _ = try writer.modifyRecords(saving: Array(records[start..<min(records.count, start + 400)])).savedRecords()
+        let schema = try #require(try temp.store.recordTypes().first { $0.name == "Thing" })
+        let sorts = [[QuerySort("n"), QuerySort("u", ascending: false)], [QuerySort("n", ascending: false), QuerySort("s"), QuerySort("u")]]
+        for format in ["TRUEPREDICATE", "self CONTAINS 'common'", "k == 0", "n > 50", "n <= -90"] {
+            for sort in sorts {
+                let query = Query(recordType: "Thing", predicateFormat: format, sortDescriptors: sort)
+                guard case .success(let compiled) = PredicateCompiler.compile(format: format, arguments: [], recordType: "Thing", schema: schema,
+                                                                             sorts: sort, now: Date()) else {
+                    Issue.record("\(format) does not compile")
+                    continue
+                }
+                let expected = all.filter { compiled.filter.matches(DifferentialQueryTests.Adapter(record: $0)) }.sorted { a, b in
+                    for key in sort {
+                        switch (a[key.key], b[key.key]) {
+                        case (nil, nil): continue
+                        case (nil, _): return false
+                        case (_, nil): return true
+                        case (let x?, let y?):
+                            let order = SortOrder.compare(x, y)
+                            if order != 0 { return key.ascending ? order < 0 : order > 0 }
+                        }
+                    }
+                    return false
+                }
+                var page = try db.records(matching: query, inZoneWith: zone, resultsLimit: 70)
+                var got = page.records
+                while let cursor = page.cursor {
+                    page = try db.records(continuingMatchFrom: cursor, resultsLimit: 70)
+                    got += page.records
+                }
+                let label = "\(format) sorted by \(sort.map { "\($0.key)\($0.ascending ? "↑" : "↓")" })"
+                #expect(got.map(\.recordName) == expected.map(\.recordName), "\(label)")
+                let tail = try db.lastRecords(matching: query, inZoneWith: zone, resultsLimit: 90)
+                #expect(tail.map(\.recordName) == expected.suffix(90).map(\.recordName), "\(label): the end read backwards")
             }
         }
-        let all = try db.recordZoneChanges(inZoneWith: zone, resultsLimit: 5_000).changes.compactMap { change -> Record? in
-            if case .changed(let record) = change { return record }
-            return nil
-        }
-        #expect(all.count == 3_000)
+    }
+
+    @Test func manyMatchesStreamFromTheSortIndexAndAnswerTheSame() throws {
+        let (temp, zone, all) = try Self.store()
+        let db = temp.privateDB
         let schema = try #require(try temp.store.recordTypes().first { $0.name == "Thing" })
         let cases: [(String, QuerySort, streams: Bool)] = [
             ("self CONTAINS 'common'", QuerySort("n"), true),
@@ -71,5 +92,35 @@ import StratusPredicates
             let tail = try db.lastRecords(matching: query, inZoneWith: zone, resultsLimit: 90)
             #expect(tail.map(\.recordName) == got.suffix(90).map(\.recordName), "\(format): the end read backwards")
         }
+    }
+
+    /// 3,000 things: `k` 0 or 1, `n` (a tenth lack it), `s` from five words, `u` unique, text
+    /// "common" in most and "rare" in some.
+    static func store() throws -> (TemporaryStore, ZoneID, [Record]) {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Many")
+        let db = temp.privateDB
+        var random = SeededGenerator(seed: 11)
+        let words = ["apple", "Banana", "café", "東京", "zebra"]
+        let records = (0..<3_000).map { index -> Record in
+            var record = Record(recordType: "Thing", recordID: RecordID(recordName: "t\(index)", zoneID: zone))
+            record["k"] = .int64(Int64(random.below(10) == 0 ? 0 : 1))
+            if random.below(10) != 0 { record["n"] = .int64(Int64(random.below(200)) - 100) }
+            record["s"] = .string(words[random.below(words.count)])
+            record["u"] = .int64(Int64((index * 7_919) % 3_000))
+            record["text"] = .string(random.below(20) == 0 ? "rare words" : "common words \(index)")
+            return record
+        }
+        try db.writeInBulk { writer in
+            for start in stride(from: 0, to: records.count, by: 400) {
+                _ = try writer.modifyRecords(saving: Array(records[start..<min(records.count, start + 400)])).savedRecords()
+            }
+        }
+        let all = try db.recordZoneChanges(inZoneWith: zone, resultsLimit: 5_000).changes.compactMap { change -> Record? in
+            if case .changed(let record) = change { return record }
+            return nil
+        }
+        #expect(all.count == 3_000)
+        return (temp, zone, all)
     }
 }

@@ -8,6 +8,12 @@ extension QueryExecutor {
     func runTail() throws -> [LoadedRecord] {
         if case .nothing = plan.driver { return [] }
         if let streaming = try sortIndexInstead(at: nil) { return try streaming.runTail() }
+        if plan.groupsTies {
+            // Grouped streaming has the in-memory sort's order; the sort index leaves out the
+            // records lacking the first sort field, which end it.
+            let lacking = try recordsLackingFirstSort().sorted { precedes($0.values, $0.record.stored.id, $1.values, $1.record.stored.id) }
+            return (try sortedMatches() + lacking).suffix(limit).map(\.record)
+        }
         if plan.isStreaming && plan.driverIsOrdered { return try streamingTail() }
         if query.sorts.isEmpty {
             var tail: [LoadedRecord] = []

@@ -33,7 +33,7 @@ struct QueryExecutor {
     func run(after position: QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
         if case .nothing = plan.driver { return ([], nil) }
         if let streaming = try sortIndexInstead(at: position) { return try streaming.run(after: position) }
-        if plan.isStreaming && plan.driverIsOrdered { return try runStreaming(after: position) }
+        if plan.isStreaming && plan.driverIsOrdered { return plan.groupsTies ? try runGrouped(after: position) : try runStreaming(after: position) }
         if query.sorts.isEmpty { return try runCollectedByID(after: position) }
         return try runSorted(after: position)
     }
@@ -48,9 +48,12 @@ struct QueryExecutor {
     func sortIndexInstead(at position: QueryCursor.Position?) throws -> QueryExecutor? {
         guard let streaming = plan.streamingFromSortIndex else { return nil }
         switch position {
+        case .sorted? where streaming.groupsTies, nil:
+            // Grouped streaming and the in-memory sort give one order and one cursor: each
+            // page takes whichever is cheaper now.
+            guard try candidateIDs(stoppingAt: sortIndexThreshold).count >= sortIndexThreshold else { return nil }
         case .sorted?, .collected?: return nil
         case .streaming?, .lackingSortField?: break
-        case nil: guard try candidateIDs(stoppingAt: sortIndexThreshold).count >= sortIndexThreshold else { return nil }
         }
         var executor = QueryExecutor(db: db, zoneRowID: zoneRowID, type: type, query: query, plan: streaming, limit: limit)
         executor.visible = visible
@@ -259,7 +262,7 @@ struct QueryExecutor {
 
     /// The query's order: each sort in its direction, records lacking a sort field after those
     /// that have it (in either direction), then row ids.
-    private func precedes(_ a: [FieldValue?], _ aID: Int64, _ b: [FieldValue?], _ bID: Int64) -> Bool {
+    func precedes(_ a: [FieldValue?], _ aID: Int64, _ b: [FieldValue?], _ bID: Int64) -> Bool {
         for index in a.indices {
             switch (a[index], b[index]) {
             case (nil, nil): continue

@@ -48,10 +48,17 @@ struct QueryPlan {
     /// instead (every term then checked on the record) when the term turns out to match many
     /// records, so a page reads a page's worth rather than every match.
     var sortIndex: (driver: Driver, key: FieldKey)?
+    /// Several sorts: the driver gives the first one's order, and each run of equal first
+    /// values is sorted by the others (see `QueryExecutor.runGrouped`).
+    var groupsTies = false
 
     /// The plan that streams from ``sortIndex``.
     var streamingFromSortIndex: QueryPlan? {
-        sortIndex.map { QueryPlan(driver: $0.driver, driverIsOrdered: true, descending: descending, appendsRecordsLackingSortField: $0.key) }
+        sortIndex.map { index in
+            var plan = QueryPlan(driver: index.driver, driverIsOrdered: true, descending: descending, appendsRecordsLackingSortField: index.key)
+            plan.groupsTies = groupsTies
+            return plan
+        }
     }
 
     init(driver: Driver, driverIsOrdered: Bool, descending: Bool, appendsRecordsLackingSortField: FieldKey? = nil, exactTerm: Int? = nil) {

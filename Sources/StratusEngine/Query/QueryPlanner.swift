@@ -63,19 +63,24 @@ struct QueryPlanner {
                 break
             }
         }
-        // With one sort key, an index on it gives the order; prefer it unless a selective term
-        // (or a range on the same field) drives. Records lacking the sort field follow at the end.
-        if let sort = firstSort, query.sorts.count == 1, sort.distanceFrom == nil,
+        // An index on the first sort key gives the order (with several sorts, of each group of
+        // equal first values); prefer it unless a selective term (or a range on the same field)
+        // drives. Records lacking the sort field follow at the end.
+        if let sort = firstSort, sort.distanceFrom == nil, query.sorts.allSatisfy({ $0.distanceFrom == nil }),
            let sortDriver = rangeDriver(sort.key, lower: nil, upper: nil) {
+            let groups = query.sorts.count > 1
             if let chosen = best, chosen.rank <= 3 || sameOrder(chosen.driver, sort.key) {
                 let ordered = sameOrder(chosen.driver, sort.key)
                 var plan = QueryPlan(driver: chosen.driver, driverIsOrdered: ordered, descending: descending,
                                      exactTerm: chosen.exact ? chosen.term : nil)
+                plan.groupsTies = groups
                 if !ordered { plan.sortIndex = (sortDriver, sort.key) }
                 return plan
             }
-            return QueryPlan(driver: sortDriver, driverIsOrdered: true, descending: descending,
-                             appendsRecordsLackingSortField: sort.key)
+            var plan = QueryPlan(driver: sortDriver, driverIsOrdered: true, descending: descending,
+                                 appendsRecordsLackingSortField: sort.key)
+            plan.groupsTies = groups
+            return plan
         }
         let driver = best?.driver ?? .typeScan
         return QueryPlan(driver: driver, driverIsOrdered: query.sorts.isEmpty, descending: descending,
