@@ -36,20 +36,7 @@ import StratusTerminal
     }
 
     @Test func theInspectorDrawsANumericListsSparkline() throws {
-        var record = Record(recordType: "Trip", recordID: RecordID(recordName: "t1", zoneID: ZoneID(zoneName: "Travel")))
-        record["temperatures"] = .list(.int64, [.int64(3), .int64(9), .int64(14), .int64(21), .int64(12)])
-        record["title"] = .string("京都 🍁")
-        let harness = try Harness(records: [record], size: Size(width: 100, height: 30))
-        harness.press(.enter)
-        // Select the list field: system fields come first, then fields by name.
-        guard case .inspector(let inspector)? = harness.state.topModal else {
-            Issue.record("no inspector")
-            return
-        }
-        let rows = InspectorRows.rows(inspector.record, schema: harness.state.schema(named: "Trip"))
-        let index = try #require(rows.firstIndex { $0.name == "temperatures" })
-        harness.press(.char("g"))
-        for _ in 0..<index { harness.press(.down) }
+        let harness = try inspecting(field: "temperatures", .list(.int64, [.int64(3), .int64(9), .int64(14), .int64(21), .int64(12)]))
         let screen = harness.screen()
         #expect(screen.contains(Sparkline.line([3, 9, 14, 21, 12], width: 100)))
         #expect(screen.contains("3 … 21"))
@@ -119,23 +106,28 @@ import StratusTerminal
     }
 
     @Test func theInspectorDrawsTheMapForASelectedLocation() throws {
-        var record = Record(recordType: "Trip", recordID: RecordID(recordName: "t1", zoneID: ZoneID(zoneName: "Travel")))
-        record["destination"] = .location(Location(latitude: 35.68, longitude: 139.76))
-        record["title"] = .string("京都 🍁")
-        let harness = try Harness(records: [record], size: Size(width: 100, height: 30))
-        harness.press(.enter)
-        guard case .inspector(let inspector)? = harness.state.topModal else {
-            Issue.record("no inspector")
-            return
-        }
-        let rows = InspectorRows.rows(inspector.record, schema: harness.state.schema(named: "Trip"))
-        let index = try #require(rows.firstIndex { $0.name == "destination" })
-        harness.press(.char("g"))
-        #expect(!harness.screen().contains("35.68° N, 139.76° E"), "no map until the location is selected")
-        for _ in 0..<index { harness.press(.down) }
+        let unselected = try inspecting(field: "destination", .location(Location(latitude: 35.68, longitude: 139.76)), select: false)
+        #expect(!unselected.screen().contains("35.68° N, 139.76° E"), "no map until the location is selected")
+        let harness = try inspecting(field: "destination", .location(Location(latitude: 35.68, longitude: 139.76)))
         let screen = harness.screen()
         #expect(screen.contains("35.68° N, 139.76° E"))
         #expect(screen.contains(String(WorldMap.marker)))
         #expect(screen.contains("destination  "), "the selected row stays in view above the map")
     }
+}
+
+/// The inspector open on a trip with `value` in `field` (and CJK and emoji in its title), that
+/// field selected unless `select` is false (system fields come first, then fields by name).
+func inspecting(field: String, _ value: FieldValue, select: Bool = true) throws -> Harness {
+    var record = Record(recordType: "Trip", recordID: RecordID(recordName: "t1", zoneID: ZoneID(zoneName: "Travel")))
+    record[field] = value
+    record["title"] = .string("京都 🍁")
+    let harness = try Harness(records: [record], size: Size(width: 100, height: 30))
+    harness.press(.enter)
+    guard case .inspector(let inspector)? = harness.state.topModal else { throw CloudKitError(.internalError, "no inspector") }
+    let rows = InspectorRows.rows(inspector.record, schema: harness.state.schema(named: "Trip"))
+    let index = try #require(rows.firstIndex { $0.name == field })
+    harness.press(.char("g"))
+    if select { for _ in 0..<index { harness.press(.down) } }
+    return harness
 }

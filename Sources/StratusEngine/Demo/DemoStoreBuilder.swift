@@ -48,7 +48,7 @@ public struct DemoStoreBuilder {
         let reviewCount = max(recordCount - tripCount - placeCount - personCount - bookCount - 20, 0)
         // The records go in a few large transactions: each index page is then written once per
         // transaction rather than once per batch (a fraction of the bytes on a large store).
-        try db.writeInBulk { writer in
+        try db.writeInBulk(itemsPerTransaction: 250_000) { writer in
             try fill(&writer, travel: travel, people: people, library: library, cover: cover, map: map,
                      counts: (tripCount, placeCount, personCount, bookCount, reviewCount), progress: progress)
         }

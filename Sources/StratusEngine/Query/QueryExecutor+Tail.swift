@@ -32,7 +32,10 @@ extension QueryExecutor {
     private func streamingTail() throws -> [LoadedRecord] {
         var tail: [LoadedRecord] = []
         if let sortKey = plan.appendsRecordsLackingSortField {
-            try lackingSortFieldBackwards(sortKey, into: &tail)
+            _ = try walkLackingSortField(sortKey, after: nil, backwards: true) { record, _, _ in
+                tail.append(record)
+                return tail.count < limit
+            }
         }
         let chunk = max(limit * 4, 256)
         var afterKey: DatabaseValue?
@@ -52,30 +55,5 @@ extension QueryExecutor {
             if rowCount < chunk { break }
         }
         return tail.reversed()
-    }
-
-    private func lackingSortFieldBackwards(_ sortKey: FieldKey, into tail: inout [LoadedRecord]) throws {
-        var position: (Int64, Int64)?
-        let chunk = max(limit * 2, 64)
-        while tail.count < limit {
-            var sql = "SELECT id, modified_at FROM record WHERE zone_id = ? AND type_id = ?"
-            var arguments: StatementArguments = [zoneRowID, type.id]
-            if let position {
-                sql += " AND (modified_at, id) < (?, ?)"
-                arguments += [position.0, position.1]
-            }
-            sql += " ORDER BY modified_at DESC, id DESC LIMIT ?"
-            arguments += [chunk]
-            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
-            for row in rows {
-                let id: Int64 = row[0]
-                let modifiedAt: Int64 = row[1]
-                position = (modifiedAt, id)
-                guard let record = try loadMatching(id), record.value(for: sortKey) == nil else { continue }
-                tail.append(record)
-                if tail.count == limit { return }
-            }
-            if rows.count < chunk { return }
-        }
     }
 }

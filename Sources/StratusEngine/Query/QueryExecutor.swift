@@ -109,16 +109,30 @@ struct QueryExecutor {
     private func runLackingSortField(after start: (Int64, Int64)?, results: inout [LoadedRecord],
                                      last: inout QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
         guard let sortKey = plan.appendsRecordsLackingSortField else { throw QueryExecutor.staleCursor }
+        let exhausted = try walkLackingSortField(sortKey, after: start) { record, modifiedAt, id in
+            if results.count == limit { return false }
+            results.append(record)
+            last = .lackingSortField(modifiedAt: modifiedAt, id: id)
+            return true
+        }
+        return (results, exhausted ? nil : last)
+    }
+
+    /// Hands `body` each matching record without the sort field, in modification order (or
+    /// backwards) after `start`, until it returns false; true when they ran out.
+    func walkLackingSortField(_ sortKey: FieldKey, after start: (Int64, Int64)?, backwards: Bool = false,
+                              _ body: (LoadedRecord, _ modifiedAt: Int64, _ id: Int64) throws -> Bool) throws -> Bool {
         var position = start
         let chunk = max(limit * 2, 64)
+        let (comparison, direction) = backwards ? ("<", "DESC") : (">", "ASC")
         while true {
             var sql = "SELECT id, modified_at FROM record WHERE zone_id = ? AND type_id = ?"
             var arguments: StatementArguments = [zoneRowID, type.id]
             if let position {
-                sql += " AND (modified_at, id) > (?, ?)"
+                sql += " AND (modified_at, id) \(comparison) (?, ?)"
                 arguments += [position.0, position.1]
             }
-            sql += " ORDER BY modified_at, id LIMIT ?"
+            sql += " ORDER BY modified_at \(direction), id \(direction) LIMIT ?"
             arguments += [chunk]
             let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
             for row in rows {
@@ -126,11 +140,9 @@ struct QueryExecutor {
                 let modifiedAt: Int64 = row[1]
                 position = (modifiedAt, id)
                 guard let record = try loadMatching(id), record.value(for: sortKey) == nil else { continue }
-                if results.count == limit { return (results, last) }
-                results.append(record)
-                last = .lackingSortField(modifiedAt: modifiedAt, id: id)
+                if try !body(record, modifiedAt, id) { return false }
             }
-            if rows.count < chunk { return (results, nil) }
+            if rows.count < chunk { return true }
         }
     }
 

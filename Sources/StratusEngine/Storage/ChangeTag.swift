@@ -1,10 +1,19 @@
-/// The `recordChangeTag` a write gives a record.
+/// Record change tags.
 enum ChangeTag {
-    private static let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+    private static let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
 
     /// A short random tag, as CloudKit's look: ten lower-case letters and digits.
+    ///
+    /// One 64-bit draw from the system's generator gives all ten (36^10 is under 2^52): a
+    /// draw is a system call, and a bulk save makes a tag per record.
     static func make() -> String {
         var generator = SystemRandomNumberGenerator()
-        return String((0..<10).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+        var bits = generator.next()
+        var digits = [UInt8](repeating: 0, count: 10)
+        for index in digits.indices {
+            digits[index] = alphabet[Int(bits % 36)]
+            bits /= 36
+        }
+        return String(decoding: digits, as: UTF8.self)
     }
 }
