@@ -8,20 +8,22 @@ extension CloudDatabase {
     /// transactions: a commit once `itemsPerTransaction` items are written, and at the end.
     ///
     /// For tools that fill a store (the demo): an index page touched by many batches is written
-    /// to the log once per transaction instead of once per batch of 400, a small fraction of the
-    /// bytes on a large store. A failure rolls back only the transaction under way; what was
-    /// committed before stays, as after separate `modifyRecords` calls. Filling a store is not a
-    /// client's sync, so the fault plan is not met here.
+    /// to the log once per transaction instead of once per batch of 400, and new records' index
+    /// rows are held back and written sorted at each commit (as an import writes them), a small
+    /// fraction of the bytes and the B-tree work on a large store. A thrown error (from a batch
+    /// or from `body`) rolls back the transaction under way; what was committed before stays, as
+    /// after separate `modifyRecords` calls. Per-record failures are in each batch's result, as
+    /// ever. Filling a store is not a client's sync, so the fault plan is not met here.
     public func writeInBulk<T>(itemsPerTransaction: Int = 50_000, _ body: (inout BulkWriter) throws -> T) throws -> T {
         try store.writeWithoutTransaction { db in
             try PageCache.enlarge(db)
             var writer = BulkWriter(database: self, db: db, itemsPerTransaction: max(1, itemsPerTransaction))
             do {
                 let result = try body(&writer)
-                if db.isInsideTransaction { try db.commit() }
+                try writer.commit()
                 return result
             } catch {
-                if db.isInsideTransaction { try? db.rollback() }
+                writer.rollback()
                 throw error
             }
         }
@@ -34,11 +36,14 @@ public struct BulkWriter {
     let db: GRDB.Database
     let itemsPerTransaction: Int
     private var uncommitted = 0
+    /// New records' index rows of the transaction under way, written sorted before it commits.
+    private var buffer: IndexRowBuffer
 
     init(database: CloudDatabase, db: GRDB.Database, itemsPerTransaction: Int) {
         self.database = database
         self.db = db
         self.itemsPerTransaction = itemsPerTransaction
+        buffer = IndexRowBuffer(db: db, limit: RecordImporter.indexRowLimit)
     }
 
     /// One batch, as ``CloudDatabase/modifyRecords(saving:deleting:savePolicy:atomically:)``.
@@ -46,18 +51,32 @@ public struct BulkWriter {
                                        savePolicy: RecordSavePolicy = .ifServerRecordUnchanged, atomically: Bool = true) throws -> ModifyRecordsResult {
         try CloudDatabase.checkBatchSize(saving.count + deleting.count)
         if !db.isInsideTransaction { try db.beginTransaction() }
-        // Each batch is whole or not at all, as on its own: an error undoes only its writes.
-        var result: ModifyRecordsResult?
-        try db.inSavepoint {
-            result = try database.modifyRecords(saving: saving, deleting: deleting, savePolicy: savePolicy, atomically: atomically, in: db)
-            return .commit
+        let result: ModifyRecordsResult
+        do {
+            result = try database.modifyRecords(saving: saving, deleting: deleting, savePolicy: savePolicy, atomically: atomically,
+                                                indexBuffer: buffer, in: db)
+        } catch {
+            // Held-back rows may belong to the batch that failed: the transaction goes whole.
+            rollback()
+            throw error
         }
-        guard let result else { throw CloudKitError(.internalError, "The batch was not written.") }
         uncommitted += saving.count + deleting.count
-        if uncommitted >= itemsPerTransaction {
-            try db.commit()
-            uncommitted = 0
-        }
+        if uncommitted >= itemsPerTransaction { try commit() }
         return result
+    }
+
+    /// Writes the held-back index rows and commits the transaction under way.
+    mutating func commit() throws {
+        guard db.isInsideTransaction else { return }
+        try buffer.flush()
+        try db.commit()
+        uncommitted = 0
+    }
+
+    /// Undoes the transaction under way and forgets its held-back rows.
+    mutating func rollback() {
+        if db.isInsideTransaction { try? db.rollback() }
+        buffer = IndexRowBuffer(db: db, limit: RecordImporter.indexRowLimit)
+        uncommitted = 0
     }
 }

@@ -37,9 +37,10 @@ extension CloudDatabase {
     /// `modifyRecords` inside a transaction the caller holds (sharing writes a share record
     /// and its own rows in one). `failing` gives records a fault fails before they are planned.
     func modifyRecords(saving: [Record], deleting: [RecordID], savePolicy: RecordSavePolicy, atomically: Bool,
-                       failing: [String: CloudKitError] = [:], in db: GRDB.Database) throws -> ModifyRecordsResult {
+                       failing: [String: CloudKitError] = [:], indexBuffer: IndexRowBuffer? = nil, in db: GRDB.Database) throws -> ModifyRecordsResult {
         var batch = try ModifyBatch(database: self, db: db, savePolicy: savePolicy)
         batch.failing = failing
+        batch.indexBuffer = indexBuffer
         try batch.plan(saving: saving, deleting: deleting)
         batch.applyAtomicity(atomically)
         return try batch.commit()
@@ -93,6 +94,8 @@ struct ModifyBatch {
     var deletes: [PlannedDelete] = []
     /// Records a fault fails (partialFailure), with their errors.
     var failing: [String: CloudKitError] = [:]
+    /// In a bulk write, where new records' index rows wait to be written sorted.
+    var indexBuffer: IndexRowBuffer?
     let now = Date()
 
     init(database: CloudDatabase, db: GRDB.Database, savePolicy: RecordSavePolicy) throws {
@@ -244,9 +247,13 @@ struct ModifyBatch {
         }
         let nowMilliseconds = FieldValue.milliseconds(now)
         var saved: [Int: Record] = [:]
+        // Held-back index rows serve a batch of new records only: changing or deleting a record
+        // (and cascading) reads and removes index rows, so the held ones go in first.
+        let buffer = deletes.isEmpty && saves.allSatisfy({ $0.existing == nil }) ? indexBuffer : nil
+        if buffer == nil { try indexBuffer?.flush() }
         for plan in saves {
             guard let type = catalog.type(named: plan.record.recordType) else { continue }
-            let indexer = RecordIndexer(db: db, zoneRowID: plan.zone.id, type: type)
+            let indexer = RecordIndexer(db: db, zoneRowID: plan.zone.id, type: type, buffer: buffer)
             let sequence = nextSequence(plan.zone)
             let tag = ChangeTag.make()
             let parent = plan.record.parent?.recordName

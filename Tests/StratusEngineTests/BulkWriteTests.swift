@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import StratusModel
 @testable import StratusEngine
@@ -32,6 +33,18 @@ import StratusModel
         #expect(changes.changes.count == 500, "499 records and the tombstone of item-1")
         let page = try db.records(matching: Query(recordType: "Item", predicateFormat: "title BEGINSWITH '品 7'"), inZoneWith: zone, resultsLimit: 100)
         #expect(page.records.count == 55, "品 7 and 品 70 to 品 79 in each of five batches")
+        // New records' index rows were held back and written sorted; the delete in the same
+        // transaction wrote them first, so it removed item-1's and left no row behind.
+        let ones = try db.records(matching: Query(recordType: "Item", predicateFormat: "n == 1"), inZoneWith: zone, resultsLimit: 100)
+        #expect(ones.records.map(\.recordName).sorted() == ["item-101", "item-201", "item-301", "item-401"])
+        let orphans = try temp.store.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM field_value WHERE record_id NOT IN (SELECT id FROM record)") ?? -1
+        }
+        #expect(orphans == 0)
+        let indexed = try temp.store.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(DISTINCT record_id) FROM field_value WHERE zone_id = (SELECT id FROM zone WHERE name = 'Bulk')") ?? 0
+        }
+        #expect(indexed == 499, "every record left has its index rows")
     }
 
     @Test func aFailureUndoesOnlyTheTransactionUnderWay() throws {
