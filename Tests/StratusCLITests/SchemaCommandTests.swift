@@ -62,6 +62,7 @@ import Testing
         let refused = try cli.run(["schema", "import", file])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("record type Note would be removed, but 1 record holds it"))
+        #expect(refused.stderr.contains("hint: add --force to import it and delete that data"))
         #expect(try cli.run(["fetch", "n1"]).status == 0)
         let forced = try cli.run(["schema", "import", file, "--force"])
         #expect(forced.status == 0)

@@ -184,7 +184,7 @@ struct SchemaImporter {
             let list = losses.map { "\n  - \($0)" }.joined()
             guard force, current == .development else {
                 let advice = current == .development
-                    ? "Nothing was changed. To delete that data with the import (development stores only), pass --force."
+                    ? "Nothing was changed. A forced import deletes that data (development stores only)."
                     : "Nothing was changed. A production store's schema can only grow without losing data."
                 throw CloudKitError(.invalidArguments, "Importing this schema would lose data:\(list)\n\(advice)")
             }

@@ -29,6 +29,8 @@ enum CommandLineAdvice {
             return "declare the type in a schema file and run `stratus schema import FILE`"
         case .invalidArguments where message.contains("fires on nothing"):
             return "give --on create,update,delete (any of them)"
+        case .invalidArguments where message.contains("A forced import deletes that data"):
+            return "add --force to import it and delete that data"
         case .invalidArguments where message.contains("environment is chosen only when it is made"):
             return "leave out --environment for a store that exists"
         default:
