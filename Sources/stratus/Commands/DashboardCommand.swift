@@ -128,11 +128,6 @@ enum ThemeDirectory {
 /// over SSH.
 enum Clipboard {
     static func copy(_ text: String, environment: [String: String]) {
-        let encoded = Data(text.utf8).base64EncodedString()
-        var sequence = "\u{1B}]52;c;\(encoded)\u{07}"
-        if environment["TMUX"] != nil {
-            sequence = "\u{1B}Ptmux;\u{1B}" + sequence + "\u{1B}\\"
-        }
-        FileHandle.standardOutput.write(Data(sequence.utf8))
+        FileHandle.standardOutput.write(Data(OSC52.sequence(copying: text, insideTmux: environment["TMUX"] != nil).utf8))
     }
 }
