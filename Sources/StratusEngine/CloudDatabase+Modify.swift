@@ -246,6 +246,7 @@ struct ModifyBatch {
             return next
         }
         let nowMilliseconds = FieldValue.milliseconds(now)
+        let rows = RecordRowWriter(db: db)
         var saved: [Int: Record] = [:]
         // Held-back index rows serve a batch of new records only: changing or deleting a record
         // (and cascading) reads and removes index rows, so the held ones go in first.
@@ -258,20 +259,20 @@ struct ModifyBatch {
             let tag = ChangeTag.make()
             let parent = plan.record.parent?.recordName
             let changedKeys = ChangedKeys.encode(ChangedKeys.between(plan.existing == nil ? nil : plan.existingFields, plan.fields))
+            let row = RecordRowWriter.Row(zoneRowID: plan.zone.id, name: plan.record.recordName, typeID: type.id, blob: plan.blob, changeTag: tag,
+                                          sequence: sequence, createdAt: plan.existing?.createdAt ?? nowMilliseconds,
+                                          createdBy: plan.existing?.createdBy ?? database.user, modifiedAt: nowMilliseconds,
+                                          modifiedBy: database.user, parent: parent, changedKeys: changedKeys)
             let rowID: Int64
             if let existing = plan.existing {
                 try indexer.remove(recordID: existing.id, fields: plan.existingFields)
-                try db.cachedStatement(sql: "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, parent = ?, size = ?, changed_keys = ? WHERE id = ?")
-                    .execute(arguments: [plan.blob, tag, sequence, nowMilliseconds, database.user, parent, plan.blob.count, changedKeys, existing.id])
+                try rows.update(id: existing.id, with: row)
                 rowID = existing.id
             } else {
-                try db.cachedStatement(sql: "DELETE FROM tombstone WHERE zone_id = ? AND name = ?").execute(arguments: [plan.zone.id, plan.record.recordName])
-                try db.cachedStatement(sql: """
-                    INSERT INTO record (zone_id, name, type_id, fields, change_tag, seq, created_at, created_by, modified_at, modified_by, parent, size, changed_keys)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [plan.zone.id, plan.record.recordName, type.id, plan.blob, tag, sequence,
-                                             nowMilliseconds, database.user, nowMilliseconds, database.user, parent, plan.blob.count, changedKeys])
-                rowID = db.lastInsertedRowID
+                guard let inserted = try rows.insert(row) else {
+                    throw CloudKitError(.internalError, "Record '\(plan.record.recordName)' was planned as new, but its name is taken.")
+                }
+                rowID = inserted
             }
             try indexer.add(recordID: rowID, fields: plan.fields)
             let createdAt = plan.existing?.createdAt ?? nowMilliseconds
@@ -301,10 +302,7 @@ struct ModifyBatch {
                 }
             }
         }
-        for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
-            let databaseSequence = try database.nextDatabaseSequence(db)
-            try db.cachedStatement(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?").execute(arguments: [sequence, databaseSequence, zoneRowID])
-        }
+        try RecordRowWriter.advance(sequences, database: database, in: db)
         try notifier.finish()
         return ModifyRecordsResult(
             saveResults: saveIDs.indices.map { index in

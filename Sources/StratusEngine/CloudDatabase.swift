@@ -121,16 +121,7 @@ public struct CloudDatabase: Sendable {
         try store.write { db in
             let gate = try gate(db)
             for requested in saving where !requested.isDefault {
-                let zoneID = try gate.ownZoneID(requested)
-                let databaseSequence = try nextDatabaseSequence(db)
-                if let existing = try ZoneRow.find(zoneID, scope: scope, in: db) {
-                    guard existing.state != .live else { continue }
-                    try db.execute(sql: "UPDATE zone SET state = 0, incarnation = incarnation + 1, change_seq = 0, compacted_seq = 0, db_seq = ? WHERE id = ?",
-                                   arguments: [databaseSequence, existing.id])
-                } else {
-                    try db.execute(sql: "INSERT INTO zone (scope, owner, name, db_seq) VALUES (?, ?, ?, ?)",
-                                   arguments: [scope.rawValue, zoneID.ownerName, zoneID.zoneName, databaseSequence])
-                }
+                try RecordRowWriter.makeZone(try gate.ownZoneID(requested), scope: scope, database: self, in: db)
             }
             for zoneID in deleting {
                 if scope == .shared { throw CloudKitError(.badDatabase, "Zones of the shared database belong to their owners; leave a share instead of deleting its zone.") }

@@ -91,16 +91,9 @@ struct RecordImporter {
     private mutating func zone(_ requested: ZoneID) throws -> ZoneRow {
         if let known = zones[requested] { return known }
         let zoneID = database.scope.allowsCustomZones ? try gate.ownZoneID(requested) : requested
-        if !zoneID.isDefault, database.scope.allowsCustomZones, try ZoneRow.find(zoneID, scope: database.scope, in: db)?.state != .live {
+        if !zoneID.isDefault, database.scope.allowsCustomZones {
             if let problem = CloudDatabase.zoneNameProblem(zoneID.zoneName) { throw CloudKitError(.invalidArguments, problem) }
-            let databaseSequence = try database.nextDatabaseSequence(db)
-            if let existing = try ZoneRow.find(zoneID, scope: database.scope, in: db) {
-                try db.execute(sql: "UPDATE zone SET state = 0, incarnation = incarnation + 1, change_seq = 0, compacted_seq = 0, db_seq = ? WHERE id = ?",
-                               arguments: [databaseSequence, existing.id])
-            } else {
-                try db.execute(sql: "INSERT INTO zone (scope, owner, name, db_seq) VALUES (?, ?, ?, ?)",
-                               arguments: [database.scope.rawValue, zoneID.ownerName, zoneID.zoneName, databaseSequence])
-            }
+            try RecordRowWriter.makeZone(zoneID, scope: database.scope, database: database, in: db)
         }
         let row = try gate.zone(requested)
         zones[requested] = row
@@ -150,30 +143,14 @@ struct RecordImporter {
         let tag = record.recordChangeTag ?? ChangeTag.make()
         let createdBy = record.creatorUserRecordName ?? user
         let modifiedBy = record.lastModifiedUserRecordName ?? createdBy
-        if try zoneHasTombstones(zone.id) {
-            try db.cachedStatement(sql: "DELETE FROM tombstone WHERE zone_id = ? AND name = ?").execute(arguments: [zone.id, record.recordName])
-        }
+        let rows = RecordRowWriter(db: db)
+        let row = RecordRowWriter.Row(zoneRowID: zone.id, name: record.recordName, typeID: type.id, blob: blob, changeTag: tag, sequence: sequence,
+                                      createdAt: created, createdBy: createdBy, modifiedAt: modified, modifiedBy: modifiedBy,
+                                      parent: record.parent?.recordName, changedKeys: nil)
         // Most restored records are new: try the insert and take the replace path only when
         // the name is taken, instead of looking every name up first.
-        let insert = try DirectStatement("""
-            INSERT INTO record (zone_id, name, type_id, fields, change_tag, seq, created_at, created_by, modified_at, modified_by, parent, size)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (zone_id, name) DO NOTHING
-            """, in: db)
-        insert.bind(1, zone.id)
-        insert.bind(2, record.recordName)
-        insert.bind(3, type.id)
-        insert.bind(4, blob)
-        insert.bind(5, tag)
-        insert.bind(6, sequence)
-        insert.bind(7, created)
-        insert.bind(8, createdBy)
-        insert.bind(9, modified)
-        insert.bind(10, modifiedBy)
-        insert.bind(11, record.parent?.recordName)
-        insert.bind(12, Int64(blob.count))
-        try insert.run()
-        if db.changesCount == 1 {
-            try indexer.add(recordID: db.lastInsertedRowID, fields: fields, tokens: prepared.tokens)
+        if let inserted = try rows.insert(row, clearingTombstone: try zoneHasTombstones(zone.id)) {
+            try indexer.add(recordID: inserted, fields: fields, tokens: prepared.tokens)
             return
         }
         guard let existing = try StoredRecord.find(zoneRowID: zone.id, name: record.recordName, in: db) else {
@@ -186,10 +163,7 @@ struct RecordImporter {
         if existing.id > lastRowIDBefore || replaced.contains(existing.id) { try buffer.flush() }
         replaced.insert(existing.id)
         try RecordIndexer(db: db, zoneRowID: zone.id, type: type).remove(recordID: existing.id, fields: try existing.fields())
-        try db.cachedStatement(sql: """
-            UPDATE record SET fields = ?, change_tag = ?, seq = ?, created_at = ?, created_by = ?, modified_at = ?, modified_by = ?, parent = ?, size = ?, changed_keys = NULL
-            WHERE id = ?
-            """).execute(arguments: [blob, tag, sequence, created, createdBy, modified, modifiedBy, record.parent?.recordName, blob.count, existing.id])
+        try rows.update(id: existing.id, with: row)
         try indexer.add(recordID: existing.id, fields: fields, tokens: prepared.tokens)
     }
 
@@ -235,10 +209,7 @@ struct RecordImporter {
 
     mutating func finish() throws {
         try buffer.flush()
-        for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
-            let databaseSequence = try database.nextDatabaseSequence(db)
-            try db.cachedStatement(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?").execute(arguments: [sequence, databaseSequence, zoneRowID])
-        }
+        try RecordRowWriter.advance(sequences, database: database, in: db)
         if schemaGrew { try database.store.schemaChanged(db, catalog: &catalog) }
     }
 }

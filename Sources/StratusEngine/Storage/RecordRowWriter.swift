@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+
+/// The `record` table's writes and the zone counters that go with them: the one place saving,
+/// importing and bulk filling write a record row, so a rule or a speed-up is written once.
+/// (Deleting goes through ``DeleteCascade/erase(_:catalog:sequence:in:)``.)
+struct RecordRowWriter {
+    /// A record row as written: its fields' blob and its system fields.
+    struct Row {
+        var zoneRowID: Int64
+        var name: String
+        var typeID: Int64
+        var blob: Data
+        var changeTag: String
+        var sequence: Int64
+        var createdAt: Int64
+        var createdBy: String
+        var modifiedAt: Int64
+        var modifiedBy: String
+        var parent: String?
+        /// `ChangedKeys.encode`d; nil when unknown (a restored record).
+        var changedKeys: String?
+    }
+
+    let db: GRDB.Database
+
+    /// Inserts a new record's row; nil when the zone already holds a record of that name (the
+    /// caller then updates it). `clearingTombstone`: a record made again under a deleted name
+    /// is no longer deleted (a zone known to have no tombstones skips the delete).
+    func insert(_ row: Row, clearingTombstone: Bool = true) throws -> Int64? {
+        if clearingTombstone {
+            try db.cachedStatement(sql: "DELETE FROM tombstone WHERE zone_id = ? AND name = ?").execute(arguments: [row.zoneRowID, row.name])
+        }
+        // Bound one by one (see DirectStatement): bulk paths run this millions of times.
+        let insert = try DirectStatement("""
+            INSERT INTO record (zone_id, name, type_id, fields, change_tag, seq, created_at, created_by, modified_at, modified_by, parent, size, changed_keys)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (zone_id, name) DO NOTHING
+            """, in: db)
+        insert.bind(1, row.zoneRowID)
+        insert.bind(2, row.name)
+        insert.bind(3, row.typeID)
+        insert.bind(4, row.blob)
+        insert.bind(5, row.changeTag)
+        insert.bind(6, row.sequence)
+        insert.bind(7, row.createdAt)
+        insert.bind(8, row.createdBy)
+        insert.bind(9, row.modifiedAt)
+        insert.bind(10, row.modifiedBy)
+        insert.bind(11, row.parent)
+        insert.bind(12, Int64(row.blob.count))
+        if let changedKeys = row.changedKeys { insert.bind(13, changedKeys) } else { insert.bindNull(13) }
+        try insert.run()
+        return db.changesCount == 1 ? db.lastInsertedRowID : nil
+    }
+
+    /// Replaces the row `id`'s fields and system fields (its name, zone and type stay).
+    func update(id: Int64, with row: Row) throws {
+        try db.cachedStatement(sql: """
+            UPDATE record SET fields = ?, change_tag = ?, seq = ?, created_at = ?, created_by = ?, modified_at = ?, modified_by = ?, parent = ?,
+            size = ?, changed_keys = ? WHERE id = ?
+            """).execute(arguments: [row.blob, row.changeTag, row.sequence, row.createdAt, row.createdBy, row.modifiedAt, row.modifiedBy,
+                                     row.parent, row.blob.count, row.changedKeys, id])
+    }
+
+    /// Sets each zone's change sequence after a write, each with the database sequence it
+    /// advanced (in zone order, so database changes list them in a stable order).
+    static func advance(_ sequences: [Int64: Int64], database: CloudDatabase, in db: GRDB.Database) throws {
+        for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
+            let databaseSequence = try database.nextDatabaseSequence(db)
+            try db.cachedStatement(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?").execute(arguments: [sequence, databaseSequence, zoneRowID])
+        }
+    }
+
+    /// Makes a custom zone, or brings a deleted one back as a new incarnation (old tokens then
+    /// expire); a live zone stays as it is. Returns whether it made or revived one.
+    @discardableResult
+    static func makeZone(_ zoneID: ZoneID, scope: DatabaseScope, database: CloudDatabase, in db: GRDB.Database) throws -> Bool {
+        let existing = try ZoneRow.find(zoneID, scope: scope, in: db)
+        if existing?.state == .live { return false }
+        let databaseSequence = try database.nextDatabaseSequence(db)
+        if let existing {
+            try db.execute(sql: "UPDATE zone SET state = 0, incarnation = incarnation + 1, change_seq = 0, compacted_seq = 0, db_seq = ? WHERE id = ?",
+                           arguments: [databaseSequence, existing.id])
+        } else {
+            try db.execute(sql: "INSERT INTO zone (scope, owner, name, db_seq) VALUES (?, ?, ?, ?)",
+                           arguments: [scope.rawValue, zoneID.ownerName, zoneID.zoneName, databaseSequence])
+        }
+        return true
+    }
+}
