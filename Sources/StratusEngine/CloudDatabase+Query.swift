@@ -69,10 +69,7 @@ extension CloudDatabase {
             var executor = QueryExecutor(db: db, zoneRowID: zone.id, type: type, query: compiled, plan: plan, limit: limit)
             executor.visible = try gate.readFilter(zone: zone, typeName: query.recordType)
             let (loaded, next) = fromEnd ? (try executor.runTail(), nil) : try executor.run(after: position)
-            // A record decoded only for the filter and the sorts is decoded whole once, here.
-            let records = try loaded.map {
-                try $0.stored.record(zoneID: zoneID, typeName: query.recordType, desiredKeys: desiredKeys, decodedFields: $0.complete ? $0.fields : nil)
-            }
+            let records = try loaded.map { try $0.stored.record(zoneID: zoneID, typeName: query.recordType, desiredKeys: desiredKeys, decodedFields: $0.fields) }
             let cursor = next.map { QueryCursor(scope: scope, zoneID: zoneID, query: query, now: now, position: $0).encoded(storeID: store.storeID) }
             return QueryResultsPage(records: records, cursor: cursor)
         }

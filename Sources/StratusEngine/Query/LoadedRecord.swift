@@ -6,8 +6,6 @@ import StratusPredicates
 struct LoadedRecord: FilterableRecord {
     let stored: StoredRecord
     let fields: [String: FieldValue]
-    /// False when only the fields a query checks and sorts by were decoded.
-    var complete = true
 
     func value(for key: FieldKey) -> FieldValue? {
         switch key {

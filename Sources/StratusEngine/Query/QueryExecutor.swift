@@ -18,9 +18,6 @@ struct QueryExecutor {
     var visible: ((StoredRecord) throws -> Bool)?
     /// Decodes the candidates' fields; they are mostly of one shape.
     private let decoder = FieldDecoder()
-    /// The fields the filter's remaining terms and the sorts read, when that is not every field
-    /// (a token search over all text needs all): candidates decode only these.
-    private let wanted: WantedFields?
 
     init(db: GRDB.Database, zoneRowID: Int64, type: SchemaCatalog.TypeEntry, query: CompiledQuery, plan: QueryPlan, limit: Int) {
         self.db = db
@@ -30,27 +27,6 @@ struct QueryExecutor {
         self.plan = plan
         self.limit = limit
         residual = plan.residual(of: query.filter)
-        wanted = QueryExecutor.wantedFields(residual, sorts: query.sorts)
-    }
-
-    /// The custom fields `filter` and `sorts` read; nil when a term reads them all.
-    static func wantedFields(_ filter: QueryFilter, sorts: [SortTerm]) -> WantedFields? {
-        var names: [String] = []
-        func add(_ key: FieldKey) { if case .custom(let name, _) = key { names.append(name) } }
-        for term in filter.terms {
-            switch term {
-            case .compare(let key, _, _), .oneOf(let key, _, _), .listContains(let key, _, _), .listContainsAny(let key, _, _),
-                 .beginsWith(let key, _, _), .between(let key, _, _), .withinDistance(let key, _, _, _):
-                add(key)
-            case .tokens(_, _, let fields):
-                guard !fields.isEmpty else { return nil }
-                names += fields
-            case .never:
-                break
-            }
-        }
-        for sort in sorts { add(sort.key) }
-        return WantedFields(names)
     }
 
     /// The page's records and the position to continue from (nil: nothing more matches).
@@ -366,11 +342,7 @@ struct QueryExecutor {
     func matching(_ stored: StoredRecord) throws -> LoadedRecord? {
         guard stored.zoneRowID == zoneRowID, stored.typeID == type.id else { return nil }
         if let visible, try !visible(stored) { return nil }
-        let record = if let wanted {
-            LoadedRecord(stored: stored, fields: try stored.fields(only: wanted), complete: false)
-        } else {
-            LoadedRecord(stored: stored, fields: try stored.fields(using: decoder))
-        }
+        let record = LoadedRecord(stored: stored, fields: try stored.fields(using: decoder))
         return residual.terms.isEmpty || residual.matches(record) ? record : nil
     }
 

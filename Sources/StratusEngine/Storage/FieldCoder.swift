@@ -31,50 +31,6 @@ enum FieldCoder {
         return try readEntries(count, from: &reader, keys: &keys)
     }
 
-    /// Decodes only the fields named in `wanted`, stepping over the others' values without
-    /// making them: checking a filter or reading sort keys needs a few fields of each record a
-    /// query looks at, and only the records that make the page need them all.
-    static func decode(_ blob: UnsafeRawBufferPointer, only wanted: WantedFields) throws -> [String: FieldValue] {
-        var reader = UnsafeByteReader(blob)
-        let count = try readHeader(from: &reader)
-        var fields: [String: FieldValue] = Dictionary(minimumCapacity: wanted.names.count)
-        for _ in 0..<count {
-            let key = try reader.take(try reader.length())
-            if let index = wanted.index(of: key) {
-                fields[wanted.names[index]] = try readTagged(from: &reader)
-                if fields.count == wanted.names.count { break }
-            } else {
-                try skipTagged(from: &reader)
-            }
-        }
-        return fields
-    }
-
-    /// Steps over one tagged value.
-    static func skipTagged(from reader: inout UnsafeByteReader) throws {
-        let tagByte = try reader.byte()
-        let base = try base(ofTag: tagByte & ~listFlag)
-        let count = tagByte & listFlag != 0 ? try reader.length() : 1
-        for _ in 0..<count {
-            switch base {
-            case .string, .bytes: _ = try reader.take(try reader.length())
-            case .int64, .timestamp: _ = try reader.signed()
-            case .double: _ = try reader.fixed64()
-            case .asset:
-                _ = try reader.take(try reader.length())
-                _ = try reader.signed()
-            case .reference:
-                _ = try reader.take(try reader.length())
-                _ = try reader.byte()
-            case .location:
-                _ = try reader.take(16)
-                let mask = try reader.byte()
-                for bit in 0..<5 where mask & (1 << bit) != 0 { _ = try reader.fixed64() }
-                if mask & (1 << 5) != 0 { _ = try reader.signed() }
-            }
-        }
-    }
-
     /// Checks the format version and returns the number of fields that follow.
     static func readHeader(from reader: inout UnsafeByteReader) throws -> Int {
         guard try reader.byte() == formatVersion else { throw ByteReader.Failure.corrupt }

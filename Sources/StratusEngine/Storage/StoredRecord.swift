@@ -68,15 +68,6 @@ struct StoredRecord {
         }
     }
 
-    /// Only the `wanted` fields (see ``FieldCoder/decode(_:only:)``).
-    func fields(only wanted: WantedFields) throws -> [String: FieldValue] {
-        do {
-            return try fieldsBlob.withUnsafeBytes { try FieldCoder.decode($0, only: wanted) }
-        } catch {
-            throw unreadable
-        }
-    }
-
     /// The fields, decoded by a batch's decoder (faster for many records of one type).
     func fields(using decoder: FieldDecoder) throws -> [String: FieldValue] {
         do {
