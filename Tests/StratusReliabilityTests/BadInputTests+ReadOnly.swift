@@ -1,12 +1,13 @@
 import Foundation
 @testable import StratusEngine
 import StratusModel
-import XCTest
+import Testing
 
 /// Read-only stores: every read works (fetch, query, changes, tokens), every write is refused
 /// with a message naming the file and why it is read-only, and the file is left as it was.
 extension BadInputTests {
-    func testReadOnlyStoreFile() throws {
+    @Test(.enabled(if: BadInputTests.canRunWithoutWriteAccess, "running as root without setpriv"))
+    func readOnlyStoreFile() throws {
         let path = try readOnlyCopy(in: "ro-file", fileMode: 0o444, folderMode: 0o777)
         let fetched = try expectReads(path)
         log("a read-only store (chmod 444): reading", "stratus fetch r1 --zone z --store \(path)", fetched.status, fetched.stdout)
@@ -14,19 +15,20 @@ extension BadInputTests {
         try expectUnchanged(path)
     }
 
-    func testReadOnlyStoreInAReadOnlyFolder() throws {
+    @Test(.enabled(if: BadInputTests.canRunWithoutWriteAccess, "running as root without setpriv"))
+    func readOnlyStoreInAReadOnlyFolder() throws {
         // No -shm file beside the store and no right to make one: Stratus opens it immutable.
         let path = try readOnlyCopy(in: "ro-folder", fileMode: 0o444, folderMode: 0o555)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let fetched = try expectReads(path)
         log("a read-only store in a read-only folder: reading", "stratus fetch r1 --zone z --store \(path)", fetched.status, fetched.stdout)
         try expectWriteRefused(path, input: "a read-only store in a read-only folder: writing", reason: "the file is not writable")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path("ro-folder")), ["store.sqlite"])
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes, "reading a read-only store changed it")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("ro-folder")) == ["store.sqlite"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "reading a read-only store changed it")
 
         // The file itself writable, its folder not: SQLite could not make the -wal file a write needs.
         let writableFile = try readOnlyCopy(in: "ro-folder-only", fileMode: 0o666, folderMode: 0o555)
-        XCTAssertTrue(try runWithoutWriteAccess(["fetch", "r1", "--zone", "z"], store: writableFile).stdout.contains("keep 1"))
+        #expect(try runWithoutWriteAccess(["fetch", "r1", "--zone", "z"], store: writableFile).stdout.contains("keep 1"))
         try expectWriteRefused(writableFile, input: "a writable store in a read-only folder: writing",
                                reason: "its folder \(folder.path("ro-folder-only")) is not writable")
         try expectUnchanged(path)
@@ -35,7 +37,7 @@ extension BadInputTests {
 
     /// A read-only folder holding a -wal file with changes not yet folded into the store: readable
     /// when the -shm file is there too; refused (not read without them) when it is not.
-    func testReadOnlyFolderWithChangesInTheWAL() throws {
+    @Test func readOnlyFolderWithChangesInTheWAL() throws {
         let live = folder.path("live.sqlite")
         try checkpointedCopy(of: store, to: live)
         for name in ["wal-and-shm", "wal-only"] {
@@ -57,13 +59,13 @@ extension BadInputTests {
             chmod(folder.path(name), 0o555)
         }
         let withShm = try runWithoutWriteAccess(["fetch", "r4", "--zone", "z"], store: folder.path("wal-and-shm") + "/store.sqlite")
-        XCTAssertEqual(withShm.status, 0, withShm.stderr)
-        XCTAssertTrue(withShm.stdout.contains("only in the WAL"), withShm.stdout)
+        #expect(withShm.status == 0, "\(withShm.stderr)")
+        #expect(withShm.stdout.contains("only in the WAL"), "\(withShm.stdout)")
 
         let walOnly = folder.path("wal-only") + "/store.sqlite"
         let refused = try runWithoutWriteAccess(["fetch", "r4", "--zone", "z"], store: walOnly)
-        XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.stderr.contains("its latest changes are still in store.sqlite-wal"), refused.stderr)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("its latest changes are still in store.sqlite-wal"), "\(refused.stderr)")
         log("a read-only folder whose store has changes only in its -wal file", "stratus fetch r4 --zone z --store \(walOnly)",
             refused.status, refused.stderr)
         // Nothing lost: with write access back, the change in the -wal file is there.
@@ -71,51 +73,56 @@ extension BadInputTests {
             chmod(folder.path(name), 0o755)
             chmod(folder.path(name) + "/store.sqlite", 0o644)
             let path = folder.path(name) + "/store.sqlite"
-            XCTAssertEqual(try integrityCheck(path), "ok")
-            XCTAssertTrue(try Binary.run(["fetch", "r4", "--zone", "z"], store: path).stdout.contains("only in the WAL"), name)
+            #expect(try integrityCheck(path) == "ok")
+            #expect(try Binary.run(["fetch", "r4", "--zone", "z"], store: path).stdout.contains("only in the WAL"), "\(name)")
         }
     }
 
-    func testStoreOnAReadOnlyFileSystem() throws {
-        guard geteuid() == 0 else { throw XCTSkip("a read-only bind mount needs root") }
+    @Test(.enabled(if: geteuid() == 0, "a read-only bind mount needs root"),
+          .enabled(if: BadInputTests.canBindMount, "cannot bind-mount here"),
+          .enabled(if: BadInputTests.canRemountReadOnly, "cannot remount read-only here"))
+    func storeOnAReadOnlyFileSystem() throws {
         let source = folder.path("ro-source"), mountPoint = folder.path("ro-mount")
         for path in [source, mountPoint] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
         try checkpointedCopy(of: store, to: source + "/store.sqlite")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: source + "/store.sqlite"))
-        guard try mount(["--bind", source, mountPoint]) else { throw XCTSkip("cannot bind-mount here") }
-        defer { _ = try? mount(["-u", mountPoint]) }
-        guard try mount(["-o", "remount,ro,bind", mountPoint]) else { throw XCTSkip("cannot remount read-only here") }
+        try #require(try Self.mount(["--bind", source, mountPoint]), "cannot bind-mount here")
+        defer { _ = try? Self.mount(["-u", mountPoint]) }
+        try #require(try Self.mount(["-o", "remount,ro,bind", mountPoint]), "cannot remount read-only here")
         let path = mountPoint + "/store.sqlite"
 
         // Through the engine, as the dashboard uses it: every read works. (Closed at the end of
         // the block, so the file system can be unmounted.)
         do {
             let opened = try Store(path: path)
-            XCTAssertTrue(opened.isReadOnly)
+            #expect(opened.isReadOnly)
             let database = opened.database(.private)
             let zone = ZoneID(zoneName: "z")
-            XCTAssertEqual(try allRecords(database, type: "Item", zone: zone).count, 3)
-            XCTAssertEqual(try database.records(for: [RecordID(recordName: "r1", zoneID: zone)])[0].result.isSuccess, true)
-            XCTAssertEqual(try playBack(database, zone: zone, since: nil).changed.count, 3)
-            XCTAssertEqual(try playBack(database, zone: zone, since: database.currentToken(for: zone)).changed.count, 0)
-            XCTAssertFalse(try opened.recordTypes().isEmpty)
+            #expect(try allRecords(database, type: "Item", zone: zone).count == 3)
+            #expect(try database.records(for: [RecordID(recordName: "r1", zoneID: zone)])[0].result.isSuccess == true)
+            #expect(try playBack(database, zone: zone, since: nil).changed.count == 3)
+            #expect(try playBack(database, zone: zone, since: database.currentToken(for: zone)).changed.count == 0)
+            #expect(try !opened.recordTypes().isEmpty)
             // Every write is refused, saying why.
             var record = Record(recordType: "Item", recordID: RecordID(recordName: "r9", zoneID: zone))
             record["n"] = .int64(9)
-            XCTAssertThrowsError(try database.modifyRecords(saving: [record])) { error in
-                XCTAssertEqual((error as? CloudKitError)?.code, .permissionFailure, "\(error)")
-                XCTAssertTrue("\(error)".contains("is read-only (it is on a read-only file system)"), "\(error)")
+            do {
+                _ = try database.modifyRecords(saving: [record])
+                Issue.record("expected an error")
+            } catch {
+                #expect((error as? CloudKitError)?.code == .permissionFailure, "\(error)")
+                #expect("\(error)".contains("is read-only (it is on a read-only file system)"), "\(error)")
                 log("a store on a read-only file system (API): writing", "database.modifyRecords(saving: [r9])", 1, "\(error)")
             }
-            XCTAssertThrowsError(try database.modifyRecordZones(saving: [ZoneID(zoneName: "w")]))
-            XCTAssertThrowsError(try opened.putAsset(Data("asset".utf8)))
+            #expect(throws: (any Error).self) { try database.modifyRecordZones(saving: [ZoneID(zoneName: "w")]) }
+            #expect(throws: (any Error).self) { try opened.putAsset(Data("asset".utf8)) }
         }
 
         // Through the binary.
         let fetched = try expectReads(path, asOtherUser: false)
         log("a store on a read-only file system: reading", "stratus fetch r1 --zone z --store \(path)", fetched.status, fetched.stdout)
         try expectWriteRefused(path, input: "a store on a read-only file system: writing", reason: "it is on a read-only file system", asOtherUser: false)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: source + "/store.sqlite")), bytes, "reading a read-only store changed it")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: source + "/store.sqlite")) == bytes, "reading a read-only store changed it")
     }
 
     // MARK: - Helpers
@@ -123,7 +130,8 @@ extension BadInputTests {
     /// A copy of the test's store in folder `name`, with those permissions.
     func readOnlyCopy(in name: String, fileMode: mode_t, folderMode: mode_t) throws -> String {
         // Root ignores file permissions; the binary then runs as nobody, through setpriv.
-        if geteuid() == 0, !FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") { throw XCTSkip("running as root without setpriv") }
+        // The tests that call this are enabled only when it can (canRunWithoutWriteAccess).
+        try #require(Self.canRunWithoutWriteAccess, "running as root without setpriv")
         let directory = folder.path(name)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/store.sqlite"
@@ -154,50 +162,79 @@ extension BadInputTests {
 
     /// Fetch, query, changes and changes since a token all work; returns the fetch.
     @discardableResult
-    func expectReads(_ path: String, asOtherUser: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws -> Binary.Outcome {
+    func expectReads(_ path: String, asOtherUser: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws -> Binary.Outcome {
         let run = { (arguments: [String]) in
             asOtherUser ? try self.runWithoutWriteAccess(arguments, store: path) : try Binary.run(arguments, store: path)
         }
         let fetched = try run(["fetch", "r1", "--zone", "z"])
-        XCTAssertEqual(fetched.status, 0, fetched.stderr, file: file, line: line)
-        XCTAssertTrue(fetched.stdout.contains("keep 1"), fetched.stdout, file: file, line: line)
+        #expect(fetched.status == 0, "\(fetched.stderr)", sourceLocation: sourceLocation)
+        #expect(fetched.stdout.contains("keep 1"), "\(fetched.stdout)", sourceLocation: sourceLocation)
         let queried = try run(["query", "--type", "Item", "--zone", "z"])
-        XCTAssertEqual(queried.status, 0, queried.stderr, file: file, line: line)
-        XCTAssertTrue(queried.stdout.contains("keep 3"), queried.stdout, file: file, line: line)
+        #expect(queried.status == 0, "\(queried.stderr)", sourceLocation: sourceLocation)
+        #expect(queried.stdout.contains("keep 3"), "\(queried.stdout)", sourceLocation: sourceLocation)
         let changes = try run(["changes", "--zone", "z", "--json"])
-        XCTAssertEqual(changes.status, 0, changes.stderr, file: file, line: line)
+        #expect(changes.status == 0, "\(changes.stderr)", sourceLocation: sourceLocation)
         let token = (try JSONSerialization.jsonObject(with: Data(changes.stdout.utf8)) as? [String: Any])?["syncToken"] as? String
-        let since = try run(["changes", "--zone", "z", "--since", try XCTUnwrap(token, changes.stdout, file: file, line: line)])
-        XCTAssertEqual(since.status, 0, since.stderr, file: file, line: line)
+        let since = try run(["changes", "--zone", "z", "--since", try #require(token, "\(changes.stdout)", sourceLocation: sourceLocation)])
+        #expect(since.status == 0, "\(since.stderr)", sourceLocation: sourceLocation)
         return fetched
     }
 
     /// A save and a zone creation both fail with permissionFailure, naming the file and `reason`.
     func expectWriteRefused(_ path: String, input: String, reason: String, asOtherUser: Bool = true,
-                            file: StaticString = #filePath, line: UInt = #line) throws {
+                            sourceLocation: SourceLocation = #_sourceLocation) throws {
         let run = { (arguments: [String], stdin: String?) in
             asOtherUser ? try self.runWithoutWriteAccess(arguments, store: path, stdin: stdin) : try Binary.run(arguments, store: path, stdin: stdin)
         }
         let saved = try run(["save", "--zone", "z"], #"{"recordName":"r9","recordType":"Item","fields":{}}"#)
-        XCTAssertEqual(saved.status, 1, saved.stderr, file: file, line: line)
-        XCTAssertTrue(saved.stderr.contains("permissionFailure (10): The store at \(path) is read-only (\(reason))"), saved.stderr, file: file, line: line)
+        #expect(saved.status == 1, "\(saved.stderr)", sourceLocation: sourceLocation)
+        #expect(saved.stderr.contains("permissionFailure (10): The store at \(path) is read-only (\(reason))"), "\(saved.stderr)", sourceLocation: sourceLocation)
         log(input, "stratus save --zone z --store \(path)", saved.status, saved.stderr)
         let zoned = try run(["zones", "create", "w"], nil)
-        XCTAssertEqual(zoned.status, 1, zoned.stderr, file: file, line: line)
-        XCTAssertTrue(zoned.stderr.contains("permissionFailure (10)"), zoned.stderr, file: file, line: line)
+        #expect(zoned.status == 1, "\(zoned.stderr)", sourceLocation: sourceLocation)
+        #expect(zoned.stderr.contains("permissionFailure (10)"), "\(zoned.stderr)", sourceLocation: sourceLocation)
     }
 
     /// With write access back, the copy is sound and holds exactly the records saved before.
-    func expectUnchanged(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    func expectUnchanged(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         chmod(directory, 0o755)
         chmod(path, 0o644)
-        XCTAssertEqual(try integrityCheck(path), "ok", file: file, line: line)
-        XCTAssertEqual(try snapshot(path), before, "the records of the read-only store changed", file: file, line: line)
+        #expect(try integrityCheck(path) == "ok", sourceLocation: sourceLocation)
+        #expect(try snapshot(path, sourceLocation: sourceLocation) == before, "the records of the read-only store changed", sourceLocation: sourceLocation)
+    }
+
+    // MARK: - What the machine allows (the conditions of the tests' traits)
+
+    /// Whether the binary can run as a user who may not write a store: the tests' own user, or
+    /// nobody (through setpriv) when the tests run as root.
+    static var canRunWithoutWriteAccess: Bool {
+        geteuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+    }
+
+    /// Whether a folder can be bind-mounted here: tried on a scratch folder.
+    static var canBindMount: Bool { tryBindMount(readOnly: false) }
+
+    /// Whether a bind mount can be remounted read-only here: tried on a scratch folder.
+    static var canRemountReadOnly: Bool { tryBindMount(readOnly: true) }
+
+    /// Does on scratch folders what testing a store on a read-only file system does: a bind
+    /// mount, made read-only when `readOnly`; undone at the end. True when it all worked.
+    static func tryBindMount(readOnly: Bool) -> Bool {
+        guard geteuid() == 0, let probe = try? ScratchFolder("stratus-mount-probe") else { return false }
+        return withExtendedLifetime(probe) {
+            let source = probe.path("source"), mountPoint = probe.path("mount")
+            for path in [source, mountPoint] {
+                guard (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil else { return false }
+            }
+            guard (try? mount(["--bind", source, mountPoint])) == true else { return false }
+            defer { _ = try? mount(["-u", mountPoint]) }
+            return !readOnly || (try? mount(["-o", "remount,ro,bind", mountPoint])) == true
+        }
     }
 
     /// Runs mount(8) (or umount(8) with `-u`); true when it succeeded.
-    func mount(_ arguments: [String]) throws -> Bool {
+    static func mount(_ arguments: [String]) throws -> Bool {
         let process = Process()
         let unmount = arguments.first == "-u"
         process.executableURL = URL(fileURLWithPath: unmount ? "/bin/umount" : "/bin/mount")

@@ -2,43 +2,45 @@ import Foundation
 @testable import StratusEngine
 import StratusModel
 import StratusTerminal
-import XCTest
+import Testing
 
 /// Every bad input of docs/bad-input.md, given to the real binary (or, where the binary cannot
 /// be made to meet it, to the engine): each is answered with a clear error, and the records
 /// already in the store are all still there, unchanged.
 ///
 /// With `STRATUS_BAD_INPUT_LOG=FILE` every case appends what the user saw to FILE, which is
-/// how the table in docs/bad-input.md was made.
-final class BadInputTests: XCTestCase {
-    var folder: ScratchFolder!
+/// how the table in docs/bad-input.md was made. Serialized, as the tests always ran, so the
+/// cases reach that file whole and in order.
+///
+/// A class, so that `deinit` checks after each test that nothing was lost.
+@Suite(.serialized) final class BadInputTests {
+    let folder: ScratchFolder
     var store: String { folder.storePath }
     /// The records saved before each test, as `stratus query --json` printed them.
     var before: [String] = []
 
-    override func setUpWithError() throws {
+    init() throws {
         folder = try ScratchFolder("stratus-bad-input")
-        XCTAssertEqual(try Binary.run(["zones", "create", "z"], store: store).status, 0)
+        #expect(try Binary.run(["zones", "create", "z"], store: store).status == 0)
         let records = (1...3).map { #"{"recordName":"r\#($0)","recordType":"Item","fields":{"n":{"value":\#($0),"type":"INT64"},"s":{"value":"keep \#($0)","type":"STRING"}}}"# }
         let saved = try Binary.run(["save", "--zone", "z"], store: store, stdin: records.joined(separator: "\n"))
-        XCTAssertEqual(saved.status, 0, saved.stderr)
+        #expect(saved.status == 0, "\(saved.stderr)")
         before = try snapshot()
-        XCTAssertEqual(before.count, 3)
+        #expect(before.count == 3)
     }
 
-    override func tearDownWithError() throws {
+    deinit {
         // Nothing lost: the store opens, is sound, and holds exactly what it held.
         if FileManager.default.fileExists(atPath: store) {
-            XCTAssertEqual(try integrityCheck(store), "ok")
-            XCTAssertEqual(try snapshot(), before, "the records saved before the bad input changed")
+            do { #expect(try integrityCheck(store) == "ok") } catch { Issue.record(error) }
+            do { #expect(try snapshot() == before, "the records saved before the bad input changed") } catch { Issue.record(error) }
         }
-        folder = nil
     }
 
     /// The records of the store at `path` (default: the test's), one JSON line each, sorted.
-    func snapshot(_ path: String? = nil) throws -> [String] {
+    func snapshot(_ path: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
         let outcome = try Binary.run(["query", "--type", "Item", "--zone", "z", "--all", "--json"], store: path ?? store)
-        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        #expect(outcome.status == 0, "\(outcome.stderr)", sourceLocation: sourceLocation)
         let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         return (object?["records"] as? [[String: Any]] ?? []).map {
             String(decoding: try! JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self)
@@ -49,13 +51,13 @@ final class BadInputTests: XCTestCase {
     /// and logs the case for the documentation.
     @discardableResult
     func expect(_ input: String, _ arguments: [String], stdin: String? = nil, storePath: String? = nil, status: Int32 = 1,
-                contains expected: String, file: StaticString = #filePath, line: UInt = #line) throws -> Binary.Outcome {
+                contains expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Binary.Outcome {
         let path = storePath ?? store
         let outcome = try Binary.run(arguments, store: path, stdin: stdin)
-        XCTAssertEqual(outcome.status, status, "\(input): \(outcome.stderr)", file: file, line: line)
+        #expect(outcome.status == status, "\(input): \(outcome.stderr)", sourceLocation: sourceLocation)
         let said = outcome.stderr.isEmpty ? outcome.stdout : outcome.stderr
-        XCTAssertTrue(said.contains(expected), "\(input): expected '\(expected)' in:\n\(said)", file: file, line: line)
-        XCTAssertFalse(outcome.signalled, "\(input): the binary crashed", file: file, line: line)
+        #expect(said.contains(expected), "\(input): expected '\(expected)' in:\n\(said)", sourceLocation: sourceLocation)
+        #expect(!outcome.signalled, "\(input): the binary crashed", sourceLocation: sourceLocation)
         log(input, "stratus " + (arguments + ["--store", path]).map(shellQuoted).joined(separator: " "), outcome.status, said, stdin: stdin)
         return outcome
     }
@@ -88,7 +90,7 @@ final class BadInputTests: XCTestCase {
 
     // MARK: - Records
 
-    func testMalformedJSON() throws {
+    @Test func malformedJSON() throws {
         try expect("malformed JSON", ["save", "--zone", "z"], stdin: #"{"recordName": "r9", "recordType": "Item", "fields": {"#,
                    contains: "error: standard input: malformed JSON at line 1, column 55")
         try expect("JSON that is not a record", ["save", "--zone", "z"], stdin: "[1, 2]", contains: "record 1 of 2")
@@ -104,7 +106,7 @@ final class BadInputTests: XCTestCase {
         try expect("input that is not UTF-8", ["save", "--zone", "z", folder.path("latin1.json")], contains: "is not UTF-8 text")
     }
 
-    func testValueOfTheWrongType() throws {
+    @Test func valueOfTheWrongType() throws {
         try expect("a value that is not its declared type", ["save", "--zone", "z"],
                    stdin: #"{"recordName":"r9","recordType":"Item","fields":{"n":{"value":"five","type":"INT64"}}}"#, contains: "INT64")
         try expect("a value of another type than the schema's field", ["save", "--zone", "z"],
@@ -117,25 +119,25 @@ final class BadInputTests: XCTestCase {
 
     /// Regression: a TIMESTAMP of 9223372036854775807 ms crashed `stratus save` (the date did not
     /// convert back to Int64 milliseconds). Such dates now saturate and round-trip.
-    func testTimestampPastInt64Milliseconds() throws {
+    @Test func timestampPastInt64Milliseconds() throws {
         let far = #"{"recordName":"far","recordType":"Far","fields":{"d":{"value":9223372036854775807,"type":"TIMESTAMP"},"e":{"value":-9223372036854775808,"type":"TIMESTAMP"}}}"#
         let saved = try Binary.run(["save", "--zone", "z", "--json"], store: store, stdin: far)
-        XCTAssertEqual(saved.status, 0, saved.stderr)
-        XCTAssertFalse(saved.signalled)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(!saved.signalled)
         let fetched = try Binary.run(["fetch", "far", "--zone", "z", "--json"], store: store)
-        XCTAssertTrue(fetched.stdout.contains("9223372036854775807"), fetched.stdout)
-        XCTAssertTrue(fetched.stdout.contains("-9223372036854775808"), fetched.stdout)
+        #expect(fetched.stdout.contains("9223372036854775807"), "\(fetched.stdout)")
+        #expect(fetched.stdout.contains("-9223372036854775808"), "\(fetched.stdout)")
 
         // Regression (found by the record-json fuzzer): a date with a long fraction of a second
         // killed `stratus save` with SIGFPE inside ICU's date parser.
         let long = #"{"recordName":"long","recordType":"Far","fields":{"d":{"value":"2024-05-01T00:00:00.1230000000000000000000000000000000000000000000000000000000000000000Z","type":"TIMESTAMP"}}}"#
         let parsed = try Binary.run(["save", "--zone", "z", "--json"], store: store, stdin: long)
-        XCTAssertEqual(parsed.status, 0, parsed.stderr)
-        XCTAssertFalse(parsed.signalled)
-        XCTAssertTrue(parsed.stdout.contains("1714521600123"), parsed.stdout)
+        #expect(parsed.status == 0, "\(parsed.stderr)")
+        #expect(!parsed.signalled)
+        #expect(parsed.stdout.contains("1714521600123"), "\(parsed.stdout)")
     }
 
-    func testUnknownZoneOrDatabase() throws {
+    @Test func unknownZoneOrDatabase() throws {
         try expect("an unknown zone (save)", ["save", "--zone", "nope"],
                    stdin: #"{"recordName":"r9","recordType":"Item","fields":{}}"#, contains: "zoneNotFound (26)")
         try expect("an unknown zone (changes)", ["changes", "--zone", "nope"], contains: "zoneNotFound (26): Zone 'nope' does not exist")
@@ -145,20 +147,23 @@ final class BadInputTests: XCTestCase {
         try expect("an unknown record type", ["query", "--type", "Nope", "--zone", "z"], contains: "Did not find record type: 'Nope'")
     }
 
-    func testRecordOverOneMegabyte() throws {
+    @Test func recordOverOneMegabyte() throws {
         let big = String(repeating: "x", count: 1_100_000)
         try expect("a record over 1 MB", ["save", "--zone", "z"],
                    stdin: #"{"recordName":"r9","recordType":"Item","fields":{"s":{"value":"\#(big)","type":"STRING"}}}"#,
                    contains: "limitExceeded (27): Record 'r9' is 1100")
     }
 
-    func testBatchOver400() throws {
+    @Test func batchOver400() throws {
         // The engine refuses a batch over 400 items, as CloudKit does...
         let database = try Store(path: store).database(.private)
         let records = (0..<401).map { Record(recordType: "Item", recordID: RecordID(recordName: "b\($0)", zoneID: ZoneID(zoneName: "z"))) }
-        XCTAssertThrowsError(try database.modifyRecords(saving: records)) { error in
-            XCTAssertEqual((error as? CloudKitError)?.code, .limitExceeded)
-            XCTAssertEqual("\(error)", "limitExceeded (27): A batch holds 401 items; the limit is 400. Split it into smaller batches.")
+        do {
+            _ = try database.modifyRecords(saving: records)
+            Issue.record("expected an error")
+        } catch {
+            #expect((error as? CloudKitError)?.code == .limitExceeded)
+            #expect("\(error)" == "limitExceeded (27): A batch holds 401 items; the limit is 400. Split it into smaller batches.")
             log("a batch over 400 (API)", "database.modifyRecords(saving: 401 records)", 1, "\(error)")
         }
         // ... and `stratus save` splits a longer input into batches of 400 (each all-or-nothing
@@ -166,13 +171,13 @@ final class BadInputTests: XCTestCase {
         let lines = (0..<401).map { #"{"recordName":"b\#($0)","recordType":"Item","fields":{"n":{"value":\#($0 == 400 ? "\"x\"" : "1"),"type":"\#($0 == 400 ? "STRING" : "INT64")"}}}"# }
         let outcome = try expect("401 records given to stratus save", ["save", "--zone", "z", "--atomic"], stdin: lines.joined(separator: "\n"),
                                  contains: "error: partialFailure (2): 1 of 401 records were not saved.")
-        XCTAssertTrue(outcome.stdout.contains("saved Item b399"))
-        XCTAssertEqual(try Binary.run(["delete", "--zone", "z"] + (0..<400).map { "b\($0)" }, store: store).status, 0)
+        #expect(outcome.stdout.contains("saved Item b399"))
+        #expect(try Binary.run(["delete", "--zone", "z"] + (0..<400).map { "b\($0)" }, store: store).status == 0)
     }
 
     // MARK: - Tokens and cursors
 
-    func testDamagedOrForeignTokensAndCursors() throws {
+    @Test func damagedOrForeignTokensAndCursors() throws {
         let token = try Binary.run(["token", "--zone", "z"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try expect("a token that is not base64url", ["changes", "--zone", "z", "--since", "not a token!"], contains: "is damaged (it is not base64url text)")
         try expect("a truncated token", ["changes", "--zone", "z", "--since", String(token.prefix(10))], contains: "is damaged (it is too short)")
@@ -181,11 +186,11 @@ final class BadInputTests: XCTestCase {
         try expect("a token with one character changed", ["changes", "--zone", "z", "--since", String(flipped)], contains: "its checksum does not match")
 
         let other = try ScratchFolder("stratus-bad-input-other")
-        XCTAssertEqual(try Binary.run(["zones", "create", "z"], store: other.storePath).status, 0)
+        #expect(try Binary.run(["zones", "create", "z"], store: other.storePath).status == 0)
         let foreign = try Binary.run(["token", "--zone", "z"], store: other.storePath).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try expect("a token of another store", ["changes", "--zone", "z", "--since", foreign], contains: "of another store")
 
-        XCTAssertEqual(try Binary.run(["zones", "create", "y"], store: store).status, 0)
+        #expect(try Binary.run(["zones", "create", "y"], store: store).status == 0)
         try expect("a token of another zone", ["changes", "--zone", "y", "--since", token], contains: "belongs to 'z', not 'y'")
         let databaseToken = try Binary.run(["token", "--database"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try expect("a database token given as a zone token", ["changes", "--zone", "z", "--since", databaseToken],
@@ -194,30 +199,30 @@ final class BadInputTests: XCTestCase {
                                                                try recreatedZoneToken("y")], contains: "changeTokenExpired (21)")
 
         let page = try Binary.json(["query", "--type", "Item", "--zone", "z", "--limit", "1"], store: store)
-        let cursor = try XCTUnwrap(page["continuationMarker"] as? String)
+        let cursor = try #require(page["continuationMarker"] as? String)
         try expect("a damaged cursor", ["query", "--type", "Item", "--zone", "z", "--cursor", String(cursor.dropLast(3))], contains: "query cursor is damaged")
         let otherRecords = #"{"recordName":"o1","recordType":"Item","fields":{}}"# + "\n" + #"{"recordName":"o2","recordType":"Item","fields":{}}"#
-        XCTAssertEqual(try Binary.run(["save", "--zone", "z"], store: other.storePath, stdin: otherRecords).status, 0)
-        let foreignCursor = try XCTUnwrap(try Binary.json(["query", "--type", "Item", "--zone", "z", "--limit", "1"], store: other.storePath)["continuationMarker"] as? String)
+        #expect(try Binary.run(["save", "--zone", "z"], store: other.storePath, stdin: otherRecords).status == 0)
+        let foreignCursor = try #require(try Binary.json(["query", "--type", "Item", "--zone", "z", "--limit", "1"], store: other.storePath)["continuationMarker"] as? String)
         try expect("a cursor of another store", ["query", "--type", "Item", "--zone", "z", "--cursor", foreignCursor], contains: "of another store")
         try expect("a change token given as a cursor", ["query", "--type", "Item", "--zone", "z", "--cursor", token], contains: "This is a zone change token, not a query cursor")
     }
 
     /// A token of zone `name`, after which the zone is deleted and made again.
-    func recreatedZoneToken(_ name: String) throws -> String {
+    func recreatedZoneToken(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let token = try Binary.run(["token", "--zone", name], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        XCTAssertEqual(try Binary.run(["zones", "delete", name], store: store).status, 0)
-        XCTAssertEqual(try Binary.run(["zones", "create", name], store: store).status, 0)
+        #expect(try Binary.run(["zones", "delete", name], store: store).status == 0, sourceLocation: sourceLocation)
+        #expect(try Binary.run(["zones", "create", name], store: store).status == 0, sourceLocation: sourceLocation)
         return token
     }
 
     // MARK: - Store files
 
-    func testFilesThatAreNotStores() throws {
+    @Test func filesThatAreNotStores() throws {
         let text = folder.path("notes.txt")
         try "just some notes\n".write(toFile: text, atomically: true, encoding: .utf8)
         try expect("a text file as --store", ["zones"], storePath: text, contains: "is not a Stratus store: it is not an SQLite database")
-        XCTAssertEqual(try String(contentsOfFile: text, encoding: .utf8), "just some notes\n", "the file was changed")
+        #expect(try String(contentsOfFile: text, encoding: .utf8) == "just some notes\n", "the file was changed")
 
         // Another program's SQLite database is refused and left exactly as it was (not even
         // switched to WAL mode).
@@ -225,20 +230,20 @@ final class BadInputTests: XCTestCase {
         try makeForeignDatabase(foreign)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: foreign))
         try expect("another program's SQLite database", ["zones"], storePath: foreign, contains: "an SQLite database but not a Stratus store; refusing to touch it")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: foreign)), bytes, "the foreign database was changed")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: foreign + "-wal"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: foreign)) == bytes, "the foreign database was changed")
+        #expect(!FileManager.default.fileExists(atPath: foreign + "-wal"))
 
         let directory = folder.path("a-folder")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try expect("a folder as --store", ["zones"], storePath: directory, contains: "is a folder, not a store file")
     }
 
-    func testTruncatedStores() throws {
+    @Test func truncatedStores() throws {
         // A checkpointed copy of the store, cut short.
         let copy = folder.path("copy.sqlite")
-        XCTAssertEqual(try Binary.run(["export", "--zone", "z", "--out", folder.path("export.jsonl")], store: store).status, 0)
+        #expect(try Binary.run(["export", "--zone", "z", "--out", folder.path("export.jsonl")], store: store).status == 0)
         try checkpointedCopy(of: store, to: copy)
-        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int)
+        let size = try #require(FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int)
         for (label, length) in [("a store cut to half its size", size / 2), ("a store cut to its first 50 bytes", 50)] {
             let cut = folder.path("cut-\(length).sqlite")
             try FileManager.default.copyItem(atPath: copy, toPath: cut)
@@ -247,21 +252,21 @@ final class BadInputTests: XCTestCase {
             try handle.close()
             try expect(label, ["query", "--type", "Item", "--zone", "z"], storePath: cut, contains: "badDatabase (24)")
             let saved = try Binary.run(["save", "--zone", "z"], store: cut, stdin: #"{"recordName":"x","recordType":"Item","fields":{}}"#)
-            XCTAssertEqual(saved.status, 1, "a damaged store accepted a write")
+            #expect(saved.status == 1, "a damaged store accepted a write")
         }
     }
 
-    func testStoreMadeByANewerVersion() throws {
+    @Test func storeMadeByANewerVersion() throws {
         let newer = folder.path("newer.sqlite")
         try checkpointedCopy(of: store, to: newer)
         try setFormatVersion(99, in: newer)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: newer))
         try expect("a store made by a newer version", ["zones"], storePath: newer,
                    contains: "incompatibleVersion (18): This store was made by a newer Stratus (store format 99; this build reads up to")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: newer)), bytes, "the newer store was changed")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: newer)) == bytes, "the newer store was changed")
     }
 
-    func testFullDiskInTheEngine() throws {
+    @Test func fullDiskInTheEngine() throws {
         let database = try Store(path: store).database(.private)
         // SQLite stops growing the file at max_page_count, exactly as on a full disk (SQLITE_FULL).
         try database.store.pool.writeWithoutTransaction { db in
@@ -273,35 +278,39 @@ final class BadInputTests: XCTestCase {
             record["s"] = .string(String(repeating: "x", count: 50_000))
             return record
         }
-        XCTAssertThrowsError(try database.modifyRecords(saving: big)) { error in
-            XCTAssertEqual((error as? CloudKitError)?.code, .quotaExceeded, "\(error)")
+        do {
+            _ = try database.modifyRecords(saving: big)
+            Issue.record("expected an error")
+        } catch {
+            #expect((error as? CloudKitError)?.code == .quotaExceeded, "\(error)")
             log("a full disk (API, PRAGMA max_page_count)", "database.modifyRecords(saving: 20 records of 50 KB)", 1, "\(error)")
         }
-        XCTAssertEqual(try database.records(for: [RecordID(recordName: "big0", zoneID: ZoneID(zoneName: "z"))])[0].result.isSuccess, false, "a record of the failed batch was written")
+        #expect(try database.records(for: [RecordID(recordName: "big0", zoneID: ZoneID(zoneName: "z"))])[0].result.isSuccess == false, "a record of the failed batch was written")
     }
 
-    func testFullDiskThroughTheBinary() throws {
-        // A 1 MB tmpfs is a real full disk; only root may mount one.
-        guard geteuid() == 0 else { throw XCTSkip("mounting a tmpfs needs root") }
+    // A 1 MB tmpfs is a real full disk; only root may mount one.
+    @Test(.enabled(if: geteuid() == 0, "mounting a tmpfs needs root"),
+          .enabled(if: BadInputTests.canMountATmpfs, "cannot mount a tmpfs here"))
+    func fullDiskThroughTheBinary() throws {
         let mountPoint = try ScratchFolder("stratus-full-disk")
-        guard try mount(["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint.url.path]) else { throw XCTSkip("cannot mount a tmpfs here") }
-        defer { _ = try? mount(["-u", mountPoint.url.path]) }
+        try #require(try Self.mount(["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint.url.path]), "cannot mount a tmpfs here")
+        defer { _ = try? Self.mount(["-u", mountPoint.url.path]) }
         let path = mountPoint.storePath
-        XCTAssertEqual(try Binary.run(["zones", "create", "z"], store: path).status, 0)
-        XCTAssertEqual(try Binary.run(["save", "--zone", "z"], store: path, stdin: #"{"recordName":"first","recordType":"Item","fields":{}}"#).status, 0)
+        #expect(try Binary.run(["zones", "create", "z"], store: path).status == 0)
+        #expect(try Binary.run(["save", "--zone", "z"], store: path, stdin: #"{"recordName":"first","recordType":"Item","fields":{}}"#).status == 0)
         let lines = (0..<8).map { #"{"recordName":"big\#($0)","recordType":"Item","fields":{"s":{"value":"\#(String(repeating: "x", count: 200_000))","type":"STRING"}}}"# }
         try expect("a full disk (1 MB tmpfs)", ["save", "--zone", "z"], stdin: lines.joined(separator: "\n"), storePath: path,
                    contains: "quotaExceeded (25): The disk holding")
         // Nothing was written, what was there is still there, and small writes go on.
         let fetched = try Binary.run(["fetch", "first", "big0", "--zone", "z", "--json"], store: path)
-        XCTAssertTrue(fetched.stdout.contains("\"first\""))
-        XCTAssertTrue(fetched.stdout.contains("NOT_FOUND"), fetched.stdout)
-        XCTAssertEqual(try integrityCheck(path), "ok")
+        #expect(fetched.stdout.contains("\"first\""))
+        #expect(fetched.stdout.contains("NOT_FOUND"), "\(fetched.stdout)")
+        #expect(try integrityCheck(path) == "ok")
     }
 
     // MARK: - Other input
 
-    func testOtherBadArguments() throws {
+    @Test func otherBadArguments() throws {
         try expect("an input file that does not exist", ["save", folder.path("missing.json"), "--zone", "z"], status: 2, contains: "cannot read")
         try expect("a predicate that does not parse", ["query", "--type", "Item", "--zone", "z", "--filter", "n >"], contains: "^")
         try expect("a predicate CloudKit refuses", ["check", "name MATCHES 'a.*'"], contains: "MATCHES")
@@ -314,7 +323,7 @@ final class BadInputTests: XCTestCase {
 
     // MARK: - Themes (the dashboard's; the small-terminal case belongs to the dashboard's tests)
 
-    func testThemeFilesWithErrors() throws {
+    @Test func themeFilesWithErrors() throws {
         let themes = try ScratchFolder("stratus-bad-themes")
         let cases: [(String, String, String)] = [
             ("broken", #"{"slots": {"text": {"fg": "red"}"#, "broken.json"),
@@ -327,17 +336,27 @@ final class BadInputTests: XCTestCase {
         let loader = ThemeLoader(directory: themes.url.path)
         for (name, _, expected) in cases {
             let (theme, error) = loader.loadOrDefault(named: name)
-            let message = try XCTUnwrap(error, "\(name) loaded without an error").description
-            XCTAssertTrue(message.contains(expected), "\(name): \(message)")
-            XCTAssertEqual(theme, .builtInDefault, "a broken theme falls back to the default")
+            let message = try #require(error, "\(name) loaded without an error").description
+            #expect(message.contains(expected), "\(name): \(message)")
+            #expect(theme == .builtInDefault, "a broken theme falls back to the default")
             log("a theme file with errors (\(name))", "ThemeLoader.loadOrDefault(named: \"\(name)\")", 0, "Theme not loaded: \(message); using the default.")
         }
         let missing = loader.loadOrDefault(named: "nope")
-        XCTAssertNotNil(missing.error)
+        #expect(missing.error != nil)
         log("a theme that does not exist", "ThemeLoader.loadOrDefault(named: \"nope\")", 0, "Theme not loaded: \(missing.error!.description); using the default.")
     }
 
     // MARK: - Helpers
+
+    /// Whether a tmpfs can be mounted here: tried on a scratch folder, and unmounted.
+    static var canMountATmpfs: Bool {
+        guard geteuid() == 0, let probe = try? ScratchFolder("stratus-mount-probe") else { return false }
+        return withExtendedLifetime(probe) {
+            guard (try? mount(["-t", "tmpfs", "-o", "size=1m", "tmpfs", probe.url.path])) == true else { return false }
+            _ = try? mount(["-u", probe.url.path])
+            return true
+        }
+    }
 
     func makeForeignDatabase(_ path: String) throws {
         try withGRDBQueue(path) { try $0("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('keep me');") }

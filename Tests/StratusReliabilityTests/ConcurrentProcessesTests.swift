@@ -1,20 +1,22 @@
 import Foundation
 import StratusEngine
 import StratusModel
-import XCTest
+import Testing
 
 /// Two writer processes and a reader process on one store at once: no busy or locked error
 /// reaches the user, nothing saved goes missing, and playback sees every change exactly once.
-final class ConcurrentProcessesTests: XCTestCase {
+/// Serialized: each test starts several `stratus` processes at once, so the two run one after
+/// the other, as they always did.
+@Suite(.serialized) struct ConcurrentProcessesTests {
     let zone = "multi"
 
-    func testTwoWritersAndAReaderShareOneStore() throws {
+    @Test func twoWritersAndAReaderShareOneStore() throws {
         let folder = try ScratchFolder("stratus-multi")
         let store = folder.storePath
         let zone = self.zone
         let inputs = folder.url.path
         let seconds = Double(ProcessInfo.processInfo.environment["STRATUS_MULTI_SECONDS"] ?? "") ?? 6
-        XCTAssertEqual(try Binary.run(["zones", "create", zone], store: store).status, 0)
+        #expect(try Binary.run(["zones", "create", zone], store: store).status == 0)
         let deadline = Date().addingTimeInterval(seconds)
 
         /// Problems seen by any lane (a failed run, a busy message), reported at the end.
@@ -132,21 +134,21 @@ final class ConcurrentProcessesTests: XCTestCase {
 
         // Everything is written: one last playback catches up from the reader's token.
         playBackOnce()
-        XCTAssertEqual(problems.value, [], "errors reached the user")
+        #expect(problems.value == [], "errors reached the user")
 
         let final = try Store(path: store).database(.private)
         let present = Dictionary(uniqueKeysWithValues: try allRecords(final, type: "Item", zone: ZoneID(zoneName: zone)).map { ($0.recordName, $0.int("version") ?? -1) })
         let savedNow = saved.value
-        XCTAssertGreaterThan(savedNow.count, 20, "the writers hardly ran")
-        XCTAssertEqual(present, savedNow, "what the writers saved is what the store holds")
+        #expect(savedNow.count > 20, "the writers hardly ran")
+        #expect(present == savedNow, "what the writers saved is what the store holds")
 
         let seenNow = seen.value
-        XCTAssertEqual(Set(seenNow.keys), Set(savedNow.keys), "playback saw every saved record")
+        #expect(Set(seenNow.keys) == Set(savedNow.keys), "playback saw every saved record")
         for (name, versions) in seenNow {
             // Each change once: versions only go up, and the last one seen is the final one.
-            XCTAssertEqual(versions, versions.sorted(), "\(name) played back out of order: \(versions)")
-            XCTAssertEqual(Set(versions).count, versions.count, "\(name) played back twice at one version: \(versions)")
-            XCTAssertEqual(versions.last, savedNow[name], "\(name) last played back at \(versions) but is at \(savedNow[name] ?? -1)")
+            #expect(versions == versions.sorted(), "\(name) played back out of order: \(versions)")
+            #expect(Set(versions).count == versions.count, "\(name) played back twice at one version: \(versions)")
+            #expect(versions.last == savedNow[name], "\(name) last played back at \(versions) but is at \(savedNow[name] ?? -1)")
         }
         let updates = savedNow.values.filter { $0 > 1 }.count
         print("several processes: \(savedNow.count) records saved by two writers (\(updates) updated), \(readerRounds.value) reader rounds, \(seenNow.values.map(\.count).reduce(0, +)) changes played back")
@@ -155,7 +157,7 @@ final class ConcurrentProcessesTests: XCTestCase {
     /// Several processes making the same new store at the same moment: each opens it (the
     /// migrations run once), and every zone they make is there. Regression: the later
     /// process failed with "table store_info already exists".
-    func testProcessesMakingANewStoreAtOnce() throws {
+    @Test func processesMakingANewStoreAtOnce() throws {
         for round in 1...8 {
             let folder = try ScratchFolder("stratus-race")
             let store = folder.storePath
@@ -174,14 +176,14 @@ final class ConcurrentProcessesTests: XCTestCase {
                 }.start()
             }
             while done.value < 5 { usleep(5_000) }
-            XCTAssertEqual(failures.value, [])
-            XCTAssertEqual(outcomes.value.count, 5, "round \(round): every process ran")
+            #expect(failures.value == [])
+            #expect(outcomes.value.count == 5, "round \(round): every process ran")
             for (lane, outcome) in outcomes.value.sorted(by: { $0.key < $1.key }) {
-                XCTAssertEqual(outcome.status, 0, "round \(round), process \(lane): \(outcome.stderr)")
+                #expect(outcome.status == 0, "round \(round), process \(lane): \(outcome.stderr)")
             }
             let zones = try Store(path: store).database(.private).allRecordZones().map(\.zoneID.zoneName)
-            XCTAssertEqual(zones.sorted(), ["_defaultZone", "z1", "z2", "z3", "z4", "z5"], "round \(round)")
-            XCTAssertEqual(try integrityCheck(store), "ok")
+            #expect(zones.sorted() == ["_defaultZone", "z1", "z2", "z3", "z4", "z5"], "round \(round)")
+            #expect(try integrityCheck(store) == "ok")
         }
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import StratusEngine
 import StratusModel
-import XCTest
+import Testing
 
 /// Kills a writing `stratus` process with SIGKILL at random moments and checks, after each
-/// kill, that nothing is half-written, lost or played back wrongly.
-final class CrashSafetyTests: XCTestCase {
+/// kill, that nothing is half-written, lost or played back wrongly. Serialized, as it always
+/// ran: its kills are timed from how long a writer takes.
+@Suite(.serialized) struct CrashSafetyTests {
     /// What the store should hold: record name -> (batch, size, payload length).
     struct Expected: Equatable {
         var batch: Int64
@@ -55,14 +56,23 @@ final class CrashSafetyTests: XCTestCase {
     let zone = ZoneID(zoneName: "crash")
     let type = "Item"
 
-    func testSIGKILLDuringWritesLosesAndTearsNothing() throws {
+    /// The failures recorded while the test runs (counted by its issue handler), so the rounds
+    /// stop after the first one that failed.
+    static let failures = Locked(0)
+
+    @Test(.compactMapIssues { issue in
+        if issue.isFailure { CrashSafetyTests.failures.update { $0 += 1 } }
+        return issue
+    })
+    func sigkillDuringWritesLosesAndTearsNothing() throws {
+        Self.failures.set(0)
         let folder = try ScratchFolder("stratus-crash")
         let store = folder.storePath
         var random = SeededGenerator(seed: testSeed("crash safety"))
         let kills = Int(ProcessInfo.processInfo.environment["STRATUS_CRASH_KILLS"] ?? "") ?? 50
         let started = Date()
 
-        XCTAssertEqual(try Binary.run(["zones", "create", zone.zoneName], store: store).status, 0)
+        #expect(try Binary.run(["zones", "create", zone.zoneName], store: store).status == 0)
         var model = Model()
         var nextName = 0
         var nextBatch: Int64 = 1
@@ -126,10 +136,10 @@ final class CrashSafetyTests: XCTestCase {
             process.waitUntilExit()
             let errors = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
             if process.terminationReason == .uncaughtSignal {
-                XCTAssertEqual(process.terminationStatus, SIGKILL, "the writer died of signal \(process.terminationStatus): \(errors)")
+                #expect(process.terminationStatus == SIGKILL, "the writer died of signal \(process.terminationStatus): \(errors)")
                 return (true, errors)
             }
-            XCTAssertEqual(process.terminationStatus, 0, "the writer failed: \(errors)")
+            #expect(process.terminationStatus == 0, "the writer failed: \(errors)")
             return (false, errors)
         }
 
@@ -138,8 +148,8 @@ final class CrashSafetyTests: XCTestCase {
             let database = try Store(path: store).database(.private)
             var state: [String: Expected] = [:]
             for record in try allRecords(database, type: type, zone: zone) {
-                guard case .string(let payload)? = record["payload"] else { XCTFail("\(record.recordName) lacks its payload"); continue }
-                XCTAssertNil(state[record.recordName], "query returned \(record.recordName) twice")
+                guard case .string(let payload)? = record["payload"] else { Issue.record("\(record.recordName) lacks its payload"); continue }
+                #expect(state[record.recordName] == nil, "query returned \(record.recordName) twice")
                 state[record.recordName] = Expected(batch: record.int("batch") ?? -1, size: record.int("size") ?? -1,
                                                     payload: Int64(payload.utf8.count))
             }
@@ -150,14 +160,14 @@ final class CrashSafetyTests: XCTestCase {
         // start, then each record. Kills then land anywhere from before the store is opened
         // to after the last commit.
         var clock = Date()
-        XCTAssertEqual(try Binary.run(["token", "--zone", zone.zoneName], store: store).status, 0)
+        #expect(try Binary.run(["token", "--zone", zone.zoneName], store: store).status == 0)
         let startTime = Date().timeIntervalSince(clock)
         let seedBatches = makeSaveBatches(chunks: 1, lastChunkSize: 300)
         clock = Date()
-        XCTAssertFalse(try runWriter(seedBatches, killAfter: nil).killed)
+        #expect(try !runWriter(seedBatches, killAfter: nil).killed)
         let recordTime = max(Date().timeIntervalSince(clock) - startTime, 0.001) / 300
         seedBatches.forEach { model.apply($0) }
-        XCTAssertEqual(try observe(), model.records)
+        #expect(try observe() == model.records)
 
         var stats = (killedBeforeCommit: 0, killedBetweenBatches: 0, killedAfterAll: 0, finished: 0, tornBatches: 0)
         var checkedTokens = 0
@@ -168,7 +178,7 @@ final class CrashSafetyTests: XCTestCase {
             round += 1
             // A token handed out now, while nothing writes, stands for exactly the model's state.
             let tokenOutcome = try Binary.run(["token", "--zone", zone.zoneName], store: store)
-            XCTAssertEqual(tokenOutcome.status, 0, tokenOutcome.stderr)
+            #expect(tokenOutcome.status == 0, "\(tokenOutcome.stderr)")
             tokens.append(IssuedToken(token: tokenOutcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines), lastBatch: model.lastBatch))
 
             let batches: [Batch]
@@ -198,7 +208,7 @@ final class CrashSafetyTests: XCTestCase {
             if killed { killCount += 1 }
 
             // 1. The store opens and SQLite finds nothing wrong in it.
-            XCTAssertEqual(try integrityCheck(store), "ok", "round \(round)")
+            #expect(try integrityCheck(store) == "ok", "round \(round)")
             let state = try observe()
 
             // 2. What is there is the state after a whole number of batches: none torn, none lost.
@@ -213,20 +223,20 @@ final class CrashSafetyTests: XCTestCase {
                 stats.tornBatches += 1
                 let last = batches.last!.id
                 let partial = state.values.filter { $0.batch == last }.count
-                XCTFail("round \(round): the store matches no whole number of batches (killed: \(killed), \(partial) records of batch \(last) present). \(errors)")
+                Issue.record("round \(round): the store matches no whole number of batches (killed: \(killed), \(partial) records of batch \(last) present). \(errors)")
                 break
             }
-            if !killed { XCTAssertEqual(committed, batches.count, "round \(round): the writer finished but not every batch is there") }
+            if !killed { #expect(committed == batches.count, "round \(round): the writer finished but not every batch is there") }
             for batch in batches.prefix(committed) { model.apply(batch) }
             // Said directly: the batches that did not commit left nothing, and the last one that
             // did is all there (each of its records carries its number and its size).
             for batch in batches.dropFirst(committed) {
-                XCTAssertFalse(state.values.contains { $0.batch == batch.id }, "round \(round): batch \(batch.id) is partly there")
+                #expect(!state.values.contains { $0.batch == batch.id }, "round \(round): batch \(batch.id) is partly there")
             }
             if committed > 0, case .save(let id, let items) = batches[committed - 1] {
                 let present = state.values.filter { $0.batch == id }
-                XCTAssertEqual(present.count, items.count, "round \(round): batch \(id) is partly there")
-                XCTAssertTrue(present.allSatisfy { $0.size == Int64(items.count) })
+                #expect(present.count == items.count, "round \(round): batch \(id) is partly there")
+                #expect(present.allSatisfy { $0.size == Int64(items.count) })
             }
             switch (killed, committed) {
             case (false, _): stats.finished += 1
@@ -238,12 +248,12 @@ final class CrashSafetyTests: XCTestCase {
             // 3. Playback from the beginning gives exactly the records present, each once.
             let database = try Store(path: store).database(.private)
             let fromStart = try playBack(database, zone: zone, since: nil)
-            XCTAssertEqual(Set(fromStart.changed.map(\.recordName)), Set(state.keys), "round \(round): playback from the start")
-            XCTAssertEqual(fromStart.changed.count, state.count, "round \(round): a record played back twice")
+            #expect(Set(fromStart.changed.map(\.recordName)) == Set(state.keys), "round \(round): playback from the start")
+            #expect(fromStart.changed.count == state.count, "round \(round): a record played back twice")
             for record in fromStart.changed {
-                XCTAssertEqual(record.int("batch"), state[record.recordName]?.batch, "round \(round): \(record.recordName) played back stale")
+                #expect(record.int("batch") == state[record.recordName]?.batch, "round \(round): \(record.recordName) played back stale")
             }
-            XCTAssertEqual(Set(fromStart.deleted), Set(model.deletedBy.keys), "round \(round): deletions played back")
+            #expect(Set(fromStart.deleted) == Set(model.deletedBy.keys), "round \(round): deletions played back")
 
             // 4. Tokens handed out before the kill play back exactly what changed after them.
             var picks = Array(tokens.suffix(3))
@@ -252,21 +262,21 @@ final class CrashSafetyTests: XCTestCase {
                 let since = try playBack(database, zone: zone, since: issued.token, pageSize: Int.random(in: 1...500, using: &random))
                 let expectedChanged = Set(state.filter { $0.value.batch > issued.lastBatch }.keys)
                 let expectedDeleted = Set(model.deletedBy.filter { $0.value > issued.lastBatch }.keys)
-                XCTAssertEqual(Set(since.changed.map(\.recordName)), expectedChanged, "round \(round): playback since the token of batch \(issued.lastBatch)")
-                XCTAssertEqual(since.changed.count, expectedChanged.count, "round \(round): a change played back twice")
-                XCTAssertEqual(Set(since.deleted), expectedDeleted, "round \(round): deletions since the token of batch \(issued.lastBatch)")
+                #expect(Set(since.changed.map(\.recordName)) == expectedChanged, "round \(round): playback since the token of batch \(issued.lastBatch)")
+                #expect(since.changed.count == expectedChanged.count, "round \(round): a change played back twice")
+                #expect(Set(since.deleted) == expectedDeleted, "round \(round): deletions since the token of batch \(issued.lastBatch)")
                 checkedTokens += 1
             }
-            if testRun?.failureCount ?? 0 > 0 { break }
+            if Self.failures.value > 0 { break }
         }
         // The real binary agrees: playback through the CLI lists every record present.
         let cli = try Binary.json(["changes", "--zone", zone.zoneName, "--no-keys"], store: store)
         let listed = (cli["records"] as? [[String: Any]] ?? []).filter { $0["deleted"] == nil }.compactMap { $0["recordName"] as? String }
-        XCTAssertEqual(Set(listed), Set(model.records.keys))
+        #expect(Set(listed) == Set(model.records.keys))
 
         let seconds = Date().timeIntervalSince(started)
         print("crash safety: \(killCount) kills in \(round) rounds in \(String(format: "%.1f", seconds)) s (writer start \(Int(startTime * 1000)) ms, \(String(format: "%.2f", recordTime * 1000)) ms a record); killed before any commit \(stats.killedBeforeCommit), between batches \(stats.killedBetweenBatches), after the last commit \(stats.killedAfterAll), finished \(stats.finished); \(model.records.count) records, \(model.deletedBy.count) deleted, \(checkedTokens) token playbacks checked")
-        XCTAssertEqual(stats.tornBatches, 0)
-        XCTAssertGreaterThanOrEqual(killCount, kills, "too few writers were killed")
+        #expect(stats.tornBatches == 0)
+        #expect(killCount >= kills, "too few writers were killed")
     }
 }

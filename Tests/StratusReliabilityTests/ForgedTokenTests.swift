@@ -1,14 +1,14 @@
 import Foundation
 import StratusEngine
 import StratusModel
-import XCTest
+import Testing
 
 /// Tokens and cursors whose checksum is right but whose contents are not what Stratus writes
 /// (the checksum catches damage, not forgery): each is refused with a CloudKitError.
-final class ForgedTokenTests: XCTestCase {
+@Suite struct ForgedTokenTests {
     /// A real token's bytes with the payload replaced, checksum made right again.
-    func forged(_ real: String, payload: [UInt8]) throws -> String {
-        let bytes = try XCTUnwrap(FuzzTargets.base64URLDecode(real))
+    func forged(_ real: String, payload: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let bytes = try #require(FuzzTargets.base64URLDecode(real), sourceLocation: sourceLocation)
         var body = Array(bytes.prefix(18)) + payload
         let sum = FuzzTargets.fnv1a(body)
         for shift in stride(from: 24, through: 0, by: -8) { body.append(UInt8((sum >> UInt32(shift)) & 0xFF)) }
@@ -17,13 +17,16 @@ final class ForgedTokenTests: XCTestCase {
 
     static let maxVarint: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]
 
-    func expectRefused(_ body: () throws -> Void, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertThrowsError(try body(), file: file, line: line) { error in
-            XCTAssertTrue(error is CloudKitError, "\(type(of: error)): \(error)", file: file, line: line)
+    func expectRefused(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            try body()
+            Issue.record("expected an error", sourceLocation: sourceLocation)
+        } catch {
+            #expect(error is CloudKitError, "\(type(of: error)): \(error)", sourceLocation: sourceLocation)
         }
     }
 
-    func testZoneTokenWithHugeNumbers() throws {
+    @Test func zoneTokenWithHugeNumbers() throws {
         let fixture = try FuzzTargets.fixture.get()
         let real = try fixture.database.currentToken(for: fixture.zone)
         // scope 2 (private), then zone row id, incarnation and sequence past Int64.max.
@@ -35,7 +38,7 @@ final class ForgedTokenTests: XCTestCase {
         }
     }
 
-    func testDatabaseTokenWithHugeSequence() throws {
+    @Test func databaseTokenWithHugeSequence() throws {
         let fixture = try FuzzTargets.fixture.get()
         let real = try fixture.database.currentDatabaseToken()
         let token = try forged(real, payload: [2] + Self.maxVarint)

@@ -1,10 +1,10 @@
 import Foundation
 import StratusModel
-import XCTest
+import Testing
 
 /// The fuzz targets of `scripts/fuzz`, run bounded and seeded in the suite: every seed, every
 /// input that once crashed (Fuzz/Regressions), then a few thousand mutations of the seeds.
-final class FuzzingTests: XCTestCase {
+@Suite struct FuzzingTests {
     static let fuzzFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fuzz")
 
@@ -66,9 +66,9 @@ final class FuzzingTests: XCTestCase {
         return bytes
     }
 
-    func fuzz(_ target: String, mutations: Int) throws {
+    func fuzz(_ target: String, mutations: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let seeds = Self.files("Seeds", target)
-        XCTAssertFalse(seeds.isEmpty, "no seeds for \(target) in \(Self.fuzzFolder.path)")
+        #expect(!seeds.isEmpty, "no seeds for \(target) in \(Self.fuzzFolder.path)", sourceLocation: sourceLocation)
         let regressions = Self.files("Regressions", target)
         let words = Self.dictionary(target)
         var random = SeededGenerator(seed: testSeed("fuzz \(target)"))
@@ -78,7 +78,9 @@ final class FuzzingTests: XCTestCase {
                 try FuzzTargets.run(target, bytes)
             } catch {
                 findings += 1
-                if findings <= 5 { XCTFail("\(label): \(error)\n  input (base64): \(Data(bytes).base64EncodedString())") }
+                if findings <= 5 {
+                    Issue.record("\(label): \(error)\n  input (base64): \(Data(bytes).base64EncodedString())", sourceLocation: sourceLocation)
+                }
             }
         }
         let clock = Date()
@@ -93,11 +95,11 @@ final class FuzzingTests: XCTestCase {
         }
         let total = seeds.count + regressions.count + mutations
         print("fuzz \(target): \(total) inputs (\(regressions.count) regressions) in \(String(format: "%.2f", Date().timeIntervalSince(clock))) s")
-        XCTAssertEqual(findings, 0)
+        #expect(findings == 0, sourceLocation: sourceLocation)
     }
 
-    func testPredicateParserAndChecker() throws { try fuzz("predicate", mutations: 3000) }
-    func testRecordJSON() throws { try fuzz("record-json", mutations: 3000) }
-    func testTokensAndCursors() throws { try fuzz("tokens", mutations: 800) }
-    func testSchemaReader() throws { try fuzz("schema", mutations: 2000) }
+    @Test func predicateParserAndChecker() throws { try fuzz("predicate", mutations: 3000) }
+    @Test func recordJSON() throws { try fuzz("record-json", mutations: 3000) }
+    @Test func tokensAndCursors() throws { try fuzz("tokens", mutations: 800) }
+    @Test func schemaReader() throws { try fuzz("schema", mutations: 2000) }
 }

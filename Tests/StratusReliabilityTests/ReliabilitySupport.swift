@@ -1,6 +1,5 @@
 import Foundation
 import StratusEngine
-import XCTest
 
 /// A temporary folder with a store path in it, removed at the end.
 final class ScratchFolder {
@@ -42,9 +41,9 @@ enum Binary {
         return testExecutable.deletingLastPathComponent().appendingPathComponent("stratus")
     }
 
-    /// The environment the binary runs in: the tests', except that `scripts/sanitize address`
-    /// runs these XCTest tests with leak checking off (XCTest's own objects look leaked) and
-    /// passes the options that turn it back on for the binary in STRATUS_CHILD_ASAN_OPTIONS.
+    /// The environment the binary runs in: the tests', except that when the tests run with
+    /// leak checking off, `scripts/sanitize address` passes the options that turn it back on
+    /// for the binary in STRATUS_CHILD_ASAN_OPTIONS.
     static var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         if let options = environment["STRATUS_CHILD_ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = options }
