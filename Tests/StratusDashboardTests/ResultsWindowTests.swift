@@ -208,6 +208,21 @@ import Testing
         #expect(again.state.query.tail == nil)
     }
 
+    @Test func escStopsReadingTheEndAndTheCountThenLeavesTheSelectionAlone() throws {
+        let harness = try Harness(records: Fixtures.trips(3_000), size: Size(width: 120, height: 30))
+        harness.autoRun = false
+        harness.press(.char("G"))
+        #expect(harness.state.query.tailJob != nil)
+        harness.press(.escape)
+        #expect(harness.state.query.tailJob == nil)
+        #expect(harness.state.status?.text == "Stopped going to the last record.")
+        harness.runPending()
+        #expect(harness.state.query.tail == nil, "a cancelled read of the end shows nothing")
+        harness.runMapping()
+        #expect(harness.state.query.matchCount == 3_000)
+        #expect(harness.state.query.list.selected == 0, "the count no longer takes the list to the end")
+    }
+
     @Test func theEngineReadsASortedResultFromItsEnd() throws {
         let harness = try Harness(records: Fixtures.trips(1_200), size: Size(width: 120, height: 30), engineQueries: true)
         harness.state.query.sort = [SortKey(key: "budget", ascending: false)]

@@ -6,10 +6,7 @@ import StratusEngine
 extension Dashboard {
     static func startMappingResult(_ state: inout DashboardState) -> [Effect] {
         guard let cursor = state.query.cursor, let request = state.query.request, let first = state.query.pages.first else { return [] }
-        // The same query run again keeps a G pressed before it.
-        let wantsLast = state.query.wantsLast
         var effects = stopMappingResult(&state)
-        state.query.wantsLast = wantsLast
         // Not a job of the spinner: the header shows its progress, and Esc leaves it running.
         let job = state.nextJobID
         state.nextJobID += 1
@@ -23,7 +20,6 @@ extension Dashboard {
         guard let job = state.query.mapJob else { return [] }
         state.query.mapJob = nil
         state.query.countedSoFar = nil
-        state.query.wantsLast = false
         return [.cancel(job: job)]
     }
 

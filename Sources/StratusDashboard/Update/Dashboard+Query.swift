@@ -15,9 +15,8 @@ extension Dashboard {
         }
         // The same query again (the schema arrived, the store changed) keeps a G pressed before it.
         let again = state.query.shownRequest == request
-        let wantsLast = state.query.wantsLast && again
+        state.query.wantsLast = state.query.wantsLast && again
         effects += stopMappingResult(&state)
-        state.query.wantsLast = wantsLast
         if !again, let tailJob = state.query.tailJob {
             state.endJob(tailJob)
             state.query.tailJob = nil
