@@ -65,8 +65,9 @@ extension CloudDatabase {
             let compiled = try CloudDatabase.compile(query, schema: type.schema, now: now)
             let gate = AccessGate(self, db: db, catalog: catalog)
             let zone = try gate.zone(zoneID)
-            let plan = QueryPlanner(type: type, zoneRowID: zone.id, typeID: type.id).plan(compiled)
-            var executor = QueryExecutor(db: db, zoneRowID: zone.id, type: type, query: compiled, plan: plan, limit: limit)
+            let plan = QueryPlanner(type: type).plan(compiled)
+            let storage = SQLiteQueryStorage(db: db, zoneRowID: zone.id, typeID: type.id)
+            var executor = QueryExecutor(storage: storage, zoneRowID: zone.id, type: type, query: compiled, plan: plan, limit: limit)
             executor.visible = try gate.readFilter(zone: zone, typeName: query.recordType)
             let (loaded, next) = fromEnd ? (try executor.runTail(), nil) : try executor.run(after: position)
             let records = try loaded.map { try $0.stored.record(zoneID: zoneID, typeName: query.recordType, desiredKeys: desiredKeys, decodedFields: $0.fields) }

@@ -1,4 +1,3 @@
-import GRDB
 import StratusModel
 import StratusPredicates
 
@@ -49,11 +48,11 @@ extension QueryExecutor {
     /// Streams the driver from the group of `first` (all of it: the cursor may be inside it),
     /// handing each whole group to `emit`; false when `emit` stopped.
     private func streamGroups(from first: FieldValue?, emit: ([Member]) -> Bool) throws -> Bool {
-        var key = first.flatMap(IndexKey.init)?.databaseValue
+        var key = first.flatMap(IndexKey.init)?.value
         // Just before the group's first row, whichever the direction.
         var id: Int64? = key == nil ? nil : (plan.descending ? Int64.max : Int64.min)
         var group: [Member] = []
-        var groupKey: DatabaseValue?
+        var groupKey: IndexValue?
         let chunk = max(limit * 4, 256)
         while true {
             var rowCount = 0
@@ -83,11 +82,7 @@ extension QueryExecutor {
     func recordsLackingFirstSort() throws -> [Member] {
         guard let key = plan.appendsRecordsLackingSortField else { return [] }
         var members: [Member] = []
-        let ids = try Int64.fetchCursor(db.cachedStatement(sql: "SELECT id FROM record WHERE zone_id = ? AND type_id = ?"),
-                                        arguments: [zoneRowID, type.id])
-        var all: [Int64] = []
-        while let id = try ids.next() { all.append(id) }
-        for id in all {
+        for id in try storage.recordIDs() {
             guard let record = try loadMatching(id), record.value(for: key) == nil else { continue }
             members.append((query.sorts.map(record.sortValue), record))
         }

@@ -1,4 +1,3 @@
-import GRDB
 import StratusModel
 import StratusPredicates
 
@@ -38,7 +37,7 @@ extension QueryExecutor {
             }
         }
         let chunk = max(limit * 4, 256)
-        var afterKey: DatabaseValue?
+        var afterKey: IndexValue?
         var afterID: Int64?
         while tail.count < limit {
             var rowCount = 0

@@ -1,12 +1,14 @@
 import Foundation
-import GRDB
 import StratusModel
 import StratusPredicates
 
 /// Runs a planned query for one page: reads candidates from the driver index, checks every
 /// term on each candidate with the evaluator, orders, and stops after `limit` matches.
+///
+/// It reads through ``QueryStorage`` and holds CloudKit's rules (visibility, the residual
+/// terms, the order of records lacking a sort field, keyset cursors), no SQL.
 struct QueryExecutor {
-    let db: GRDB.Database
+    let storage: any QueryStorage
     let zoneRowID: Int64
     let type: SchemaCatalog.TypeEntry
     let query: CompiledQuery
@@ -19,8 +21,8 @@ struct QueryExecutor {
     /// Decodes the candidates' fields; they are mostly of one shape.
     private let decoder = FieldDecoder()
 
-    init(db: GRDB.Database, zoneRowID: Int64, type: SchemaCatalog.TypeEntry, query: CompiledQuery, plan: QueryPlan, limit: Int) {
-        self.db = db
+    init(storage: any QueryStorage, zoneRowID: Int64, type: SchemaCatalog.TypeEntry, query: CompiledQuery, plan: QueryPlan, limit: Int) {
+        self.storage = storage
         self.zoneRowID = zoneRowID
         self.type = type
         self.query = query
@@ -55,7 +57,7 @@ struct QueryExecutor {
         case .sorted?, .collected?: return nil
         case .streaming?, .lackingSortField?: break
         }
-        var executor = QueryExecutor(db: db, zoneRowID: zoneRowID, type: type, query: query, plan: streaming, limit: limit)
+        var executor = QueryExecutor(storage: storage, zoneRowID: zoneRowID, type: type, query: query, plan: streaming, limit: limit)
         executor.visible = visible
         return executor
     }
@@ -63,7 +65,7 @@ struct QueryExecutor {
     // MARK: - Streaming: the driver's order is the answer's order
 
     private func runStreaming(after position: QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
-        var cursorKey: DatabaseValue?
+        var cursorKey: IndexValue?
         var cursorID: Int64?
         var results: [LoadedRecord] = []
         var last: QueryCursor.Position?
@@ -71,7 +73,10 @@ struct QueryExecutor {
         case nil:
             break
         case .streaming(let key, let id)?:
-            cursorKey = key.map(QueryExecutor.databaseValue)
+            if let key {
+                guard let indexValue = IndexValue(cursorKey: key) else { throw QueryExecutor.staleCursor }
+                cursorKey = indexValue
+            }
             cursorID = id
         case .lackingSortField(let modifiedAt, let id)?:
             return try runLackingSortField(after: (modifiedAt, id), results: &results, last: &last)
@@ -95,7 +100,7 @@ struct QueryExecutor {
                     return false
                 }
                 results.append(record)
-                last = .streaming(key: QueryExecutor.fieldValue(key), id: id)
+                last = .streaming(key: key?.cursorKey, id: id)
                 return true
             }
             if done { return (results, last) }
@@ -124,23 +129,12 @@ struct QueryExecutor {
                               _ body: (LoadedRecord, _ modifiedAt: Int64, _ id: Int64) throws -> Bool) throws -> Bool {
         var position = start
         let chunk = max(limit * 2, 64)
-        let (comparison, direction) = backwards ? ("<", "DESC") : (">", "ASC")
         while true {
-            var sql = "SELECT id, modified_at FROM record WHERE zone_id = ? AND type_id = ?"
-            var arguments: StatementArguments = [zoneRowID, type.id]
-            if let position {
-                sql += " AND (modified_at, id) \(comparison) (?, ?)"
-                arguments += [position.0, position.1]
-            }
-            sql += " ORDER BY modified_at \(direction), id \(direction) LIMIT ?"
-            arguments += [chunk]
-            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+            let rows = try storage.modificationOrder(after: position, count: chunk, backwards: backwards)
             for row in rows {
-                let id: Int64 = row[0]
-                let modifiedAt: Int64 = row[1]
-                position = (modifiedAt, id)
-                guard let record = try loadMatching(id), record.value(for: sortKey) == nil else { continue }
-                if try !body(record, modifiedAt, id) { return false }
+                position = row
+                guard let record = try loadMatching(row.id), record.value(for: sortKey) == nil else { continue }
+                if try !body(record, row.modifiedAt, row.id) { return false }
             }
             if rows.count < chunk { return true }
         }
@@ -149,86 +143,10 @@ struct QueryExecutor {
     /// Hands the driver's next rows after the keyset position to `body`, each with its record
     /// row joined in, until `body` returns false.
     /// `backwards` reads the driver's order from its end (the result's last page first).
-    func streamingRows(afterKey: DatabaseValue?, afterID: Int64?, count: Int, backwards: Bool = false,
-                       _ body: (Int64, DatabaseValue, StoredRecord) throws -> Bool) throws {
-        let descending = plan.descending != backwards
-        let comparison = descending ? "<" : ">"
-        let direction = descending ? "DESC" : "ASC"
-        // The drivers ordered by row id alone.
-        let idComparison = backwards ? "<" : ">"
-        let idDirection = backwards ? "DESC" : "ASC"
-        let record = StoredRecord.joinedColumns
-        var sql: String
-        var arguments: StatementArguments
-        switch plan.driver {
-        case .values(let fieldID, let keys, let folded, _):
-            // `folded IS NOT NULL` proves the partial index usable without looking at the bound
-            // value, so the statement is not re-prepared for every new key.
-            let column = folded ? "folded" : "value"
-            sql = "SELECT f.record_id, f.value, \(record) FROM field_value f JOIN record r ON r.id = f.record_id WHERE f.zone_id = ? AND f.field_id = ? AND f.\(column) = ?"
-            if folded { sql += " AND f.folded IS NOT NULL" }
-            arguments = [zoneRowID, fieldID, keys[0]]
-            if let afterID {
-                sql += " AND f.record_id \(idComparison) ?"
-                arguments += [afterID]
-            }
-            sql += " ORDER BY f.record_id \(idDirection) LIMIT ?"
-        case .range(let fieldID, let lower, let upper, _):
-            sql = "SELECT f.record_id, f.value, \(record) FROM field_value f JOIN record r ON r.id = f.record_id WHERE f.zone_id = ? AND f.field_id = ?"
-            arguments = [zoneRowID, fieldID]
-            QueryExecutor.appendBounds(column: "f.value", lower: lower, upper: upper, to: &sql, &arguments)
-            if let afterKey, let afterID {
-                sql += " AND (f.value, f.record_id) \(comparison) (?, ?)"
-                arguments += [afterKey, afterID]
-            }
-            sql += " ORDER BY f.value \(direction), f.record_id \(direction) LIMIT ?"
-        case .systemTime(let column, let lower, let upper):
-            sql = "SELECT r.id, r.\(column), \(record) FROM record r WHERE r.zone_id = ? AND r.type_id = ?"
-            arguments = [zoneRowID, type.id]
-            QueryExecutor.appendBounds(column: "r.\(column)", lower: lower, upper: upper, to: &sql, &arguments)
-            if let afterKey, let afterID {
-                sql += " AND (r.\(column), r.id) \(comparison) (?, ?)"
-                arguments += [afterKey, afterID]
-            }
-            sql += " ORDER BY r.\(column) \(direction), r.id \(direction) LIMIT ?"
-        case .text(let match):
-            sql = "SELECT t.rowid, 0, \(record) FROM record_text t JOIN record r ON r.id = t.rowid WHERE record_text MATCH ?"
-            arguments = [match]
-            if let afterID {
-                sql += " AND t.rowid \(idComparison) ?"
-                arguments += [afterID]
-            }
-            sql += " ORDER BY t.rowid \(idDirection) LIMIT ?"
-        case .typeScan:
-            sql = "SELECT r.id, r.modified_at, \(record) FROM record r WHERE r.zone_id = ? AND r.type_id = ?"
-            arguments = [zoneRowID, type.id]
-            if let afterKey, let afterID {
-                sql += " AND (r.modified_at, r.id) \(idComparison) (?, ?)"
-                arguments += [afterKey, afterID]
-            }
-            sql += " ORDER BY r.modified_at \(idDirection), r.id \(idDirection) LIMIT ?"
-        default:
-            throw QueryExecutor.staleCursor
-        }
-        arguments += [count]
-        let statement = try db.cachedStatement(sql: sql)
-        let rows = try Int64.fetchCursor(statement, arguments: arguments)
-        let row = statement.sqliteStatement
-        while let id = try rows.next() {
-            guard try body(id, DatabaseValue(sqliteStatement: row, index: 1), StoredRecord(statement: row, offset: 2)) else { return }
-        }
-    }
-
-    private static func appendBounds(column: String, lower: QueryPlan.Bound?, upper: QueryPlan.Bound?,
-                                     to sql: inout String, _ arguments: inout StatementArguments) {
-        if let lower {
-            sql += " AND \(column) \(lower.inclusive ? ">=" : ">") ?"
-            arguments += [lower.value]
-        }
-        if let upper {
-            sql += " AND \(column) \(upper.inclusive ? "<=" : "<") ?"
-            arguments += [upper.value]
-        }
+    func streamingRows(afterKey: IndexValue?, afterID: Int64?, count: Int, backwards: Bool = false,
+                       _ body: (Int64, IndexValue?, StoredRecord) throws -> Bool) throws {
+        try storage.streamRows(of: plan.driver, descending: plan.descending, afterKey: afterKey, afterID: afterID,
+                               count: count, backwards: backwards, body)
     }
 
     // MARK: - Collected candidates
@@ -290,52 +208,12 @@ struct QueryExecutor {
 
     /// Every candidate row id the driver yields, each once (or the first `stop` of them).
     func candidateIDs(stoppingAt stop: Int = .max) throws -> Set<Int64> {
-        var ids = Set<Int64>()
-        func add(_ sql: String, _ arguments: StatementArguments) throws {
-            guard ids.count < stop else { return }
-            let cursor = try Int64.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-            while let id = try cursor.next() {
-                ids.insert(id)
-                if ids.count >= stop { return }
-            }
-        }
-        switch plan.driver {
-        case .nothing:
-            break
-        case .names(let names):
-            for name in names { try add("SELECT id FROM record WHERE zone_id = ? AND name = ?", [zoneRowID, name]) }
-        case .values(let fieldID, let keys, let folded, _):
-            for key in keys {
-                try add("SELECT record_id FROM field_value WHERE zone_id = ? AND field_id = ? AND \(folded ? "folded = ? AND folded IS NOT NULL" : "value = ?")",
-                        [zoneRowID, fieldID, key])
-            }
-        case .range(let fieldID, let lower, let upper, _):
-            var sql = "SELECT record_id FROM field_value WHERE zone_id = ? AND field_id = ?"
-            var arguments: StatementArguments = [zoneRowID, fieldID]
-            QueryExecutor.appendBounds(column: "value", lower: lower, upper: upper, to: &sql, &arguments)
-            try add(sql, arguments)
-        case .systemTime(let column, let lower, let upper):
-            var sql = "SELECT id FROM record WHERE zone_id = ? AND type_id = ?"
-            var arguments: StatementArguments = [zoneRowID, type.id]
-            QueryExecutor.appendBounds(column: column, lower: lower, upper: upper, to: &sql, &arguments)
-            try add(sql, arguments)
-        case .typeScan:
-            try add("SELECT id FROM record WHERE zone_id = ? AND type_id = ?", [zoneRowID, type.id])
-        case .text(let match):
-            try add("SELECT rowid FROM record_text WHERE record_text MATCH ?", [match])
-        case .location(let fieldID, let box):
-            // Z-order ranges cover at least the box; the distance term is checked on each record.
-            let sql = "SELECT record_id FROM field_value WHERE zone_id = ? AND field_id = ? AND value BETWEEN ? AND ?"
-            for range in ZOrderCode.ranges(latitudes: box.minLatitude...box.maxLatitude, longitudes: box.longitudes) {
-                try add(sql, [zoneRowID, fieldID, range.lowerBound, range.upperBound])
-            }
-        }
-        return ids
+        try storage.candidateIDs(of: plan.driver, stoppingAt: stop)
     }
 
     /// The record with row id `id` when it is of the query's type and zone and matches.
     func loadMatching(_ id: Int64) throws -> LoadedRecord? {
-        guard let stored = try StoredRecord.find(id: id, in: db) else { return nil }
+        guard let stored = try storage.record(id: id) else { return nil }
         return try matching(stored)
     }
 
@@ -347,22 +225,4 @@ struct QueryExecutor {
     }
 
     static let staleCursor = CloudKitError(.invalidArguments, "The query cursor no longer fits the store's schema; run the query again without a cursor.")
-
-    static func fieldValue(_ value: DatabaseValue) -> FieldValue? {
-        switch value.storage {
-        case .int64(let number): return .int64(number)
-        case .double(let number): return .double(number)
-        case .string(let text): return .string(text)
-        default: return nil
-        }
-    }
-
-    static func databaseValue(_ value: FieldValue) -> DatabaseValue {
-        switch value {
-        case .int64(let number): return number.databaseValue
-        case .double(let number): return number.databaseValue
-        case .string(let text): return text.databaseValue
-        default: return .null
-        }
-    }
 }

@@ -1,17 +1,19 @@
 import Foundation
-import GRDB
 import StratusModel
 import StratusPredicates
 
 /// How a query finds its candidates: through one index (the driver), with every term then
-/// checked on the record by the in-memory evaluator, so SQL and evaluator cannot disagree.
+/// checked on the record by the in-memory evaluator, so storage and evaluator cannot disagree.
+///
+/// A plan speaks of indexes, not of tables: ``QueryStorage`` reads each driver the way its
+/// storage keeps that index.
 ///
 /// A *streaming* driver yields each record at most once in a total order (value, record id),
 /// so a page stops after `limit` matches and the cursor resumes with a keyset condition. Other
 /// drivers collect candidate ids first (list fields, several values, text, locations).
 struct QueryPlan {
     struct Bound {
-        var value: DatabaseValue
+        var value: IndexValue
         var inclusive: Bool
     }
 
@@ -20,19 +22,27 @@ struct QueryPlan {
         case nothing
         /// Records by name (`recordID == %@`, `recordID IN %@`).
         case names([String])
-        /// `field_value` rows of a field, by exact value (or case-folded string).
-        case values(fieldID: Int64, keys: [DatabaseValue], folded: Bool, streaming: Bool)
-        /// `field_value` rows of a scalar field within bounds, in value order.
+        /// A field's index entries, by exact value (or case-folded string: `keys` are then
+        /// folded keys), in record id order.
+        case values(fieldID: Int64, keys: [IndexValue], folded: Bool, streaming: Bool)
+        /// A scalar field's index entries within bounds, in value order.
         case range(fieldID: Int64, lower: Bound?, upper: Bound?, isList: Bool)
-        /// A system time column of the record table, in order.
-        case systemTime(column: String, lower: Bound?, upper: Bound?)
-        /// A full-text match expression on `record_text`, in row id order.
-        case text(String)
-        /// `field_value` rows of a location field whose Z-order codes fall in the ranges that
-        /// cover a latitude/longitude box.
+        /// A system time of the records (creation or modification), in order.
+        case systemTime(SystemTime, lower: Bound?, upper: Bound?)
+        /// The full-text index: records of the type holding all (or any) of the tokens, in
+        /// record id order.
+        case text(tokens: [String], matchAll: Bool)
+        /// A location field's index entries whose Z-order codes fall in the ranges that cover a
+        /// latitude/longitude box.
         case location(fieldID: Int64, box: LocationBox)
         /// Every record of the type in the zone, in modification order.
         case typeScan
+    }
+
+    /// The record times kept beside every record, each with its own index.
+    enum SystemTime {
+        case created
+        case modified
     }
 
     var driver: Driver

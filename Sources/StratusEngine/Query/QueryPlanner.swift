@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 import StratusPredicates
 
@@ -7,8 +6,6 @@ import StratusPredicates
 /// terms, or the index of the first sort key when no term narrows much.
 struct QueryPlanner {
     let type: SchemaCatalog.TypeEntry
-    let zoneRowID: Int64
-    let typeID: Int64
 
     func plan(_ query: CompiledQuery) -> QueryPlan {
         let terms = query.filter.terms
@@ -38,23 +35,23 @@ struct QueryPlanner {
             case .listContainsAny(let key, let values, false):
                 if let (driver, exact) = valuesDriver(key, values) { consider(2, driver, exact: exact) }
             case .tokens(let tokens, let matchAll, _):
-                consider(3, .text(textMatch(tokens, matchAll: matchAll)))
+                consider(3, .text(tokens: tokens, matchAll: matchAll))
             case .withinDistance(.custom(let name, _), let center, let kilometres, _):
                 if let fieldID = type.fieldIDs[name] {
                     consider(3, .location(fieldID: fieldID, box: LocationBox(center: center, kilometres: kilometres)), exact: false)
                 }
             case .beginsWith(let key, let prefix, false):
-                if let driver = rangeDriver(key, lower: QueryPlan.Bound(value: prefix.databaseValue, inclusive: true),
-                                            upper: QueryPlan.Bound(value: (prefix + "\u{10FFFF}\u{10FFFF}").databaseValue, inclusive: false)) {
+                if let driver = rangeDriver(key, lower: QueryPlan.Bound(value: .text(prefix), inclusive: true),
+                                            upper: QueryPlan.Bound(value: .text(prefix + "\u{10FFFF}\u{10FFFF}"), inclusive: false)) {
                     consider(4, driver, exact: false)
                 }
             case .between(let key, let low, let high):
-                if let lowKey = IndexKey(low)?.databaseValue, let highKey = IndexKey(high)?.databaseValue,
+                if let lowKey = IndexKey(low)?.value, let highKey = IndexKey(high)?.value,
                    let driver = rangeDriver(key, lower: QueryPlan.Bound(value: lowKey, inclusive: true), upper: QueryPlan.Bound(value: highKey, inclusive: true)) {
                     consider(5, driver)
                 }
             case .compare(let key, let op, let value) where op != .notEqual:
-                guard let bound = IndexKey(value)?.databaseValue else { break }
+                guard let bound = IndexKey(value)?.value else { break }
                 let inclusive = op == .lessOrEqual || op == .greaterOrEqual
                 let isLower = op == .greater || op == .greaterOrEqual
                 let edge = QueryPlan.Bound(value: bound, inclusive: inclusive)
@@ -91,15 +88,15 @@ struct QueryPlanner {
         switch (driver, key) {
         case (.range(let fieldID, _, _, false), .custom(let name, _)): return type.fieldIDs[name] == fieldID
         case (.values(let fieldID, _, false, true), .custom(let name, _)): return type.fieldIDs[name] == fieldID
-        case (.systemTime(let column, _, _), .system(let field)): return column == systemColumn(field)
+        case (.systemTime(let time, _, _), .system(let field)): return time == systemTime(field)
         default: return false
         }
     }
 
-    private func systemColumn(_ field: SystemField) -> String? {
+    private func systemTime(_ field: SystemField) -> QueryPlan.SystemTime? {
         switch field {
-        case .modTime: return "modified_at"
-        case .createTime: return "created_at"
+        case .modTime: return .modified
+        case .createTime: return .created
         default: return nil
         }
     }
@@ -112,7 +109,7 @@ struct QueryPlanner {
         let keys = values.compactMap(IndexKey.init)
         guard keys.count == values.count, !keys.isEmpty else { return nil }
         let folded = field.type.base == .string
-        let distinct = Array(Set(keys.map { folded ? ($0.foldedKey ?? "").databaseValue : $0.databaseValue }))
+        let distinct = Array(Set(keys.map { folded ? IndexValue.text($0.foldedKey ?? "") : $0.value }))
         // `checkins CONTAINS %@` reads the location's cell; the evaluator decides.
         return (.values(fieldID: fieldID, keys: distinct, folded: folded, streaming: distinct.count == 1),
                 IndexKey.isExact(for: field.type.base))
@@ -125,14 +122,8 @@ struct QueryPlanner {
                   field.type.base != .location else { return nil }
             return .range(fieldID: fieldID, lower: lower, upper: upper, isList: field.type.isList)
         case .system(let field):
-            guard let column = systemColumn(field) else { return nil }
-            return .systemTime(column: column, lower: lower, upper: upper)
+            guard let time = systemTime(field) else { return nil }
+            return .systemTime(time, lower: lower, upper: upper)
         }
-    }
-
-    /// An FTS5 expression over this zone and type's tokens: `"z4t2xbob" OR "z4t2xsmith"`.
-    private func textMatch(_ tokens: [String], matchAll: Bool) -> String {
-        tokens.map { "\"" + RecordIndexer.scopedToken($0, zoneRowID: zoneRowID, typeID: typeID).replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-            .joined(separator: matchAll ? " AND " : " OR ")
     }
 }

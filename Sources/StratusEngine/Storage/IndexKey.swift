@@ -1,8 +1,7 @@
-import GRDB
 import StratusModel
 
 /// The value a QUERYABLE or SORTABLE field element is indexed under in `field_value`: the
-/// SQL value, and whether equality on it ignores case.
+/// index value, and whether equality on it ignores case.
 enum IndexKey {
     case integer(Int64)
     case real(Double)
@@ -28,11 +27,11 @@ enum IndexKey {
     /// need not check them again: not for locations, whose key is their cell.
     static func isExact(for base: FieldType.BaseType) -> Bool { base != .location }
 
-    var databaseValue: DatabaseValue {
+    var value: IndexValue {
         switch self {
-        case .integer(let number): number.databaseValue
-        case .real(let number): number.databaseValue
-        case .text(let text, _): text.databaseValue
+        case .integer(let number): .integer(number)
+        case .real(let number): .real(number)
+        case .text(let text, _): .text(text)
         }
     }
 

@@ -86,7 +86,7 @@ struct RecordIndexer {
             try insert.run()
         } else {
             try db.cachedStatement(sql: "DELETE FROM field_value WHERE zone_id = ? AND field_id = ? AND value = ? AND record_id = ?")
-                .execute(arguments: [zoneRowID, fieldID, key.databaseValue, recordID])
+                .execute(arguments: [zoneRowID, fieldID, key.value, recordID])
         }
     }
 

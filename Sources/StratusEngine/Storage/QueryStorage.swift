@@ -1,0 +1,31 @@
+/// What running a query needs from storage, for one zone and record type, in the engine's
+/// words: a plan's driver read in index order or as a set of record ids, the type's records in
+/// modification order, and a record by id.
+///
+/// The query engine (planner, executor, cursors, CloudKit's ordering rules) lives above this
+/// seam and holds no SQL; `SQLiteQueryStorage` is the one implementation. Another backend
+/// implements these five calls over its own tables and indexes.
+protocol QueryStorage {
+    /// Hands `body` the driver's rows after the keyset position, in the driver's order
+    /// (`descending` for a descending sort; `backwards` reads that order from its end), each
+    /// with its index value and its record, at most `count` of them, until `body` returns false.
+    ///
+    /// Drivers ordered by value (`range`, `systemTime`) resume after (`afterKey`, `afterID`);
+    /// those ordered by record id (`values`, `text`) after `afterID`; `typeScan` after
+    /// (modification time, id). A `location` or `names` driver does not stream.
+    func streamRows(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
+                    backwards: Bool, _ body: (_ id: Int64, _ key: IndexValue?, _ record: StoredRecord) throws -> Bool) throws
+
+    /// The record ids the driver yields, each once (or the first `stop` of them), unordered.
+    func candidateIDs(of driver: QueryPlan.Driver, stoppingAt stop: Int) throws -> Set<Int64>
+
+    /// The type's records in modification order (or backwards) after `start`, at most `count`.
+    func modificationOrder(after start: (modifiedAt: Int64, id: Int64)?, count: Int,
+                           backwards: Bool) throws -> [(modifiedAt: Int64, id: Int64)]
+
+    /// Every record id of the type in the zone.
+    func recordIDs() throws -> [Int64]
+
+    /// The record with row id `id`, whatever its zone and type.
+    func record(id: Int64) throws -> StoredRecord?
+}
