@@ -126,11 +126,10 @@ final class AccessGate {
     /// How many records of a zone the caller sees: all of them but in a zone shared through
     /// record shares, where only the shared hierarchies count.
     func visibleRecordCount(in zone: ZoneRow) throws -> Int {
-        let all = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ?"), arguments: [zone.id]) ?? 0
+        let all = try StoredRecord.count(zoneRowID: zone.id, in: db)
         guard scope == .shared, let visible = try readFilter(zone: zone, typeName: nil) else { return all }
         var count = 0
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(StoredRecord.columns) FROM record WHERE zone_id = ?", arguments: [zone.id])
-        while let row = try rows.next() { if try visible(StoredRecord(row: row)) { count += 1 } }
+        try StoredRecord.forEach(zoneRowID: zone.id, in: db) { if try visible($0) { count += 1 } }
         return count
     }
 
@@ -298,8 +297,7 @@ final class AccessGate {
             if roots.contains(current) { found = current; break }
             guard !seen.contains(current) else { break }
             seen.append(current)
-            next = try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM record WHERE zone_id = ? AND name = ?"),
-                                       arguments: [zone.id, current])
+            next = try StoredRecord.parentName(zoneRowID: zone.id, name: current, in: db)
         }
         for visited in seen { reachedRoots[zone.id, default: [:]][visited] = .some(found) }
         return found

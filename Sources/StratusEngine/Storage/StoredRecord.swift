@@ -123,6 +123,23 @@ struct StoredRecord {
         return try first(of: statement, arguments: [id])
     }
 
+    /// How many records a zone holds, of every type.
+    static func count(zoneRowID: Int64, in db: GRDB.Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ?"), arguments: [zoneRowID]) ?? 0
+    }
+
+    /// Hands `body` every record of a zone, in no particular order.
+    static func forEach(zoneRowID: Int64, in db: GRDB.Database, _ body: (StoredRecord) throws -> Void) throws {
+        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM record WHERE zone_id = ?")
+        let cursor = try Int64.fetchCursor(statement, arguments: [zoneRowID])
+        while try cursor.next() != nil { try body(StoredRecord(statement: statement.sqliteStatement)) }
+    }
+
+    /// The parent reference of the record named `name` in the zone (nil: none, or no record).
+    static func parentName(zoneRowID: Int64, name: String, in db: GRDB.Database) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM record WHERE zone_id = ? AND name = ?"), arguments: [zoneRowID, name])
+    }
+
     /// The first row of a statement selecting `columns`.
     private static func first(of statement: Statement, arguments: StatementArguments) throws -> StoredRecord? {
         // The cursor resets the statement when it goes away: keep it until the row is read.
