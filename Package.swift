@@ -69,26 +69,29 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the test targets share: temporary folders and stores, running the built binary,
+        // a lock, bind mounts. Not a test target itself, and not dependent on `stratus`.
+        .target(name: "StratusTestSupport", dependencies: ["StratusEngine"], path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusPredicatesTests", dependencies: ["StratusPredicates", "StratusModel"]),
-        .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusModel", "StratusPredicates"]),
-        .testTarget(name: "StratusTerminalTests", dependencies: ["StratusTerminal"]),
+        .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusModel", "StratusPredicates", "StratusTestSupport"]),
+        .testTarget(name: "StratusTerminalTests", dependencies: ["StratusTerminal", "StratusTestSupport"]),
         .testTarget(
             name: "StratusDashboardTests",
-            dependencies: ["StratusDashboard", "StratusEngine", "StratusTerminal", "StratusModel"],
+            dependencies: ["StratusDashboard", "StratusEngine", "StratusTerminal", "StratusModel", "StratusTestSupport"],
             exclude: ["Snapshots"]
         ),
         // Crash safety, several processes, fuzzing inputs, bad input: runs the built binary too.
         .testTarget(
             name: "StratusReliabilityTests",
             dependencies: [
-                "stratus", "StratusEngine", "StratusModel", "StratusPredicates", "StratusTerminal",
+                "stratus", "StratusEngine", "StratusModel", "StratusPredicates", "StratusTerminal", "StratusTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Real HTTP on loopback against the server, in process and through the built binary.
-        .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusEngine", "StratusModel", "stratus"]),
+        .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusEngine", "StratusModel", "stratus", "StratusTestSupport"]),
         // Runs the built `stratus` binary, so it depends on it to have it built.
-        .testTarget(name: "StratusCLITests", dependencies: ["stratus"]),
+        .testTarget(name: "StratusCLITests", dependencies: ["stratus", "StratusTestSupport"]),
     ]
 )

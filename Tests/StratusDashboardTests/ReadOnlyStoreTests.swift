@@ -3,6 +3,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusTerminal
+import StratusTestSupport
 import Testing
 
 /// The dashboard on a store it cannot write: browsing works, an edit says why it failed.
@@ -11,21 +12,13 @@ import Testing
     /// Whether this machine lets the test bind-mount and remount read-only (root outside a
     /// locked-down container), found out before the test runs so a machine that cannot shows
     /// the test as skipped rather than passed.
-    static let canMountReadOnly: Bool = {
-        guard geteuid() == 0 else { return false }
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-mount-probe-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let source = root + "/a", target = root + "/b"
-        for path in [source, target] { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-        guard Self.run("/bin/mount", ["--bind", source, target]) else { return false }
-        defer { _ = Self.run("/bin/umount", [target]) }
-        return Self.run("/bin/mount", ["-o", "remount,ro,bind", target])
-    }()
+    static let canMountReadOnly: Bool = BindMount.works(readOnly: true)
 
     @Test(.enabled(if: ReadOnlyStoreTests.canMountReadOnly, "needs root and the right to bind-mount read-only"))
     func browsesAStoreOnAReadOnlyFileSystemAndRefusesEdits() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-dash-ro-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let folder = try TemporaryDirectory("stratus-dash-ro")
+        defer { folder.remove() }
+        let root = folder.path
         let source = root + "/source", mountPoint = root + "/mount"
         for path in [source, mountPoint] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
         do {
@@ -33,9 +26,9 @@ import Testing
             try builder.build(into: Store(path: source + "/demo.sqlite"))
         }
         // The probe said mounting works here: a failure now is the test's failure.
-        try #require(Self.run("/bin/mount", ["--bind", source, mountPoint]), "cannot bind-mount \(source)")
-        defer { _ = Self.run("/bin/umount", [mountPoint]) }
-        try #require(Self.run("/bin/mount", ["-o", "remount,ro,bind", mountPoint]), "cannot remount \(mountPoint) read-only")
+        try #require(BindMount.mount(["--bind", source, mountPoint]), "cannot bind-mount \(source)")
+        defer { BindMount.unmount(mountPoint) }
+        try #require(BindMount.mount(["-o", "remount,ro,bind", mountPoint]), "cannot remount \(mountPoint) read-only")
 
         // Released before the file system is unmounted.
         do {
@@ -58,15 +51,5 @@ import Testing
             #expect(harness.state.status?.text.contains("is read-only (it is on a read-only file system)") == true)
             #expect((try? harness.database.record(for: RecordID(recordName: "trip-0", zoneID: ZoneID(zoneName: "Travel")))) != nil)
         }
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 }

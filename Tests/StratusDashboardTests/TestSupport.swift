@@ -3,6 +3,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusTerminal
+import StratusTestSupport
 import Testing
 
 /// A query runner for tests: lists the records it was given (TRUEPREDICATE or `field == "x"`),
@@ -81,7 +82,9 @@ final class Harness {
     var state: DashboardState
     let runner: EffectRunner
     let store: Store
-    let directory: URL
+    /// The harness's temporary folder (its demo store and any file a test writes).
+    let folder: TemporaryDirectory
+    var directory: URL { folder.url }
     /// When false, effects wait in `pending` until `runPending()` (to test cancellation).
     var autoRun = true
     /// When false, the Query tab's result count waits in `heldMapping` until `runMapping()`.
@@ -103,9 +106,8 @@ final class Harness {
     init(records: [Record] = [], recordCount: Int = 300, size: Size = Size(width: 100, height: 30),
          zone: String = "Travel", recordType: String? = "Trip", demo: Bool = true, storePath: String? = nil,
          engineQueries: Bool = false, prepare: (Store) throws -> Void = { _ in }) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-dash-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = storePath ?? directory.appendingPathComponent("demo.sqlite").path
+        folder = try TemporaryDirectory("stratus-dash")
+        let path = storePath ?? folder.path("demo.sqlite")
         store = try Store(path: path)
         if demo, storePath == nil {
             var builder = DemoStoreBuilder(recordCount: recordCount)
@@ -121,8 +123,6 @@ final class Harness {
         state = DashboardState(storePath: path, zone: ZoneID(zoneName: zone), recordType: recordType, size: size)
         handle(Dashboard.start(&state))
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     var database: CloudDatabase { store.database(.private) }
 

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import StratusModel
 @testable import StratusEngine
+import StratusTestSupport
 
 /// `writeInBulk`: batches checked and written as `modifyRecords` writes them, in few transactions.
 @Suite struct BulkWriteTests {

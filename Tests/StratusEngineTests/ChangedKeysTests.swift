@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StratusModel
 @testable import StratusEngine
+import StratusTestSupport
 
 /// Each change keeps which fields it set or removed, and playback says them.
 @Suite struct ChangedKeysTests {

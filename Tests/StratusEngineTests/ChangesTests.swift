@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StratusModel
 @testable import StratusEngine
+import StratusTestSupport
 
 @Suite struct ChangesTests {
     private func names(_ page: ZoneChangesPage) -> [String] { page.playedNames }
@@ -159,10 +160,9 @@ import StratusModel
     }
 
     @Test func storeRefusesFilesThatAreNotStores() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bad-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let text = directory.appendingPathComponent("notes.txt")
+        let folder = try TemporaryDirectory("stratus-bad")
+        defer { folder.remove() }
+        let text = folder.url("notes.txt")
         try Data("just some text, not a database".utf8).write(to: text)
         let error = #expect(throws: CloudKitError.self) { try Store(path: text.path) }
         #expect(error?.code == .badDatabase)

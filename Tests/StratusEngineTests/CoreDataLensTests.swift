@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import Testing
+import StratusTestSupport
 
 @Suite struct CoreDataLensTests {
     private let zone = ZoneID(zoneName: CoreDataLens.zoneName)

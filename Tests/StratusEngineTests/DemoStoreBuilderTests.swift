@@ -1,6 +1,7 @@
 import Testing
 import StratusModel
 @testable import StratusEngine
+import StratusTestSupport
 
 @Suite struct DemoStoreBuilderTests {
     /// `stratus demo --records` accepts 50 and up: the smallest demo must build (it once made a

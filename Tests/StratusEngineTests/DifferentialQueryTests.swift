@@ -3,6 +3,7 @@ import Testing
 import StratusModel
 import StratusPredicates
 @testable import StratusEngine
+import StratusTestSupport
 
 /// Thousands of random checked predicates over random records: what the engine's index-driven
 /// query returns (through every cursor page) must equal the in-memory evaluator run over every

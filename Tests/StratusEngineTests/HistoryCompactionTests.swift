@@ -2,6 +2,7 @@ import Foundation
 @testable import StratusEngine
 import StratusModel
 import Testing
+import StratusTestSupport
 
 @Suite struct HistoryCompactionTests {
     private func note(_ name: String, _ value: Int64, zone: ZoneID) -> Record {

@@ -5,6 +5,7 @@ import struct GRDB.StatementArguments
 import Testing
 import StratusModel
 @testable import StratusEngine
+import StratusTestSupport
 
 @Suite struct InterchangeTests {
     /// Records of every type in two zones of the private database, one updated by another user.
@@ -61,10 +62,9 @@ import StratusModel
     }
 
     private func importAll(_ data: Data, into database: CloudDatabase, batch: Int = 100) throws -> Int {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-lines-\(UUID().uuidString).jsonl")
-        try data.write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let handle = try FileHandle(forReadingFrom: url)
+        let folder = try TemporaryDirectory("stratus-lines")
+        defer { folder.remove() }
+        let handle = try FileHandle(forReadingFrom: try folder.write(data, to: "records.jsonl"))
         defer { try? handle.close() }
         var reader = RecordLinesReader(handle: handle)
         return try database.importRecords(batches: {
@@ -185,9 +185,9 @@ import StratusModel
     }
 
     @Test func brokenLinesAreReportedWithTheirLineNumber() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bad-\(UUID().uuidString).jsonl")
-        try Data("{\"recordType\":\"Note\",\"recordName\":\"a\",\"fields\":{}}\n\n{\"recordType\": 3}\n".utf8).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
+        let folder = try TemporaryDirectory("stratus-bad")
+        defer { folder.remove() }
+        let url = try folder.write(Data("{\"recordType\":\"Note\",\"recordName\":\"a\",\"fields\":{}}\n\n{\"recordType\": 3}\n".utf8), to: "records.jsonl")
         let handle = try FileHandle(forReadingFrom: url)
         var reader = RecordLinesReader(handle: handle)
         #expect(try reader.next()?.recordName == "a")
@@ -345,10 +345,9 @@ import StratusModel
         let text = (1...count).map { line in
             bad(line) ?? #"{"recordName": "p\#(line)", "recordType": "Place", "fields": {"visits": {"value": \#(line)}}}"#
         }.joined(separator: "\n")
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-lines-\(UUID().uuidString).jsonl")
-        try Data(text.utf8).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        return try FileHandle(forReadingFrom: url)
+        let folder = try TemporaryDirectory("stratus-lines")
+        defer { folder.remove() }
+        return try FileHandle(forReadingFrom: try folder.write(Data(text.utf8), to: "records.jsonl"))
     }
 
     @Test func lineImportsCommitEachTransactionAndSayWhereTheyStopped() throws {

@@ -4,6 +4,7 @@ import Testing
 import StratusModel
 import StratusPredicates
 @testable import StratusEngine
+import StratusTestSupport
 
 /// Distance queries where a spatial index most easily goes wrong: across the antimeridian, at
 /// the poles, after edits and deletes (lists of locations are indexed too), and in a store whose locations

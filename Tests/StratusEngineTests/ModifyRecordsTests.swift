@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StratusModel
 @testable import StratusEngine
+import StratusTestSupport
 
 @Suite struct ModifyRecordsTests {
     @Test func savesAndFetchesEveryFieldType() throws {

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import Testing
+import StratusTestSupport
 
 @Suite struct PlaybackOrderTests {
     private func names(_ page: ZoneChangesPage) -> [String] { page.playedNames }

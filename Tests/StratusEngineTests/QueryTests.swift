@@ -3,6 +3,7 @@ import Testing
 import StratusModel
 import StratusPredicates
 @testable import StratusEngine
+import StratusTestSupport
 
 @Suite struct QueryTests {
     /// A zone of people with every queryable type, for the listings and operator tests.

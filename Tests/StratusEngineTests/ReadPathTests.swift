@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StratusModel
 @testable import StratusEngine
+import StratusTestSupport
 
 /// The fast read path: the field blob's coder, the batch decoder's remembered layouts, and
 /// playback merging record rows with deletions.

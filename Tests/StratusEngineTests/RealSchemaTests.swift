@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import Testing
+import StratusTestSupport
 
 /// One schema per construct real containers export (`cktool export-schema`): each must parse,
 /// import into a store, and come back from the store as the same schema.

@@ -3,6 +3,7 @@ import class GRDB.Row
 import StratusModel
 import Testing
 @testable import StratusEngine
+import StratusTestSupport
 
 /// `recordCountsByType(inZoneWith:)`: per-type counts of one zone, from an index only.
 @Suite struct RecordCountsTests {

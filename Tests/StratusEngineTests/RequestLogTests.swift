@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import Testing
+import StratusTestSupport
 
 @Suite struct RequestLogTests {
     private func entry(_ endpoint: String, status: Int = 200) -> RequestLogEntry {

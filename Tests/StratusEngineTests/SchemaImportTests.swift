@@ -4,6 +4,7 @@ import Testing
 import StratusModel
 import StratusPredicates
 @testable import StratusEngine
+import StratusTestSupport
 
 @Suite struct SchemaImportTests {
     private func people(_ temp: TemporaryStore, zone: ZoneID) throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StratusModel
 @testable import StratusEngine
+import StratusTestSupport
 
 @Suite struct StoreSharingTests {
     @Test func twoStoreHandlesWriteAtOnceAndSeeEachOthersChanges() async throws {

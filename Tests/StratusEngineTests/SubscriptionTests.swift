@@ -3,6 +3,7 @@ import Testing
 import StratusModel
 import StratusPredicates
 @testable import StratusEngine
+import StratusTestSupport
 
 @Suite struct SubscriptionTests {
     /// The writer acts from another device than the reader, so every notification is delivered.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StratusTestSupport
 @testable import StratusTerminal
 
 @Suite struct ThemeLoaderTests {
@@ -8,14 +9,13 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("themes").path
 
-    /// A fresh directory holding the given files; the caller removes it.
-    static func directory(_ files: [String: String]) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-themes-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    /// A fresh directory holding the given files, removed when the value goes away.
+    static func directory(_ files: [String: String]) throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory("stratus-themes")
         for (name, contents) in files {
-            try contents.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            try folder.write(Data(contents.utf8), to: name)
         }
-        return url.path
+        return folder
     }
 
     @Test func everyShippedThemeLoadsAndSetsEverySlot() throws {
@@ -54,8 +54,8 @@ import Testing
         let directory = try Self.directory([
             "broken.json": ##"{ "slots": { "text": {}, "selection": { "fg": "blu" } } }"##
         ])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let loader = ThemeLoader(directory: directory)
+        defer { directory.remove() }
+        let loader = ThemeLoader(directory: directory.path)
         let error = try #require(throws: ThemeError.self) { try loader.load(named: "broken") }
         #expect(error.file.hasSuffix("broken.json"))
         #expect(error.key == "slots.selection.fg")
@@ -68,8 +68,8 @@ import Testing
             "attr.json": ##"{ "slots": { "title": { "attrs": ["bold", "blink"] } } }"##,
             "extra.json": ##"{ "colours": {} }"##,
         ])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let loader = ThemeLoader(directory: directory)
+        defer { directory.remove() }
+        let loader = ThemeLoader(directory: directory.path)
         let typo = try #require(throws: ThemeError.self) { try loader.load(named: "typo") }
         #expect(typo.key == "slots.selecton")
         #expect(typo.message.contains("unknown slot"))
@@ -81,8 +81,8 @@ import Testing
 
     @Test func badJSONReportsTheLine() throws {
         let directory = try Self.directory(["bad.json": "{\n  \"slots\": {\n    \"text\": { \"fg\": \"red\" },,\n  }\n}\n"])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let error = try #require(throws: ThemeError.self) { try ThemeLoader(directory: directory).load(named: "bad") }
+        defer { directory.remove() }
+        let error = try #require(throws: ThemeError.self) { try ThemeLoader(directory: directory.path).load(named: "bad") }
         #expect(error.file.hasSuffix("bad.json"))
         #expect(error.key == nil)
         #expect(error.message.contains("line 3"), "\(error)")
@@ -90,8 +90,8 @@ import Testing
 
     @Test func fallsBackToTheBuiltInDefault() throws {
         let directory = try Self.directory(["broken.json": ##"{ "slots": { "text": { "bg": 300 } } }"##])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let loader = ThemeLoader(directory: directory)
+        defer { directory.remove() }
+        let loader = ThemeLoader(directory: directory.path)
         let (theme, error) = loader.loadOrDefault(named: "broken")
         #expect(theme == .builtInDefault)
         #expect(error?.key == "slots.text.bg")
@@ -109,8 +109,8 @@ import Testing
             "a.json": ##"{ "extends": "b" }"##,
             "b.json": ##"{ "extends": "a" }"##,
         ])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let loader = ThemeLoader(directory: directory)
+        defer { directory.remove() }
+        let loader = ThemeLoader(directory: directory.path)
         let child = try loader.load(named: "child")
         #expect(child.name == "child")
         #expect(child[.accent] == Style(fg: .rgb(0, 0, 0xAA)))
@@ -122,10 +122,10 @@ import Testing
 
     @Test func appsCanAddTheirOwnSlots() throws {
         let directory = try Self.directory(["app.json": ##"{ "slots": { "valueDate": { "fg": "cyan" } } }"##])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let extended = ThemeLoader(directory: directory, knownSlots: ThemeSlot.builtIn + ["valueDate"])
+        defer { directory.remove() }
+        let extended = ThemeLoader(directory: directory.path, knownSlots: ThemeSlot.builtIn + ["valueDate"])
         #expect(try extended.load(named: "app")["valueDate"] == Style(fg: .cyan))
-        #expect(throws: ThemeError.self) { try ThemeLoader(directory: directory).load(named: "app") }
+        #expect(throws: ThemeError.self) { try ThemeLoader(directory: directory.path).load(named: "app") }
     }
 
     @Test func noColorStepsAThemeDownToAttributes() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 @testable import StratusEngine
+import StratusTestSupport
 
 /// A store where alice shares the trip `trip-1` (and the stops under it) of her zone Trips:
 /// bob reads it, carol writes it, erin was removed, dave is a stranger; `other` in the same

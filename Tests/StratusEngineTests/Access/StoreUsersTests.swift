@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import StratusModel
 @testable import StratusEngine
+import StratusTestSupport
 
 /// Users of a store: aliases, user record names, `Users` records, and stores made before users.
 @Suite struct StoreUsersTests {

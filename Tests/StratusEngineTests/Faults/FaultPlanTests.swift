@@ -2,6 +2,7 @@ import Foundation
 @testable import StratusEngine
 import StratusModel
 import Testing
+import StratusTestSupport
 
 /// Each fault kind on the engine: what fires, on which calls, what the caller gets, and what
 /// the plan counts.

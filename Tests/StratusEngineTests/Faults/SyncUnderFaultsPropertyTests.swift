@@ -2,6 +2,7 @@ import Foundation
 @testable import StratusEngine
 import StratusModel
 import Testing
+import StratusTestSupport
 
 /// The sync lab's promise, as a property over seeds: under any fault plan, with another device
 /// writing, history compacted under the client's feet, small pages in any order, a client

@@ -1,0 +1,28 @@
+import Foundation
+import StratusEngine
+
+/// A store in a fresh temporary folder, removed when the value goes away: what most engine
+/// tests start from.
+public final class TemporaryStore {
+    /// The folder the store is in (other files a test makes can go there too).
+    public let folder: TemporaryDirectory
+    public let store: Store
+
+    /// Makes a store at `store.sqlite` in a new folder, in `environment` when given.
+    public init(environment: StoreEnvironment? = nil) throws {
+        folder = try TemporaryDirectory("stratus-test")
+        store = try Store(path: folder.storePath, creatingWith: environment)
+    }
+
+    /// The folder the store is in.
+    public var directory: URL { folder.url }
+    public var path: String { store.path }
+    public var privateDB: CloudDatabase { store.database(.private) }
+
+    /// A custom zone in the private database.
+    public func zone(_ name: String) throws -> ZoneID {
+        let zoneID = ZoneID(zoneName: name)
+        try privateDB.modifyRecordZones(saving: [zoneID])
+        return zoneID
+    }
+}
