@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import StratusTestSupport
 import Testing
 
 /// Act As in the real dashboard under tmux: the user picked is shown and kept for the store
@@ -115,21 +116,9 @@ import Testing
         pane.keys("8")
         try pane.waitFor("No requests yet")
 
-        let server = Process()
-        server.executableURL = StratusCLI.binary
-        server.arguments = ["serve", "--store", cli.storePath, "--port", "0"]
-        let output = Pipe()
-        server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer { if server.isRunning { server.terminate() } }
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let port = try #require(String(decoding: line, as: UTF8.self).split(separator: ":").dropFirst(2).first.flatMap { Int($0.prefix { $0.isNumber }) })
+        let server = try ServedStore(store: cli.storePath)
+        defer { server.stop() }
+        let port = try #require(server.port)
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/database/1/iCloud.logs/development/private/records/modify?ckAPIToken=\(apiToken)&ckWebAuthToken=\(webToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? webToken)")!)
         request.httpMethod = "POST"
         request.httpBody = Data(#"{"operations": [{"operationType": "create", "record": {"recordName": "from-http", "recordType": "Note", "fields": {"title": {"value": "東京"}}}}]}"#.utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import StratusTestSupport
 import Testing
 
 /// The real `stratus dashboard` in a tmux pane: start, tabs, a query and a fetch, resize,
@@ -205,8 +206,9 @@ import Testing
     func signalRestoresTheTerminal(_ signal: Int32) throws {
         let pane = try TmuxPane(width: 100, height: 30)
         defer { pane.close() }
-        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-e2e-\(UUID().uuidString).pid").path
-        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        let folder = try TemporaryDirectory("stratus-e2e")
+        defer { folder.remove() }
+        let pidFile = folder.path("dashboard.pid")
         try pane.run("sh -c 'echo $$ > \(pidFile); exec \(dashboardCommand())'; echo EXIT=$?")
         try pane.waitFor("1 Query")
         let pid = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -222,8 +224,11 @@ import Testing
 final class TmuxPane {
     let socket = "stratus-e2e-\(UUID().uuidString.prefix(8))"
     let target = "e2e"
+    /// Where each tmux command's output is written.
+    private let outputs: TemporaryDirectory
 
     init(width: Int, height: Int) throws {
+        outputs = try TemporaryDirectory("stratus-e2e-tmux")
         // Sanitizer options go through, so a dashboard built with one reports where the others do.
         let sanitizers = ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"].compactMap { name in
             ProcessInfo.processInfo.environment[name].map { "\(name)='\($0)'" }
@@ -260,7 +265,7 @@ final class TmuxPane {
     /// process monitoring are used).
     @discardableResult
     func tmux(_ arguments: [String]) -> (status: Int32, output: String) {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString).out").path
+        let file = outputs.path("\(UUID().uuidString).out")
         defer { unlink(file) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -1,51 +1,29 @@
 import Foundation
+import StratusTestSupport
 
-/// Runs the built `stratus` binary on a temporary store and captures what it prints.
+/// Runs the built `stratus` binary on a store in a temporary folder (removed at ``remove()``,
+/// or when the last copy goes away) and captures what it prints.
 struct StratusCLI {
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Outcome = ProcessOutcome
 
-    let directory: URL
-    var storePath: String { directory.appendingPathComponent("store.sqlite").path }
+    let folder: TemporaryDirectory
+    var directory: URL { folder.url }
+    var storePath: String { folder.storePath }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        folder = try TemporaryDirectory("stratus-cli")
     }
 
-    func remove() { try? FileManager.default.removeItem(at: directory) }
+    func remove() { folder.remove() }
 
     /// The built `stratus`, beside the test executable (or `$STRATUS_BINARY`).
-    static var binary: URL {
-        if let path = ProcessInfo.processInfo.environment["STRATUS_BINARY"], !path.isEmpty { return URL(fileURLWithPath: path) }
-        let testExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        return testExecutable.deletingLastPathComponent().appendingPathComponent("stratus")
-    }
+    static var binary: URL { StratusBinary.url }
 
-    /// Runs `stratus ARGS --store <temporary store>` (the store option is added unless `store` is false).
+    /// Runs `stratus ARGS --store <temporary store>` (the store option is added unless `store` is
+    /// false; `STRATUS_STORE` names the temporary store either way).
     @discardableResult
     func run(_ arguments: [String], stdin: String? = nil, store: Bool = true) throws -> Outcome {
-        let process = Process()
-        process.executableURL = StratusCLI.binary
-        process.arguments = arguments + (store ? ["--store", storePath] : [])
-        var environment = ProcessInfo.processInfo.environment
-        environment["STRATUS_STORE"] = storePath
-        process.environment = environment
-        let output = Pipe(), errors = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                       stderr: String(decoding: errData, as: UTF8.self))
+        try StratusBinary.run(arguments + (store ? ["--store", storePath] : []), environment: ["STRATUS_STORE": storePath], stdin: stdin)
     }
 
     /// Parses the JSON a `--json` run printed.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import StratusEngine
+import StratusTestSupport
 import StratusModel
 import Testing
 
@@ -74,7 +75,7 @@ extension BadInputTests {
             chmod(folder.path(name) + "/store.sqlite", 0o644)
             let path = folder.path(name) + "/store.sqlite"
             #expect(try integrityCheck(path) == "ok")
-            #expect(try Binary.run(["fetch", "r4", "--zone", "z"], store: path).stdout.contains("only in the WAL"), "\(name)")
+            #expect(try StratusBinary.run(["fetch", "r4", "--zone", "z"], store: path).stdout.contains("only in the WAL"), "\(name)")
         }
     }
 
@@ -143,28 +144,18 @@ extension BadInputTests {
 
     /// Runs `stratus ARGS --store PATH` as a user who may not write PATH: the test's own user, or
     /// nobody when the tests run as root.
-    func runWithoutWriteAccess(_ arguments: [String], store path: String, stdin: String? = nil) throws -> Binary.Outcome {
-        guard geteuid() == 0 else { return try Binary.run(arguments, store: path, stdin: stdin) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", Binary.url.path] + arguments + ["--store", path]
-        process.environment = Binary.environment
-        let output = Pipe(), errors = Pipe(), input = Pipe()
-        (process.standardOutput, process.standardError, process.standardInput) = (output, errors, input)
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile(), err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Binary.Outcome(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                              stderr: String(decoding: err, as: UTF8.self), signalled: process.terminationReason == .uncaughtSignal)
+    func runWithoutWriteAccess(_ arguments: [String], store path: String, stdin: String? = nil) throws -> ProcessOutcome {
+        guard geteuid() == 0 else { return try StratusBinary.run(arguments, store: path, stdin: stdin) }
+        return try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                     ["--reuid=65534", "--regid=65534", "--clear-groups", StratusBinary.url.path] + arguments + ["--store", path],
+                                     stdin: stdin.map { Data($0.utf8) })
     }
 
     /// Fetch, query, changes and changes since a token all work; returns the fetch.
     @discardableResult
-    func expectReads(_ path: String, asOtherUser: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws -> Binary.Outcome {
+    func expectReads(_ path: String, asOtherUser: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessOutcome {
         let run = { (arguments: [String]) in
-            asOtherUser ? try self.runWithoutWriteAccess(arguments, store: path) : try Binary.run(arguments, store: path)
+            asOtherUser ? try self.runWithoutWriteAccess(arguments, store: path) : try StratusBinary.run(arguments, store: path)
         }
         let fetched = try run(["fetch", "r1", "--zone", "z"])
         #expect(fetched.status == 0, "\(fetched.stderr)", sourceLocation: sourceLocation)
@@ -184,7 +175,7 @@ extension BadInputTests {
     func expectWriteRefused(_ path: String, input: String, reason: String, asOtherUser: Bool = true,
                             sourceLocation: SourceLocation = #_sourceLocation) throws {
         let run = { (arguments: [String], stdin: String?) in
-            asOtherUser ? try self.runWithoutWriteAccess(arguments, store: path, stdin: stdin) : try Binary.run(arguments, store: path, stdin: stdin)
+            asOtherUser ? try self.runWithoutWriteAccess(arguments, store: path, stdin: stdin) : try StratusBinary.run(arguments, store: path, stdin: stdin)
         }
         let saved = try run(["save", "--zone", "z"], #"{"recordName":"r9","recordType":"Item","fields":{}}"#)
         #expect(saved.status == 1, "\(saved.stderr)", sourceLocation: sourceLocation)
@@ -213,35 +204,13 @@ extension BadInputTests {
     }
 
     /// Whether a folder can be bind-mounted here: tried on a scratch folder.
-    static var canBindMount: Bool { tryBindMount(readOnly: false) }
+    static var canBindMount: Bool { BindMount.works(readOnly: false) }
 
     /// Whether a bind mount can be remounted read-only here: tried on a scratch folder.
-    static var canRemountReadOnly: Bool { tryBindMount(readOnly: true) }
-
-    /// Does on scratch folders what testing a store on a read-only file system does: a bind
-    /// mount, made read-only when `readOnly`; undone at the end. True when it all worked.
-    static func tryBindMount(readOnly: Bool) -> Bool {
-        guard geteuid() == 0, let probe = try? ScratchFolder("stratus-mount-probe") else { return false }
-        return withExtendedLifetime(probe) {
-            let source = probe.path("source"), mountPoint = probe.path("mount")
-            for path in [source, mountPoint] {
-                guard (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil else { return false }
-            }
-            guard (try? mount(["--bind", source, mountPoint])) == true else { return false }
-            defer { _ = try? mount(["-u", mountPoint]) }
-            return !readOnly || (try? mount(["-o", "remount,ro,bind", mountPoint])) == true
-        }
-    }
+    static var canRemountReadOnly: Bool { BindMount.works(readOnly: true) }
 
     /// Runs mount(8) (or umount(8) with `-u`); true when it succeeded.
     static func mount(_ arguments: [String]) throws -> Bool {
-        let process = Process()
-        let unmount = arguments.first == "-u"
-        process.executableURL = URL(fileURLWithPath: unmount ? "/bin/umount" : "/bin/mount")
-        process.arguments = unmount ? Array(arguments.dropFirst()) : arguments
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        arguments.first == "-u" ? BindMount.unmount(arguments[1]) : BindMount.mount(arguments)
     }
 }

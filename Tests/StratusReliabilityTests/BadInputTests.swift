@@ -1,5 +1,6 @@
 import Foundation
 @testable import StratusEngine
+import StratusTestSupport
 import StratusModel
 import StratusTerminal
 import Testing
@@ -14,16 +15,16 @@ import Testing
 ///
 /// A class, so that `deinit` checks after each test that nothing was lost.
 @Suite(.serialized) final class BadInputTests {
-    let folder: ScratchFolder
+    let folder: TemporaryDirectory
     var store: String { folder.storePath }
     /// The records saved before each test, as `stratus query --json` printed them.
     var before: [String] = []
 
     init() throws {
-        folder = try ScratchFolder("stratus-bad-input")
-        #expect(try Binary.run(["zones", "create", "z"], store: store).status == 0)
+        folder = try TemporaryDirectory("stratus-bad-input")
+        #expect(try StratusBinary.run(["zones", "create", "z"], store: store).status == 0)
         let records = (1...3).map { #"{"recordName":"r\#($0)","recordType":"Item","fields":{"n":{"value":\#($0),"type":"INT64"},"s":{"value":"keep \#($0)","type":"STRING"}}}"# }
-        let saved = try Binary.run(["save", "--zone", "z"], store: store, stdin: records.joined(separator: "\n"))
+        let saved = try StratusBinary.run(["save", "--zone", "z"], store: store, stdin: records.joined(separator: "\n"))
         #expect(saved.status == 0, "\(saved.stderr)")
         before = try snapshot()
         #expect(before.count == 3)
@@ -39,7 +40,7 @@ import Testing
 
     /// The records of the store at `path` (default: the test's), one JSON line each, sorted.
     func snapshot(_ path: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
-        let outcome = try Binary.run(["query", "--type", "Item", "--zone", "z", "--all", "--json"], store: path ?? store)
+        let outcome = try StratusBinary.run(["query", "--type", "Item", "--zone", "z", "--all", "--json"], store: path ?? store)
         #expect(outcome.status == 0, "\(outcome.stderr)", sourceLocation: sourceLocation)
         let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         return (object?["records"] as? [[String: Any]] ?? []).map {
@@ -51,9 +52,9 @@ import Testing
     /// and logs the case for the documentation.
     @discardableResult
     func expect(_ input: String, _ arguments: [String], stdin: String? = nil, storePath: String? = nil, status: Int32 = 1,
-                contains expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Binary.Outcome {
+                contains expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessOutcome {
         let path = storePath ?? store
-        let outcome = try Binary.run(arguments, store: path, stdin: stdin)
+        let outcome = try StratusBinary.run(arguments, store: path, stdin: stdin)
         #expect(outcome.status == status, "\(input): \(outcome.stderr)", sourceLocation: sourceLocation)
         let said = outcome.stderr.isEmpty ? outcome.stdout : outcome.stderr
         #expect(said.contains(expected), "\(input): expected '\(expected)' in:\n\(said)", sourceLocation: sourceLocation)
@@ -121,17 +122,17 @@ import Testing
     /// convert back to Int64 milliseconds). Such dates now saturate and round-trip.
     @Test func timestampPastInt64Milliseconds() throws {
         let far = #"{"recordName":"far","recordType":"Far","fields":{"d":{"value":9223372036854775807,"type":"TIMESTAMP"},"e":{"value":-9223372036854775808,"type":"TIMESTAMP"}}}"#
-        let saved = try Binary.run(["save", "--zone", "z", "--json"], store: store, stdin: far)
+        let saved = try StratusBinary.run(["save", "--zone", "z", "--json"], store: store, stdin: far)
         #expect(saved.status == 0, "\(saved.stderr)")
         #expect(!saved.signalled)
-        let fetched = try Binary.run(["fetch", "far", "--zone", "z", "--json"], store: store)
+        let fetched = try StratusBinary.run(["fetch", "far", "--zone", "z", "--json"], store: store)
         #expect(fetched.stdout.contains("9223372036854775807"), "\(fetched.stdout)")
         #expect(fetched.stdout.contains("-9223372036854775808"), "\(fetched.stdout)")
 
         // Regression (found by the record-json fuzzer): a date with a long fraction of a second
         // killed `stratus save` with SIGFPE inside ICU's date parser.
         let long = #"{"recordName":"long","recordType":"Far","fields":{"d":{"value":"2024-05-01T00:00:00.1230000000000000000000000000000000000000000000000000000000000000000Z","type":"TIMESTAMP"}}}"#
-        let parsed = try Binary.run(["save", "--zone", "z", "--json"], store: store, stdin: long)
+        let parsed = try StratusBinary.run(["save", "--zone", "z", "--json"], store: store, stdin: long)
         #expect(parsed.status == 0, "\(parsed.stderr)")
         #expect(!parsed.signalled)
         #expect(parsed.stdout.contains("1714521600123"), "\(parsed.stdout)")
@@ -172,47 +173,47 @@ import Testing
         let outcome = try expect("401 records given to stratus save", ["save", "--zone", "z", "--atomic"], stdin: lines.joined(separator: "\n"),
                                  contains: "error: partialFailure (2): 1 of 401 records were not saved.")
         #expect(outcome.stdout.contains("saved Item b399"))
-        #expect(try Binary.run(["delete", "--zone", "z"] + (0..<400).map { "b\($0)" }, store: store).status == 0)
+        #expect(try StratusBinary.run(["delete", "--zone", "z"] + (0..<400).map { "b\($0)" }, store: store).status == 0)
     }
 
     // MARK: - Tokens and cursors
 
     @Test func damagedOrForeignTokensAndCursors() throws {
-        let token = try Binary.run(["token", "--zone", "z"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try StratusBinary.run(["token", "--zone", "z"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try expect("a token that is not base64url", ["changes", "--zone", "z", "--since", "not a token!"], contains: "is damaged (it is not base64url text)")
         try expect("a truncated token", ["changes", "--zone", "z", "--since", String(token.prefix(10))], contains: "is damaged (it is too short)")
         var flipped = Array(token)
         flipped[12] = flipped[12] == "A" ? "B" : "A"
         try expect("a token with one character changed", ["changes", "--zone", "z", "--since", String(flipped)], contains: "its checksum does not match")
 
-        let other = try ScratchFolder("stratus-bad-input-other")
-        #expect(try Binary.run(["zones", "create", "z"], store: other.storePath).status == 0)
-        let foreign = try Binary.run(["token", "--zone", "z"], store: other.storePath).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let other = try TemporaryDirectory("stratus-bad-input-other")
+        #expect(try StratusBinary.run(["zones", "create", "z"], store: other.storePath).status == 0)
+        let foreign = try StratusBinary.run(["token", "--zone", "z"], store: other.storePath).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try expect("a token of another store", ["changes", "--zone", "z", "--since", foreign], contains: "of another store")
 
-        #expect(try Binary.run(["zones", "create", "y"], store: store).status == 0)
+        #expect(try StratusBinary.run(["zones", "create", "y"], store: store).status == 0)
         try expect("a token of another zone", ["changes", "--zone", "y", "--since", token], contains: "belongs to 'z', not 'y'")
-        let databaseToken = try Binary.run(["token", "--database"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let databaseToken = try StratusBinary.run(["token", "--database"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try expect("a database token given as a zone token", ["changes", "--zone", "z", "--since", databaseToken],
                    contains: "This is a database change token, not a zone change token")
         try expect("a token of a zone deleted and made again", ["changes", "--zone", "y", "--since",
                                                                try recreatedZoneToken("y")], contains: "changeTokenExpired (21)")
 
-        let page = try Binary.json(["query", "--type", "Item", "--zone", "z", "--limit", "1"], store: store)
+        let page = try StratusBinary.json(["query", "--type", "Item", "--zone", "z", "--limit", "1"], store: store)
         let cursor = try #require(page["continuationMarker"] as? String)
         try expect("a damaged cursor", ["query", "--type", "Item", "--zone", "z", "--cursor", String(cursor.dropLast(3))], contains: "query cursor is damaged")
         let otherRecords = #"{"recordName":"o1","recordType":"Item","fields":{}}"# + "\n" + #"{"recordName":"o2","recordType":"Item","fields":{}}"#
-        #expect(try Binary.run(["save", "--zone", "z"], store: other.storePath, stdin: otherRecords).status == 0)
-        let foreignCursor = try #require(try Binary.json(["query", "--type", "Item", "--zone", "z", "--limit", "1"], store: other.storePath)["continuationMarker"] as? String)
+        #expect(try StratusBinary.run(["save", "--zone", "z"], store: other.storePath, stdin: otherRecords).status == 0)
+        let foreignCursor = try #require(try StratusBinary.json(["query", "--type", "Item", "--zone", "z", "--limit", "1"], store: other.storePath)["continuationMarker"] as? String)
         try expect("a cursor of another store", ["query", "--type", "Item", "--zone", "z", "--cursor", foreignCursor], contains: "of another store")
         try expect("a change token given as a cursor", ["query", "--type", "Item", "--zone", "z", "--cursor", token], contains: "This is a zone change token, not a query cursor")
     }
 
     /// A token of zone `name`, after which the zone is deleted and made again.
     func recreatedZoneToken(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let token = try Binary.run(["token", "--zone", name], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(try Binary.run(["zones", "delete", name], store: store).status == 0, sourceLocation: sourceLocation)
-        #expect(try Binary.run(["zones", "create", name], store: store).status == 0, sourceLocation: sourceLocation)
+        let token = try StratusBinary.run(["token", "--zone", name], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try StratusBinary.run(["zones", "delete", name], store: store).status == 0, sourceLocation: sourceLocation)
+        #expect(try StratusBinary.run(["zones", "create", name], store: store).status == 0, sourceLocation: sourceLocation)
         return token
     }
 
@@ -241,7 +242,7 @@ import Testing
     @Test func truncatedStores() throws {
         // A checkpointed copy of the store, cut short.
         let copy = folder.path("copy.sqlite")
-        #expect(try Binary.run(["export", "--zone", "z", "--out", folder.path("export.jsonl")], store: store).status == 0)
+        #expect(try StratusBinary.run(["export", "--zone", "z", "--out", folder.path("export.jsonl")], store: store).status == 0)
         try checkpointedCopy(of: store, to: copy)
         let size = try #require(FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int)
         for (label, length) in [("a store cut to half its size", size / 2), ("a store cut to its first 50 bytes", 50)] {
@@ -251,7 +252,7 @@ import Testing
             try handle.truncate(atOffset: UInt64(length))
             try handle.close()
             try expect(label, ["query", "--type", "Item", "--zone", "z"], storePath: cut, contains: "badDatabase (24)")
-            let saved = try Binary.run(["save", "--zone", "z"], store: cut, stdin: #"{"recordName":"x","recordType":"Item","fields":{}}"#)
+            let saved = try StratusBinary.run(["save", "--zone", "z"], store: cut, stdin: #"{"recordName":"x","recordType":"Item","fields":{}}"#)
             #expect(saved.status == 1, "a damaged store accepted a write")
         }
     }
@@ -292,17 +293,17 @@ import Testing
     @Test(.enabled(if: geteuid() == 0, "mounting a tmpfs needs root"),
           .enabled(if: BadInputTests.canMountATmpfs, "cannot mount a tmpfs here"))
     func fullDiskThroughTheBinary() throws {
-        let mountPoint = try ScratchFolder("stratus-full-disk")
+        let mountPoint = try TemporaryDirectory("stratus-full-disk")
         try #require(try Self.mount(["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint.url.path]), "cannot mount a tmpfs here")
         defer { _ = try? Self.mount(["-u", mountPoint.url.path]) }
         let path = mountPoint.storePath
-        #expect(try Binary.run(["zones", "create", "z"], store: path).status == 0)
-        #expect(try Binary.run(["save", "--zone", "z"], store: path, stdin: #"{"recordName":"first","recordType":"Item","fields":{}}"#).status == 0)
+        #expect(try StratusBinary.run(["zones", "create", "z"], store: path).status == 0)
+        #expect(try StratusBinary.run(["save", "--zone", "z"], store: path, stdin: #"{"recordName":"first","recordType":"Item","fields":{}}"#).status == 0)
         let lines = (0..<8).map { #"{"recordName":"big\#($0)","recordType":"Item","fields":{"s":{"value":"\#(String(repeating: "x", count: 200_000))","type":"STRING"}}}"# }
         try expect("a full disk (1 MB tmpfs)", ["save", "--zone", "z"], stdin: lines.joined(separator: "\n"), storePath: path,
                    contains: "quotaExceeded (25): The disk holding")
         // Nothing was written, what was there is still there, and small writes go on.
-        let fetched = try Binary.run(["fetch", "first", "big0", "--zone", "z", "--json"], store: path)
+        let fetched = try StratusBinary.run(["fetch", "first", "big0", "--zone", "z", "--json"], store: path)
         #expect(fetched.stdout.contains("\"first\""))
         #expect(fetched.stdout.contains("NOT_FOUND"), "\(fetched.stdout)")
         #expect(try integrityCheck(path) == "ok")
@@ -324,7 +325,7 @@ import Testing
     // MARK: - Themes (the dashboard's; the small-terminal case belongs to the dashboard's tests)
 
     @Test func themeFilesWithErrors() throws {
-        let themes = try ScratchFolder("stratus-bad-themes")
+        let themes = try TemporaryDirectory("stratus-bad-themes")
         let cases: [(String, String, String)] = [
             ("broken", #"{"slots": {"text": {"fg": "red"}"#, "broken.json"),
             ("unknown-slot", #"{"slots": {"txet": {"fg": "red"}}}"#, "txet"),
@@ -350,7 +351,7 @@ import Testing
 
     /// Whether a tmpfs can be mounted here: tried on a scratch folder, and unmounted.
     static var canMountATmpfs: Bool {
-        guard geteuid() == 0, let probe = try? ScratchFolder("stratus-mount-probe") else { return false }
+        guard geteuid() == 0, let probe = try? TemporaryDirectory("stratus-mount-probe") else { return false }
         return withExtendedLifetime(probe) {
             guard (try? mount(["-t", "tmpfs", "-o", "size=1m", "tmpfs", probe.url.path])) == true else { return false }
             _ = try? mount(["-u", probe.url.path])

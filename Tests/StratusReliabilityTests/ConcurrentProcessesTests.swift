@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusTestSupport
 import StratusModel
 import Testing
 
@@ -11,17 +12,17 @@ import Testing
     let zone = "multi"
 
     @Test func twoWritersAndAReaderShareOneStore() throws {
-        let folder = try ScratchFolder("stratus-multi")
+        let folder = try TemporaryDirectory("stratus-multi")
         let store = folder.storePath
         let zone = self.zone
         let inputs = folder.url.path
         let seconds = Double(ProcessInfo.processInfo.environment["STRATUS_MULTI_SECONDS"] ?? "") ?? 6
-        #expect(try Binary.run(["zones", "create", zone], store: store).status == 0)
+        #expect(try StratusBinary.run(["zones", "create", zone], store: store).status == 0)
         let deadline = Date().addingTimeInterval(seconds)
 
         /// Problems seen by any lane (a failed run, a busy message), reported at the end.
         let problems = Locked<[String]>([])
-        @Sendable func check(_ outcome: Binary.Outcome, _ what: String) -> Bool {
+        @Sendable func check(_ outcome: ProcessOutcome, _ what: String) -> Bool {
             let lowered = outcome.stderr.lowercased()
             if outcome.status != 0 || lowered.contains("busy") || lowered.contains("locked") || !outcome.stderr.isEmpty {
                 problems.update { $0.append("\(what): exit \(outcome.status): \(outcome.stderr)") }
@@ -59,9 +60,9 @@ import Testing
                     }
                     let file = inputs + "/\(lane)-input.jsonl"
                     try? lines.joined(separator: "\n").write(toFile: file, atomically: false, encoding: .utf8)
-                    let outcome: Binary.Outcome
+                    let outcome: ProcessOutcome
                     do {
-                        outcome = try Binary.run(["save", file, "--zone", zone, "--policy", "all-keys", "--json"], store: store)
+                        outcome = try StratusBinary.run(["save", file, "--zone", zone, "--policy", "all-keys", "--json"], store: store)
                     } catch {
                         problems.update { $0.append("writer \(lane) run \(run): could not start stratus: \(error)") }
                         continue
@@ -85,9 +86,9 @@ import Testing
         @Sendable func playBackOnce() {
             var arguments = ["changes", "--zone", zone, "--json"]
             if let token = readerToken.value { arguments += ["--since", token] }
-            let outcome: Binary.Outcome
+            let outcome: ProcessOutcome
             do {
-                outcome = try Binary.run(arguments, store: store)
+                outcome = try StratusBinary.run(arguments, store: store)
             } catch {
                 problems.update { $0.append("reader changes: could not start stratus: \(error)") }
                 return
@@ -112,7 +113,7 @@ import Testing
             while Date() < deadline {
                 playBackOnce()
                 do {
-                    let outcome = try Binary.run(["query", "--type", "Item", "--zone", zone, "--all", "--limit", "50", "--json"], store: store)
+                    let outcome = try StratusBinary.run(["query", "--type", "Item", "--zone", zone, "--all", "--limit", "50", "--json"], store: store)
                     // Before the first save the type does not exist yet: that is the one error allowed.
                     if !outcome.stderr.contains("Did not find record type") { _ = check(outcome, "reader query") }
                 } catch {
@@ -159,15 +160,15 @@ import Testing
     /// process failed with "table store_info already exists".
     @Test func processesMakingANewStoreAtOnce() throws {
         for round in 1...8 {
-            let folder = try ScratchFolder("stratus-race")
+            let folder = try TemporaryDirectory("stratus-race")
             let store = folder.storePath
-            let outcomes = Locked<[Int: Binary.Outcome]>([:])
+            let outcomes = Locked<[Int: ProcessOutcome]>([:])
             let failures = Locked<[String]>([])
             let done = Locked(0)
             for lane in 1...5 {
                 Thread {
                     do {
-                        let outcome = try Binary.run(["zones", "create", "z\(lane)"], store: store)
+                        let outcome = try StratusBinary.run(["zones", "create", "z\(lane)"], store: store)
                         outcomes.update { $0[lane] = outcome }
                     } catch {
                         failures.update { $0.append("round \(round), process \(lane): could not start stratus: \(error)") }

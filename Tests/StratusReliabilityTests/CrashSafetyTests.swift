@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusTestSupport
 import StratusModel
 import Testing
 
@@ -66,13 +67,13 @@ import Testing
     })
     func sigkillDuringWritesLosesAndTearsNothing() throws {
         Self.failures.set(0)
-        let folder = try ScratchFolder("stratus-crash")
+        let folder = try TemporaryDirectory("stratus-crash")
         let store = folder.storePath
         var random = SeededGenerator(seed: testSeed("crash safety"))
         let kills = Int(ProcessInfo.processInfo.environment["STRATUS_CRASH_KILLS"] ?? "") ?? 50
         let started = Date()
 
-        #expect(try Binary.run(["zones", "create", zone.zoneName], store: store).status == 0)
+        #expect(try StratusBinary.run(["zones", "create", zone.zoneName], store: store).status == 0)
         var model = Model()
         var nextName = 0
         var nextBatch: Int64 = 1
@@ -121,7 +122,7 @@ import Testing
                 try input(for: batches).write(toFile: file, atomically: false, encoding: .utf8)
                 arguments = ["save", file, "--atomic", "--policy", "all-keys", "--zone", zone.zoneName]
             }
-            let process = Binary.process(arguments, store: store)
+            let process = StratusBinary.process(arguments, store: store)
             let errorFile = folder.path("writer.err")
             _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
             process.standardOutput = FileHandle.nullDevice
@@ -160,7 +161,7 @@ import Testing
         // start, then each record. Kills then land anywhere from before the store is opened
         // to after the last commit.
         var clock = Date()
-        #expect(try Binary.run(["token", "--zone", zone.zoneName], store: store).status == 0)
+        #expect(try StratusBinary.run(["token", "--zone", zone.zoneName], store: store).status == 0)
         let startTime = Date().timeIntervalSince(clock)
         let seedBatches = makeSaveBatches(chunks: 1, lastChunkSize: 300)
         clock = Date()
@@ -177,7 +178,7 @@ import Testing
         while killCount < kills, round < kills * 3 {
             round += 1
             // A token handed out now, while nothing writes, stands for exactly the model's state.
-            let tokenOutcome = try Binary.run(["token", "--zone", zone.zoneName], store: store)
+            let tokenOutcome = try StratusBinary.run(["token", "--zone", zone.zoneName], store: store)
             #expect(tokenOutcome.status == 0, "\(tokenOutcome.stderr)")
             tokens.append(IssuedToken(token: tokenOutcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines), lastBatch: model.lastBatch))
 
@@ -270,7 +271,7 @@ import Testing
             if Self.failures.value > 0 { break }
         }
         // The real binary agrees: playback through the CLI lists every record present.
-        let cli = try Binary.json(["changes", "--zone", zone.zoneName, "--no-keys"], store: store)
+        let cli = try StratusBinary.json(["changes", "--zone", zone.zoneName, "--no-keys"], store: store)
         let listed = (cli["records"] as? [[String: Any]] ?? []).filter { $0["deleted"] == nil }.compactMap { $0["recordName"] as? String }
         #expect(Set(listed) == Set(model.records.keys))
 

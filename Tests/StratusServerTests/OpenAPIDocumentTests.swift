@@ -1,5 +1,6 @@
 import Foundation
 import StratusServer
+import StratusTestSupport
 import Testing
 
 /// `docs/ckws-openapi.yaml` describes exactly what the server serves.
@@ -20,9 +21,7 @@ import Testing
 
     /// The document is OpenAPI 3 that parses, and every `$ref` names a component that exists.
     @Test func theDocumentParsesAndItsReferencesResolve() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        let outcome = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
             import sys, yaml
             doc = yaml.safe_load(open(sys.argv[1]))
             assert doc["openapi"].startswith("3."), "not OpenAPI 3"
@@ -43,15 +42,10 @@ import Testing
                 if target is None: missing.append(ref)
             assert not missing, "unresolved: %s" % missing
             print(len(doc["paths"]), len(refs))
-            """, Self.document.path]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(problem)")
+            """, Self.document.path])
+        let printed = outcome.stdout
+        let problem = outcome.stderr
+        #expect(outcome.status == 0, "\(problem)")
         #expect(printed.split(separator: " ").first.flatMap { Int($0) } == servedCKWSOperations.count)
     }
 }

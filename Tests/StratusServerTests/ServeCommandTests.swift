@@ -2,34 +2,22 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import StratusTestSupport
 import Testing
 
 /// `stratus serve` as a user runs it: the real binary on a free loopback port, credentials from
 /// `stratus auth`, and SIGTERM stopping it cleanly.
 @Suite(.serialized) struct ServeCommandTests {
-    static var binary: URL {
-        if let path = ProcessInfo.processInfo.environment["STRATUS_BINARY"], !path.isEmpty { return URL(fileURLWithPath: path) }
-        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("stratus")
-    }
-
+    /// Runs `stratus ARGS` as given: status, standard output, standard error.
     private func run(_ arguments: [String]) throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile(), err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let outcome = try StratusBinary.run(arguments, environment: [:])
+        return (outcome.status, outcome.stdout, outcome.stderr)
     }
 
     @Test func servesOnAFreePortAndStopsOnSIGTERM() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-serve-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = folder.appendingPathComponent("store.sqlite").path
+        let folder = try TemporaryDirectory("stratus-serve")
+        defer { folder.remove() }
+        let store = folder.storePath
         let (tokenStatus, token, _) = try run(["auth", "api-token", "--store", store, "--container", "iCloud.e2e"])
         #expect(tokenStatus == 0)
         #expect(token.trimmingCharacters(in: .newlines).range(of: "^[0-9a-f]{64}$", options: .regularExpression) != nil)
@@ -38,24 +26,13 @@ import Testing
         let webToken = login.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try run(["zones", "create", "Notes", "--store", store]).0 == 0)
 
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = ["serve", "--store", store, "--port", "0"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let server = try ServedStore(store: store)
+        defer { server.stop() }
+        let process = server.process
         // The first line says where it listens.
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let text = server.firstLine
         #expect(text.hasPrefix("Serving CloudKit Web Services at http://127.0.0.1:"))
-        let port = try #require(text.split(separator: ":").dropFirst(2).first.flatMap { Int($0.prefix { $0.isNumber }) })
+        let port = try #require(server.port)
 
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/database/1/iCloud.e2e/development/private/records/modify?ckAPIToken=\(apiToken)&ckWebAuthToken=\(webToken)")!)
         request.httpMethod = "POST"

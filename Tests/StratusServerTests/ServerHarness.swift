@@ -4,12 +4,14 @@ import FoundationNetworking
 #endif
 import StratusEngine
 import StratusServer
+import StratusTestSupport
 import Testing
 
 /// A CKWS server on a loopback port chosen at run time, over a store in a temporary folder,
 /// with an API token and a web auth token for it. Stop it with ``stop()``.
 final class ServerHarness: @unchecked Sendable {
-    let directory: URL
+    let folder: TemporaryDirectory
+    var directory: URL { folder.url }
     let store: Store
     let port: Int
     let apiToken: String
@@ -30,12 +32,11 @@ final class ServerHarness: @unchecked Sendable {
     }
 
     init(source: ((URL) -> StoreSource)? = nil, maximumBodyBytes: Int = 1 << 20) async throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try Store(path: directory.appendingPathComponent("store.sqlite").path)
+        folder = try TemporaryDirectory("stratus-server")
+        store = try Store(path: folder.storePath)
         apiToken = try store.makeAPIToken(container: Self.container)
         webAuthToken = try store.makeWebAuthToken(container: Self.container, user: store.owner)
-        let configuration = CKWSServer.Configuration(port: 0, source: source?(directory) ?? .opened(store, container: nil),
+        let configuration = CKWSServer.Configuration(port: 0, source: source?(folder.url) ?? .opened(store, container: nil),
                                                      maximumBodyBytes: maximumBodyBytes)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let server = CKWSServer(configuration: configuration)
@@ -49,7 +50,7 @@ final class ServerHarness: @unchecked Sendable {
     func stop() async {
         await server.shutDown()
         _ = try? await task.value
-        try? FileManager.default.removeItem(at: directory)
+        folder.remove()
     }
 
     var base: String { "http://127.0.0.1:\(port)/database/1/\(Self.container)/development" }

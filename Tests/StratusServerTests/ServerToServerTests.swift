@@ -3,26 +3,16 @@ import Foundation
 import FoundationNetworking
 #endif
 import StratusEngine
+import StratusTestSupport
 import Testing
 
 /// Server-to-server keys, signed by OpenSSL (a signer that shares no code with the server),
 /// following Apple's recipe: ECDSA P-256 SHA-256 over `DATE:BASE64(SHA256(BODY)):PATH`.
 @Suite(.serialized) struct ServerToServerTests {
     private static func openssl(_ arguments: [String], input: Data? = nil) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        let output = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardInput = stdin
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "openssl \(arguments) failed")
-        return data
+        let outcome = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["openssl"] + arguments, stdin: input)
+        try #require(outcome.status == 0, "openssl \(arguments) failed")
+        return outcome.stdoutData
     }
 
     /// A key pair made by OpenSSL, registered with the store.

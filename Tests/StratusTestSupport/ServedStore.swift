@@ -1,0 +1,42 @@
+import Foundation
+
+/// `stratus serve --store STORE --port 0` running in the background, with the port it chose
+/// read from the first line it prints. Stopped (SIGTERM) at ``stop()`` or when the value goes
+/// away, if still running.
+///
+/// The server tests and the CLI's end-to-end tests both start the real server this way.
+public final class ServedStore {
+    public let process: Process
+    /// The first line `serve` printed ("Serving CloudKit Web Services at http://127.0.0.1:PORT…").
+    public let firstLine: String
+
+    /// Starts the server and waits for its first line. Its standard error is thrown away.
+    public init(store: String) throws {
+        process = Process()
+        process.executableURL = StratusBinary.url
+        process.arguments = ["serve", "--store", store, "--port", "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        firstLine = String(decoding: line, as: UTF8.self)
+    }
+
+    /// The port named in the first line, if it names one.
+    public var port: Int? {
+        firstLine.split(separator: ":").dropFirst(2).first.flatMap { Int($0.prefix { $0.isNumber }) }
+    }
+
+    /// Sends SIGTERM if the server still runs (it does not wait for it to end).
+    public func stop() {
+        if process.isRunning { process.terminate() }
+    }
+
+    deinit { stop() }
+}
