@@ -70,7 +70,8 @@ let package = Package(
             ]
         ),
         // What the test targets share: temporary folders and stores, running the built binary,
-        // a lock, bind mounts. Not a test target itself, and not dependent on `stratus`.
+        // a lock, bind mounts, waiting for a condition. Not a test target itself, and not
+        // dependent on `stratus` (an executable cannot be imported).
         .target(name: "StratusTestSupport", dependencies: ["StratusEngine"], path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusPredicatesTests", dependencies: ["StratusPredicates", "StratusModel"]),

@@ -344,28 +344,21 @@ final class TmuxPane {
         var description: String { "\"\(expected)\" did not appear; the pane shows:\n\(screen)" }
     }
 
-    /// Polls the pane until `text` shows (or, with `present` false, is gone), or throws after
-    /// `timeout`.
     /// Waits for the Query tab's first page: its header says "N/M loaded" until the whole
     /// result is counted, then "N/M matches".
     func waitForResults(timeout: Duration = .seconds(10)) throws {
-        let clock = ContinuousClock()
-        let end = clock.now + timeout
-        while clock.now < end {
+        let shown = Poll.until(timeout: timeout) {
             let screen = capture()
-            if screen.contains(" loaded") || screen.contains(" matches") || screen.contains(" match ") { return }
-            Thread.sleep(forTimeInterval: 0.03)
+            return screen.contains(" loaded") || screen.contains(" matches") || screen.contains(" match ")
         }
-        throw Timeout(expected: "loaded or matches", screen: capture())
+        guard shown else { throw Timeout(expected: "loaded or matches", screen: capture()) }
     }
 
+    /// Polls the pane until `text` shows (or, with `present` false, is gone), or throws after
+    /// `timeout`.
     func waitFor(_ text: String, present: Bool = true, timeout: Duration = .seconds(10)) throws {
-        let clock = ContinuousClock()
-        let end = clock.now + timeout
-        while clock.now < end {
-            if capture().contains(text) == present { return }
-            Thread.sleep(forTimeInterval: 0.03)
+        guard Poll.until(timeout: timeout, { capture().contains(text) == present }) else {
+            throw Timeout(expected: text, screen: capture())
         }
-        throw Timeout(expected: text, screen: capture())
     }
 }

@@ -45,8 +45,7 @@ import Testing
         _ = try await URLSession.shared.data(for: unauthenticated)
 
         process.terminate()  // SIGTERM
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
+        _ = try await Poll.asyncUntil(timeout: .seconds(10), every: .milliseconds(50)) { !process.isRunning }
         #expect(!process.isRunning, "serve did not stop on SIGTERM")
         #expect(process.terminationStatus == 0)
         // What was saved over HTTP is in the store, and the command line sees it.
