@@ -73,6 +73,7 @@ let package = Package(
         // a lock, bind mounts, waiting for a condition. Not a test target itself, and not
         // dependent on `stratus` (an executable cannot be imported).
         .target(name: "StratusTestSupport", dependencies: ["StratusEngine"], path: "Tests/StratusTestSupport"),
+        .testTarget(name: "StratusTestSupportTests", dependencies: ["StratusTestSupport"]),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusPredicatesTests", dependencies: ["StratusPredicates", "StratusModel"]),
         .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusModel", "StratusPredicates", "StratusTestSupport"]),

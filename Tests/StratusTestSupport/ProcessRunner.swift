@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Standard input is fed, and both outputs drained, on threads of their own, so a large input
 /// or output never fills a pipe and blocks the child; a child that runs past `timeout` is
-/// killed (SIGTERM, then SIGKILL) so a hang fails its test instead of stopping the suite.
+/// killed (SIGTERM, then SIGKILL: a child may inherit the test runner's blocked SIGTERM) so a
+/// hang fails its test instead of stopping the suite.
 public enum ProcessRunner {
     /// Long enough for any one command of the suite, even under a sanitizer: only a hang reaches it.
     public static let defaultTimeout: Duration = .seconds(300)
