@@ -115,7 +115,7 @@ extension CloudDatabase {
         let limit = min(max(resultsLimit ?? CloudDatabase.defaultChangesLimit, 1), CloudDatabase.maximumChangesLimit)
         return try store.read { db in
             var start: Int64 = 0
-            let current = try Int64.fetchOne(db, sql: "SELECT change_seq FROM database_state WHERE scope = ?", arguments: [sequenceScope.rawValue]) ?? 0
+            let current = try DatabaseSequence.current(scope: sequenceScope, in: db)
             if let token {
                 let decoded = try DatabaseChangeToken.decode(token, storeID: store.storeID)
                 guard decoded.scope == scope else {
@@ -144,7 +144,7 @@ extension CloudDatabase {
     public func currentDatabaseToken() throws -> String {
         try checkDatabaseFeed()
         return try store.read { db in
-            let current = try Int64.fetchOne(db, sql: "SELECT change_seq FROM database_state WHERE scope = ?", arguments: [sequenceScope.rawValue]) ?? 0
+            let current = try DatabaseSequence.current(scope: sequenceScope, in: db)
             return DatabaseChangeToken(scope: scope, sequence: current).encoded(storeID: store.storeID)
         }
     }

@@ -41,9 +41,7 @@ extension CloudDatabase {
                 point = max(0, zone.changeSequence - Int64(keeping ?? 0))
             }
             point = max(point, zone.compactedSequence)
-            try db.execute(sql: "DELETE FROM tombstone WHERE zone_id = ? AND seq <= ?", arguments: [zone.id, point])
-            let dropped = db.changesCount
-            try db.execute(sql: "UPDATE zone SET compacted_seq = ? WHERE id = ?", arguments: [point, zone.id])
+            let dropped = try ZoneRow.compact(zoneRowID: zone.id, through: point, in: db)
             let oldest = ZoneChangeToken(scope: scope, zoneRowID: zone.id, incarnation: zone.incarnation, sequence: point).encoded(storeID: store.storeID)
             return HistoryCompaction(compactedSequence: point, droppedDeletions: dropped, oldestValidToken: oldest)
         }

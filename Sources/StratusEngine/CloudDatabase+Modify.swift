@@ -207,8 +207,7 @@ struct ModifyBatch {
     private func checkAssets(_ fields: [String: FieldValue]) throws {
         for (name, value) in fields {
             for case .asset(let asset) in value.elements {
-                let known = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM asset WHERE checksum = ?"), arguments: [asset.fileChecksum]) ?? false
-                if !known {
+                if try !Store.holdsAsset(checksum: asset.fileChecksum, in: db) {
                     throw CloudKitError(.assetFileNotFound, "Field '\(name)' points at asset \(asset.fileChecksum), which the store does not hold; upload its file first.")
                 }
             }

@@ -173,8 +173,7 @@ extension CloudDatabase {
     public func markNotificationsRead(_ notificationIDs: [String]) throws {
         guard !notificationIDs.isEmpty else { return }
         try store.write { db in
-            let statement = try db.cachedStatement(sql: "UPDATE notification SET read = 1 WHERE id = ? AND owner = ?")
-            for id in notificationIDs { try statement.execute(arguments: [id, user]) }
+            try NotificationRow.markRead(notificationIDs, owner: user, in: db)
         }
     }
 }

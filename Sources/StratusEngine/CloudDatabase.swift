@@ -79,18 +79,7 @@ public struct CloudDatabase: Sendable {
         guard buckets > 0 else { return [] }
         return try store.read { db in
             let zone = try gate(db).zone(zoneID)
-            let range = try Row.fetchOne(db, sql: "SELECT min(modified_at), max(modified_at) FROM record WHERE zone_id = ?", arguments: [zone.id])
-            guard let low: Int64 = range?[0], let high: Int64 = range?[1] else { return [] }
-            var counts = [Int](repeating: 0, count: buckets)
-            let span = max(1, high - low + 1)
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT (modified_at - ?) * ? / ?, count(*) FROM record WHERE zone_id = ? GROUP BY 1
-                """, arguments: [low, buckets, span, zone.id])
-            for row in rows {
-                let bucket: Int = row[0]
-                counts[min(max(0, bucket), buckets - 1)] += row[1] as Int
-            }
-            return counts
+            return try StoredRecord.modificationHistogram(zoneRowID: zone.id, buckets: buckets, in: db)
         }
     }
 
@@ -127,8 +116,7 @@ public struct CloudDatabase: Sendable {
                 if scope == .shared { throw CloudKitError(.badDatabase, "Zones of the shared database belong to their owners; leave a share instead of deleting its zone.") }
                 let zone = try gate.zone(zoneID)
                 try ZoneEraser(db: db, zoneRowID: zone.id).eraseContents(databaseSequence: try nextDatabaseSequence(db))
-                try db.execute(sql: "UPDATE zone SET state = ?, db_seq = ? WHERE id = ?",
-                               arguments: [(purging ? ZoneRow.State.purged : .deleted).rawValue, try nextDatabaseSequence(db), zone.id])
+                try ZoneRow.setState(purging ? .purged : .deleted, databaseSequence: try nextDatabaseSequence(db), zoneRowID: zone.id, in: db)
             }
         }
     }
@@ -162,7 +150,6 @@ public struct CloudDatabase: Sendable {
     var sequenceScope: DatabaseScope { scope == .shared ? .private : scope }
 
     static func nextDatabaseSequence(scope: DatabaseScope, in db: GRDB.Database) throws -> Int64 {
-        try db.execute(sql: "UPDATE database_state SET change_seq = change_seq + 1 WHERE scope = ?", arguments: [scope.rawValue])
-        return try Int64.fetchOne(db, sql: "SELECT change_seq FROM database_state WHERE scope = ?", arguments: [scope.rawValue]) ?? 0
+        try DatabaseSequence.next(scope: scope, in: db)
     }
 }

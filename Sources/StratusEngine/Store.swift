@@ -113,6 +113,11 @@ public final class Store: Sendable {
         return Asset(fileChecksum: checksum, size: Int64(data.count))
     }
 
+    /// Whether the store holds the content of the asset with this checksum.
+    static func holdsAsset(checksum: String, in db: GRDB.Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM asset WHERE checksum = ?"), arguments: [checksum]) ?? false
+    }
+
     /// The content of an asset, or nil when the store has none with that checksum.
     public func assetData(checksum: String) throws -> Data? {
         try read { db in try Data.fetchOne(db, sql: "SELECT data FROM asset WHERE checksum = ?", arguments: [checksum]) }

@@ -198,8 +198,7 @@ struct RecordImporter {
     private mutating func checkAssets(_ fields: [String: FieldValue]) throws {
         for (name, value) in fields where value.type.base == .asset {
             for case .asset(let asset) in value.elements where !knownAssets.contains(asset.fileChecksum) {
-                let known = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM asset WHERE checksum = ?"), arguments: [asset.fileChecksum]) ?? false
-                guard known else {
+                guard try Store.holdsAsset(checksum: asset.fileChecksum, in: db) else {
                     throw CloudKitError(.assetFileNotFound, "field '\(name)' points at asset \(asset.fileChecksum), which the store does not hold (export with its assets embedded, or upload the file first).")
                 }
                 knownAssets.insert(asset.fileChecksum)

@@ -140,6 +140,23 @@ struct StoredRecord {
         try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM record WHERE zone_id = ? AND name = ?"), arguments: [zoneRowID, name])
     }
 
+    /// How many of a zone's records were last changed in each of `buckets` equal slices from its
+    /// first change to its last (empty for an empty zone): one grouped pass over an index.
+    static func modificationHistogram(zoneRowID: Int64, buckets: Int, in db: GRDB.Database) throws -> [Int] {
+        let range = try Row.fetchOne(db, sql: "SELECT min(modified_at), max(modified_at) FROM record WHERE zone_id = ?", arguments: [zoneRowID])
+        guard let low: Int64 = range?[0], let high: Int64 = range?[1] else { return [] }
+        var counts = [Int](repeating: 0, count: buckets)
+        let span = max(1, high - low + 1)
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT (modified_at - ?) * ? / ?, count(*) FROM record WHERE zone_id = ? GROUP BY 1
+            """, arguments: [low, buckets, span, zoneRowID])
+        for row in rows {
+            let bucket: Int = row[0]
+            counts[min(max(0, bucket), buckets - 1)] += row[1] as Int
+        }
+        return counts
+    }
+
     /// The first row of a statement selecting `columns`.
     private static func first(of statement: Statement, arguments: StatementArguments) throws -> StoredRecord? {
         // The cursor resets the statement when it goes away: keep it until the row is read.

@@ -73,4 +73,18 @@ struct ZoneRow: Sendable {
         copy.zoneID = zoneID
         return copy
     }
+
+    /// Marks a zone deleted or purged at this position of the database's change feed.
+    static func setState(_ state: State, databaseSequence: Int64, zoneRowID: Int64, in db: GRDB.Database) throws {
+        try db.execute(sql: "UPDATE zone SET state = ?, db_seq = ? WHERE id = ?", arguments: [state.rawValue, databaseSequence, zoneRowID])
+    }
+
+    /// Forgets the zone's deletions up to `point` and moves its history's start there; returns
+    /// how many deletions were dropped.
+    static func compact(zoneRowID: Int64, through point: Int64, in db: GRDB.Database) throws -> Int {
+        try db.execute(sql: "DELETE FROM tombstone WHERE zone_id = ? AND seq <= ?", arguments: [zoneRowID, point])
+        let dropped = db.changesCount
+        try db.execute(sql: "UPDATE zone SET compacted_seq = ? WHERE id = ?", arguments: [point, zoneRowID])
+        return dropped
+    }
 }

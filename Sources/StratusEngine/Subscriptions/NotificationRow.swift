@@ -25,6 +25,12 @@ enum NotificationRow {
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(decode)
     }
 
+    /// Marks the owner's notifications with these IDs read; unknown IDs are ignored.
+    static func markRead(_ notificationIDs: [String], owner: String, in db: GRDB.Database) throws {
+        let statement = try db.cachedStatement(sql: "UPDATE notification SET read = 1 WHERE id = ? AND owner = ?")
+        for id in notificationIDs { try statement.execute(arguments: [id, owner]) }
+    }
+
     static func sequence(of notificationID: String, in db: GRDB.Database) throws -> Int64? {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM notification WHERE id = ?"), arguments: [notificationID])
     }
