@@ -120,7 +120,11 @@ public final class Store: Sendable {
 
     /// The content of an asset, or nil when the store has none with that checksum.
     public func assetData(checksum: String) throws -> Data? {
-        try read { db in try Data.fetchOne(db, sql: "SELECT data FROM asset WHERE checksum = ?", arguments: [checksum]) }
+        try read { db in try Store.assetData(checksum: checksum, in: db) }
+    }
+
+    static func assetData(checksum: String, in db: GRDB.Database) throws -> Data? {
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT data FROM asset WHERE checksum = ?"), arguments: [checksum])
     }
 
     // MARK: - Transactions

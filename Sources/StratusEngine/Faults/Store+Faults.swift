@@ -28,15 +28,8 @@ extension Store {
     public func clearFaults(id: Int64? = nil) throws -> Int {
         defer { try? syncFaultMarker() }
         return try write { db in
-            if let id {
-                try db.execute(sql: "DELETE FROM fault WHERE id = ?", arguments: [id])
-                let removed = db.changesCount
-                if removed == 0 { throw CloudKitError(.unknownItem, "The fault plan has no fault #\(id).") }
-                return removed
-            }
-            try db.execute(sql: "DELETE FROM fault")
-            let removed = db.changesCount
-            try db.execute(sql: "DELETE FROM fault_event")
+            let removed = try FaultRows.remove(id: id, in: db)
+            if let id, removed == 0 { throw CloudKitError(.unknownItem, "The fault plan has no fault #\(id).") }
             return removed
         }
     }

@@ -9,11 +9,7 @@ extension CloudDatabase {
             let (zones, typeID) = try RecordExporter.scope(self, zone: zone, recordType: recordType, db: db)
             var total = 0
             for zoneRow in zones {
-                if let typeID {
-                    total += try Int.fetchOne(db, sql: "SELECT count(*) FROM record WHERE zone_id = ? AND type_id = ?", arguments: [zoneRow.id, typeID]) ?? 0
-                } else {
-                    total += try Int.fetchOne(db, sql: "SELECT count(*) FROM record WHERE zone_id = ?", arguments: [zoneRow.id]) ?? 0
-                }
+                total += try StoredRecord.count(zoneRowID: zoneRow.id, typeID: typeID, in: db)
             }
             return total
         }
@@ -43,15 +39,11 @@ extension CloudDatabase {
             buffer.reserveCapacity(chunkSize + 64 * 1024)
             var count = 0
             for zoneRow in zones {
-                let sql = "SELECT \(StoredRecord.columns) FROM record WHERE zone_id = ?" + (typeID == nil ? "" : " AND type_id = ?") + " ORDER BY seq"
-                let arguments: StatementArguments = typeID.map { [zoneRow.id, $0] } ?? [zoneRow.id]
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
                 // Only what the caller may read leaves; the check is per type (public) or per zone.
                 var filters: [Int64: ((StoredRecord) throws -> Bool)?] = [:]
-                while let row = try rows.next() {
-                    let stored = StoredRecord(row: row)
+                try StoredRecord.forEach(zoneRowID: zoneRow.id, typeID: typeID, in: db) { stored in
                     if filters[stored.typeID] == nil { filters[stored.typeID] = .some(try gate.readFilter(zone: zoneRow, typeName: catalog.typeNames[stored.typeID])) }
-                    if let visible = filters[stored.typeID] ?? nil, try !visible(stored) { continue }
+                    if let visible = filters[stored.typeID] ?? nil, try !visible(stored) { return }
                     try exporter.append(stored, zoneID: zoneRow.zoneID, to: &buffer)
                     count += 1
                     if buffer.count >= chunkSize {
@@ -102,7 +94,7 @@ struct RecordExporter {
     /// The `data:` URL of an asset the first time it appears.
     private mutating func assetURL(_ asset: Asset) throws -> String? {
         guard writtenAssets.insert(asset.fileChecksum).inserted,
-              let data = try Data.fetchOne(db, sql: "SELECT data FROM asset WHERE checksum = ?", arguments: [asset.fileChecksum]) else { return nil }
+              let data = try Store.assetData(checksum: asset.fileChecksum, in: db) else { return nil }
         return "data:application/octet-stream;base64," + data.base64EncodedString()
     }
 }

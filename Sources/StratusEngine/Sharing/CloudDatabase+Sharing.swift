@@ -55,11 +55,8 @@ extension CloudDatabase {
             let saved = try modifyRecords(saving: [record], deleting: [], savePolicy: .allKeys, atomically: true, in: db)
             _ = try saved.saveResults[0].result.get()
             let guid = ShareGUID.make(storeID: store.storeID, zoneRowID: zone.id, root: rootRecord)
-            try db.execute(sql: "INSERT INTO share (zone_id, record_name, root_name, short_guid, public_permission) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [zone.id, recordName, rootRecord, guid, publicPermission.rawValue])
-            try db.execute(sql: "INSERT INTO share_participant (share_id, user, type, permission, status) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [db.lastInsertedRowID, user, ParticipantType.owner.rawValue, SharePermission.readWrite.rawValue,
-                                       ParticipantStatus.accepted.rawValue])
+            try ShareRows.insert(zoneRowID: zone.id, recordName: recordName, rootName: rootRecord, shortGUID: guid,
+                                 publicPermission: publicPermission, owner: user, in: db)
             return try ShareReader(db: db, viewer: user).share(shortGUID: guid)
         }
     }
@@ -82,7 +79,7 @@ extension CloudDatabase {
             guard share.publicPermission == .none else {
                 throw CloudKitError(.invalidArguments, "The share is public (\(share.publicPermission)): anyone with its URL joins; set its public permission to none to invite users.")
             }
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE record_name = ?", arguments: [participant]) ?? false else {
+            guard try UserRows.exists(participant, in: db) else {
                 throw CloudKitError(.unknownItem, "No user '\(participant)' in this store.")
             }
             let others = try ShareRows.participants(of: share.id, in: db).filter { $0.type != .owner && $0.status != .removed && $0.user != participant }
@@ -90,12 +87,7 @@ extension CloudDatabase {
                 throw CloudKitError(.tooManyParticipants, "The share has \(others.count) participants; CloudKit's limit is \(CloudDatabase.maximumParticipants).")
             }
             let sequence = try CloudDatabase.nextDatabaseSequence(scope: .private, in: db)
-            try db.execute(sql: """
-                INSERT INTO share_participant (share_id, user, type, permission, status, db_seq) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (share_id, user) DO UPDATE SET permission = excluded.permission, db_seq = excluded.db_seq,
-                    status = CASE status WHEN 3 THEN 1 ELSE status END
-                """, arguments: [share.id, participant, ParticipantType.privateUser.rawValue, permission.rawValue,
-                                 ParticipantStatus.invited.rawValue, sequence])
+            try ShareRows.invite(participant, to: share.id, permission: permission, databaseSequence: sequence, in: db)
         }
     }
 
@@ -108,8 +100,7 @@ extension CloudDatabase {
                   row.status != .removed else {
                 throw CloudKitError(.unknownItem, "User '\(participant)' is not a participant of the share.")
             }
-            try db.execute(sql: "UPDATE share_participant SET status = 3, db_seq = ? WHERE share_id = ? AND user = ?",
-                           arguments: [try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), share.id, participant])
+            try ShareRows.setStatus(.removed, of: participant, in: share.id, databaseSequence: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), in: db)
         }
     }
 
@@ -119,10 +110,7 @@ extension CloudDatabase {
     public func setPublicPermission(_ permission: SharePermission, ofShare url: String) throws -> Share {
         try changeOwnedShare(url) { share, db in
             let sequence = try CloudDatabase.nextDatabaseSequence(scope: .private, in: db)
-            let removing = permission == .none ? "status <> 3" : "status = 1"
-            try db.execute(sql: "UPDATE share_participant SET status = 3, db_seq = ? WHERE share_id = ? AND type <> 1 AND \(removing)",
-                           arguments: [sequence, share.id])
-            try db.execute(sql: "UPDATE share SET public_permission = ? WHERE id = ?", arguments: [permission.rawValue, share.id])
+            try ShareRows.setPublicPermission(permission, of: share.id, databaseSequence: sequence, in: db)
         }
     }
 
@@ -144,18 +132,14 @@ extension CloudDatabase {
             case .accepted?:
                 break
             case .invited?:
-                try db.execute(sql: "UPDATE share_participant SET status = 2, db_seq = ? WHERE share_id = ? AND user = ?",
-                               arguments: [try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), share.id, user])
+                try ShareRows.setStatus(.accepted, of: user, in: share.id, databaseSequence: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), in: db)
             case .removed?, nil:
                 guard share.publicPermission != .none else {
                     let why = participant == nil ? "you are not invited to it" : "the owner removed you from it"
                     throw CloudKitError(.permissionFailure, "Cannot accept the share: \(why).")
                 }
-                try db.execute(sql: """
-                    INSERT INTO share_participant (share_id, user, type, permission, status, db_seq) VALUES (?, ?, ?, ?, 2, ?)
-                    ON CONFLICT (share_id, user) DO UPDATE SET type = excluded.type, permission = excluded.permission, status = 2, db_seq = excluded.db_seq
-                    """, arguments: [share.id, user, ParticipantType.publicUser.rawValue, share.publicPermission.rawValue,
-                                     try CloudDatabase.nextDatabaseSequence(scope: .private, in: db)])
+                try ShareRows.join(user, publicShare: share.id, permission: share.publicPermission,
+                                   databaseSequence: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), in: db)
             }
             return try ShareReader(db: db, viewer: user).share(shortGUID: share.shortGUID)
         }
@@ -174,8 +158,7 @@ extension CloudDatabase {
                                                       savePolicy: .allKeys, atomically: true, in: db)
                 try result.deleteResults[0].result.get()
             } else if let user, try ShareRows.participants(of: share.id, in: db).contains(where: { $0.user == user && $0.status == .accepted }) {
-                try db.execute(sql: "UPDATE share_participant SET status = 3, db_seq = ? WHERE share_id = ? AND user = ?",
-                               arguments: [try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), share.id, user])
+                try ShareRows.setStatus(.removed, of: user, in: share.id, databaseSequence: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), in: db)
             } else {
                 throw CloudKitError(.permissionFailure, "Only the share's owner deletes it, and only a participant leaves it.")
             }

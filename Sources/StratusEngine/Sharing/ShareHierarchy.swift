@@ -30,7 +30,7 @@ struct ShareHierarchy {
         var next = record.parent
         while let current = next, !names.contains(current), current != record.name, names.count < 256 {
             names.append(current)
-            next = try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM record WHERE zone_id = ? AND name = ?"), arguments: [zoneRowID, current])
+            next = try StoredRecord.parentName(zoneRowID: zoneRowID, name: current, in: db)
         }
         return names
     }

@@ -41,8 +41,7 @@ struct ShareReader {
         guard let zone = try ZoneRow.find(id: row.zoneRowID, in: db) else { throw CloudKitError(.unknownItem, "share not found") }
         let owner = zone.ownerRecordName
         let zoneID = ZoneID(zoneName: zone.zoneID.zoneName, ownerName: owner == viewer ? ZoneID.defaultOwnerName : owner)
-        var aliases: [String: String] = [:]
-        for user in try Row.fetchAll(db, sql: "SELECT record_name, alias FROM user") { aliases[user["record_name"]] = user["alias"] }
+        let aliases = try UserRows.aliases(in: db)
         let participants = try ShareRows.participants(of: row.id, in: db).map { participant in
             ShareParticipant(userRecordName: participant.user, alias: aliases[participant.user] ?? participant.user, type: participant.type,
                              permission: participant.permission, status: participant.status)
@@ -61,9 +60,8 @@ struct ShareReader {
         guard let current = try ZoneRow.find(id: zone.id, in: db) else { return }
         let sequence = current.changeSequence + 1
         // No field changed: its participants did.
-        try db.execute(sql: "UPDATE record SET change_tag = ?, seq = ?, modified_at = ?, changed_keys = '' WHERE zone_id = ? AND name = ?",
-                       arguments: [ChangeTag.make(), sequence, FieldValue.milliseconds(Date()), zone.id, share.recordName])
-        try db.execute(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?",
-                       arguments: [sequence, try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), zone.id])
+        try RecordRowWriter(db: db).touch(zoneRowID: zone.id, name: share.recordName, changeTag: ChangeTag.make(), sequence: sequence,
+                                          modifiedAt: FieldValue.milliseconds(Date()))
+        try ZoneRow.setSequences(zoneRowID: zone.id, change: sequence, database: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), in: db)
     }
 }

@@ -123,6 +123,18 @@ enum FaultRows {
     }
 
     private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// Removes one fault, or (nil) the whole plan and its log; returns how many faults went.
+    static func remove(id: Int64?, in db: GRDB.Database) throws -> Int {
+        if let id {
+            try db.execute(sql: "DELETE FROM fault WHERE id = ?", arguments: [id])
+            return db.changesCount
+        }
+        try db.execute(sql: "DELETE FROM fault")
+        let removed = db.changesCount
+        try db.execute(sql: "DELETE FROM fault_event")
+        return removed
+    }
 }
 
 /// One firing of a fault, as `faults log` shows it.
@@ -148,4 +160,5 @@ public struct FaultEvent: Sendable, Hashable {
         self.zoneName = zoneName
         self.message = message
     }
+
 }

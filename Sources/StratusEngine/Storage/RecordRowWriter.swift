@@ -62,12 +62,19 @@ struct RecordRowWriter {
                                      row.parent, row.blob.count, row.changedKeys, id])
     }
 
+    /// Gives a record a new change tag and change sequence with no field changed (a share
+    /// record whose participants changed).
+    func touch(zoneRowID: Int64, name: String, changeTag: String, sequence: Int64, modifiedAt: Int64) throws {
+        try db.execute(sql: "UPDATE record SET change_tag = ?, seq = ?, modified_at = ?, changed_keys = '' WHERE zone_id = ? AND name = ?",
+                       arguments: [changeTag, sequence, modifiedAt, zoneRowID, name])
+    }
+
     /// Sets each zone's change sequence after a write, each with the database sequence it
     /// advanced (in zone order, so database changes list them in a stable order).
     static func advance(_ sequences: [Int64: Int64], database: CloudDatabase, in db: GRDB.Database) throws {
         for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
             let databaseSequence = try database.nextDatabaseSequence(db)
-            try db.cachedStatement(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?").execute(arguments: [sequence, databaseSequence, zoneRowID])
+            try ZoneRow.setSequences(zoneRowID: zoneRowID, change: sequence, database: databaseSequence, in: db)
         }
     }
 

@@ -123,6 +123,50 @@ enum ShareRows {
                        arguments: [databaseSequence, shareID])
     }
 
+    /// A new share, with its owner as an accepted participant.
+    static func insert(zoneRowID: Int64, recordName: String, rootName: String?, shortGUID: String,
+                       publicPermission: SharePermission, owner: String, in db: GRDB.Database) throws {
+        try db.execute(sql: "INSERT INTO share (zone_id, record_name, root_name, short_guid, public_permission) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [zoneRowID, recordName, rootName, shortGUID, publicPermission.rawValue])
+        try db.execute(sql: "INSERT INTO share_participant (share_id, user, type, permission, status) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [db.lastInsertedRowID, owner, ParticipantType.owner.rawValue, SharePermission.readWrite.rawValue,
+                                   ParticipantStatus.accepted.rawValue])
+    }
+
+    /// Invites a user (again): a removed participant is invited anew, one invited or accepted
+    /// keeps that status with the new permission.
+    static func invite(_ user: String, to shareID: Int64, permission: SharePermission, databaseSequence: Int64, in db: GRDB.Database) throws {
+        try db.execute(sql: """
+            INSERT INTO share_participant (share_id, user, type, permission, status, db_seq) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (share_id, user) DO UPDATE SET permission = excluded.permission, db_seq = excluded.db_seq,
+                status = CASE status WHEN \(ParticipantStatus.removed.rawValue) THEN \(ParticipantStatus.invited.rawValue) ELSE status END
+            """, arguments: [shareID, user, ParticipantType.privateUser.rawValue, permission.rawValue,
+                             ParticipantStatus.invited.rawValue, databaseSequence])
+    }
+
+    /// A user joins a public share through its URL, accepted at once with its public permission.
+    static func join(_ user: String, publicShare shareID: Int64, permission: SharePermission, databaseSequence: Int64, in db: GRDB.Database) throws {
+        try db.execute(sql: """
+            INSERT INTO share_participant (share_id, user, type, permission, status, db_seq) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (share_id, user) DO UPDATE SET type = excluded.type, permission = excluded.permission, status = excluded.status, db_seq = excluded.db_seq
+            """, arguments: [shareID, user, ParticipantType.publicUser.rawValue, permission.rawValue,
+                             ParticipantStatus.accepted.rawValue, databaseSequence])
+    }
+
+    static func setStatus(_ status: ParticipantStatus, of user: String, in shareID: Int64, databaseSequence: Int64, in db: GRDB.Database) throws {
+        try db.execute(sql: "UPDATE share_participant SET status = ?, db_seq = ? WHERE share_id = ? AND user = ?",
+                       arguments: [status.rawValue, databaseSequence, shareID, user])
+    }
+
+    /// Changes who may join through the URL alone: going to `none` removes every participant
+    /// but the owner, going public removes those still invited.
+    static func setPublicPermission(_ permission: SharePermission, of shareID: Int64, databaseSequence: Int64, in db: GRDB.Database) throws {
+        let removing = permission == .none ? "status <> 3" : "status = 1"
+        try db.execute(sql: "UPDATE share_participant SET status = 3, db_seq = ? WHERE share_id = ? AND type <> 1 AND \(removing)",
+                       arguments: [databaseSequence, shareID])
+        try db.execute(sql: "UPDATE share SET public_permission = ? WHERE id = ?", arguments: [permission.rawValue, shareID])
+    }
+
     /// The live shares whose share record or root record is `name` in the zone.
     static func touching(zoneRowID: Int64, recordName name: String, in db: GRDB.Database) throws -> [Int64] {
         try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM share WHERE zone_id = ? AND state = 0 AND (record_name = ? OR root_name = ?)"),

@@ -123,15 +123,19 @@ struct StoredRecord {
         return try first(of: statement, arguments: [id])
     }
 
-    /// How many records a zone holds, of every type.
-    static func count(zoneRowID: Int64, in db: GRDB.Database) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ?"), arguments: [zoneRowID]) ?? 0
+    /// How many records a zone holds, of one type or of every type.
+    static func count(zoneRowID: Int64, typeID: Int64? = nil, in db: GRDB.Database) throws -> Int {
+        if let typeID {
+            return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ? AND type_id = ?"), arguments: [zoneRowID, typeID]) ?? 0
+        }
+        return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ?"), arguments: [zoneRowID]) ?? 0
     }
 
-    /// Hands `body` every record of a zone, in no particular order.
-    static func forEach(zoneRowID: Int64, in db: GRDB.Database, _ body: (StoredRecord) throws -> Void) throws {
-        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM record WHERE zone_id = ?")
-        let cursor = try Int64.fetchCursor(statement, arguments: [zoneRowID])
+    /// Hands `body` every record of a zone (of one type, or all), oldest change first.
+    static func forEach(zoneRowID: Int64, typeID: Int64? = nil, in db: GRDB.Database, _ body: (StoredRecord) throws -> Void) throws {
+        let sql = "SELECT \(columns) FROM record WHERE zone_id = ?" + (typeID == nil ? "" : " AND type_id = ?") + " ORDER BY seq"
+        let statement = try db.cachedStatement(sql: sql)
+        let cursor = try Int64.fetchCursor(statement, arguments: typeID.map { [zoneRowID, $0] } ?? [zoneRowID])
         while try cursor.next() != nil { try body(StoredRecord(statement: statement.sqliteStatement)) }
     }
 

@@ -42,6 +42,22 @@ enum UserRows {
     }
 
     /// The custom roles of a user (none for an unknown one).
+    /// Every user's alias, by user record name.
+    static func aliases(in db: GRDB.Database) throws -> [String: String] {
+        var aliases: [String: String] = [:]
+        for user in try Row.fetchAll(db, sql: "SELECT record_name, alias FROM user") { aliases[user["record_name"]] = user["alias"] }
+        return aliases
+    }
+
+    /// The custom roles the schema declares, by name.
+    static func declaredRoles(in db: GRDB.Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT name FROM schema_role ORDER BY name")
+    }
+
+    static func exists(_ recordName: String, in db: GRDB.Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM user WHERE record_name = ?"), arguments: [recordName]) ?? false
+    }
+
     static func roles(of recordName: String, in db: GRDB.Database) throws -> Set<String> {
         let text = try String.fetchOne(db.cachedStatement(sql: "SELECT roles FROM user WHERE record_name = ?"), arguments: [recordName]) ?? ""
         return Set(text.split(separator: ",").map(String.init))

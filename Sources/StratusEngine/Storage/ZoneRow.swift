@@ -74,6 +74,11 @@ struct ZoneRow: Sendable {
         return copy
     }
 
+    /// Where the zone's change feed and the database's feed stand after a write to the zone.
+    static func setSequences(zoneRowID: Int64, change: Int64, database: Int64, in db: GRDB.Database) throws {
+        try db.cachedStatement(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?").execute(arguments: [change, database, zoneRowID])
+    }
+
     /// Marks a zone deleted or purged at this position of the database's change feed.
     static func setState(_ state: State, databaseSequence: Int64, zoneRowID: Int64, in db: GRDB.Database) throws {
         try db.execute(sql: "UPDATE zone SET state = ?, db_seq = ? WHERE id = ?", arguments: [state.rawValue, databaseSequence, zoneRowID])
