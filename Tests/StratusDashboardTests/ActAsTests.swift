@@ -9,7 +9,7 @@ import StratusModel
 @Suite struct ActAsTests {
     /// The demo store plus alice, who has her own zone Mine with one Trip.
     private func harness() throws -> Harness {
-        try Harness(engineQueries: true) { store in
+        try Harness { store in
             let alice = try store.createUser(alias: "alice")
             _ = try store.createUser(alias: "bob")
             let mine = store.database(.private, user: alice.recordName)

@@ -9,7 +9,7 @@ import StratusTerminal
 /// toggles it; a to-one relationship and a many-to-many link are followed with Enter.
 @Suite struct CoreDataLensTabTests {
     private func harness(type: String) throws -> Harness {
-        try Harness(size: Size(width: 120, height: 40), zone: CoreDataLens.zoneName, recordType: type, demo: false, engineQueries: true) { store in
+        try Harness(size: Size(width: 120, height: 40), zone: CoreDataLens.zoneName, recordType: type, demo: false) { store in
             var builder = CoreDataDemoBuilder(recordCount: 60)
             try builder.build(into: store)
         }

@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func startsOnTheBusiestTypeOfTheZone() throws {
-        let harness = try Harness(zone: "Counted", recordType: nil, demo: false, engineQueries: true) { store in
+        let harness = try Harness(zone: "Counted", recordType: nil, demo: false) { store in
             // Alpha comes first by name and Middle has the most records store-wide, but
             // Zeta has the most in this zone.
             try Self.save(store, zone: "Counted", [("Alpha", 2), ("Zeta", 5), ("Middle", 1)])
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func tiesGoToTheFirstByName() throws {
-        let harness = try Harness(zone: "Counted", recordType: nil, demo: false, engineQueries: true) { store in
+        let harness = try Harness(zone: "Counted", recordType: nil, demo: false) { store in
             try Self.save(store, zone: "Counted", [("Gamma", 3), ("Beta", 3), ("Alpha", 1)])
         }
         #expect(harness.state.query.recordType == "Beta")
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func anEmptyZoneFallsBackToTheFirstType() throws {
-        let harness = try Harness(zone: "Empty", recordType: nil, demo: false, engineQueries: true) { store in
+        let harness = try Harness(zone: "Empty", recordType: nil, demo: false) { store in
             try Self.save(store, zone: "Counted", [("Zeta", 2), ("Beta", 1)])
             try store.database(.private).modifyRecordZones(saving: [ZoneID(zoneName: "Empty")])
         }
@@ -57,7 +57,7 @@ import Testing
     /// Switching to a zone with no records of the type in use moves to the zone's busiest type;
     /// a zone that has some keeps it.
     @Test func aZoneWithoutTheTypeInUseShowsItsBusiestType() throws {
-        let harness = try Harness(zone: "Counted", recordType: "Note", demo: false, engineQueries: true) { store in
+        let harness = try Harness(zone: "Counted", recordType: "Note", demo: false) { store in
             try Self.save(store, zone: "Counted", [("Note", 2)])
             try Self.save(store, zone: "Travel", [("Trip", 4), ("Place", 2)])
             try Self.save(store, zone: "Mixed", [("Note", 1), ("Trip", 9)])
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func aTypeGivenOnTheCommandLineIsKept() throws {
-        let harness = try Harness(zone: "Counted", recordType: "Alpha", demo: false, engineQueries: true) { store in
+        let harness = try Harness(zone: "Counted", recordType: "Alpha", demo: false) { store in
             try Self.save(store, zone: "Counted", [("Alpha", 1), ("Zeta", 5)])
         }
         #expect(harness.state.query.recordType == "Alpha")
@@ -87,7 +87,7 @@ import Testing
     /// The schema may come after the counts or before; either way one query runs, on the
     /// busiest type.
     @Test func schemaBeforeOrAfterTheCountsRunsOneQuery() throws {
-        let harness = try Harness(zone: "Counted", recordType: nil, demo: false, engineQueries: true) { store in
+        let harness = try Harness(zone: "Counted", recordType: nil, demo: false) { store in
             try Self.save(store, zone: "Counted", [("Alpha", 1), ("Zeta", 2)])
         }
         for schemaFirst in [true, false] {

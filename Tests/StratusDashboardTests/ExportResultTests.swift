@@ -17,7 +17,7 @@ import StratusTerminal
     }
 
     @Test func theWholeQueryResultAsJSONLinesAndCSV() throws {
-        let harness = try Harness(size: Size(width: 120, height: 30), engineQueries: true)
+        let harness = try Harness(size: Size(width: 120, height: 30))
         harness.state.query.pageSize = 10
         harness.press(.char("r"))
         let total = try harness.matchingCount()
@@ -41,7 +41,7 @@ import StratusTerminal
     }
 
     @Test func badPathsAreRefusedInTheDialog() throws {
-        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        let harness = try Harness(size: Size(width: 100, height: 30))
         harness.press(.char("r"))
         export(harness, to: harness.directory.appendingPathComponent("no/such/folder/x.jsonl").path)
         guard case .textInput(let input)? = harness.state.topModal else {
@@ -57,7 +57,7 @@ import StratusTerminal
     }
 
     @Test func escCancelsAndLeavesNothing() throws {
-        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        let harness = try Harness(size: Size(width: 100, height: 30))
         harness.press(.char("r"))
         harness.autoRun = false
         let path = harness.directory.appendingPathComponent("cancelled.jsonl").path
@@ -71,7 +71,7 @@ import StratusTerminal
     }
 
     @Test func fetchedRecordsAndAPlayback() throws {
-        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        let harness = try Harness(size: Size(width: 100, height: 30))
         let travel = ZoneID(zoneName: "Travel")
         let names = try harness.database.recordZoneChanges(inZoneWith: travel, resultsLimit: 3).changes.map(\.recordID.recordName)
         harness.press(.char("2"), .char("i"))
@@ -98,7 +98,7 @@ import StratusTerminal
 /// stopping keeps what was deleted.
 @Suite struct BulkDeleteTests {
     @Test func deletesWhatTheFilterMatchesAfterAsking() throws {
-        let harness = try Harness(recordCount: 3_000, size: Size(width: 120, height: 30), engineQueries: true)
+        let harness = try Harness(recordCount: 3_000, size: Size(width: 120, height: 30))
         harness.state.query.filter = "nights > 3"
         harness.press(.char("r"))
         let before = try harness.matchingCount("nights > 3")
@@ -121,7 +121,7 @@ import StratusTerminal
     }
 
     @Test func aCountedResultIsAskedAboutAtOnce() throws {
-        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        let harness = try Harness(size: Size(width: 100, height: 30))
         harness.state.query.pageSize = 10
         harness.press(.char("r"))
         harness.runMapping()
@@ -137,7 +137,7 @@ import StratusTerminal
     }
 
     @Test func escStopsAndSaysWhatWasDeleted() throws {
-        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        let harness = try Harness(size: Size(width: 100, height: 30))
         harness.press(.char("r"))
         let before = try harness.matchingCount("TRUEPREDICATE")
         harness.press(.ctrl("x"), .char("y"))

@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func typesAnArgumentAndRunsTheQueryWithIt() throws {
-        let harness = try Harness(recordType: "Place", engineQueries: true)
+        let harness = try Harness(recordType: "Place")
         let (name, count) = try placeName(harness)
         harness.press(.char("f"), .tab)
         harness.type("name == %@")
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func anInvalidArgumentShowsItsErrorInPlace() throws {
-        let harness = try Harness(size: Size(width: 100, height: 30), recordType: "Place", engineQueries: true)
+        let harness = try Harness(size: Size(width: 100, height: 30), recordType: "Place")
         harness.press(.char("f"), .tab)
         harness.type("visits > %@")
         harness.press(.tab)
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func tabCyclesBuilderTextAndArgumentsAndRowsFollowTheText() throws {
-        let harness = try Harness(recordType: "Place", engineQueries: true)
+        let harness = try Harness(recordType: "Place")
         harness.press(.char("f"))
         #expect(try editor(harness).focus == .builder)
         harness.press(.tab)
@@ -152,7 +152,7 @@ import Testing
     }
 
     @Test func recentFiltersRestoreTheirArguments() throws {
-        let harness = try Harness(recordType: "Place", engineQueries: true)
+        let harness = try Harness(recordType: "Place")
         harness.state.preferences.remember(filter: "visits > %@", arguments: ["int:10"], for: "Place")
         harness.state.preferences.remember(filter: "visits < 5", for: "Place")
         harness.press(.char("f"), .ctrl("r"))

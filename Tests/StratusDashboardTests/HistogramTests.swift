@@ -23,7 +23,7 @@ import StratusTerminal
     }
 
     @Test func theKeyChartsAFieldOverTheWholeResult() throws {
-        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        let harness = try Harness(size: Size(width: 100, height: 30))
         harness.state.query.pageSize = 10
         harness.press(.char("r"))
         harness.press(.char("H"))

@@ -42,7 +42,7 @@ import StratusTerminal
 /// The filter editor shows the query as a Web Services client would send it, and copies it.
 @Suite struct FilterEditorWebServicesTests {
     @Test func theCheckedFilterComesWithItsFilterByJSON() throws {
-        let harness = try Harness(size: Size(width: 120, height: 30), engineQueries: true)
+        let harness = try Harness(size: Size(width: 120, height: 30))
         harness.press(.char("f"), .tab)
         harness.type("nights > 3")
         let check = try #require(harness.state.topModal.flatMap { modal -> FilterCheck? in

@@ -17,7 +17,7 @@ import Testing
         return harness
     }
 
-    /// The selected row holds the trip with its number (the fake lists trip-0, trip-1 ...).
+    /// The selected row holds the trip with its number (the trips are listed as saved: trip-0, trip-1 ...).
     func expectSelectionRight(_ harness: Harness, sourceLocation: SourceLocation = #_sourceLocation) {
         let query = harness.state.query
         #expect(Dashboard.selectedQueryRecord(harness.state)?.recordName == "trip-\(query.list.selected)", sourceLocation: sourceLocation)
@@ -52,9 +52,9 @@ import Testing
         for _ in 0..<20 { harness.press(.pageDown) }
         let loaded = harness.state.query.loadedCount
         let cursorAfter = harness.state.query.cursor
-        let fake = try #require(harness.fakeQueries)
-        fake.nextCursors.withLock { $0.removeAll() }
-        let runsBefore = fake.runs.withLock { $0.count }
+        let spy = harness.queries
+        spy.nextCursors.withLock { $0.removeAll() }
+        let runsBefore = spy.runs.withLock { $0.count }
         // Back up a screen at a time: each dropped page is fetched again from its cursor.
         for _ in 0..<20 {
             harness.press(.pageUp)
@@ -62,12 +62,12 @@ import Testing
         }
         #expect(harness.state.query.list.selected == 0)
         #expect(harness.state.query.windowStart == 0)
-        let refetched = fake.nextCursors.withLock { $0 }
+        let refetched = spy.nextCursors.withLock { $0 }
         #expect(!refetched.isEmpty)
         #expect(refetched.allSatisfy { Int($0)! % 50 == 0 && Int($0)! < 340 })
         #expect(Set(refetched).count == refetched.count, "a page fetched twice: \(refetched)")
         // The first page comes again by running the query; nothing past what was loaded is asked.
-        #expect(fake.runs.withLock { $0.count } == runsBefore + 1)
+        #expect(spy.runs.withLock { $0.count } == runsBefore + 1)
         #expect(harness.state.query.loadedCount == loaded)
         #expect(harness.state.query.cursor == cursorAfter)
         #expect(QueryTabView.countsText(harness.state.query).hasPrefix("1/\(loaded) loaded, more available"))
@@ -160,7 +160,7 @@ import Testing
         #expect(harness.state.query.shownRecord(at: harness.state.query.list.selected)?.recordName == "trip-4999")
         #expect(QueryTabView.countsText(harness.state.query).hasPrefix("last 50, 1 from the end · counting"))
         #expect(harness.screen().contains("trip-4999"))
-        let fetchesBefore = harness.fakeQueries?.nextCursors.withLock { $0.count } ?? 0
+        let fetchesBefore = harness.queries.nextCursors.withLock { $0.count }
         harness.runMapping()
         #expect(harness.state.query.tail == nil)
         #expect(harness.state.query.matchCount == 5_000)
@@ -168,7 +168,7 @@ import Testing
         #expect(harness.state.query.record(at: 4_999)?.recordName == "trip-4999")
         #expect(QueryTabView.countsText(harness.state.query).hasPrefix("5000/5,000 matches"))
         // The walk read 5 pages of 1,000; G then fetched the last page alone, not the 98 pages of 50 between.
-        let served = (harness.fakeQueries?.nextCursors.withLock { $0.count } ?? 0) - fetchesBefore
+        let served = (harness.queries.nextCursors.withLock { $0.count }) - fetchesBefore
         #expect(served <= 7, "served \(served) pages")
         #expect(harness.screen().contains("trip-4999"))
         harness.press(.char("g"))
@@ -224,7 +224,7 @@ import Testing
     }
 
     @Test func theEngineReadsASortedResultFromItsEnd() throws {
-        let harness = try Harness(records: Fixtures.trips(1_200), size: Size(width: 120, height: 30), engineQueries: true)
+        let harness = try Harness(records: Fixtures.trips(1_200), size: Size(width: 120, height: 30))
         harness.state.query.sort = [SortKey(key: "budget", ascending: false)]
         harness.state.query.pageSize = 10
         harness.press(.char("r"))

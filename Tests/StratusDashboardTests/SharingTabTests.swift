@@ -9,7 +9,7 @@ import StratusModel
 @Suite struct SharingTabTests {
     private func harness() throws -> (Harness, url: String) {
         var url = ""
-        let harness = try Harness(engineQueries: true) { store in
+        let harness = try Harness { store in
             let alice = try store.createUser(alias: "alice")
             let bob = try store.createUser(alias: "bob")
             _ = try store.createUser(alias: "carol")

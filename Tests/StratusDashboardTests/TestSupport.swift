@@ -6,57 +6,22 @@ import StratusTerminal
 import StratusTestSupport
 import Testing
 
-/// A query runner for tests: lists the records it was given (TRUEPREDICATE or `field == "x"`),
-/// a page at a time with the position as cursor, and checks filters with a few of CloudKit's
-/// rules, placing errors where they are.
-final class FakeQueryRunner: QueryRunner {
-    let records: [Record]
-    let runs = LockedValue<[QueryRequest]>([])
-    /// Cursors `next` was called with, in order.
-    let nextCursors = LockedValue<[String]>([])
-
-    init(records: [Record]) {
-        self.records = records
-    }
+/// Checks filters with the fake's wording of CloudKit's rules and sends everything else to the
+/// engine. Kept for the test of where the filter editor puts an error's carets: it asserts
+/// on the fake's message ("does not support OR"), which the engine words differently.
+struct FakeFilterChecker: QueryRunner {
+    let base: any QueryRunner
 
     func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
-        runs.withLock { $0.append(request) }
-        return try page(request, from: 0)
+        try base.run(request, zone: zone, scope: scope)
     }
 
     func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
-        nextCursors.withLock { $0.append(cursor) }
-        guard let start = Int(cursor) else { throw CloudKitError(.invalidArguments, "bad cursor") }
-        return try page(request, from: start)
+        try base.next(cursor: cursor, request: request, zone: zone, scope: scope)
     }
 
     func last(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> [Record] {
-        var all: [Record] = []
-        var page = try page(request, from: 0)
-        all += page.records
-        while let cursor = page.cursor, let start = Int(cursor) {
-            page = try self.page(request, from: start)
-            all += page.records
-        }
-        return Array(all.suffix(request.resultsLimit))
-    }
-
-    private func page(_ request: QueryRequest, from start: Int) throws -> QueryPage {
-        var matching = records.filter { $0.recordType == request.recordType }
-        let filter = request.filter.trimmingCharacters(in: .whitespaces)
-        if !filter.isEmpty {
-            guard check(filter: filter, arguments: [], recordType: request.recordType).isValid else {
-                throw CloudKitError(.invalidArguments, "invalid filter")
-            }
-            let parts = filter.components(separatedBy: " == ")
-            if parts.count == 2 {
-                let value = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-                matching = matching.filter { ValueText.display($0[parts[0]]) == value }
-            }
-        }
-        let end = min(matching.count, start + request.resultsLimit)
-        let slice = start < end ? Array(matching[start..<end]) : []
-        return QueryPage(records: slice.map { $0.trimmed(to: request.desiredKeys) }, cursor: end < matching.count ? String(end) : nil)
+        try base.last(request, zone: zone, scope: scope)
     }
 
     func check(filter: String, arguments: [String], recordType: String) -> FilterCheck {
@@ -75,9 +40,10 @@ final class FakeQueryRunner: QueryRunner {
 }
 
 /// Runs the dashboard's update against a real store, executing effects synchronously and
-/// feeding their results back, as the event loop would but without threads. Queries go to a
-/// ``FakeQueryRunner`` over `records`, or with `engineQueries` to the engine itself;
-/// `prepare` writes to the store before the dashboard starts.
+/// feeding their results back, as the event loop would but without threads. Queries go to the
+/// engine through a ``RecordingQueryRunner``. Given `records`, the store holds just them (no
+/// demo), so the Query tab lists exactly them in the order given; `prepare` writes to the
+/// store before the dashboard starts.
 final class Harness {
     var state: DashboardState
     let runner: EffectRunner
@@ -99,29 +65,52 @@ final class Harness {
     }
     var pending: [Effect] = []
     let copied = LockedValue<[String]>([])
-    /// The fake query runner (nil when queries go to the engine).
-    let fakeQueries: FakeQueryRunner?
+    /// The engine's query runner as the dashboard sees it, with the calls it was given.
+    let queries: RecordingQueryRunner
 
-    /// With `storePath`, opens that existing store (and builds no demo in it).
+    /// With `storePath`, opens that existing store (and builds no demo in it); with `records`,
+    /// builds no demo either. `fakeFilterCheck` checks filters with ``FakeFilterChecker``.
     init(records: [Record] = [], recordCount: Int = 300, size: Size = Size(width: 100, height: 30),
          zone: String = "Travel", recordType: String? = "Trip", demo: Bool = true, storePath: String? = nil,
-         engineQueries: Bool = false, prepare: (Store) throws -> Void = { _ in }) throws {
+         fakeFilterCheck: Bool = false, prepare: (Store) throws -> Void = { _ in }) throws {
         folder = try TemporaryDirectory("stratus-dash")
         let path = storePath ?? folder.path("demo.sqlite")
         store = try Store(path: path)
-        if demo, storePath == nil {
+        if demo, storePath == nil, records.isEmpty {
             var builder = DemoStoreBuilder(recordCount: recordCount)
             try builder.build(into: store)
         }
+        try Harness.save(records, into: store)
         try prepare(store)
         let copiedBox = copied
-        fakeQueries = engineQueries ? nil : FakeQueryRunner(records: records)
-        let queries: any QueryRunner = fakeQueries ?? EngineQueryRunner(store: store)
+        let engine = EngineQueryRunner(store: store)
+        queries = RecordingQueryRunner(engine: fakeFilterCheck ? FakeFilterChecker(base: engine) : engine)
         runner = EffectRunner(services: DashboardServices(
             store: store, queryRunner: queries, themeLoader: nil,
-            clipboard: { text in copiedBox.withLock { $0.append(text) } }))
+            clipboard: { text in copiedBox.withLock { $0.append(text) } }, acting: engine.acting))
         state = DashboardState(storePath: path, zone: ZoneID(zoneName: zone), recordType: recordType, size: size)
         handle(Dashboard.start(&state))
+    }
+
+    /// Saves `records` into `store`, with their zones; their types' fields are inferred as in
+    /// development. Change tags are dropped: the engine gives its own.
+    static func save(_ records: [Record], into store: Store) throws {
+        guard !records.isEmpty else { return }
+        let database = store.database(.private)
+        let existing = Set(try database.allRecordZones().map(\.zoneID))
+        let zones = Set(records.map(\.recordID.zoneID)).subtracting(existing)
+        try database.modifyRecordZones(saving: zones.sorted { $0.zoneName < $1.zoneName })
+        let saving = records.map { record in
+            var record = record
+            record.recordChangeTag = nil
+            return record
+        }
+        try database.writeInBulk { writer in
+            for start in stride(from: 0, to: saving.count, by: CloudDatabase.maximumBatchSize) {
+                _ = try writer.modifyRecords(saving: Array(saving[start..<min(start + CloudDatabase.maximumBatchSize, saving.count)]))
+                    .savedRecords()
+            }
+        }
     }
 
     var database: CloudDatabase { store.database(.private) }

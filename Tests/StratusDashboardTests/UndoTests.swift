@@ -11,7 +11,7 @@ import StratusTerminal
     private let travel = ZoneID(zoneName: "Travel")
 
     @Test func aSaveUndoneAndRedone() throws {
-        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        let harness = try Harness(size: Size(width: 100, height: 30))
         harness.press(.char("U"))
         #expect(harness.state.status?.text == "Nothing to undo: no save or delete in this session yet.")
         let name = try #require(try harness.database.recordZoneChanges(inZoneWith: travel, resultsLimit: 1).changes.first?.recordID.recordName)
@@ -43,7 +43,7 @@ import StratusTerminal
     }
 
     @Test func undoPutsBackWhatADeleteTookThroughDeleteSelf() throws {
-        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        let harness = try Harness(size: Size(width: 100, height: 30))
         harness.press(.char("r"))
         let root = try #require(harness.state.query.record(at: 0))
         // A note on the trip, and a comment on the note: deleting the trip takes both.
@@ -69,7 +69,7 @@ import StratusTerminal
     }
 
     @Test func aDeleteAndABulkDeleteUndone() throws {
-        let harness = try Harness(size: Size(width: 100, height: 30), engineQueries: true)
+        let harness = try Harness(size: Size(width: 100, height: 30))
         harness.press(.char("r"))
         let all = try harness.matchingCount()
         let victim = try #require(harness.state.query.record(at: 0))

@@ -8,7 +8,7 @@ import StratusTerminal
 /// The Zones tab's bars: the selected zone's records per type, counted by the engine.
 @Suite struct ZoneBarsTests {
     @Test func theSelectedZonesTypesShowAsBars() throws {
-        let harness = try Harness(records: Fixtures.trips(5), size: Size(width: 100, height: 30), engineQueries: true)
+        let harness = try Harness(records: Fixtures.trips(5), size: Size(width: 100, height: 30))
         harness.press(.char("4"))
         let selected = try #require(harness.state.zones.indices.contains(harness.state.zonesList.selected) ? harness.state.zones[harness.state.zonesList.selected] : nil)
         let counts = try #require(harness.state.zoneTypeCounts[selected.zoneID], "counted when the tab opens")

@@ -115,9 +115,9 @@ public struct FilterCheck: Hashable, Sendable {
 
 /// Runs queries for the Query tab and checks filters for the filter editor.
 ///
-/// The engine provides the real one; tests use a fake. Calls are synchronous: `run` and
-/// `next` happen on a background task, `check` on every keystroke of the filter editor (so it
-/// must be quick: parse and check, no I/O beyond the schema).
+/// The engine provides the one the dashboard runs with (tests wrap it to record calls). Calls
+/// are synchronous: `run` and `next` happen on a background task, `check` on every keystroke
+/// of the filter editor (so it must be quick: parse and check, no I/O beyond the schema).
 public protocol QueryRunner: Sendable {
     /// The first page of `request`'s results in `zone`.
     func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage
