@@ -2,6 +2,7 @@ import Foundation
 @testable import StratusDashboard
 import StratusEngine
 import StratusModel
+import StratusPredicates
 import StratusTerminal
 import Testing
 
@@ -183,7 +184,7 @@ import Testing
         harness.type("139.77")
         harness.press(.enter)
         #expect(harness.state.topModal == nil)
-        let expected = SortKey(key: "destination", ascending: true, distanceFrom: Location(latitude: 35.68, longitude: 139.77))
+        let expected = QuerySort("destination", ascending: true, distanceFrom: Location(latitude: 35.68, longitude: 139.77))
         #expect(harness.state.query.sort == [expected])
         #expect(harness.state.query.request?.sort == [expected])
         #expect(harness.screen().contains("Sort distance from 35.68,139.77 ↑"))

@@ -2,6 +2,7 @@ import Foundation
 @testable import StratusDashboard
 import StratusEngine
 import StratusModel
+import StratusPredicates
 
 /// The engine's query runner with a record of its calls, for tests that count how often the
 /// dashboard runs a query or fetches a page. Every call goes to the engine.
@@ -22,7 +23,7 @@ final class RecordingQueryRunner: QueryRunner {
         var recordType: String
         var filter: String
         var arguments: [String]
-        var sort: [SortKey]
+        var sort: [QuerySort]
         var zone: ZoneID
         var scope: DatabaseScope
         var position: Int
@@ -42,12 +43,12 @@ final class RecordingQueryRunner: QueryRunner {
         self.engine = engine
     }
 
-    func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
+    func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryResultsPage {
         runs.withLock { $0.append(request) }
         return named(try engine.run(request, zone: zone, scope: scope), startingAt: 0, request, zone: zone, scope: scope)
     }
 
-    func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
+    func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryResultsPage {
         nextCursors.withLock { $0.append(cursor) }
         guard let position = Int(cursor),
               let engineCursor = engineCursors.withLock({ $0[CursorKey(request, zone: zone, scope: scope, position: position)] }) else {
@@ -66,10 +67,10 @@ final class RecordingQueryRunner: QueryRunner {
     }
 
     /// The page with its cursor named by the place it continues from.
-    private func named(_ page: QueryPage, startingAt start: Int, _ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) -> QueryPage {
+    private func named(_ page: QueryResultsPage, startingAt start: Int, _ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) -> QueryResultsPage {
         guard let cursor = page.cursor else { return page }
         let position = start + page.records.count
         engineCursors.withLock { $0[CursorKey(request, zone: zone, scope: scope, position: position)] = cursor }
-        return QueryPage(records: page.records, cursor: String(position))
+        return QueryResultsPage(records: page.records, cursor: String(position))
     }
 }

@@ -225,7 +225,7 @@ import Testing
 
     @Test func theEngineReadsASortedResultFromItsEnd() throws {
         let harness = try Harness(records: Fixtures.trips(1_200), size: Size(width: 120, height: 30))
-        harness.state.query.sort = [SortKey(key: "budget", ascending: false)]
+        harness.state.query.sort = [QuerySort("budget", ascending: false)]
         harness.state.query.pageSize = 10
         harness.press(.char("r"))
         harness.press(.char("G"))

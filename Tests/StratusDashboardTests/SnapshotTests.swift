@@ -2,6 +2,7 @@ import Foundation
 @testable import StratusDashboard
 import StratusEngine
 import StratusModel
+import StratusPredicates
 import StratusTerminal
 import Testing
 
@@ -49,7 +50,7 @@ import Testing
     @Test func queryTabScrolledColumnsAndFilter() {
         assertSnapshot("query-filtered") { state in
             state.query.filter = "title BEGINSWITH \"京都\" AND nights > 2"
-            state.query.sort = [SortKey(key: "startDate", ascending: false)]
+            state.query.sort = [QuerySort("startDate", ascending: false)]
             state.query.columnOffset = 2
             state.query.list = ListCursor(selected: 25, offset: 10)
         }

@@ -12,11 +12,11 @@ import Testing
 struct FakeFilterChecker: QueryRunner {
     let base: any QueryRunner
 
-    func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
+    func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryResultsPage {
         try base.run(request, zone: zone, scope: scope)
     }
 
-    func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
+    func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryResultsPage {
         try base.next(cursor: cursor, request: request, zone: zone, scope: scope)
     }
 

@@ -8,8 +8,8 @@ extension EffectRunner {
     ///
     /// - Returns: false when the job was cancelled.
     func walkResult(job: Int, _ request: QueryRequest, from cursor: String? = nil, zone: ZoneID, scope: DatabaseScope,
-                    visit: (QueryPage, _ readFrom: String?) throws -> Bool) throws -> Bool {
-        func read(_ from: String?) throws -> QueryPage {
+                    visit: (QueryResultsPage, _ readFrom: String?) throws -> Bool) throws -> Bool {
+        func read(_ from: String?) throws -> QueryResultsPage {
             try from.map { try services.queryRunner.next(cursor: $0, request: request, zone: zone, scope: scope) }
                 ?? services.queryRunner.run(request, zone: zone, scope: scope)
         }

@@ -23,20 +23,17 @@ public struct EngineQueryRunner: QueryRunner {
         store.database(scope, caller: acting.caller(on: store))
     }
 
-    public func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
-        let page = try database(scope).records(
-            matching: try query(request), inZoneWith: zone, desiredKeys: request.desiredKeys, resultsLimit: request.resultsLimit)
-        return QueryPage(records: page.records, cursor: page.cursor)
+    public func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryResultsPage {
+        try database(scope).records(
+            matching: try request.engineQuery(), inZoneWith: zone, desiredKeys: request.desiredKeys, resultsLimit: request.resultsLimit)
     }
 
-    public func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryPage {
-        let page = try database(scope).records(
-            continuingMatchFrom: cursor, desiredKeys: request.desiredKeys, resultsLimit: request.resultsLimit)
-        return QueryPage(records: page.records, cursor: page.cursor)
+    public func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryResultsPage {
+        try database(scope).records(continuingMatchFrom: cursor, desiredKeys: request.desiredKeys, resultsLimit: request.resultsLimit)
     }
 
     public func last(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> [Record] {
-        try database(scope).lastRecords(matching: try query(request), inZoneWith: zone, desiredKeys: request.desiredKeys,
+        try database(scope).lastRecords(matching: try request.engineQuery(), inZoneWith: zone, desiredKeys: request.desiredKeys,
                                         resultsLimit: request.resultsLimit)
     }
 
@@ -63,18 +60,6 @@ public struct EngineQueryRunner: QueryRunner {
         }
         let web = QueryJSON.encode(recordType: recordType, filter: compiled.filter, sorts: compiled.sorts).map { JSONWriter.string($0) }
         return .valid(canonical: analysis.boundCanonical ?? analysis.canonical ?? filter, indexes: Self.indexes(compiled.filter), ckws: web)
-    }
-
-    private func query(_ request: QueryRequest) throws -> Query {
-        let arguments: [PredicateArgument]
-        do {
-            arguments = try request.arguments.map { text throws(PredicateArgumentError) in try PredicateArgument(parsing: text) }
-        } catch {
-            throw CloudKitError(.invalidArguments, error.message)
-        }
-        let filter = request.filter.trimmingCharacters(in: .whitespaces)
-        return Query(recordType: request.recordType, predicateFormat: filter.isEmpty ? "TRUEPREDICATE" : filter,
-                     arguments: arguments, sortDescriptors: request.sort.map { QuerySort($0.key, ascending: $0.ascending, distanceFrom: $0.distanceFrom) })
     }
 
     /// `field (INDEX)` for each index the filter's terms need.

@@ -22,7 +22,7 @@ public enum DashboardMessage: Sendable {
     case zoneDeleted(job: Int, ZoneID, Result<[RecordZone], CloudKitError>)
     /// A page of the Query tab's results: `page` is its index, nil for the first page of a
     /// fresh run.
-    case queryPage(job: Int, Result<QueryPage, CloudKitError>, page: Int?, milliseconds: Int)
+    case queryPage(job: Int, Result<QueryResultsPage, CloudKitError>, page: Int?, milliseconds: Int)
     case filterChecked(generation: Int, FilterCheck)
     case fetchProgress(job: Int, done: Int, total: Int)
     case fetchFinished(job: Int, Result<[FetchRow], CloudKitError>, milliseconds: Int)

@@ -1,5 +1,6 @@
 import StratusEngine
 import StratusModel
+import StratusPredicates
 
 /// The Query tab: what is asked, and the results as a window of pages.
 ///
@@ -13,7 +14,7 @@ public struct QueryTabState: Sendable {
     /// The filter the results were asked with.
     public var filter = ""
     public var arguments: [String] = []
-    public var sort: [SortKey] = []
+    public var sort: [QuerySort] = []
     public var desiredKeys: [String]?
     public var pageSize = 50
     /// The rows of the kept pages, ``windowStart`` being the number of the first.

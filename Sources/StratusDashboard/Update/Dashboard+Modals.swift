@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusPredicates
 import StratusTerminal
 
 extension Dashboard {
@@ -183,7 +184,7 @@ extension Dashboard {
         switch purpose {
         case .sortDistance(let field, let ascending):
             guard case .success(let center) = ValueText.parseLocation(text) else { return [] }
-            state.query.sort = [SortKey(key: field, ascending: ascending, distanceFrom: center)]
+            state.query.sort = [QuerySort(field, ascending: ascending, distanceFrom: center)]
             return runQuery(&state)
         case .fetchNames:
             state.fetch.names = FetchTabState.parseNames(text)

@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusPredicates
 
 extension Dashboard {
     static let pageSizes = [20, 50, 100, 200, 400]
@@ -223,11 +224,11 @@ extension Dashboard {
                         purpose: .sortDistance(field: key, ascending: ascending),
                         title: "Sort \(key) by distance (\(ascending ? "nearest" : "farthest") first) from",
                         hint: "LATITUDE,LONGITUDE in degrees, as in 35.68,139.77",
-                        text: current.map(SortKey.coordinates) ?? "")
+                        text: current.map(QuerySort.coordinates) ?? "")
                     state.modals.append(.textInput(input))
                     return []
                 }
-                state.query.sort = [SortKey(key: key, ascending: parts.last == "asc")]
+                state.query.sort = [QuerySort(key, ascending: parts.last == "asc")]
             }
             return runQuery(&state)
         case .fields:
