@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/StratusDashboard/Views/LandMask.swift: the world's land in 2-degree cells.
+"""Writes Sources/StratusDashboard/Modals/LandMask.swift: the world's land in 2-degree cells.
 
 The source is NOAA's GLOBE land mask (public domain) as the PyPI package global-land-mask
 carries it. Run it only to remake the table:
@@ -37,6 +37,6 @@ source = "\n".join([
     "}",
     "",
 ])
-target = pathlib.Path(__file__).resolve().parent.parent / "Sources/StratusDashboard/Views/LandMask.swift"
+target = pathlib.Path(__file__).resolve().parent.parent / "Sources/StratusDashboard/Modals/LandMask.swift"
 target.write_text(source)
 print(f"wrote {target}")

@@ -31,4 +31,19 @@ extension Dashboard {
             return []
         }
     }
+
+    /// Undo entries as writes finish, and undo and redo themselves.
+    static func receiveUndo(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+        switch message {
+        case .undoable(let entry):
+            state.undo.record(entry)
+            return []
+
+        case .undoFinished(let job, let redo, let result):
+            return undoFinished(&state, job: job, redo: redo, result)
+
+        default:
+            return []
+        }
+    }
 }

@@ -113,6 +113,26 @@ extension Dashboard {
             }
             return []
 
+        case .zonesLoaded(let job, let scope, let result):
+            state.endJob(job)
+            guard scope == state.scope else { return [] }
+            switch result {
+            case .success(let zones):
+                state.zones = zones
+                state.zonesList.clamp(count: zones.count, visible: Layout.zonesRows(state.size))
+                state.zoneTypeCounts = [:]
+                return zoneBars(&state)
+            case .failure(let error):
+                state.status = .error(error)
+            }
+            return []
+
+        case .zoneTypeCountsLoaded(let zone, let scope, let result):
+            state.zoneTypeCountsPending.remove(zone)
+            guard scope == state.scope, case .success(let counts) = result else { return [] }
+            state.zoneTypeCounts[zone] = counts
+            return []
+
         default:
             return []
         }

@@ -3,56 +3,6 @@ import StratusEngine
 import StratusModel
 
 extension Dashboard {
-    // MARK: - Fetch
-
-    static func fetchAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
-        switch action {
-        case .editNames:
-            state.modals.append(.textInput(TextInputState(
-                purpose: .fetchNames, title: "Record names to fetch from \(state.zone.zoneName)",
-                hint: "separated by spaces, commas or lines (paste works)", text: state.fetch.names.joined(separator: " "))))
-        case .fields:
-            let names = Set(state.pickableTypes.flatMap { $0.fields.keys })
-            let items = names.sorted().map { name in PickerItem(label: name, checked: state.fetch.desiredKeys.map { $0.contains(name) } ?? true) }
-            state.modals.append(.picker(PickerState(purpose: .fetchKeys, title: "Fields to fetch (none checked: system fields only)",
-                                                    items: items, multiple: true)))
-        case .run:
-            return runFetch(&state)
-        case .open:
-            let index = state.fetch.list.selected
-            guard state.fetch.rows.indices.contains(index), let record = state.fetch.rows[index].record else { return [] }
-            return openInspector(&state, record: record, partial: state.fetch.desiredKeys != nil)
-        case .copy:
-            let index = state.fetch.list.selected
-            guard state.fetch.rows.indices.contains(index) else { return [] }
-            return copy(&state, state.fetch.rows[index].recordName, what: "record name")
-        default:
-            break
-        }
-        return []
-    }
-
-    static func runFetch(_ state: inout DashboardState) -> [Effect] {
-        guard !state.fetch.names.isEmpty else {
-            state.modals.append(.textInput(TextInputState(
-                purpose: .fetchNames, title: "Record names to fetch from \(state.zone.zoneName)",
-                hint: "separated by spaces, commas or lines (paste works)")))
-            return []
-        }
-        var effects: [Effect] = []
-        if let running = state.fetch.job {
-            effects += cancel(&state, job: running)
-        }
-        let job = state.startJob(.fetch, "fetch \(state.fetch.names.count) records")
-        state.fetch.job = job
-        state.fetch.done = 0
-        state.fetch.total = state.fetch.names.count
-        effects.append(.fetch(job: job, names: state.fetch.names, desiredKeys: state.fetch.desiredKeys, zone: state.zone, scope: state.scope))
-        return effects
-    }
-
-    // MARK: - Changes
-
     static func changesAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {
         case .run:
@@ -189,48 +139,79 @@ extension Dashboard {
         return []
     }
 
-    // MARK: - Schema
+    /// The Changes tab's playback pages, database changes, tokens, and the zone's activity and oldest token.
+    static func receiveChanges(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+        switch message {
+        case .changesPage(let job, let events, let count, let pages, let token, let moreComing, let elapsed):
+            guard state.changes.job == job else { return [] }
+            let room = max(0, ChangesTabState.maximumKept - state.changes.events.count)
+            state.changes.events += events.prefix(room)
+            state.changes.eventCount += count
+            state.changes.pages += pages
+            state.changes.token = token
+            state.changes.moreComing = moreComing
+            state.changes.elapsed = elapsed
+            if !moreComing {
+                state.endJob(job)
+                state.changes.job = nil
+                state.changes.finished = true
+                state.status = StatusMessage(String(format: "%d events in %d pages, %.2f s. y copies the final token, m bookmarks it.",
+                                                    state.changes.eventCount, state.changes.pages, elapsed), kind: .success)
+            }
+            state.changes.list.clamp(count: state.changes.events.count, visible: Layout.changesRows(state.size))
+            return []
 
-    static func schemaAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
-        switch action {
-        case .open where state.schemaDiff != nil:
+        case .changesFailed(let job, let error):
+            guard state.changes.job == job else { return [] }
+            state.endJob(job)
+            state.changes.job = nil
+            state.status = .error(error)
             return []
-        case .open:
-            let lines = SchemaLines.lines(state)
-            guard lines.indices.contains(state.schemaList.selected) else { return [] }
-            let line = lines[state.schemaList.selected]
-            guard line.kind != .role, line.kind != .rolesHeading else {
-                state.status = StatusMessage("Roles are not record types; grants name them (x exports the schema).")
-                return []
+
+        case .databaseChanges(let job, let result):
+            guard state.job(job) != nil else { return [] }
+            state.endJob(job)
+            switch result {
+            case .success(let summary):
+                state.changes.databaseEvents = summary.events
+                state.changes.databaseToken = summary.token
+                state.changes.databaseList = ListCursor()
+                state.status = StatusMessage("\(summary.events.count) zones changed. y copies the token.", kind: .success)
+            case .failure(let error):
+                state.status = .error(error)
             }
-            let type = line.recordType
-            guard type != "Users" else {
-                state.status = StatusMessage("Users records cannot be queried (CloudKit's rule).", kind: .error)
-                return []
-            }
-            state.tab = .query
-            guard type != state.query.recordType else { return [] }
-            var picker = PickerState(purpose: .recordType, title: "", items: [PickerItem(label: type)])
-            picker.list.selected = 0
-            return pickedForQuery(&state, .recordType, picker)
-        case .run:
-            let job = state.startJob(.schema, "schema")
-            return [.loadSchema(job: job)]
-        case .diffSchema:
-            if state.schemaDiff != nil {
-                state.schemaDiff = nil
-                state.schemaList = ListCursor()
-                return []
-            }
-            state.modals.append(.textInput(TextInputState(purpose: .schemaDiffPath, title: "Compare the schema with",
-                                                          hint: "a .ckdb file or another store (say production's)",
-                                                          text: defaultSchemaExportPath(state))))
             return []
-        case .export:
-            state.modals.append(.textInput(TextInputState(purpose: .schemaExportPath, title: "Export the schema to",
-                                                          hint: "a file path; cktool's .ckdb text (roles, types, grants)",
-                                                          text: defaultSchemaExportPath(state))))
+
+        case .tokenTaken(let job, let result, let database):
+            guard state.job(job) != nil else { return [] }
+            state.endJob(job)
+            switch result {
+            case .success(let token):
+                if database {
+                    state.changes.databaseToken = token
+                    state.status = StatusMessage("Current \(state.scope.name) database token: \(token)", kind: .success)
+                } else {
+                    state.changes.token = token
+                    state.changes.events = []
+                    state.changes.eventCount = 0
+                    state.changes.pages = 0
+                    state.changes.finished = true
+                    state.changes.cancelled = false
+                    state.status = StatusMessage("Current token of \(state.zone.zoneName) (no playback): \(token)", kind: .success)
+                }
+            case .failure(let error):
+                state.status = .error(error)
+            }
             return []
+
+        case .activityLoaded(let zone, let result):
+            if case .success(let counts) = result, zone == state.zone { state.changes.activity = (zone, counts) }
+            return []
+
+        case .oldestTokenLoaded(let zone, let result):
+            if case .success(let loaded) = result, zone == state.zone { state.changes.oldestValidToken = (zone, loaded.token, loaded.compacted) }
+            return []
+
         default:
             return []
         }

@@ -1,0 +1,81 @@
+import Foundation
+import StratusEngine
+import StratusModel
+
+extension Dashboard {
+    static func schemaAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+        switch action {
+        case .open where state.schemaDiff != nil:
+            return []
+        case .open:
+            let lines = SchemaLines.lines(state)
+            guard lines.indices.contains(state.schemaList.selected) else { return [] }
+            let line = lines[state.schemaList.selected]
+            guard line.kind != .role, line.kind != .rolesHeading else {
+                state.status = StatusMessage("Roles are not record types; grants name them (x exports the schema).")
+                return []
+            }
+            let type = line.recordType
+            guard type != "Users" else {
+                state.status = StatusMessage("Users records cannot be queried (CloudKit's rule).", kind: .error)
+                return []
+            }
+            state.tab = .query
+            guard type != state.query.recordType else { return [] }
+            var picker = PickerState(purpose: .recordType, title: "", items: [PickerItem(label: type)])
+            picker.list.selected = 0
+            return pickedForQuery(&state, .recordType, picker)
+        case .run:
+            let job = state.startJob(.schema, "schema")
+            return [.loadSchema(job: job)]
+        case .diffSchema:
+            if state.schemaDiff != nil {
+                state.schemaDiff = nil
+                state.schemaList = ListCursor()
+                return []
+            }
+            state.modals.append(.textInput(TextInputState(purpose: .schemaDiffPath, title: "Compare the schema with",
+                                                          hint: "a .ckdb file or another store (say production's)",
+                                                          text: defaultSchemaExportPath(state))))
+            return []
+        case .export:
+            state.modals.append(.textInput(TextInputState(purpose: .schemaExportPath, title: "Export the schema to",
+                                                          hint: "a file path; cktool's .ckdb text (roles, types, grants)",
+                                                          text: defaultSchemaExportPath(state))))
+            return []
+        default:
+            return []
+        }
+    }
+
+    /// The schema, loaded when the dashboard starts and on demand.
+    static func receiveSchema(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+        switch message {
+        case .schemaLoaded(let job, let result):
+            state.endJob(job)
+            switch result {
+            case .success(let snapshot):
+                state.recordTypes = snapshot.types
+                state.schemaRoles = snapshot.roles
+                state.schemaGrants = snapshot.grants
+                state.environment = snapshot.environment
+                state.schemaLoaded = true
+                // Without a record type, the zone's counts choose it (see recordCountsLoaded).
+                if state.query.recordType == nil, state.query.recordCountsJob != nil { return [] }
+                let pickable = state.pickableTypes
+                if state.query.recordType == nil || state.schema(named: state.query.recordType!) == nil && !pickable.isEmpty {
+                    let previous = state.query.recordType
+                    state.query.recordType = pickable.first?.name
+                    if state.query.recordType != previous || !state.query.hasRun { return runQuery(&state) }
+                }
+                if !state.query.hasRun, state.query.recordType != nil { return runQuery(&state) }
+            case .failure(let error):
+                state.status = .error(error)
+            }
+            return []
+
+        default:
+            return []
+        }
+    }
+}
