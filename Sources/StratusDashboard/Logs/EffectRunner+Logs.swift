@@ -1,0 +1,36 @@
+import Foundation
+import StratusEngine
+import StratusModel
+
+/// The Logs tab's effects: the request log, polled.
+extension EffectRunner {
+    /// Polls the request log until the job is cancelled.
+    func executeLogs(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+        switch effect {
+        case .watchRequestLog(let job, let afterID):
+            var last = afterID
+            while !isCancelled(job) {
+                if last != nil { Thread.sleep(forTimeInterval: Double(LogsTabState.pollInterval.components.attoseconds) / 1e18) }
+                if isCancelled(job) { return }
+                guard let next = pollRequestLog(job: job, afterID: last, post: post) else { return }
+                last = next
+            }
+
+        default:
+            break
+        }
+    }
+
+    /// One poll of the request log: the entries after `afterID` (nil: the newest 200), posted
+    /// when there are any. Returns where the next poll starts; nil after an error (posted).
+    public func pollRequestLog(job: Int, afterID: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
+        do {
+            let entries = try afterID.map { try services.store.requestLog(after: $0, limit: 1000) } ?? services.store.requestLog(limit: 200)
+            if !entries.isEmpty { post(.requestsLogged(job: job, .success(entries))) }
+            return entries.last?.id ?? afterID ?? 0
+        } catch {
+            post(.requestsLogged(job: job, .failure(EffectRunner.cloudKitError(error))))
+            return nil
+        }
+    }
+}

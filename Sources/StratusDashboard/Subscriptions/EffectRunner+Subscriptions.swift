@@ -1,0 +1,75 @@
+import Foundation
+import StratusEngine
+import StratusModel
+
+/// The Subscriptions tab's effects: subscriptions and the live notifications panel.
+extension EffectRunner {
+    /// Loads, saves and deletes subscriptions, and watches notifications.
+    func executeSubscriptions(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+        switch effect {
+        case .loadSubscriptions(let job, let scope):
+            post(.subscriptionsLoaded(job: job, capture { try database(scope).allSubscriptions() }))
+
+        case .saveSubscription(let job, let subscription, let scope):
+            post(.subscriptionSaved(job: job, capture { try database(scope).save(subscription) }))
+
+        case .deleteSubscription(let job, let subscriptionID, let scope):
+            post(.subscriptionDeleted(job: job, capture {
+                try database(scope).deleteSubscription(withID: subscriptionID)
+                return subscriptionID
+            }))
+
+        case .watchNotifications(let job, let scope, let afterSequence):
+            watchNotifications(job: job, scope: scope, afterSequence: afterSequence, post: post)
+
+        default:
+            break
+        }
+    }
+
+    /// The live panel's poll: one indexed read every ``SubscriptionsTabState/pollInterval``,
+    /// posting only when something arrived, until the job is cancelled.
+    private func watchNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?, post: (DashboardMessage) -> Void) {
+        var sequence = afterSequence
+        let interval = SubscriptionsTabState.pollInterval
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        while !isCancelled(job) {
+            if sequence != nil { Thread.sleep(forTimeInterval: seconds) }
+            if isCancelled(job) { return }
+            guard let next = pollNotifications(job: job, scope: scope, afterSequence: sequence, post: post) else { return }
+            sequence = next
+        }
+    }
+
+    /// One poll of the live panel: the notifications after `afterSequence` (nil: catch up with
+    /// all there are, keeping the newest the panel shows), posted when there are any. Returns
+    /// where the next poll starts; nil after an error (posted).
+    public func pollNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
+        let database = database(scope)
+        let limit = CloudDatabase.defaultNotificationLimit
+        do {
+            var sequence = afterSequence ?? 0
+            if afterSequence == nil {
+                var kept: [CloudNotification] = []
+                while !isCancelled(job) {
+                    let page = try database.notifications(afterSequence: sequence, limit: limit)
+                    guard let last = page.last else { break }
+                    sequence = last.sequence
+                    kept = Array((kept + page).suffix(SubscriptionsTabState.maximumKept))
+                    if page.count < limit { break }
+                }
+                post(.notificationsArrived(job: job, kept, catchUp: true))
+                return sequence
+            }
+            let page = try database.notifications(afterSequence: sequence, limit: limit)
+            if let last = page.last {
+                sequence = last.sequence
+                post(.notificationsArrived(job: job, page, catchUp: false))
+            }
+            return sequence
+        } catch {
+            post(.notificationsFailed(job: job, EffectRunner.cloudKitError(error)))
+            return nil
+        }
+    }
+}
