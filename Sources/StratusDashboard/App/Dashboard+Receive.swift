@@ -15,9 +15,9 @@ extension Dashboard {
             return receiveChanges(&state, message)
         case .zonesLoaded, .zoneTypeCountsLoaded, .zoneSaved, .zoneDeleted:
             return receiveZones(&state, message)
-        case .schemaLoaded:
+        case .schemaLoaded, .schemaDiffed, .schemaExported:
             return receiveSchema(&state, message)
-        case .subscriptionsLoaded, .subscriptionSaved, .subscriptionDeleted, .notificationsArrived, .notificationsFailed, .schemaExported, .schemaDiffed:
+        case .subscriptionsLoaded, .subscriptionSaved, .subscriptionDeleted, .notificationsArrived, .notificationsFailed:
             return receiveSubscriptions(&state, message)
         case .sharesLoaded(let job, let result, let done):
             return sharesLoaded(&state, job: job, result, done: done)

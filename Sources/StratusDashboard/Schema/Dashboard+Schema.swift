@@ -48,7 +48,8 @@ extension Dashboard {
         }
     }
 
-    /// The schema, loaded when the dashboard starts and on demand.
+    /// The schema, loaded when the dashboard starts and on demand; a diff against a file or
+    /// another store; an export.
     static func receiveSchema(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
         switch message {
         case .schemaLoaded(let job, let result):
@@ -74,8 +75,36 @@ extension Dashboard {
             }
             return []
 
+        case .schemaDiffed(let job, let result):
+            state.endJob(job)
+            switch result {
+            case .success(let diff):
+                state.schemaDiff = diff
+                state.schemaList = ListCursor()
+                let refused = diff.changes.filter { $0.deployRefusal != nil }.count
+                state.status = StatusMessage(diff.changes.isEmpty ? "The schemas are the same." : "\(diff.changes.count) changes; \(refused) refused in production. v goes back to the schema.",
+                                             kind: refused == 0 ? .success : .error)
+            case .failure(let error):
+                state.status = .error(error)
+            }
+            return []
+
+        case .schemaExported(let job, let result):
+            state.endJob(job)
+            switch result {
+            case .success(let path): state.status = StatusMessage("Exported the schema to \(path).", kind: .success)
+            case .failure(let error): state.status = .error(error)
+            }
+            return []
+
         default:
             return []
         }
+    }
+
+    /// Where the schema is exported unless told otherwise: beside the store, as `.ckdb`.
+    static func defaultSchemaExportPath(_ state: DashboardState) -> String {
+        let path = state.storePath as NSString
+        return path.deletingPathExtension + ".ckdb"
     }
 }

@@ -381,24 +381,6 @@ extension Dashboard {
             state.subscriptions.watchJob = nil
             state.subscriptions.watchError = "\(error.code.name): \(error.message)"
             state.status = .error(error)
-        case .schemaDiffed(let job, let result):
-            state.endJob(job)
-            switch result {
-            case .success(let diff):
-                state.schemaDiff = diff
-                state.schemaList = ListCursor()
-                let refused = diff.changes.filter { $0.deployRefusal != nil }.count
-                state.status = StatusMessage(diff.changes.isEmpty ? "The schemas are the same." : "\(diff.changes.count) changes; \(refused) refused in production. v goes back to the schema.",
-                                             kind: refused == 0 ? .success : .error)
-            case .failure(let error):
-                state.status = .error(error)
-            }
-        case .schemaExported(let job, let result):
-            state.endJob(job)
-            switch result {
-            case .success(let path): state.status = StatusMessage("Exported the schema to \(path).", kind: .success)
-            case .failure(let error): state.status = .error(error)
-            }
         default:
             break
         }
@@ -409,12 +391,5 @@ extension Dashboard {
         state.subscriptions.subscriptions = subscriptions
         state.subscriptions.loaded = true
         state.subscriptions.list.clamp(count: subscriptions.count, visible: Layout.subscriptionRows(state.size))
-    }
-
-    // MARK: - Schema export
-
-    static func defaultSchemaExportPath(_ state: DashboardState) -> String {
-        let path = state.storePath as NSString
-        return path.deletingPathExtension + ".ckdb"
     }
 }
