@@ -70,7 +70,7 @@ extension Store {
                 guard try StoreMigrations.migrator.hasCompletedMigrations(db) else {
                     throw CloudKitError(.incompatibleVersion, "\(path) was made by another version of Stratus; open it once with this one, then compare.")
                 }
-                let version = try Int64.fetchOne(db, sql: "SELECT schema_version FROM store_info WHERE id = 1") ?? 0
+                let version = try StoreInfo.schemaVersion(in: db)
                 return try SchemaImporter.export(db, catalog: try SchemaCatalog.load(db, version: version))
             }
         } catch let error as CloudKitError {

@@ -85,7 +85,7 @@ struct RecordImporter {
         validator = RecordValidator(environment: try StoreInfo.load(db)?.environment ?? .development, catalog: catalog)
         buffer = IndexRowBuffer(db: db, limit: indexRowLimit)
         gate = AccessGate(database, db: db, catalog: catalog)
-        lastRowIDBefore = try Int64.fetchOne(db, sql: "SELECT max(id) FROM record") ?? 0
+        lastRowIDBefore = try StoredRecord.maxRowID(in: db)
     }
 
     private mutating func zone(_ requested: ZoneID) throws -> ZoneRow {
@@ -170,7 +170,7 @@ struct RecordImporter {
     /// Whether a zone has tombstones (a fresh zone being restored has none to clear).
     private mutating func zoneHasTombstones(_ zoneRowID: Int64) throws -> Bool {
         if let known = tombstones[zoneRowID] { return known }
-        let has = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tombstone WHERE zone_id = ?)", arguments: [zoneRowID]) ?? true
+        let has = try ZoneRow.hasTombstones(zoneRowID: zoneRowID, in: db)
         tombstones[zoneRowID] = has
         return has
     }

@@ -26,20 +26,10 @@ struct IndexRebuilder {
         now = FieldValue.milliseconds(Date())
     }
 
-    /// Row ids of every record of a type, in every zone.
-    static func recordIDs(ofType typeID: Int64, in db: GRDB.Database) throws -> [Int64] {
-        var ids: [Int64] = []
-        for zoneRowID in try Int64.fetchAll(db, sql: "SELECT id FROM zone") {
-            ids += try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM record WHERE zone_id = ? AND type_id = ? ORDER BY id"),
-                                      arguments: [zoneRowID, typeID])
-        }
-        return ids
-    }
-
     /// Re-indexes every record of a type under `new`, removing `dropping` fields from records
     /// that hold them.
     mutating func rebuild(from old: SchemaCatalog.TypeEntry, to new: SchemaCatalog.TypeEntry, dropping: Set<String>) throws {
-        for id in try IndexRebuilder.recordIDs(ofType: old.id, in: db) {
+        for id in try StoredRecord.ids(ofType: old.id, in: db) {
             guard let stored = try StoredRecord.find(id: id, in: db) else { continue }
             var fields = try stored.fields()
             try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: old).remove(recordID: id, fields: fields)
@@ -50,8 +40,8 @@ struct IndexRebuilder {
                 let blob = FieldCoder.encode(fields)
                 let sequence = try nextSequence(zoneRowID: stored.zoneRowID)
                 let removed = ChangedKeys.encode(removedKeys)
-                try db.cachedStatement(sql: "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, size = ?, changed_keys = ? WHERE id = ?")
-                    .execute(arguments: [blob, ChangeTag.make(), sequence, now, store.owner, blob.count, removed, id])
+                try RecordRowWriter(db: db).rewriteFields(id: id, blob: blob, changeTag: ChangeTag.make(), sequence: sequence,
+                                                          modifiedAt: now, modifiedBy: store.owner, changedKeys: removed)
                 strippedRecords += 1
             }
             try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: new).add(recordID: id, fields: fields)
@@ -64,7 +54,7 @@ struct IndexRebuilder {
     /// `catalog` is the schema the records were written under.
     mutating func deleteRecords(of old: SchemaCatalog.TypeEntry, catalog: SchemaCatalog) throws {
         var cascade = DeleteCascade(db: db)
-        for id in try IndexRebuilder.recordIDs(ofType: old.id, in: db) {
+        for id in try StoredRecord.ids(ofType: old.id, in: db) {
             guard let root = try StoredRecord.find(id: id, in: db) else { continue }
             try cascade.run(from: root) { victim, _ in
                 try DeleteCascade.erase(victim, catalog: catalog, sequence: try nextSequence(zoneRowID: victim.zoneRowID), in: db)
@@ -86,7 +76,7 @@ struct IndexRebuilder {
         for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
             guard let zone = try ZoneRow.find(id: zoneRowID, in: db) else { continue }
             let databaseSequence = try store.database(zone.scope).nextDatabaseSequence(db)
-            try db.execute(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?", arguments: [sequence, databaseSequence, zoneRowID])
+            try ZoneRow.setSequences(zoneRowID: zoneRowID, change: sequence, database: databaseSequence, in: db)
         }
     }
 }

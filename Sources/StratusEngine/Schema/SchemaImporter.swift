@@ -95,26 +95,18 @@ struct SchemaImporter {
     }
 
     private func declaredSpellings() throws -> [Int64: [String: String]] {
-        var result: [Int64: [String: String]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT type_id, name, declared_type FROM schema_field WHERE declared_type IS NOT NULL") {
-            result[row["type_id"], default: [:]][row["name"]] = row["declared_type"]
-        }
-        return result
+        try SchemaTables.declaredSpellings(in: db)
     }
 
     private func recordCount(ofType typeID: Int64) throws -> Int {
-        var total = 0
-        for zoneRowID in try Int64.fetchAll(db, sql: "SELECT id FROM zone") {
-            total += try Int.fetchOne(db, sql: "SELECT count(*) FROM record WHERE zone_id = ? AND type_id = ?", arguments: [zoneRowID, typeID]) ?? 0
-        }
-        return total
+        try StoredRecord.ids(ofType: typeID, in: db).count
     }
 
     /// How many records of a type hold each of `fields`.
     private func holders(ofType typeID: Int64, fields: Set<String>) throws -> [String: Int] {
         guard !fields.isEmpty else { return [:] }
         var counts: [String: Int] = [:]
-        for id in try IndexRebuilder.recordIDs(ofType: typeID, in: db) {
+        for id in try StoredRecord.ids(ofType: typeID, in: db) {
             guard let stored = try StoredRecord.find(id: id, in: db) else { continue }
             for name in try stored.fields().keys where fields.contains(name) { counts[name, default: 0] += 1 }
         }
@@ -207,43 +199,25 @@ struct SchemaImporter {
         // The schema tables.
         var updated = catalog
         for entry in removedTypes {
-            try db.execute(sql: "UPDATE record_type SET retired = 1, system_indexes = '' WHERE id = ?", arguments: [entry.id])
-            try db.execute(sql: "DELETE FROM schema_field WHERE type_id = ?", arguments: [entry.id])
-            try db.execute(sql: "DELETE FROM schema_grant WHERE type_id = ?", arguments: [entry.id])
+            try SchemaTables.retireType(entry.id, in: db)
         }
         for type in declared {
             let typeID: Int64
             if let entry = catalog.type(named: type.name) {
                 typeID = entry.id
-                try db.execute(sql: "UPDATE record_type SET system_indexes = ? WHERE id = ?",
-                               arguments: [SchemaCatalog.encodeSystemIndexes(type.systemIndexes), typeID])
+                try SchemaTables.setSystemIndexes(SchemaCatalog.encodeSystemIndexes(type.systemIndexes), ofType: typeID, in: db)
                 let plan = plans[type.name] ?? FieldPlan()
-                for field in plan.removed {
-                    try db.execute(sql: "DELETE FROM schema_field WHERE type_id = ? AND name = ?", arguments: [typeID, field])
-                }
-                for field in plan.updated {
-                    try db.execute(sql: "UPDATE schema_field SET field_type = ?, indexes = ?, declared_type = ? WHERE type_id = ? AND name = ?",
-                                   arguments: [field.type.storageType.description, field.indexes.rawValue,
-                                               field.type.isPlain ? nil : field.type.description, typeID, field.name])
-                }
-                try insertFields(plan.added, typeID: typeID)
+                for field in plan.removed { try SchemaTables.removeField(field, ofType: typeID, in: db) }
+                for field in plan.updated { try SchemaTables.writeField(field, ofType: typeID, replacing: true, in: db) }
+                for field in plan.added { try SchemaTables.writeField(field, ofType: typeID, replacing: false, in: db) }
             } else {
                 typeID = try updated.addType(type.name, systemIndexes: type.systemIndexes, in: db).id
-                try insertFields(type.customFields, typeID: typeID)
+                for field in type.customFields { try SchemaTables.writeField(field, ofType: typeID, replacing: false, in: db) }
             }
-            try db.execute(sql: "DELETE FROM schema_grant WHERE type_id = ?", arguments: [typeID])
-            for (position, grant) in type.grants.enumerated() {
-                try db.execute(sql: "INSERT INTO schema_grant (type_id, position, permissions, role) VALUES (?, ?, ?, ?)",
-                               arguments: [typeID, position, grant.permissions.map(\.rawValue).joined(separator: ", "), grant.role])
-            }
+            try SchemaTables.replaceGrants(type.grants, ofType: typeID, in: db)
         }
-        try db.execute(sql: "DELETE FROM schema_role")
-        for role in Set(document.roles) {
-            try db.execute(sql: "INSERT INTO schema_role (name) VALUES (?)", arguments: [role])
-        }
-        if let environment, environment != current {
-            try db.execute(sql: "UPDATE store_info SET environment = ? WHERE id = 1", arguments: [environment.rawValue])
-        }
+        try SchemaTables.replaceRoles(Set(document.roles), in: db)
+        if let environment, environment != current { try StoreInfo.setEnvironment(environment, in: db) }
 
         // The records: index rows under the new options, forced losses.
         updated = try SchemaCatalog.load(db, version: catalog.version)
@@ -262,22 +236,11 @@ struct SchemaImporter {
         return result
     }
 
-    private func insertFields(_ fields: [FieldDeclaration], typeID: Int64) throws {
-        for field in fields {
-            try db.execute(sql: "INSERT INTO schema_field (type_id, name, field_type, indexes, declared_type) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [typeID, field.name, field.type.storageType.description, field.indexes.rawValue,
-                                       field.type.isPlain ? nil : field.type.description])
-        }
-    }
-
     /// The store's schema as a document, in the order exports print it.
     static func export(_ db: GRDB.Database, catalog: SchemaCatalog) throws -> SchemaDocument {
-        var spellings: [Int64: [String: String]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT type_id, name, declared_type FROM schema_field WHERE declared_type IS NOT NULL") {
-            spellings[row["type_id"], default: [:]][row["name"]] = row["declared_type"]
-        }
+        let spellings = try SchemaTables.declaredSpellings(in: db)
         let grants = catalog.grants
-        var document = SchemaDocument(roles: try String.fetchAll(db, sql: "SELECT name FROM schema_role ORDER BY name"))
+        var document = SchemaDocument(roles: try SchemaTables.declaredRoles(in: db))
         for entry in catalog.types.values.sorted(by: { $0.schema.name < $1.schema.name }) {
             var type = RecordTypeDeclaration(name: entry.schema.name, grants: grants[entry.id] ?? [])
             type.fields = SchemaWriter.systemFields.map { system in

@@ -62,6 +62,12 @@ struct RecordRowWriter {
                                      row.parent, row.blob.count, row.changedKeys, id])
     }
 
+    /// A record's fields rewritten in place by a schema change that dropped some (`changedKeys`).
+    func rewriteFields(id: Int64, blob: Data, changeTag: String, sequence: Int64, modifiedAt: Int64, modifiedBy: String, changedKeys: String?) throws {
+        try db.cachedStatement(sql: "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, size = ?, changed_keys = ? WHERE id = ?")
+            .execute(arguments: [blob, changeTag, sequence, modifiedAt, modifiedBy, blob.count, changedKeys, id])
+    }
+
     /// Gives a record a new change tag and change sequence with no field changed (a share
     /// record whose participants changed).
     func touch(zoneRowID: Int64, name: String, changeTag: String, sequence: Int64, modifiedAt: Int64) throws {

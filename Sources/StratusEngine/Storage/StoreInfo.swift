@@ -25,6 +25,15 @@ struct StoreInfo: Sendable {
         )
     }
 
+    static func setEnvironment(_ environment: StoreEnvironment, in db: GRDB.Database) throws {
+        try db.execute(sql: "UPDATE store_info SET environment = ? WHERE id = 1", arguments: [environment.rawValue])
+    }
+
+    /// The schema's version: it grows with every change to the schema tables.
+    static func schemaVersion(in db: GRDB.Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT schema_version FROM store_info WHERE id = 1")) ?? 0
+    }
+
     static func uuidBytes(_ uuid: UUID) -> Data {
         withUnsafeBytes(of: uuid.uuid) { Data($0) }
     }

@@ -131,6 +131,21 @@ struct StoredRecord {
         return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ?"), arguments: [zoneRowID]) ?? 0
     }
 
+    /// Row ids of every record of a type, in every zone, zone by zone in id order.
+    static func ids(ofType typeID: Int64, in db: GRDB.Database) throws -> [Int64] {
+        var ids: [Int64] = []
+        for zoneRowID in try Int64.fetchAll(db, sql: "SELECT id FROM zone") {
+            ids += try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM record WHERE zone_id = ? AND type_id = ? ORDER BY id"),
+                                      arguments: [zoneRowID, typeID])
+        }
+        return ids
+    }
+
+    /// The highest record row id so far (0 in an empty store).
+    static func maxRowID(in db: GRDB.Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT max(id) FROM record") ?? 0
+    }
+
     /// Hands `body` every record of a zone (of one type, or all), oldest change first.
     static func forEach(zoneRowID: Int64, typeID: Int64? = nil, in db: GRDB.Database, _ body: (StoredRecord) throws -> Void) throws {
         let sql = "SELECT \(columns) FROM record WHERE zone_id = ?" + (typeID == nil ? "" : " AND type_id = ?") + " ORDER BY seq"

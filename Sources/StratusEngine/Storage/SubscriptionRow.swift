@@ -82,6 +82,13 @@ struct SubscriptionRow {
         try changed(db)
     }
 
+    /// The subscriptions' version (it grows with every change) and how many there are, or nil
+    /// in a store made before subscriptions.
+    static func state(in db: GRDB.Database) throws -> (version: Int64, count: Int64)? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT version, count FROM subscription_state WHERE id = 1")) else { return nil }
+        return (row["version"], row["count"])
+    }
+
     static func delete(rowID: Int64, in db: GRDB.Database) throws {
         try db.execute(sql: "DELETE FROM subscription WHERE id = ?", arguments: [rowID])
         try changed(db)

@@ -49,11 +49,6 @@ enum UserRows {
         return aliases
     }
 
-    /// The custom roles the schema declares, by name.
-    static func declaredRoles(in db: GRDB.Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT name FROM schema_role ORDER BY name")
-    }
-
     static func exists(_ recordName: String, in db: GRDB.Database) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM user WHERE record_name = ?"), arguments: [recordName]) ?? false
     }

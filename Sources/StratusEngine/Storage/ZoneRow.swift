@@ -79,6 +79,10 @@ struct ZoneRow: Sendable {
         try db.cachedStatement(sql: "UPDATE zone SET change_seq = ?, db_seq = ? WHERE id = ?").execute(arguments: [change, database, zoneRowID])
     }
 
+    static func hasTombstones(zoneRowID: Int64, in db: GRDB.Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tombstone WHERE zone_id = ?)", arguments: [zoneRowID]) ?? true
+    }
+
     /// Marks a zone deleted or purged at this position of the database's change feed.
     static func setState(_ state: State, databaseSequence: Int64, zoneRowID: Int64, in db: GRDB.Database) throws {
         try db.execute(sql: "UPDATE zone SET state = ?, db_seq = ? WHERE id = ?", arguments: [state.rawValue, databaseSequence, zoneRowID])

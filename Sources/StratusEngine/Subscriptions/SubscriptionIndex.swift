@@ -85,10 +85,7 @@ struct SubscriptionIndex: Sendable {
     /// The subscriptions of `scope` as this transaction sees them, or nil when the store has
     /// none (one read of one row).
     static func current(store: Store, scope: DatabaseScope, catalog: SchemaCatalog, in db: GRDB.Database) throws -> Scoped? {
-        guard let state = try Row.fetchOne(db.cachedStatement(sql: "SELECT version, count FROM subscription_state WHERE id = 1")) else { return nil }
-        let count: Int64 = state["count"]
-        guard count > 0 else { return nil }
-        let version: Int64 = state["version"]
+        guard let (version, count) = try SubscriptionRow.state(in: db), count > 0 else { return nil }
         let key = store.path + "\u{0}" + store.storeID.uuidString
         if let cached = cache.withLock({ $0[key] }), cached.version == version, cached.schemaVersion == catalog.version {
             return cached.scopes[scope].flatMap { $0.isEmpty ? nil : $0 }

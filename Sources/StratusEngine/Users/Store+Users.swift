@@ -76,7 +76,7 @@ extension Store {
             guard let user = try UserRows.find(name, in: db, owner: owner) else {
                 throw CloudKitError(.unknownItem, "No user '\(name)' in this store.")
             }
-            let known = try UserRows.declaredRoles(in: db)
+            let known = try SchemaTables.declaredRoles(in: db)
             guard known.contains(role) else {
                 let which = known.isEmpty ? "the schema declares none (CREATE ROLE name;)" : "the schema's roles are \(known.joined(separator: ", "))"
                 throw CloudKitError(.invalidArguments, "'\(role)' is not a custom role: \(which). _world, _icloud and _creator are held, not granted.")
