@@ -207,7 +207,7 @@ struct ModifyBatch {
     private func checkAssets(_ fields: [String: FieldValue]) throws {
         for (name, value) in fields {
             for case .asset(let asset) in value.elements {
-                if try !Store.holdsAsset(checksum: asset.fileChecksum, in: db) {
+                if try !AssetRows.holds(checksum: asset.fileChecksum, in: db) {
                     throw CloudKitError(.assetFileNotFound, "Field '\(name)' points at asset \(asset.fileChecksum), which the store does not hold; upload its file first.")
                 }
             }

@@ -101,30 +101,12 @@ public final class Store: Sendable {
 
     /// Stores asset content and returns the value a record field holds for it.
     public func putAsset(_ data: Data) throws -> Asset {
-        try write { db in try Store.insertAsset(data, in: db) }
-    }
-
-    /// Stores asset content in `db`'s transaction (content already there is kept as it is).
-    @discardableResult
-    static func insertAsset(_ data: Data, in db: GRDB.Database) throws -> Asset {
-        let checksum = SHA256.hexDigest(data)
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO asset (checksum, size, data) VALUES (?, ?, ?)")
-            .execute(arguments: [checksum, data.count, data])
-        return Asset(fileChecksum: checksum, size: Int64(data.count))
-    }
-
-    /// Whether the store holds the content of the asset with this checksum.
-    static func holdsAsset(checksum: String, in db: GRDB.Database) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM asset WHERE checksum = ?"), arguments: [checksum]) ?? false
+        try write { db in try AssetRows.insert(data, in: db) }
     }
 
     /// The content of an asset, or nil when the store has none with that checksum.
     public func assetData(checksum: String) throws -> Data? {
-        try read { db in try Store.assetData(checksum: checksum, in: db) }
-    }
-
-    static func assetData(checksum: String, in db: GRDB.Database) throws -> Data? {
-        try Data.fetchOne(db.cachedStatement(sql: "SELECT data FROM asset WHERE checksum = ?"), arguments: [checksum])
+        try read { db in try AssetRows.data(checksum: checksum, in: db) }
     }
 
     // MARK: - Transactions
@@ -158,7 +140,7 @@ public final class Store: Sendable {
 
     /// The schema catalog as of this transaction, reloaded only when another write changed it.
     func catalog(_ db: GRDB.Database) throws -> SchemaCatalog {
-        let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT schema_version FROM store_info WHERE id = 1")) ?? 0
+        let version = try StoreInfo.schemaVersion(in: db)
         if let cached = catalogCache.withLock({ $0 }), cached.version == version { return cached }
         let loaded = try SchemaCatalog.load(db, version: version)
         catalogCache.withLock { $0 = loaded }
@@ -167,8 +149,7 @@ public final class Store: Sendable {
 
     /// Records that a write changed the schema, so every process reloads it.
     func schemaChanged(_ db: GRDB.Database, catalog: inout SchemaCatalog) throws {
-        try db.execute(sql: "UPDATE store_info SET schema_version = schema_version + 1 WHERE id = 1")
-        catalog.version = try Int64.fetchOne(db, sql: "SELECT schema_version FROM store_info WHERE id = 1") ?? 0
+        catalog.version = try StoreInfo.advanceSchemaVersion(in: db)
         let updated = catalog
         catalogCache.withLock { $0 = updated }
     }

@@ -94,7 +94,7 @@ struct RecordExporter {
     /// The `data:` URL of an asset the first time it appears.
     private mutating func assetURL(_ asset: Asset) throws -> String? {
         guard writtenAssets.insert(asset.fileChecksum).inserted,
-              let data = try Store.assetData(checksum: asset.fileChecksum, in: db) else { return nil }
+              let data = try AssetRows.data(checksum: asset.fileChecksum, in: db) else { return nil }
         return "data:application/octet-stream;base64," + data.base64EncodedString()
     }
 }

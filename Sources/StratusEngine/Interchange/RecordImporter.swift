@@ -191,14 +191,14 @@ struct RecordImporter {
     /// Stores asset content the batch carries, so its records can point at it.
     mutating func store(assets: [Data]) throws {
         for data in assets {
-            knownAssets.insert(try Store.insertAsset(data, in: db).fileChecksum)
+            knownAssets.insert(try AssetRows.insert(data, in: db).fileChecksum)
         }
     }
 
     private mutating func checkAssets(_ fields: [String: FieldValue]) throws {
         for (name, value) in fields where value.type.base == .asset {
             for case .asset(let asset) in value.elements where !knownAssets.contains(asset.fileChecksum) {
-                guard try Store.holdsAsset(checksum: asset.fileChecksum, in: db) else {
+                guard try AssetRows.holds(checksum: asset.fileChecksum, in: db) else {
                     throw CloudKitError(.assetFileNotFound, "field '\(name)' points at asset \(asset.fileChecksum), which the store does not hold (export with its assets embedded, or upload the file first).")
                 }
                 knownAssets.insert(asset.fileChecksum)

@@ -34,6 +34,12 @@ struct StoreInfo: Sendable {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT schema_version FROM store_info WHERE id = 1")) ?? 0
     }
 
+    /// Moves the schema's version on (every process then reloads the schema) and returns it.
+    static func advanceSchemaVersion(in db: GRDB.Database) throws -> Int64 {
+        try db.execute(sql: "UPDATE store_info SET schema_version = schema_version + 1 WHERE id = 1")
+        return try schemaVersion(in: db)
+    }
+
     static func uuidBytes(_ uuid: UUID) -> Data {
         withUnsafeBytes(of: uuid.uuid) { Data($0) }
     }
