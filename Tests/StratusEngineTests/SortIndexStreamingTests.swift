@@ -95,6 +95,28 @@ import StratusTestSupport
         }
     }
 
+    /// A streaming cursor holds the last index value it read; one holding a value no index
+    /// holds (a date, written by hand) is refused as stale instead of being read as no key.
+    @Test func aCursorWhoseKeyNoIndexHoldsIsRefused() throws {
+        let (temp, zone, _) = try Self.store()
+        let db = temp.privateDB
+        let query = Query(recordType: "Thing", predicateFormat: "n > 0", sortDescriptors: [QuerySort("n")])
+        let first = try db.records(matching: query, inZoneWith: zone, resultsLimit: 10)
+        var cursor = try QueryCursor.decode(try #require(first.cursor), storeID: temp.store.storeID)
+        guard case .streaming(let key?, let id) = cursor.position else {
+            Issue.record("the page did not stream: \(cursor.position)")
+            return
+        }
+        #expect(key == .int64(first.records.last!["n"].flatMap { if case .int64(let n) = $0 { n } else { nil } }!))
+        #expect(try db.records(continuingMatchFrom: cursor.encoded(storeID: temp.store.storeID), resultsLimit: 10).records.count == 10)
+        cursor.position = .streaming(key: .timestamp(Date(timeIntervalSince1970: 0)), id: id)
+        #expect {
+            try db.records(continuingMatchFrom: cursor.encoded(storeID: temp.store.storeID), resultsLimit: 10)
+        } throws: { error in
+            (error as? CloudKitError)?.code == .invalidArguments
+        }
+    }
+
     /// 3,000 things: `k` 0 or 1, `n` (a tenth lack it), `s` from five words, `u` unique, text
     /// "common" in most and "rare" in some.
     static func store() throws -> (TemporaryStore, ZoneID, [Record]) {
