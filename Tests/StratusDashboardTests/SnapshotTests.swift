@@ -255,15 +255,15 @@ import Testing
     @Test func zonesTab() {
         assertSnapshot("zones") { state in
             state.tab = .zones
-            state.zonesList = ListCursor(selected: 1)
-            state.zoneTypeCounts[ZoneID(zoneName: "Travel")] = ["Trip": 1_000, "Place": 200, "旅行記 ✈️": 33, "Note": 1]
+            state.zonesTab.list = ListCursor(selected: 1)
+            state.zonesTab.typeCounts[ZoneID(zoneName: "Travel")] = ["Trip": 1_000, "Place": 200, "旅行記 ✈️": 33, "Note": 1]
         }
     }
 
     @Test func schemaTab() {
         assertSnapshot("schema") { state in
             state.tab = .schema
-            state.schemaList = ListCursor(selected: 4)
+            state.schemaTab.list = ListCursor(selected: 4)
         }
     }
 }

@@ -214,8 +214,8 @@ import Testing
                 );
             """, force: true)
         harness.press(.char("5"), .char("r"))
-        #expect(harness.state.schemaRoles == ["Editor"])
-        #expect(harness.state.schemaGrants["Trip"]?.count == 4)
+        #expect(harness.state.schemaTab.roles == ["Editor"])
+        #expect(harness.state.schemaTab.grants["Trip"]?.count == 4)
         let lines = SchemaLines.lines(harness.state)
         #expect(lines.contains { $0.kind == .grant && $0.type == "READ, WRITE" && $0.indexes == "TO Editor" })
         #expect(lines.last?.kind == .role)

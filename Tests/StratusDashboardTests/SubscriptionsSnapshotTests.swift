@@ -77,10 +77,10 @@ extension SnapshotTests {
     @Test func schemaTabWithRolesAndGrants() {
         assertSnapshot("schema-roles") { state in
             state.tab = .schema
-            state.schemaGrants = ["Trip": [GrantDeclaration([.read, .write], to: "_creator"),
+            state.schemaTab.grants = ["Trip": [GrantDeclaration([.read, .write], to: "_creator"),
                                            GrantDeclaration([.read], to: "_world")]]
-            state.schemaRoles = ["Editor", "旅行者"]
-            state.schemaList = ListCursor(selected: 3)
+            state.schemaTab.roles = ["Editor", "旅行者"]
+            state.schemaTab.list = ListCursor(selected: 3)
         }
     }
 }

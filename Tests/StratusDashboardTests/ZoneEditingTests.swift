@@ -47,7 +47,7 @@ import Testing
         #expect(harness.state.topModal == nil)
         #expect(try zoneNames(harness).contains("旅 2026"))
         #expect(harness.state.zones.map(\.zoneID.zoneName).contains("旅 2026"))
-        let selected = harness.state.zones[harness.state.zonesList.selected]
+        let selected = harness.state.zones[harness.state.zonesTab.list.selected]
         #expect(selected.zoneID.zoneName == "旅 2026")
         #expect(harness.state.status?.text == "Made zone 旅 2026; Enter uses it.")
         #expect(harness.state.jobs.isEmpty)
@@ -95,7 +95,7 @@ import Testing
     @Test func refusesToDeleteTheDefaultZone() throws {
         let harness = try Harness()
         harness.press(.char("4"), .char("g"))
-        #expect(harness.state.zones[harness.state.zonesList.selected].zoneID == .default)
+        #expect(harness.state.zones[harness.state.zonesTab.list.selected].zoneID == .default)
         harness.press(.char("d"))
         #expect(harness.state.topModal == nil)
         #expect(harness.state.status?.kind == .error)

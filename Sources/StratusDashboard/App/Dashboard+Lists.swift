@@ -53,9 +53,9 @@ extension Dashboard {
                 move(&state.changes.databaseList, action, count: count, visible: visible)
             }
         case .zones:
-            move(&state.zonesList, action, count: count, visible: visible)
+            move(&state.zonesTab.list, action, count: count, visible: visible)
             return zoneBars(&state)
-        case .schema: move(&state.schemaList, action, count: count, visible: visible)
+        case .schema: move(&state.schemaTab.list, action, count: count, visible: visible)
         case .subscriptions:
             if state.subscriptions.focus == .subscriptions {
                 move(&state.subscriptions.list, action, count: count, visible: visible)
@@ -75,8 +75,8 @@ extension Dashboard {
         state.fetch.list.clamp(count: state.fetch.rows.count, visible: Layout.fetchRows(size))
         state.changes.list.clamp(count: state.changes.events.count, visible: Layout.changesRows(size))
         state.changes.databaseList.clamp(count: state.changes.databaseEvents.count, visible: Layout.changesRows(size))
-        state.zonesList.clamp(count: state.zones.count, visible: Layout.zonesRows(size))
-        state.schemaList.clamp(count: SchemaLines.lines(state).count, visible: Layout.schemaRows(size))
+        state.zonesTab.list.clamp(count: state.zones.count, visible: Layout.zonesRows(size))
+        state.schemaTab.list.clamp(count: SchemaLines.lines(state).count, visible: Layout.schemaRows(size))
         state.subscriptions.list.clamp(count: state.subscriptions.subscriptions.count, visible: Layout.subscriptionRows(size))
         state.subscriptions.notificationList.clamp(count: state.subscriptions.notifications.count, visible: Layout.notificationRows(size))
         state.sharing.list.clamp(count: state.sharing.rows.count, visible: Layout.zonesRows(size))
@@ -118,8 +118,8 @@ extension Dashboard {
         case .query: current = state.query.list.selected
         case .fetch: current = state.fetch.list.selected
         case .changes: current = state.changes.mode == .zone ? state.changes.list.selected : state.changes.databaseList.selected
-        case .zones: current = state.zonesList.selected
-        case .schema: current = state.schemaList.selected
+        case .zones: current = state.zonesTab.list.selected
+        case .schema: current = state.schemaTab.list.selected
         case .subscriptions:
             current = state.subscriptions.focus == .subscriptions ? state.subscriptions.list.selected : state.subscriptions.notificationList.selected
         case .sharing: current = state.sharing.list.selected
@@ -140,8 +140,8 @@ extension Dashboard {
                 } else {
                     state.changes.databaseList.move(to: index, count: count, visible: visible)
                 }
-            case .zones: state.zonesList.move(to: index, count: count, visible: visible)
-            case .schema: state.schemaList.move(to: index, count: count, visible: visible)
+            case .zones: state.zonesTab.list.move(to: index, count: count, visible: visible)
+            case .schema: state.schemaTab.list.move(to: index, count: count, visible: visible)
             case .subscriptions:
                 if state.subscriptions.focus == .subscriptions {
                     state.subscriptions.list.move(to: index, count: count, visible: visible)

@@ -50,8 +50,8 @@ extension Dashboard {
         case .query: return \.query.list
         case .fetch: return \.fetch.list
         case .changes: return state.changes.mode == .zone ? \.changes.list : \.changes.databaseList
-        case .zones: return \.zonesList
-        case .schema: return \.schemaList
+        case .zones: return \.zonesTab.list
+        case .schema: return \.schemaTab.list
         case .logs: return \.logs.list
         case .faults: return \.faults.list
         case .subscriptions, .sharing: return nil

@@ -142,15 +142,8 @@ public struct DashboardState: Sendable {
     public var query = QueryTabState()
     public var fetch = FetchTabState()
     public var changes = ChangesTabState()
-    public var zonesList = ListCursor()
-    /// Records per type of each zone looked at in the Zones tab (the bars), and those asked for.
-    public var zoneTypeCounts: [ZoneID: [String: Int]] = [:]
-    public var zoneTypeCountsPending: Set<ZoneID> = []
-    public var schemaList = ListCursor()
-    public var schemaRoles: [String] = []
-    public var schemaGrants: [String: [GrantDeclaration]] = [:]
-    /// The Schema tab's comparison with a `.ckdb` file, shown instead of the schema while set.
-    public var schemaDiff: SchemaDiffSnapshot?
+    public var zonesTab = ZonesTabState()
+    public var schemaTab = SchemaTabState()
     public var subscriptions = SubscriptionsTabState()
     public var sharing = SharingTabState()
     public var logs = LogsTabState()

@@ -5,12 +5,12 @@ import StratusModel
 extension Dashboard {
     static func schemaAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {
-        case .open where state.schemaDiff != nil:
+        case .open where state.schemaTab.diff != nil:
             return []
         case .open:
             let lines = SchemaLines.lines(state)
-            guard lines.indices.contains(state.schemaList.selected) else { return [] }
-            let line = lines[state.schemaList.selected]
+            guard lines.indices.contains(state.schemaTab.list.selected) else { return [] }
+            let line = lines[state.schemaTab.list.selected]
             guard line.kind != .role, line.kind != .rolesHeading else {
                 state.status = StatusMessage("Roles are not record types; grants name them (x exports the schema).")
                 return []
@@ -29,9 +29,9 @@ extension Dashboard {
             let job = state.startJob(.schema, "schema")
             return [.loadSchema(job: job)]
         case .diffSchema:
-            if state.schemaDiff != nil {
-                state.schemaDiff = nil
-                state.schemaList = ListCursor()
+            if state.schemaTab.diff != nil {
+                state.schemaTab.diff = nil
+                state.schemaTab.list = ListCursor()
                 return []
             }
             state.modals.append(.textInput(TextInputState(purpose: .schemaDiffPath, title: "Compare the schema with",
@@ -57,8 +57,8 @@ extension Dashboard {
             switch result {
             case .success(let snapshot):
                 state.recordTypes = snapshot.types
-                state.schemaRoles = snapshot.roles
-                state.schemaGrants = snapshot.grants
+                state.schemaTab.roles = snapshot.roles
+                state.schemaTab.grants = snapshot.grants
                 state.environment = snapshot.environment
                 state.schemaLoaded = true
                 // Without a record type, the zone's counts choose it (see recordCountsLoaded).
@@ -79,8 +79,8 @@ extension Dashboard {
             state.endJob(job)
             switch result {
             case .success(let diff):
-                state.schemaDiff = diff
-                state.schemaList = ListCursor()
+                state.schemaTab.diff = diff
+                state.schemaTab.list = ListCursor()
                 let refused = diff.changes.filter { $0.deployRefusal != nil }.count
                 state.status = StatusMessage(diff.changes.isEmpty ? "The schemas are the same." : "\(diff.changes.count) changes; \(refused) refused in production. v goes back to the schema.",
                                              kind: refused == 0 ? .success : .error)

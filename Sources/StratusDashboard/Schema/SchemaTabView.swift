@@ -7,7 +7,7 @@ enum SchemaTabView {
         let theme = state.theme
         let table = Rect(x: 1, y: 0, width: canvas.width - 2, height: canvas.height)
         let lines = SchemaLines.lines(state)
-        if state.schemaDiff != nil {
+        if state.schemaTab.diff != nil {
             drawDiff(lines, state: state, in: &canvas, table: table)
             return
         }
@@ -15,12 +15,12 @@ enum SchemaTabView {
             canvas.put(state.schemaLoaded ? "No record types yet." : "Loading the schema…", x: 1, y: 1, style: theme[.dim], maxWidth: table.width)
             return
         }
-        let visible = lines[state.schemaList.offset..<min(lines.count, state.schemaList.offset + table.height)]
+        let visible = lines[state.schemaTab.list.offset..<min(lines.count, state.schemaTab.list.offset + table.height)]
         let nameWidth = min(26, max(12, visible.map { DisplayWidth.of($0.field ?? $0.recordType) + 2 }.max() ?? 12))
         let typeWidth = min(28, max(10, visible.map { DisplayWidth.of($0.type) }.max() ?? 10))
         let columns = [ViewKit.Column(title: "record type / field", width: nameWidth), ViewKit.Column(title: "type", width: typeWidth),
                        ViewKit.Column(title: "indexes", width: max(8, table.width - nameWidth - typeWidth - 2))]
-        ViewKit.table(&canvas, rect: table, columns: columns, rowCount: lines.count, cursor: state.schemaList, theme: theme) { row, column in
+        ViewKit.table(&canvas, rect: table, columns: columns, rowCount: lines.count, cursor: state.schemaTab.list, theme: theme) { row, column in
             let line = lines[row]
             switch line.kind {
             case .recordType, .rolesHeading:
@@ -60,7 +60,7 @@ enum SchemaTabView {
     static func drawDiff(_ lines: [SchemaLine], state: DashboardState, in canvas: inout Canvas, table: Rect) {
         let theme = state.theme
         let columns = [ViewKit.Column(title: "schema diff (v: back to the schema)", width: table.width)]
-        ViewKit.table(&canvas, rect: table, columns: columns, rowCount: lines.count, cursor: state.schemaList, theme: theme) { row, _ in
+        ViewKit.table(&canvas, rect: table, columns: columns, rowCount: lines.count, cursor: state.schemaTab.list, theme: theme) { row, _ in
             let line = lines[row]
             if line.kind == .diffHeading { return (line.recordType, theme[.title].adding(.bold)) }
             let text = line.indexes.isEmpty ? line.recordType : line.recordType + "    " + line.indexes

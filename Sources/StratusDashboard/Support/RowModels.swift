@@ -29,8 +29,8 @@ public struct SchemaLine: Hashable, Sendable {
 public enum SchemaLines {
     /// The Schema tab's lines: types with fields and grants, then the roles.
     public static func lines(_ state: DashboardState) -> [SchemaLine] {
-        if let diff = state.schemaDiff { return lines(diff) }
-        return lines(state.recordTypes, grants: state.schemaGrants, roles: state.schemaRoles)
+        if let diff = state.schemaTab.diff { return lines(diff) }
+        return lines(state.recordTypes, grants: state.schemaTab.grants, roles: state.schemaTab.roles)
     }
 
     /// The lines of a schema diff: a heading saying what is compared and whether CloudKit would

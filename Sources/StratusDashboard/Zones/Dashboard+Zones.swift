@@ -6,7 +6,7 @@ extension Dashboard {
     // MARK: - Zones tab
 
     static func zonesAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
-        let index = state.zonesList.selected
+        let index = state.zonesTab.list.selected
         switch action {
         case .open:
             guard state.zones.indices.contains(index) else { return [] }
@@ -52,10 +52,10 @@ extension Dashboard {
     /// Asks for the selected zone's records per type when the Zones tab shows its bars and
     /// they are not known yet.
     static func zoneBars(_ state: inout DashboardState) -> [Effect] {
-        guard state.tab == .zones, Layout.zoneBarsHeight(state.size) > 0, state.zones.indices.contains(state.zonesList.selected) else { return [] }
-        let zone = state.zones[state.zonesList.selected].zoneID
-        guard state.zoneTypeCounts[zone] == nil, !state.zoneTypeCountsPending.contains(zone) else { return [] }
-        state.zoneTypeCountsPending.insert(zone)
+        guard state.tab == .zones, Layout.zoneBarsHeight(state.size) > 0, state.zones.indices.contains(state.zonesTab.list.selected) else { return [] }
+        let zone = state.zones[state.zonesTab.list.selected].zoneID
+        guard state.zonesTab.typeCounts[zone] == nil, !state.zonesTab.typeCountsPending.contains(zone) else { return [] }
+        state.zonesTab.typeCountsPending.insert(zone)
         return [.loadZoneTypeCounts(zone: zone, scope: state.scope)]
     }
 
@@ -83,8 +83,8 @@ extension Dashboard {
             switch result {
             case .success(let zones):
                 state.zones = zones
-                let index = zones.firstIndex { $0.zoneID == zoneID } ?? state.zonesList.selected
-                state.zonesList.move(to: index, count: zones.count, visible: Layout.zonesRows(state.size))
+                let index = zones.firstIndex { $0.zoneID == zoneID } ?? state.zonesTab.list.selected
+                state.zonesTab.list.move(to: index, count: zones.count, visible: Layout.zonesRows(state.size))
                 state.status = StatusMessage("Made zone \(zoneID.zoneName); Enter uses it.", kind: .success)
             case .failure(let error):
                 state.status = .error(error)
@@ -99,7 +99,7 @@ extension Dashboard {
                 let count = state.zones.first { $0.zoneID == zoneID }?.recordCount
                 let deleted = "Deleted zone \(zoneID.zoneName)" + (count.map { " and its \(ViewKit.count($0)) record\($0 == 1 ? "" : "s")" } ?? "")
                 state.zones = zones
-                state.zonesList.clamp(count: zones.count, visible: Layout.zonesRows(state.size))
+                state.zonesTab.list.clamp(count: zones.count, visible: Layout.zonesRows(state.size))
                 guard state.zone == zoneID else {
                     state.status = StatusMessage(deleted + ".", kind: .success)
                     return []
@@ -119,8 +119,8 @@ extension Dashboard {
             switch result {
             case .success(let zones):
                 state.zones = zones
-                state.zonesList.clamp(count: zones.count, visible: Layout.zonesRows(state.size))
-                state.zoneTypeCounts = [:]
+                state.zonesTab.list.clamp(count: zones.count, visible: Layout.zonesRows(state.size))
+                state.zonesTab.typeCounts = [:]
                 return zoneBars(&state)
             case .failure(let error):
                 state.status = .error(error)
@@ -128,9 +128,9 @@ extension Dashboard {
             return []
 
         case .zoneTypeCountsLoaded(let zone, let scope, let result):
-            state.zoneTypeCountsPending.remove(zone)
+            state.zonesTab.typeCountsPending.remove(zone)
             guard scope == state.scope, case .success(let counts) = result else { return [] }
-            state.zoneTypeCounts[zone] = counts
+            state.zonesTab.typeCounts[zone] = counts
             return []
 
         default:

@@ -19,7 +19,7 @@ enum ZonesTabView {
         widths[3] = max(8, table.width - widths[0] - widths[1] - widths[2] - 3)
         let columns = [ViewKit.Column(title: "zone", width: widths[0]), ViewKit.Column(title: "owner", width: widths[1]),
                        ViewKit.Column(title: "records", width: widths[2], alignment: .right), ViewKit.Column(title: "current token", width: widths[3])]
-        ViewKit.table(&canvas, rect: table, columns: columns, rowCount: zones.count, cursor: state.zonesList, theme: theme) { row, column in
+        ViewKit.table(&canvas, rect: table, columns: columns, rowCount: zones.count, cursor: state.zonesTab.list, theme: theme) { row, column in
             let value = values[row][column]
             switch column {
             case 0: return (value + (zones[row].zoneID == state.zone ? " ●" : ""), theme[.accent])
@@ -27,8 +27,8 @@ enum ZonesTabView {
             default: return (value, nil)
             }
         }
-        if barsHeight > 0, zones.indices.contains(state.zonesList.selected) {
-            drawBars(state, zone: zones[state.zonesList.selected].zoneID, in: &canvas,
+        if barsHeight > 0, zones.indices.contains(state.zonesTab.list.selected) {
+            drawBars(state, zone: zones[state.zonesTab.list.selected].zoneID, in: &canvas,
                      rect: Rect(x: 1, y: canvas.height - barsHeight, width: canvas.width - 2, height: barsHeight))
         }
     }
@@ -39,7 +39,7 @@ enum ZonesTabView {
         canvas.horizontalLine(x: 0, y: rect.y, length: canvas.width, style: theme[.border])
         let title = " Records by type in \(zone.zoneName) "
         canvas.put(title, x: rect.x + 1, y: rect.y, style: theme[.title], maxWidth: rect.width - 2)
-        guard let counts = state.zoneTypeCounts[zone] else {
+        guard let counts = state.zonesTab.typeCounts[zone] else {
             canvas.put("Counting…", x: rect.x, y: rect.y + 1, style: theme[.dim], maxWidth: rect.width)
             return
         }

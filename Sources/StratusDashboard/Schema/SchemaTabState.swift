@@ -1,0 +1,14 @@
+import StratusEngine
+
+/// The Schema tab: where its list stands, the schema's roles and grants, and a comparison with
+/// a `.ckdb` file. The record types are the whole dashboard's (`DashboardState.recordTypes`):
+/// the Query tab's pickers and the filter editor use them too.
+public struct SchemaTabState: Sendable {
+    public var list = ListCursor()
+    public var roles: [String] = []
+    public var grants: [String: [GrantDeclaration]] = [:]
+    /// The comparison with a `.ckdb` file, shown instead of the schema while set.
+    public var diff: SchemaDiffSnapshot?
+
+    public init() {}
+}
