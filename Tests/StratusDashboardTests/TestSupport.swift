@@ -6,39 +6,6 @@ import StratusTerminal
 import StratusTestSupport
 import Testing
 
-/// Checks filters with the fake's wording of CloudKit's rules and sends everything else to the
-/// engine. Kept for the test of where the filter editor puts an error's carets: it asserts
-/// on the fake's message ("does not support OR"), which the engine words differently.
-struct FakeFilterChecker: QueryRunner {
-    let base: any QueryRunner
-
-    func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryResultsPage {
-        try base.run(request, zone: zone, scope: scope)
-    }
-
-    func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryResultsPage {
-        try base.next(cursor: cursor, request: request, zone: zone, scope: scope)
-    }
-
-    func last(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> [Record] {
-        try base.last(request, zone: zone, scope: scope)
-    }
-
-    func check(filter: String, arguments: [String], recordType: String) -> FilterCheck {
-        let scalars = Array(filter.unicodeScalars)
-        let text = String(String.UnicodeScalarView(scalars))
-        if let range = text.range(of: " OR ") {
-            let offset = text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: range.lowerBound) + 1
-            return .invalid("CloudKit does not support OR; run one query per alternative", offset: offset, length: 2)
-        }
-        if scalars.filter({ $0 == "\"" }).count % 2 == 1 {
-            let offset = scalars.lastIndex(of: "\"") ?? 0
-            return .invalid("unterminated string", offset: offset, length: scalars.count - offset)
-        }
-        return .valid(canonical: filter, indexes: ["title (QUERYABLE)"])
-    }
-}
-
 /// Runs the dashboard's update against a real store, executing effects synchronously and
 /// feeding their results back, as the event loop would but without threads. Queries go to the
 /// engine through a ``RecordingQueryRunner``. Given `records`, the store holds just them (no
@@ -69,10 +36,10 @@ final class Harness {
     let queries: RecordingQueryRunner
 
     /// With `storePath`, opens that existing store (and builds no demo in it); with `records`,
-    /// builds no demo either. `fakeFilterCheck` checks filters with ``FakeFilterChecker``.
+    /// builds no demo either.
     init(records: [Record] = [], recordCount: Int = 300, size: Size = Size(width: 100, height: 30),
          zone: String = "Travel", recordType: String? = "Trip", demo: Bool = true, storePath: String? = nil,
-         fakeFilterCheck: Bool = false, prepare: (Store) throws -> Void = { _ in }) throws {
+         prepare: (Store) throws -> Void = { _ in }) throws {
         folder = try TemporaryDirectory("stratus-dash")
         let path = storePath ?? folder.path("demo.sqlite")
         store = try Store(path: path)
@@ -84,7 +51,7 @@ final class Harness {
         try prepare(store)
         let copiedBox = copied
         let engine = EngineQueryRunner(store: store)
-        queries = RecordingQueryRunner(engine: fakeFilterCheck ? FakeFilterChecker(base: engine) : engine)
+        queries = RecordingQueryRunner(engine: engine)
         runner = EffectRunner(services: DashboardServices(
             store: store, queryRunner: queries, themeLoader: nil,
             clipboard: { text in copiedBox.withLock { $0.append(text) } }, acting: engine.acting))
