@@ -29,7 +29,7 @@ import StratusTestSupport
     static let words = ["apple", "Apple", "APPLE", "banana", "Café", "cafe", "東京", "straße", "STRASSE", "zebra", "", "a b", "Bob smith", "émile"]
     static let tokens = ["apple", "cafe", "bob", "smith", "東京", "zebra", "the", "banana"]
 
-    private func randomRecord(_ index: Int, zone: ZoneID, random: inout SeededGenerator) -> Record {
+    func randomRecord(_ index: Int, zone: ZoneID, random: inout SeededGenerator) -> Record {
         func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
         func chance(_ percent: UInt64) -> Bool { random.next() % 100 < percent }
         var record = Record(recordType: "Thing", recordID: RecordID(recordName: "r\(index)", zoneID: zone))
@@ -47,7 +47,7 @@ import StratusTestSupport
         return record
     }
 
-    private func randomTerm(random: inout SeededGenerator) -> (String, [PredicateArgument]) {
+    func randomTerm(random: inout SeededGenerator) -> (String, [PredicateArgument]) {
         func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
         let word = "'" + pick(Self.words) + "'"
         let number = Int(random.next() % 21) - 10

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import StratusModel
+import StratusPredicates
+@testable import StratusEngine
+import StratusTestSupport
+
+/// The query seam holds: the planner and executor, run over a second storage written in memory
+/// with no SQL (``InMemoryQueryStorage``), answer the differential test's random queries exactly
+/// as over SQLite, page by page through their cursors' positions and from the end.
+@Suite struct QueryStorageSeamTests {
+    @Test func aSecondStorageAnswersEveryQueryAsSQLiteDoes() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Random")
+        let generator = DifferentialQueryTests()
+        var random = SeededGenerator(seed: 31)
+        let records = (0..<200).map { generator.randomRecord($0, zone: zone, random: &random) }
+        for start in stride(from: 0, to: records.count, by: 100) {
+            _ = try temp.privateDB.modifyRecords(saving: Array(records[start..<start + 100])).savedRecords()
+        }
+        let sortKeys = ["s", "n", "d", "t", "modificationDate", "ref"]
+        var compared = 0, nonEmpty = 0
+        try temp.store.read { db in
+            let catalog = try temp.store.catalog(db)
+            let type = try #require(catalog.type(named: "Thing"))
+            let zoneRow = try AccessGate(temp.privateDB, db: db, catalog: catalog).zone(zone)
+            var zoneRecords: [StoredRecord] = []
+            try StoredRecord.forEach(zoneRowID: zoneRow.id, in: db) { zoneRecords.append($0) }
+            let memory = try InMemoryQueryStorage(zoneRecords: zoneRecords, type: type)
+            let sqlite = SQLiteQueryStorage(db: db, zoneRowID: zoneRow.id, typeID: type.id)
+            for round in 0..<600 {
+                var format: [String] = []
+                var arguments: [PredicateArgument] = []
+                for _ in 0..<Int(random.next() % 3 + 1) {
+                    let (term, termArguments) = generator.randomTerm(random: &random)
+                    format.append(term)
+                    arguments += termArguments
+                }
+                var sorts: [QuerySort] = []
+                if random.next() % 2 == 0 { sorts.append(QuerySort(sortKeys[Int(random.next() % UInt64(sortKeys.count))], ascending: random.next() % 2 == 0)) }
+                if random.next() % 5 == 0 { sorts.append(QuerySort("n", ascending: false)) }
+                guard case .success(let compiled) = PredicateCompiler.compile(format: format.joined(separator: " AND "), arguments: arguments,
+                                                                             recordType: "Thing", schema: type.schema, sorts: sorts, now: Date()) else { continue }
+                let plan = QueryPlanner(type: type).plan(compiled)
+                let limit = Int(random.next() % 40 + 8)
+                func answer(_ storage: any QueryStorage) throws -> (pages: [[String]], tail: [String]) {
+                    let executor = QueryExecutor(storage: storage, zoneRowID: zoneRow.id, type: type, query: compiled, plan: plan, limit: limit)
+                    var pages: [[String]] = []
+                    var position: QueryCursor.Position?
+                    repeat {
+                        let (page, next) = try executor.run(after: position)
+                        pages.append(page.map(\.stored.name))
+                        position = next
+                    } while position != nil && pages.count < 100
+                    return (pages, try executor.runTail().map(\.stored.name))
+                }
+                let overSQLite = try answer(sqlite)
+                let overMemory = try answer(memory)
+                #expect(overMemory.pages == overSQLite.pages, "round \(round): \(format.joined(separator: " AND ")) sorts \(sorts.map(\.key)), driver \(plan.driver)")
+                #expect(overMemory.tail == overSQLite.tail, "round \(round): the tail of \(format.joined(separator: " AND "))")
+                compared += 1
+                if overSQLite.pages.contains(where: { !$0.isEmpty }) { nonEmpty += 1 }
+            }
+        }
+        #expect(compared > 400)
+        #expect(nonEmpty > 200)
+    }
+}
