@@ -35,38 +35,37 @@ extension Dashboard {
         }
     }
 
-    static func moveInTab(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
-        let (count, visible) = listCount(state)
+    /// The list the current tab moves and searches in (the Changes and Subscriptions tabs
+    /// have two, and their focus says which).
+    static func focusedList(_ state: DashboardState) -> WritableKeyPath<DashboardState, ListCursor> {
         switch state.tab {
-        case .query:
+        case .query: \.query.list
+        case .fetch: \.fetch.list
+        case .changes: state.changes.mode == .zone ? \.changes.list : \.changes.databaseList
+        case .zones: \.zonesTab.list
+        case .schema: \.schemaTab.list
+        case .subscriptions: state.subscriptions.focus == .subscriptions ? \.subscriptions.list : \.subscriptions.notificationList
+        case .sharing: \.sharing.list
+        case .logs: \.logs.list
+        case .faults: \.faults.list
+        }
+    }
+
+    static func moveInTab(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+        if state.tab == .query {
             if state.query.tail != nil { return moveInTail(&state, action) }
             if action == .bottom, state.query.matchCount == nil, state.query.mapJob != nil {
                 return goToLast(&state)
             }
-            move(&state.query.list, action, count: count, visible: visible)
-            return loadMoreIfNeeded(&state)
-        case .fetch: move(&state.fetch.list, action, count: count, visible: visible)
-        case .changes:
-            if state.changes.mode == .zone {
-                move(&state.changes.list, action, count: count, visible: visible)
-            } else {
-                move(&state.changes.databaseList, action, count: count, visible: visible)
-            }
-        case .zones:
-            move(&state.zonesTab.list, action, count: count, visible: visible)
-            return zoneBars(&state)
-        case .schema: move(&state.schemaTab.list, action, count: count, visible: visible)
-        case .subscriptions:
-            if state.subscriptions.focus == .subscriptions {
-                move(&state.subscriptions.list, action, count: count, visible: visible)
-            } else {
-                move(&state.subscriptions.notificationList, action, count: count, visible: visible)
-            }
-        case .sharing: move(&state.sharing.list, action, count: count, visible: visible)
-        case .logs: move(&state.logs.list, action, count: count, visible: visible)
-        case .faults: move(&state.faults.list, action, count: count, visible: visible)
         }
-        return []
+        let (count, visible) = listCount(state)
+        let list = focusedList(state)
+        move(&state[keyPath: list], action, count: count, visible: visible)
+        switch state.tab {
+        case .query: return loadMoreIfNeeded(&state)
+        case .zones: return zoneBars(&state)
+        default: return []
+        }
     }
 
     static func clampLists(_ state: inout DashboardState) {
@@ -131,27 +130,8 @@ extension Dashboard {
         for step in 1...texts.count {
             let index = first + ((current - first + step) % texts.count + texts.count) % texts.count
             guard texts[index - first].lowercased().contains(needle) else { continue }
-            switch state.tab {
-            case .query: state.query.list.move(to: index, count: count, visible: visible)
-            case .fetch: state.fetch.list.move(to: index, count: count, visible: visible)
-            case .changes:
-                if state.changes.mode == .zone {
-                    state.changes.list.move(to: index, count: count, visible: visible)
-                } else {
-                    state.changes.databaseList.move(to: index, count: count, visible: visible)
-                }
-            case .zones: state.zonesTab.list.move(to: index, count: count, visible: visible)
-            case .schema: state.schemaTab.list.move(to: index, count: count, visible: visible)
-            case .subscriptions:
-                if state.subscriptions.focus == .subscriptions {
-                    state.subscriptions.list.move(to: index, count: count, visible: visible)
-                } else {
-                    state.subscriptions.notificationList.move(to: index, count: count, visible: visible)
-                }
-            case .sharing: state.sharing.list.move(to: index, count: count, visible: visible)
-            case .logs: state.logs.list.move(to: index, count: count, visible: visible)
-            case .faults: state.faults.list.move(to: index, count: count, visible: visible)
-            }
+            let list = focusedList(state)
+            state[keyPath: list].move(to: index, count: count, visible: visible)
             state.status = StatusMessage("Row \(index + 1) of \(count) matches \"\(text)\".")
             return []
         }

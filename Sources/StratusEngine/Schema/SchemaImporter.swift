@@ -99,7 +99,7 @@ struct SchemaImporter {
     }
 
     private func recordCount(ofType typeID: Int64) throws -> Int {
-        try StoredRecord.ids(ofType: typeID, in: db).count
+        try StoredRecord.count(ofType: typeID, in: db)
     }
 
     /// How many records of a type hold each of `fields`.

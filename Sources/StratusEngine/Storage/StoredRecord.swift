@@ -131,6 +131,14 @@ struct StoredRecord {
         return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ?"), arguments: [zoneRowID]) ?? 0
     }
 
+    /// How many records of a type there are, in every zone (counted zone by zone, through the
+    /// `(zone, type)` index).
+    static func count(ofType typeID: Int64, in db: GRDB.Database) throws -> Int {
+        try Int64.fetchAll(db, sql: "SELECT id FROM zone").reduce(0) { total, zoneRowID in
+            total + (try count(zoneRowID: zoneRowID, typeID: typeID, in: db))
+        }
+    }
+
     /// Row ids of every record of a type, in every zone, zone by zone in id order.
     static func ids(ofType typeID: Int64, in db: GRDB.Database) throws -> [Int64] {
         var ids: [Int64] = []
