@@ -62,6 +62,29 @@ import StratusTestSupport
         #expect(throws: (any Error).self) { try FieldCoder.decode(Data([1, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F])) }
     }
 
+    @Test func aSelectionDecodesItsFieldsAndSkipsEveryOtherType() throws {
+        var fields = Self.everyType
+        // A location with some optional parts and not others, each skipped by its mask bit.
+        fields["full"] = .location(Location(latitude: 10, longitude: 20, altitude: 3, course: 1, timestamp: FieldValue.date(milliseconds: 99)))
+        let blob = FieldCoder.encode(fields)
+        // Each field alone, so every other type is skipped before or after it.
+        for name in fields.keys {
+            let picked = try blob.withUnsafeBytes { try FieldSelection([name]).decode($0) }
+            #expect(picked.count == 1)
+            #expect(Self.same(picked[0].map { [name: $0] } ?? [:], [name: fields[name]!]), "selecting \(name)")
+        }
+        let names = Array(fields.keys.sorted().enumerated().filter { $0.offset % 2 == 1 }.map(\.element)) + ["absent"]
+        let selection = FieldSelection(names)
+        let picked = try blob.withUnsafeBytes { try selection.decode($0) }
+        #expect(picked[selection.names.firstIndex(of: "absent")!] == nil)
+        let named = Dictionary(uniqueKeysWithValues: zip(selection.names, picked).compactMap { name, value in value.map { (name, $0) } })
+        #expect(Self.same(named, fields.filter { names.contains($0.key) }))
+        for length in 0..<blob.count - 1 {
+            let cut = Data(blob[0..<length])
+            #expect(throws: (any Error).self) { try cut.withUnsafeBytes { try FieldSelection(["absent"]).decode($0) } }
+        }
+    }
+
     @Test func batchDecoderFollowsChangingLayouts() throws {
         let decoder = FieldDecoder()
         let shapes: [[String: FieldValue]] = [

@@ -25,7 +25,9 @@ struct LoadedRecord: FilterableRecord {
     }
 
     var customFieldNames: [String] { Array(fields.keys) }
+}
 
+extension FilterableRecord {
     /// The value a sort term orders by: the field's value, or the distance from a point.
     func sortValue(_ term: SortTerm) -> FieldValue? {
         guard let value = value(for: term.key) else { return nil }

@@ -7,7 +7,16 @@ import StratusPredicates
 /// records lacking the first sort field last, so either may continue the other's cursor; a page
 /// costs its rows and the groups they fall in, not every match.
 extension QueryExecutor {
-    typealias Member = (values: [FieldValue?], record: LoadedRecord)
+    /// A match in a group: its sort values and row id.
+    typealias Member = (values: [FieldValue?], id: Int64)
+
+    /// A run of rows with one first-sort value: its matches, and the records a whole-record scan
+    /// already loaded. A scan that reads only the fields the query needs (``PartialRecord``)
+    /// loads a member's record when it makes the page.
+    struct Group {
+        var members: [Member] = []
+        var loaded: [Int64: LoadedRecord] = [:]
+    }
 
     func runGrouped(after position: QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
         var after: (values: [FieldValue?], id: Int64)?
@@ -16,72 +25,102 @@ extension QueryExecutor {
         case .sorted(let values, let id)? where values.count == query.sorts.count: after = (values, id)
         default: throw QueryExecutor.staleCursor
         }
-        var page: [Member] = []
+        var page: [(values: [FieldValue?], record: LoadedRecord)] = []
         var more = false
         /// Adds a group's members in order after the cursor; false once the page is full and
         /// another match is known to follow.
-        func emit(_ group: [Member]) -> Bool {
-            for member in group.sorted(by: { precedes($0.values, $0.record.stored.id, $1.values, $1.record.stored.id) }) {
-                if let after, !precedes(after.values, after.id, member.values, member.record.stored.id) { continue }
+        func emit(_ group: Group) throws -> Bool {
+            let members = group.members
+            var order = Array(members.indices)
+            if let after { order.removeAll { !precedes(after.values, after.id, members[$0].values, members[$0].id) } }
+            order.sort { precedes(members[$0].values, members[$0].id, members[$1].values, members[$1].id) }
+            for index in order {
+                let member = members[index]
+                guard let record = try group.loaded[member.id] ?? loadMatching(member.id) else { continue }
                 if page.count == limit {
                     more = true
                     return false
                 }
-                page.append(member)
+                page.append((member.values, record))
             }
             return true
         }
+        func finished(_ more: Bool) -> (records: [LoadedRecord], next: QueryCursor.Position?) {
+            (page.map(\.record), more ? page.last.map { .sorted(values: $0.values, id: $0.record.stored.id) } : nil)
+        }
         let resumesAmongLacking = after.map { $0.values[0] == nil } ?? false
-        if !resumesAmongLacking, try !streamGroups(from: after?.values[0], emit: emit) {
-            return (page.map(\.record), nextPosition(page))
-        }
-        if plan.appendsRecordsLackingSortField != nil, !emit(try recordsLackingFirstSort()) {
-            return (page.map(\.record), nextPosition(page))
-        }
-        return (page.map(\.record), more ? nextPosition(page) : nil)
-    }
-
-    private func nextPosition(_ page: [Member]) -> QueryCursor.Position? {
-        page.last.map { .sorted(values: $0.values, id: $0.record.stored.id) }
+        if !resumesAmongLacking, try !streamGroups(from: after?.values[0], emit: emit) { return finished(true) }
+        if plan.appendsRecordsLackingSortField != nil, try !emit(lackingFirstSortGroup()) { return finished(true) }
+        return finished(more)
     }
 
     /// Streams the driver from the group of `first` (all of it: the cursor may be inside it),
     /// handing each whole group to `emit`; false when `emit` stopped.
-    private func streamGroups(from first: FieldValue?, emit: ([Member]) -> Bool) throws -> Bool {
+    private func streamGroups(from first: FieldValue?, emit: (Group) throws -> Bool) throws -> Bool {
         var key = first.flatMap(IndexKey.init)?.value
         // Just before the group's first row, whichever the direction.
         var id: Int64? = key == nil ? nil : (plan.descending ? Int64.max : Int64.min)
-        var group: [Member] = []
+        var group = Group()
         var groupKey: IndexValue?
         let chunk = max(limit * 4, 256)
+        let selection = PartialRecord.fieldsRead(by: residual, sorts: query.sorts)
         while true {
             var rowCount = 0
             var stopped = false
-            try streamingRows(afterKey: key, afterID: id, count: chunk) { rowID, rowKey, stored in
+            try groupRows(afterKey: key, afterID: id, count: chunk, selecting: selection) { rowID, rowKey, member, record in
                 rowCount += 1
                 key = rowKey
                 id = rowID
                 if rowKey != groupKey {
-                    guard emit(group) else {
+                    guard try emit(group) else {
                         stopped = true
                         return false
                     }
-                    group = []
+                    group = Group()
                     groupKey = rowKey
                 }
-                guard let record = try matching(stored) else { return true }
-                group.append((query.sorts.map(record.sortValue), record))
+                if let member { group.members.append(member) }
+                if let record { group.loaded[rowID] = record }
                 return true
             }
             if stopped { return false }
-            if rowCount < chunk { return emit(group) }
+            if rowCount < chunk { return try emit(group) }
         }
     }
 
+    /// The driver's rows after the keyset position, each with its member when it matches (as
+    /// far as the scan can tell: visibility is checked when the record is loaded). With a
+    /// selection, rows bring only the fields the query reads, and most of a group is never
+    /// loaded; without one, whole records.
+    private func groupRows(afterKey: IndexValue?, afterID: Int64?, count: Int, selecting selection: FieldSelection?,
+                           _ body: (Int64, IndexValue?, Member?, LoadedRecord?) throws -> Bool) throws {
+        guard let selection else {
+            return try streamingRows(afterKey: afterKey, afterID: afterID, count: count) { id, key, stored in
+                guard let record = try matching(stored) else { return try body(id, key, nil, nil) }
+                return try body(id, key, (query.sorts.map(record.sortValue), id), record)
+            }
+        }
+        try storage.streamFields(of: plan.driver, descending: plan.descending, afterKey: afterKey, afterID: afterID, count: count,
+                                 selecting: selection) { id, key, values in
+            let record = PartialRecord(selection: selection, values: values)
+            guard residual.terms.isEmpty || residual.matches(record) else { return try body(id, key, nil, nil) }
+            return try body(id, key, (query.sorts.map(record.sortValue), id), nil)
+        }
+    }
+
+    private func lackingFirstSortGroup() throws -> Group {
+        var group = Group()
+        for (values, record) in try recordsLackingFirstSort() {
+            group.members.append((values, record.stored.id))
+            group.loaded[record.stored.id] = record
+        }
+        return group
+    }
+
     /// The matching records without the first sort field (not in its index), in any order.
-    func recordsLackingFirstSort() throws -> [Member] {
+    func recordsLackingFirstSort() throws -> [(values: [FieldValue?], record: LoadedRecord)] {
         guard let key = plan.appendsRecordsLackingSortField else { return [] }
-        var members: [Member] = []
+        var members: [(values: [FieldValue?], record: LoadedRecord)] = []
         for id in try storage.recordIDs() {
             guard let record = try loadMatching(id), record.value(for: key) == nil else { continue }
             members.append((query.sorts.map(record.sortValue), record))

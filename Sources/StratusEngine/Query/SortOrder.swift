@@ -17,7 +17,8 @@ enum SortOrder {
         switch (left, right) {
         case (.string(let a), .string(let b)):
             if a == b { return 0 }
-            return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value < $1.value } ? -1 : 1
+            // UTF-8 orders bytes as code points order scalars, and compares faster.
+            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
         case (.timestamp(let a), .timestamp(let b)):
             return sign(Double(FieldValue.milliseconds(a)), Double(FieldValue.milliseconds(b)))
         case (.reference(let a), .reference(let b)):

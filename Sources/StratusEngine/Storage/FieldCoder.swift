@@ -113,6 +113,34 @@ enum FieldCoder {
         return try readPayload(base, from: &reader)
     }
 
+    /// Moves past one tagged value without making it: what a partial decode does with the
+    /// fields it was not asked for.
+    static func skipTagged(from reader: inout UnsafeByteReader) throws {
+        let tagByte = try reader.byte()
+        let base = try base(ofTag: tagByte & ~listFlag)
+        let count = tagByte & listFlag != 0 ? try reader.length() : 1
+        for _ in 0..<count { try skipPayload(base, from: &reader) }
+    }
+
+    private static func skipPayload(_ base: FieldType.BaseType, from reader: inout UnsafeByteReader) throws {
+        switch base {
+        case .string, .bytes: _ = try reader.take(try reader.length())
+        case .int64, .timestamp: _ = try reader.signed()
+        case .double: _ = try reader.fixed64()
+        case .asset:
+            _ = try reader.take(try reader.length())
+            _ = try reader.signed()
+        case .reference:
+            _ = try reader.take(try reader.length())
+            _ = try reader.byte()
+        case .location:
+            _ = try reader.take(16)
+            let mask = try reader.byte()
+            for bit in 0..<5 where mask & (1 << bit) != 0 { _ = try reader.fixed64() }
+            if mask & (1 << 5) != 0 { _ = try reader.signed() }
+        }
+    }
+
     private static func writePayload(_ value: FieldValue, into writer: inout ByteWriter) {
         switch value {
         case .string(let text): writer.string(text)

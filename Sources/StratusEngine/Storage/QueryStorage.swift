@@ -1,10 +1,12 @@
+import StratusModel
+
 /// What running a query needs from storage, for one zone and record type, in the engine's
 /// words: a plan's driver read in index order or as a set of record ids, the type's records in
 /// modification order, and a record by id.
 ///
 /// The query engine (planner, executor, cursors, CloudKit's ordering rules) lives above this
 /// seam and holds no SQL; `SQLiteQueryStorage` is the one implementation. Another backend
-/// implements these five calls over its own tables and indexes.
+/// implements these six calls over its own tables and indexes.
 protocol QueryStorage {
     /// Hands `body` the driver's rows after the keyset position, in the driver's order
     /// (`descending` for a descending sort; `backwards` reads that order from its end), each
@@ -15,6 +17,13 @@ protocol QueryStorage {
     /// (modification time, id). A `location` or `names` driver does not stream.
     func streamRows(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
                     backwards: Bool, _ body: (_ id: Int64, _ key: IndexValue?, _ record: StoredRecord) throws -> Bool) throws
+
+    /// As ``streamRows(of:descending:afterKey:afterID:count:backwards:_:)`` forwards, but each
+    /// row comes with only the selected fields' values (nil where its record lacks one), not the whole record: for
+    /// scans that read many rows to return a few (a group of equal first-sort values), which
+    /// load the records they keep by id.
+    func streamFields(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
+                      selecting fields: FieldSelection, _ body: (_ id: Int64, _ key: IndexValue?, _ values: [FieldValue?]) throws -> Bool) throws
 
     /// The record ids the driver yields, each once (or the first `stop` of them), unordered.
     func candidateIDs(of driver: QueryPlan.Driver, stoppingAt stop: Int) throws -> Set<Int64>

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import StratusModel
+import StratusPredicates
 @testable import StratusEngine
 
 /// Every operation on alice's shared zone as the owner, a stranger, a read-only participant, a
@@ -29,6 +30,36 @@ import StratusModel
         let stops = try fixture.database(fixture.bob).records(matching: Query(recordType: "Stop"), inZoneWith: fixture.sharedTrips, resultsLimit: 2)
         #expect(stops.records.count == 2)
         #expect(stops.cursor != nil, "a page of a shared zone pages on like any other")
+    }
+
+    /// A query sorted on two fields reads groups of rows with only the fields it sorts by and
+    /// loads a record when it makes the page: the participant's pages must still hold exactly
+    /// the shared records, in order, with a cursor only while one follows.
+    @Test func aParticipantPagesThroughTwoSortsOverSharedRecordsOnly() throws {
+        let fixture = try Fixture()
+        let alice = fixture.database(fixture.alice)
+        var records: [Record] = []
+        for index in 0..<48 {
+            var stop = Record(recordType: "Stop", recordID: RecordID(recordName: "s\(index)", zoneID: fixture.trips),
+                              fields: ["rank": .int64(Int64(index % 4)), "title": .string(String(format: "t%02d", 47 - index))])
+            // Every third stop is under the shared trip; the rest under the unshared one.
+            stop.parent = Reference(recordName: index % 3 == 0 ? "trip-1" : "other")
+            records.append(stop)
+        }
+        _ = try alice.modifyRecords(saving: records)
+        let shared = (0..<48).filter { $0 % 3 == 0 }.sorted { ($0 % 4, 47 - $0) < ($1 % 4, 47 - $1) }.map { "s\($0)" }
+        // The fixture's own stops have no rank: they come last, by title.
+        let expected = shared + ["child-bob", "child-carol", "child-dave", "child-erin", "child-owner", "stop-1"]
+        let bob = fixture.database(fixture.bob)
+        let query = Query(recordType: "Stop", sortDescriptors: [QuerySort("rank"), QuerySort("title")])
+        var page = try bob.records(matching: query, inZoneWith: fixture.sharedTrips, resultsLimit: 5)
+        var seen = page.records.map(\.recordName)
+        while let cursor = page.cursor {
+            page = try bob.records(continuingMatchFrom: cursor, resultsLimit: 5)
+            #expect(!page.records.isEmpty, "a cursor promises another record")
+            seen += page.records.map(\.recordName)
+        }
+        #expect(seen == expected)
     }
 
     @Test func fetchesFollowTheShare() throws {

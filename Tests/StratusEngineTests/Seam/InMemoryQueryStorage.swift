@@ -95,6 +95,14 @@ struct InMemoryQueryStorage: QueryStorage {
         }
     }
 
+    func streamFields(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
+                      selecting fields: FieldSelection, _ body: (Int64, IndexValue?, [FieldValue?]) throws -> Bool) throws {
+        try streamRows(of: driver, descending: descending, afterKey: afterKey, afterID: afterID, count: count, backwards: false) { id, key, record in
+            let all = try record.fields()
+            return try body(id, key, fields.names.map { all[$0] })
+        }
+    }
+
     func candidateIDs(of driver: QueryPlan.Driver, stoppingAt stop: Int) throws -> Set<Int64> {
         var ids: Set<Int64>
         switch driver {

@@ -1,4 +1,6 @@
 import GRDB
+import GRDBSQLite
+import StratusModel
 
 /// ``QueryStorage`` on the SQLite store: drivers read `field_value` (values, ranges, Z-order
 /// cells), the `record` table's time indexes, and the `record_text` FTS5 table, whose tokens
@@ -8,15 +10,48 @@ struct SQLiteQueryStorage: QueryStorage {
     let zoneRowID: Int64
     let typeID: Int64
 
-    func streamRows(of driver: QueryPlan.Driver, descending plainDescending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
+    func streamRows(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
                     backwards: Bool, _ body: (Int64, IndexValue?, StoredRecord) throws -> Bool) throws {
+        let (sql, arguments) = try Self.driverSQL(driver, columns: StoredRecord.joinedColumns, descending: descending, afterKey: afterKey,
+                                                  afterID: afterID, count: count, backwards: backwards, storage: self)
+        let statement = try db.cachedStatement(sql: sql)
+        let rows = try Int64.fetchCursor(statement, arguments: arguments)
+        let row = statement.sqliteStatement
+        while let id = try rows.next() {
+            guard try body(id, IndexValue(sqliteStatement: row, index: 1), StoredRecord(statement: row, offset: 2)) else { return }
+        }
+    }
+
+    func streamFields(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
+                      selecting selection: FieldSelection, _ body: (Int64, IndexValue?, [FieldValue?]) throws -> Bool) throws {
+        let (sql, arguments) = try Self.driverSQL(driver, columns: "r.fields", descending: descending, afterKey: afterKey,
+                                                  afterID: afterID, count: count, backwards: false, storage: self)
+        let statement = try db.cachedStatement(sql: sql)
+        let rows = try Int64.fetchCursor(statement, arguments: arguments)
+        let row = statement.sqliteStatement
+        var values: [FieldValue?] = []
+        while let id = try rows.next() {
+            let blob = UnsafeRawBufferPointer(start: sqlite3_column_blob(row, 2), count: Int(sqlite3_column_bytes(row, 2)))
+            do {
+                try selection.decode(blob, into: &values)
+            } catch {
+                throw CloudKitError(.internalError, "The stored fields of record row \(id) is stored in a form this build cannot read; the store may be damaged.")
+            }
+            guard try body(id, IndexValue(sqliteStatement: row, index: 1), values) else { return }
+        }
+    }
+
+    /// The statement reading a driver's rows in order after a keyset position: the row id, the
+    /// index value, then `columns` of the record row (`r`).
+    private static func driverSQL(_ driver: QueryPlan.Driver, columns record: String, descending plainDescending: Bool, afterKey: IndexValue?,
+                                  afterID: Int64?, count: Int, backwards: Bool, storage: SQLiteQueryStorage) throws -> (String, StatementArguments) {
+        let zoneRowID = storage.zoneRowID, typeID = storage.typeID
         let descending = plainDescending != backwards
         let comparison = descending ? "<" : ">"
         let direction = descending ? "DESC" : "ASC"
         // The drivers ordered by row id alone.
         let idComparison = backwards ? "<" : ">"
         let idDirection = backwards ? "DESC" : "ASC"
-        let record = StoredRecord.joinedColumns
         var sql: String
         var arguments: StatementArguments
         switch driver {
@@ -53,7 +88,7 @@ struct SQLiteQueryStorage: QueryStorage {
             sql += " ORDER BY r.\(column) \(direction), r.id \(direction) LIMIT ?"
         case .text(let tokens, let matchAll):
             sql = "SELECT t.rowid, 0, \(record) FROM record_text t JOIN record r ON r.id = t.rowid WHERE record_text MATCH ?"
-            arguments = [textMatch(tokens, matchAll: matchAll)]
+            arguments = [storage.textMatch(tokens, matchAll: matchAll)]
             if let afterID {
                 sql += " AND t.rowid \(idComparison) ?"
                 arguments += [afterID]
@@ -71,12 +106,7 @@ struct SQLiteQueryStorage: QueryStorage {
             throw QueryExecutor.staleCursor
         }
         arguments += [count]
-        let statement = try db.cachedStatement(sql: sql)
-        let rows = try Int64.fetchCursor(statement, arguments: arguments)
-        let row = statement.sqliteStatement
-        while let id = try rows.next() {
-            guard try body(id, IndexValue(sqliteStatement: row, index: 1), StoredRecord(statement: row, offset: 2)) else { return }
-        }
+        return (sql, arguments)
     }
 
     func candidateIDs(of driver: QueryPlan.Driver, stoppingAt stop: Int) throws -> Set<Int64> {
@@ -168,7 +198,7 @@ struct SQLiteQueryStorage: QueryStorage {
     }
 
     /// An FTS5 expression over this zone and type's tokens: `"z4t2xbob" OR "z4t2xsmith"`.
-    private func textMatch(_ tokens: [String], matchAll: Bool) -> String {
+    fileprivate func textMatch(_ tokens: [String], matchAll: Bool) -> String {
         tokens.map { "\"" + RecordIndexer.scopedToken($0, zoneRowID: zoneRowID, typeID: typeID).replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
             .joined(separator: matchAll ? " AND " : " OR ")
     }
