@@ -58,25 +58,9 @@ extension Store {
     /// - Throws: `badDatabase` for a file that is not a Stratus store, `incompatibleVersion`
     ///   for one made by another version of Stratus (open it once with this one first).
     public static func exportSchema(ofStoreAt path: String) throws -> SchemaDocument {
-        var configuration = Configuration()
-        configuration.readonly = true
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? queue.close() }
-            return try queue.read { db in
-                guard try db.tableExists("store_info") else {
-                    throw CloudKitError(.badDatabase, "\(path) is not a Stratus store.")
-                }
-                guard try StoreMigrations.migrator.hasCompletedMigrations(db) else {
-                    throw CloudKitError(.incompatibleVersion, "\(path) was made by another version of Stratus; open it once with this one, then compare.")
-                }
-                let version = try StoreInfo.schemaVersion(in: db)
-                return try SchemaImporter.export(db, catalog: try SchemaCatalog.load(db, version: version))
-            }
-        } catch let error as CloudKitError {
-            throw error
-        } catch let error as DatabaseError {
-            throw describe(error, path: path)
+        try SQLiteStoreFile.readWithoutOpening(path: path) { db in
+            let version = try StoreInfo.schemaVersion(in: db)
+            return try SchemaImporter.export(db, catalog: try SchemaCatalog.load(db, version: version))
         }
     }
 }

@@ -15,9 +15,8 @@ public final class Store: Sendable {
     /// The user record name that acts when no other user is named.
     public let owner: String
 
-    let pool: DatabasePool
-    /// Set when the store could only be opened for reading; writes are refused up front.
-    private let readOnly: ReadOnlyStore?
+    /// The SQLite file, its connections and its transactions.
+    let file: SQLiteStoreFile
     private let catalogCache = LockedValue<SchemaCatalog?>(nil)
     /// User record names known to have a user row: `database(_:user:)` runs on every query
     /// and request, and a user, once made, is never removed.
@@ -41,39 +40,17 @@ public final class Store: Sendable {
     public init(path: String, creatingWith environment: StoreEnvironment? = nil, memoryMapBytes: Int = Store.defaultMemoryMapBytes,
                 upgrading: (() -> Void)? = nil) throws {
         self.path = path
-        let url = URL(fileURLWithPath: path)
-        try Store.checkLooksLikeSQLite(url)
-        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(15)
-        configuration.prepareDatabase { db in
-            db.add(function: SQLFunctions.distance)
-            // Reads map the file instead of copying pages through pread: index lookups that
-            // jump around a large store cost far less.
-            try db.execute(sql: "PRAGMA mmap_size = \(max(0, memoryMapBytes))")
-        }
-        let readOnly = ReadOnlyStore(path: path)
-        configuration.readonly = readOnly != nil
-        self.readOnly = readOnly
-        do {
-            let (opened, info) = try Store.open(path: path, configuration: configuration, readOnly: readOnly, environment: environment,
-                                                upgrading: upgrading)
-            pool = opened
-            storeID = info.uuid
-            owner = info.owner
-            if readOnly == nil { try? syncFaultMarker() }
-        } catch let error as CloudKitError {
-            throw error
-        } catch let error as DatabaseError {
-            throw Store.describe(error, path: path)
-        }
+        file = try SQLiteStoreFile(path: path, creatingWith: environment, memoryMapBytes: memoryMapBytes, upgrading: upgrading)
+        storeID = file.info.uuid
+        owner = file.info.owner
+        if !isReadOnly { try? syncFaultMarker() }
     }
 
     /// What each connection maps of the store file unless told otherwise: 128 MiB.
     public static let defaultMemoryMapBytes = 134_217_728
 
     /// True when the store was opened for reading only (see ``init(path:creatingWith:)``).
-    public var isReadOnly: Bool { readOnly != nil }
+    public var isReadOnly: Bool { file.readOnly != nil }
 
     /// The store's environment now (a schema import can move a store to production).
     public var environment: StoreEnvironment {
@@ -112,30 +89,16 @@ public final class Store: Sendable {
     // MARK: - Transactions
 
     func read<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
-        do {
-            return try pool.read(body)
-        } catch let error as DatabaseError {
-            throw Store.describe(error, path: path)
-        }
+        try file.read(body)
     }
 
     func write<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
-        if let readOnly { throw readOnly.writeRefusal }
-        do {
-            return try pool.write(body)
-        } catch let error as DatabaseError {
-            throw Store.describe(error, path: path)
-        }
+        try file.write(body)
     }
 
     /// Writes outside a transaction, for a caller that commits as it goes (``CloudDatabase/writeInBulk(itemsPerTransaction:_:)``).
     func writeWithoutTransaction<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
-        if let readOnly { throw readOnly.writeRefusal }
-        do {
-            return try pool.writeWithoutTransaction(body)
-        } catch let error as DatabaseError {
-            throw Store.describe(error, path: path)
-        }
+        try file.writeWithoutTransaction(body)
     }
 
     /// The schema catalog as of this transaction, reloaded only when another write changed it.
@@ -152,167 +115,5 @@ public final class Store: Sendable {
         catalog.version = try StoreInfo.advanceSchemaVersion(in: db)
         let updated = catalog
         catalogCache.withLock { $0 = updated }
-    }
-
-    // MARK: - Opening
-
-    /// Opens the pool, checks the file and brings it up to date; a read-only store that SQLite
-    /// cannot open the usual way (no `-shm` file, and no right to make one) is opened immutable.
-    private static func open(path: String, configuration: Configuration, readOnly: ReadOnlyStore?,
-                             environment: StoreEnvironment?, upgrading: (() -> Void)?) throws -> (DatabasePool, StoreInfo) {
-        guard let readOnly else {
-            return try open(sqlitePath: path, filePath: path, configuration: configuration, readOnly: false, environment: environment,
-                            upgrading: upgrading)
-        }
-        do {
-            return try open(sqlitePath: path, filePath: path, configuration: configuration, readOnly: true, environment: environment)
-        } catch let error as DatabaseError where [.SQLITE_READONLY, .SQLITE_CANTOPEN].contains(error.resultCode) {
-            guard !readOnly.walHasChanges else { throw readOnly.unreadChangesRefusal }
-            return try open(sqlitePath: readOnly.immutableURI, filePath: path, configuration: configuration, readOnly: true, environment: environment)
-        }
-    }
-
-    /// Opens the pool on `sqlitePath` (the file, or an SQLite URI naming `filePath`). Processes
-    /// that open a new store at the same moment can meet SQLITE_BUSY while one of them switches
-    /// the file to WAL mode, where SQLite does not wait on the busy handler; and GRDB can find
-    /// the `-wal` file gone between two looks at it when another process closes. Those attempts
-    /// are retried, briefly.
-    private static func open(sqlitePath: String, filePath path: String, configuration: Configuration, readOnly: Bool,
-                             environment: StoreEnvironment?, upgrading: (() -> Void)? = nil) throws -> (DatabasePool, StoreInfo) {
-        var attempt = 0
-        while true {
-            do {
-                // Look before opening for real: opening a pool turns the file to WAL mode, which
-                // must not happen to an SQLite file that is not a store.
-                try Store.checkExistingFile(sqlitePath: sqlitePath, filePath: path)
-                let pool = try DatabasePool(path: sqlitePath, configuration: configuration)
-                try pool.read { db in try Store.checkIsStratusStore(db) }
-                if readOnly {
-                    let info = try pool.read { db -> StoreInfo in
-                        guard try StoreMigrations.migrator.hasCompletedMigrations(db), let info = try StoreInfo.load(db) else {
-                            throw CloudKitError(.permissionFailure, "The store at \(path) is read-only and needs upgrading to this version of Stratus; make it writable and open it once.")
-                        }
-                        return info
-                    }
-                    return (pool, info)
-                }
-                if let upgrading, try pool.read({ db in
-                    try db.tableExists("store_info") && !StoreMigrations.migrator.hasCompletedMigrations(db)
-                }) {
-                    upgrading()
-                }
-                try Store.migrate(pool)
-                let info = try pool.write { db -> StoreInfo in
-                    try Store.initialize(db, environment: environment)
-                }
-                return (pool, info)
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 40 {
-                attempt += 1
-                usleep(UInt32(min(attempt, 8)) * 25_000)
-            } catch let error as CocoaError where error.code == .fileReadNoSuchFile && attempt < 40 {
-                // GRDB reads the size of the -wal file after seeing it exist; another process
-                // closing its last connection deletes the file in between. Opening again sees
-                // the file as it now is.
-                attempt += 1
-                usleep(UInt32(min(attempt, 8)) * 25_000)
-            }
-        }
-    }
-
-    /// Runs the migrations. GRDB reads which are applied outside their transactions, so two
-    /// processes opening a new store at once can both start the same one: the later one's
-    /// transaction fails ("table ... already exists") and rolls back, and running the migrator
-    /// again finds that migration applied.
-    private static func migrate(_ pool: DatabasePool) throws {
-        var attempt = 0
-        while true {
-            do {
-                return try StoreMigrations.migrator.migrate(pool)
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && attempt < 5 {
-                attempt += 1
-            }
-        }
-    }
-
-    private static func checkLooksLikeSQLite(_ url: URL) throws {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw CloudKitError(.badDatabase, "\(url.path) is a folder, not a store file.")
-        }
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        if header.isEmpty { return }
-        guard header.count == 16, header == Data("SQLite format 3\0".utf8) else {
-            throw CloudKitError(.badDatabase, "\(url.path) is not a Stratus store: it is not an SQLite database.")
-        }
-    }
-
-    /// Checks a file that exists through a read-only connection, which changes nothing in it.
-    private static func checkExistingFile(sqlitePath: String, filePath path: String) throws {
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(15)
-        let queue = try DatabaseQueue(path: sqlitePath, configuration: configuration)
-        defer { try? queue.close() }
-        try queue.read { db in try checkIsStratusStore(db) }
-    }
-
-    /// Refuses SQLite files that are not stores, and stores made by a newer Stratus.
-    private static func checkIsStratusStore(_ db: GRDB.Database) throws {
-        let hasInfo = try db.tableExists("store_info")
-        if !hasInfo {
-            let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb_%'") ?? 0
-            guard tableCount == 0 else {
-                throw CloudKitError(.badDatabase, "The file is an SQLite database but not a Stratus store; refusing to touch it.")
-            }
-        } else if let info = try StoreInfo.load(db), info.formatVersion > StoreMigrations.formatVersion {
-            throw CloudKitError(.incompatibleVersion, "This store was made by a newer Stratus (store format \(info.formatVersion); this build reads up to \(StoreMigrations.formatVersion)). Upgrade Stratus to open it.")
-        }
-    }
-
-    private static func initialize(_ db: GRDB.Database, environment: StoreEnvironment?) throws -> StoreInfo {
-        if let info = try StoreInfo.load(db) {
-            if let environment, environment != info.environment {
-                throw CloudKitError(.invalidArguments, "The store already exists as a \(info.environment.rawValue) store; its environment is chosen only when it is made.")
-            }
-            return info
-        }
-        let info = StoreInfo(uuid: UUID(), formatVersion: StoreMigrations.formatVersion,
-                             environment: environment ?? .development,
-                             owner: "_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
-                             schemaVersion: 0)
-        try db.execute(sql: "INSERT INTO store_info (id, uuid, format_version, environment, owner, created_at) VALUES (1, ?, ?, ?, ?, ?)",
-                       arguments: [StoreInfo.uuidBytes(info.uuid), info.formatVersion, info.environment.rawValue, info.owner,
-                                   FieldValue.milliseconds(Date())])
-        for scope in DatabaseScope.allCases {
-            try db.execute(sql: "INSERT INTO database_state (scope) VALUES (?)", arguments: [scope.rawValue])
-        }
-        // One public database for everyone; private databases come with their users.
-        try db.execute(sql: "INSERT INTO zone (scope, owner, name) VALUES (?, ?, ?)",
-                       arguments: [DatabaseScope.public.rawValue, ZoneID.defaultOwnerName, ZoneID.defaultZoneName])
-        var catalog = try SchemaCatalog.load(db, version: 0)
-        _ = try catalog.addType("Users", systemIndexes: RecordTypeSchema.developmentSystemIndexes, in: db)
-        try catalog.addField(SchemaField(name: "roles", type: .list(.int64), indexes: []), toType: "Users", in: db)
-        try UserRows.insert(recordName: info.owner, alias: UserRows.ownerAlias, in: db)
-        return info
-    }
-
-    static func describe(_ error: DatabaseError, path: String) -> CloudKitError {
-        switch error.resultCode {
-        case .SQLITE_NOTADB:
-            return CloudKitError(.badDatabase, "\(path) is not a Stratus store: it is not an SQLite database.")
-        case .SQLITE_CORRUPT:
-            return CloudKitError(.badDatabase, "The store at \(path) is damaged (\(error.message ?? "corrupt")); restore it from a copy.")
-        case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return CloudKitError(.zoneBusy, "The store at \(path) is locked by another process (writers wait up to 15 seconds); try again.")
-        case .SQLITE_FULL:
-            return CloudKitError(.quotaExceeded, "The disk holding \(path) is full; nothing was written. Free some space and try again.")
-        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
-            return CloudKitError(.permissionFailure, "Cannot write the store at \(path) (\(error.message ?? "read-only")); check the file's permissions.")
-        default:
-            return CloudKitError(.internalError, "SQLite failed on \(path): \(error.message ?? "\(error.resultCode)")")
-        }
     }
 }

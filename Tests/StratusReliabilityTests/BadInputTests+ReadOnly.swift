@@ -46,7 +46,7 @@ extension BadInputTests {
         }
         do {
             let opened = try Store(path: live)
-            try opened.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+            try opened.file.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
             var record = Record(recordType: "Item", recordID: RecordID(recordName: "r4", zoneID: ZoneID(zoneName: "z")))
             record["s"] = .string("only in the WAL")
             _ = try opened.database(.private).modifyRecords(saving: [record])

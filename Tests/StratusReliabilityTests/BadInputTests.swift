@@ -270,7 +270,7 @@ import Testing
     @Test func fullDiskInTheEngine() throws {
         let database = try Store(path: store).database(.private)
         // SQLite stops growing the file at max_page_count, exactly as on a full disk (SQLITE_FULL).
-        try database.store.pool.writeWithoutTransaction { db in
+        try database.store.file.pool.writeWithoutTransaction { db in
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pages + 8)")
         }
