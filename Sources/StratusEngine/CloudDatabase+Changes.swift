@@ -38,19 +38,9 @@ extension CloudDatabase {
                 throw CloudKitError(.invalidArguments, "The end token comes before the start token; give the earlier token first.")
             }
             let catalog = try store.catalog(db)
-            // Both tables are read in sequence order through their (zone, seq) index and merged
-            // here. (One UNION ALL statement made SQLite sort both sides again in a temporary
-            // b-tree, copying every row with its fields, which cost more than the reads.)
+            // Both tables are read in sequence order and merged here (see ChangeFeedRows).
             // Deletions are few and small, so they are read first; record rows stream.
-            var deletions: [(sequence: Int64, name: String, typeID: Int64)] = []
-            let deletionStatement = try db.cachedStatement(sql: """
-                SELECT seq, name, type_id FROM tombstone WHERE zone_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
-                """)
-            let deletionRows = try Int64.fetchCursor(deletionStatement, arguments: [zone.id, start, stop, limit + 1])
-            while let sequence = try deletionRows.next() {
-                let row = deletionStatement.sqliteStatement
-                deletions.append((sequence, String(sqliteStatement: row, index: 1), Int64(sqliteStatement: row, index: 2)))
-            }
+            let deletions = try ChangeFeedRows.deletions(zoneRowID: zone.id, after: start, through: stop, limit: limit + 1, in: db)
             var changes: [ZoneChange] = []
             changes.reserveCapacity(min(limit, 1024))
             var last = start
@@ -69,27 +59,22 @@ extension CloudDatabase {
                 }
                 return true
             }
-            let recordStatement = try db.cachedStatement(sql: """
-                SELECT \(StoredRecord.columns)\(includingChangedKeys ? ", changed_keys" : "") FROM record WHERE zone_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
-                """)
             var changedKeys: [String: [String]] = [:]
             let decoder = FieldDecoder()
-            // Records the caller may not see are skipped, so then the page reads on until it is full.
-            let recordRows = try Int64.fetchCursor(recordStatement, arguments: [zone.id, start, stop, visible == nil ? limit + 1 : Int.max])
             var typeName = (id: Int64.min, name: "?")
-            while try recordRows.next() != nil {
-                let stored = StoredRecord(statement: recordStatement.sqliteStatement)
+            // Records the caller may not see are skipped, so then the page reads on until it is full.
+            try ChangeFeedRows.changedRecords(zoneRowID: zone.id, after: start, through: stop, limit: visible == nil ? limit + 1 : Int.max,
+                                              includingChangedKeys: includingChangedKeys, in: db) { stored, keys in
                 guard addDeletions(before: stored.sequence), changes.count < limit else {
                     moreComing = true
-                    break
+                    return false
                 }
                 last = stored.sequence
-                if let visible, try !visible(stored) { continue }
+                if let visible, try !visible(stored) { return true }
                 if typeName.id != stored.typeID { typeName = (stored.typeID, catalog.typeNames[stored.typeID] ?? "?") }
                 changes.append(.changed(try stored.record(zoneID: zone.zoneID, typeName: typeName.name, desiredKeys: desiredKeys, decoder: decoder)))
-                if includingChangedKeys, case .string(let keys) = DatabaseValue(sqliteStatement: recordStatement.sqliteStatement, index: 12).storage {
-                    changedKeys[stored.name] = ChangedKeys.decode(keys)
-                }
+                if let keys { changedKeys[stored.name] = ChangedKeys.decode(keys) }
+                return true
             }
             if !moreComing, !addDeletions(before: nil) { moreComing = true }
             let end = moreComing ? last : stop

@@ -64,10 +64,7 @@ public struct CloudDatabase: Sendable {
     public func recordCountsByType(inZoneWith zoneID: ZoneID) throws -> [String: Int] {
         try store.read { db in
             let zone = try gate(db).zone(zoneID)
-            let rows = try Row.fetchAll(db.cachedStatement(sql: CloudDatabase.recordCountsByTypeSQL), arguments: [zone.id])
-            var counts: [String: Int] = [:]
-            for row in rows { counts[row[0]] = row[1] }
-            return counts
+            return try StoredRecord.countsByType(zoneRowID: zone.id, in: db)
         }
     }
 
@@ -82,12 +79,6 @@ public struct CloudDatabase: Sendable {
             return try StoredRecord.modificationHistogram(zoneRowID: zone.id, buckets: buckets, in: db)
         }
     }
-
-    static let recordCountsByTypeSQL = """
-        SELECT record_type.name, counts.n FROM
-            (SELECT type_id, count(*) AS n FROM record WHERE zone_id = ? GROUP BY type_id) AS counts
-        JOIN record_type ON record_type.id = counts.type_id
-        """
 
     /// Makes zones (idempotent for a zone that exists) and deletes zones with all their records.
     ///

@@ -78,7 +78,7 @@ extension Store {
 
     /// Makes the marker say whether the plan has an armed fault.
     func syncFaultMarker() throws {
-        let armed = try read { db in try Bool.fetchOne(db, sql: FaultRows.armedProbeSQL) ?? false }
+        let armed = try read { db in try FaultRows.anyArmed(in: db) }
         let present = FileManager.default.fileExists(atPath: faultMarkerPath)
         if armed && !present {
             guard FileManager.default.createFile(atPath: faultMarkerPath, contents: Data()) else {

@@ -26,14 +26,8 @@ struct ShareReader {
 
     /// Shares the viewer owns (by zone, then root) and shares they accepted.
     func shares() throws -> (owned: [Share], accepted: [Share]) {
-        let owned = try Row.fetchAll(db, sql: """
-            SELECT s.\(ShareRows.ShareRow.columns.replacingOccurrences(of: ", ", with: ", s.")) FROM share s JOIN zone z ON z.id = s.zone_id
-            WHERE s.state = 0 AND z.owner = ? AND z.scope = ? ORDER BY z.name, s.root_name
-            """, arguments: [viewer, DatabaseScope.private.rawValue]).map(ShareRows.ShareRow.init)
-        let accepted = try Row.fetchAll(db, sql: """
-            SELECT s.\(ShareRows.ShareRow.columns.replacingOccurrences(of: ", ", with: ", s.")) FROM share s JOIN share_participant p ON p.share_id = s.id
-            WHERE s.state = 0 AND p.user = ? AND p.status = 2 AND p.type <> 1 ORDER BY s.id
-            """, arguments: [viewer]).map(ShareRows.ShareRow.init)
+        let owned = try ShareRows.owned(by: viewer, in: db)
+        let accepted = try ShareRows.accepted(by: viewer, in: db)
         return (try owned.map(share), try accepted.map(share))
     }
 

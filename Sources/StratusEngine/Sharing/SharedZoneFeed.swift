@@ -24,17 +24,11 @@ struct SharedZoneFeed {
     /// One row per zone the user ever took part in a share of, its state and sequence as the
     /// user's shared database sees it.
     private func zoneStates() throws -> [ZoneRow] {
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT z.id, z.scope, z.owner, z.name, z.incarnation, z.change_seq, z.db_seq, z.state, z.compacted_seq,
-                   p.status, p.db_seq AS access_seq, s.state AS share_state
-            FROM share_participant p JOIN share s ON s.id = p.share_id JOIN zone z ON z.id = s.zone_id
-            WHERE p.user = ? AND p.type <> 1 AND p.status IN (2, 3)
-            """), arguments: [user])
         var zones: [Int64: ZoneRow] = [:]
-        for row in rows {
-            var zone = ZoneRow(row: row)
-            let accepted = (row["status"] as Int) == ParticipantStatus.accepted.rawValue && (row["share_state"] as Int) == 0 && zone.state == .live
-            let accessSequence: Int64 = row["access_seq"]
+        for access in try ShareRows.zoneAccess(user: user, in: db) {
+            var zone = access.zone
+            let accepted = access.status == .accepted && access.shareIsLive && zone.state == .live
+            let accessSequence = access.accessSequence
             zone.databaseSequence = accepted ? max(zone.databaseSequence, accessSequence) : accessSequence
             zone.state = accepted ? .live : .deleted
             if let known = zones[zone.id] {

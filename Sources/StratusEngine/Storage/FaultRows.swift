@@ -62,7 +62,9 @@ enum FaultRows {
     }
 
     /// Whether any fault can still fire.
-    static let armedProbeSQL = "SELECT EXISTS (SELECT 1 FROM fault WHERE spent = 0)"
+    static func anyArmed(in db: GRDB.Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM fault WHERE spent = 0)") ?? false
+    }
 
     static func saveCounts(_ fault: Fault, in db: GRDB.Database) throws {
         try db.execute(sql: "UPDATE fault SET seen = ?, fired = ?, spent = ?, last_fired_at = ? WHERE id = ?",

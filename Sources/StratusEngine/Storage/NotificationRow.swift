@@ -25,6 +25,22 @@ enum NotificationRow {
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(decode)
     }
 
+    /// Writes a new notification for `owner`; the table gives it the next sequence. `display`
+    /// is `encodeDisplay`'s text; no fields are stored as NULL.
+    static func insert(id: String, scope: DatabaseScope, owner: String, subscriptionID: String, type: CloudNotification.NotificationType,
+                       reason: CloudNotification.Reason?, zoneID: ZoneID?, recordName: String?, recordType: String?,
+                       fields: [String: FieldValue], display: String?, createdAt: Int64, originDevice: String, in db: GRDB.Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO notification (id, scope, owner, subscription_id, kind, reason, zone_name, zone_owner, record_name, record_type,
+                                      fields, info, created_at, origin_device)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                id, scope.rawValue, owner, subscriptionID, type.rawValue, reason?.rawValue,
+                zoneID?.zoneName, zoneID?.ownerName, recordName, recordType, fields.isEmpty ? nil : FieldCoder.encode(fields),
+                display, createdAt, originDevice,
+            ])
+    }
+
     /// Marks the owner's notifications with these IDs read; unknown IDs are ignored.
     static func markRead(_ notificationIDs: [String], owner: String, in db: GRDB.Database) throws {
         let statement = try db.cachedStatement(sql: "UPDATE notification SET read = 1 WHERE id = ? AND owner = ?")

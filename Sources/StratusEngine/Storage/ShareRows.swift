@@ -97,6 +97,44 @@ enum ShareRows {
         try Row.fetchAll(db, sql: "SELECT * FROM share_participant WHERE share_id = ? ORDER BY type, user", arguments: [shareID]).map(ParticipantRow.init)
     }
 
+    /// The live shares of `owner`'s private zones, by zone name, then root.
+    static func owned(by owner: String, in db: GRDB.Database) throws -> [ShareRow] {
+        try Row.fetchAll(db, sql: """
+            SELECT s.\(ShareRow.columns.replacingOccurrences(of: ", ", with: ", s.")) FROM share s JOIN zone z ON z.id = s.zone_id
+            WHERE s.state = 0 AND z.owner = ? AND z.scope = ? ORDER BY z.name, s.root_name
+            """, arguments: [owner, DatabaseScope.private.rawValue]).map(ShareRow.init)
+    }
+
+    /// The live shares `user` has accepted (not as their owner), oldest first.
+    static func accepted(by user: String, in db: GRDB.Database) throws -> [ShareRow] {
+        try Row.fetchAll(db, sql: """
+            SELECT s.\(ShareRow.columns.replacingOccurrences(of: ", ", with: ", s.")) FROM share s JOIN share_participant p ON p.share_id = s.id
+            WHERE s.state = 0 AND p.user = ? AND p.status = 2 AND p.type <> 1 ORDER BY s.id
+            """, arguments: [user]).map(ShareRow.init)
+    }
+
+    /// A zone a user took part in a share of (accepted, or removed since), with that share's
+    /// state and when the user's access last changed.
+    struct ZoneAccess {
+        var zone: ZoneRow
+        var status: ParticipantStatus?
+        var shareIsLive: Bool
+        var accessSequence: Int64
+    }
+
+    /// One row per share `user` accepted or was removed from (owners left out), with its zone.
+    static func zoneAccess(user: String, in db: GRDB.Database) throws -> [ZoneAccess] {
+        try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT z.id, z.scope, z.owner, z.name, z.incarnation, z.change_seq, z.db_seq, z.state, z.compacted_seq,
+                   p.status, p.db_seq AS access_seq, s.state AS share_state
+            FROM share_participant p JOIN share s ON s.id = p.share_id JOIN zone z ON z.id = s.zone_id
+            WHERE p.user = ? AND p.type <> 1 AND p.status IN (2, 3)
+            """), arguments: [user]).map { row in
+            ZoneAccess(zone: ZoneRow(row: row), status: ParticipantStatus(rawValue: row["status"]), shareIsLive: (row["share_state"] as Int) == 0,
+                       accessSequence: row["access_seq"])
+        }
+    }
+
     /// The live shares of a zone that `user` has accepted.
     static func grants(zoneRowID: Int64, user: String, in db: GRDB.Database) throws -> [Grant] {
         try Row.fetchAll(db.cachedStatement(sql: """

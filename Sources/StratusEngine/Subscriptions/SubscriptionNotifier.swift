@@ -197,15 +197,10 @@ struct SubscriptionNotifier {
         let display = info.map { info in
             NotificationRow.encodeDisplay(alertBody: info.alertBody, title: info.title, subtitle: info.subtitle, category: info.category)
         } ?? nil
-        try db.cachedStatement(sql: """
-            INSERT INTO notification (id, scope, owner, subscription_id, kind, reason, zone_name, zone_owner, record_name, record_type,
-                                      fields, info, created_at, origin_device)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                UUID().uuidString, (scope ?? database.sequenceScope).rawValue, entry.owner, entry.subscription.subscriptionID, type.rawValue, reason?.rawValue,
-                zoneID?.zoneName, zoneID?.ownerName, recordName, recordType, fields.isEmpty ? nil : FieldCoder.encode(fields),
-                display, nowMilliseconds, database.device,
-            ])
+        try NotificationRow.insert(id: UUID().uuidString, scope: scope ?? database.sequenceScope, owner: entry.owner,
+                                   subscriptionID: entry.subscription.subscriptionID, type: type, reason: reason, zoneID: zoneID,
+                                   recordName: recordName, recordType: recordType, fields: fields, display: display,
+                                   createdAt: nowMilliseconds, originDevice: database.device, in: db)
     }
 }
 
