@@ -1,4 +1,3 @@
-import GRDB
 import StratusModel
 
 extension CloudDatabase {
@@ -33,13 +32,13 @@ extension CloudDatabase {
 /// The writer ``CloudDatabase/writeInBulk(itemsPerTransaction:_:)`` hands out; valid only inside it.
 public struct BulkWriter {
     let database: CloudDatabase
-    let db: GRDB.Database
+    let db: StoreTransaction
     let itemsPerTransaction: Int
     private var uncommitted = 0
     /// New records' index rows of the transaction under way, written sorted before it commits.
     private var buffer: IndexRowBuffer
 
-    init(database: CloudDatabase, db: GRDB.Database, itemsPerTransaction: Int) {
+    init(database: CloudDatabase, db: StoreTransaction, itemsPerTransaction: Int) {
         self.database = database
         self.db = db
         self.itemsPerTransaction = itemsPerTransaction

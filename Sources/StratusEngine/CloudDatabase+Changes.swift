@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 extension CloudDatabase {
@@ -147,7 +146,7 @@ extension CloudDatabase {
         }
     }
 
-    private func startSequence(_ token: String?, zone: ZoneRow, in db: GRDB.Database) throws -> Int64 {
+    private func startSequence(_ token: String?, zone: ZoneRow, in db: StoreTransaction) throws -> Int64 {
         guard let token else { return 0 }
         let decoded = try ZoneChangeToken.decode(token, storeID: store.storeID)
         guard decoded.scope == scope else {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// The outcome of fetching one record by name.
@@ -25,7 +24,7 @@ extension CloudDatabase {
         return try store.read { db in
             let catalog = try store.catalog(db)
             let gate = AccessGate(self, db: db, catalog: catalog)
-            let statement = try StoredRecord.findByNameStatement(db)
+            let lookup = try StoredRecord.nameLookup(db)
             let decoder = FieldDecoder()
             var zones: [ZoneID: Result<ZoneRow, CloudKitError>] = [:]
             var results: [FetchedRecord] = []
@@ -52,7 +51,7 @@ extension CloudDatabase {
                 case .failure(let error):
                     result = .failure(error)
                 case .success(let zoneRow):
-                    if let stored = try StoredRecord.find(zoneRowID: zoneRow.id, name: recordID.recordName, with: statement) {
+                    if let stored = try lookup.find(zoneRowID: zoneRow.id, name: recordID.recordName) {
                         do {
                             try gate.checkRead(stored, zone: zoneRow)
                         } catch let error as CloudKitError {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 extension CloudDatabase {
@@ -37,7 +36,7 @@ extension CloudDatabase {
     /// `modifyRecords` inside a transaction the caller holds (sharing writes a share record
     /// and its own rows in one). `failing` gives records a fault fails before they are planned.
     func modifyRecords(saving: [Record], deleting: [RecordID], savePolicy: RecordSavePolicy, atomically: Bool,
-                       failing: [String: CloudKitError] = [:], indexBuffer: IndexRowBuffer? = nil, in db: GRDB.Database) throws -> ModifyRecordsResult {
+                       failing: [String: CloudKitError] = [:], indexBuffer: IndexRowBuffer? = nil, in db: StoreTransaction) throws -> ModifyRecordsResult {
         var batch = try ModifyBatch(database: self, db: db, savePolicy: savePolicy)
         batch.failing = failing
         batch.indexBuffer = indexBuffer
@@ -80,7 +79,7 @@ struct ModifyBatch {
     }
 
     let database: CloudDatabase
-    let db: GRDB.Database
+    let db: StoreTransaction
     let savePolicy: RecordSavePolicy
     var catalog: SchemaCatalog
     var validator: RecordValidator
@@ -98,7 +97,7 @@ struct ModifyBatch {
     var indexBuffer: IndexRowBuffer?
     let now = Date()
 
-    init(database: CloudDatabase, db: GRDB.Database, savePolicy: RecordSavePolicy) throws {
+    init(database: CloudDatabase, db: StoreTransaction, savePolicy: RecordSavePolicy) throws {
         self.database = database
         self.db = db
         self.savePolicy = savePolicy

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 import StratusPredicates
 
@@ -66,7 +65,7 @@ extension CloudDatabase {
             let gate = AccessGate(self, db: db, catalog: catalog)
             let zone = try gate.zone(zoneID)
             let plan = QueryPlanner(type: type).plan(compiled)
-            let storage = SQLiteQueryStorage(db: db, zoneRowID: zone.id, typeID: type.id)
+            let storage = SQLiteQueryStorage(db, zoneRowID: zone.id, typeID: type.id)
             var executor = QueryExecutor(storage: storage, zoneRowID: zone.id, type: type, query: compiled, plan: plan, limit: limit)
             executor.visible = try gate.readFilter(zone: zone, typeName: query.recordType)
             let (loaded, next) = fromEnd ? (try executor.runTail(), nil) : try executor.run(after: position)

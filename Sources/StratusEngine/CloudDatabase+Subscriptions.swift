@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 import StratusPredicates
 
@@ -82,7 +81,7 @@ extension CloudDatabase {
         return row.subscription
     }
 
-    private func check(_ subscription: Subscription, catalog: SchemaCatalog, in db: GRDB.Database) throws {
+    private func check(_ subscription: Subscription, catalog: SchemaCatalog, in db: StoreTransaction) throws {
         let id = subscription.subscriptionID
         if id.isEmpty || id.utf8.count > 255 {
             throw CloudKitError(.invalidArguments, "A subscription ID must be 1 to 255 bytes long.")

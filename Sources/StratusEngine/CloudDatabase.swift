@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// One database of a store (public, private or shared) as one user sees it: the counterpart
@@ -33,7 +32,7 @@ public struct CloudDatabase: Sendable {
     }
 
     /// The gate of one transaction of this database.
-    func gate(_ db: GRDB.Database) throws -> AccessGate {
+    func gate(_ db: StoreTransaction) throws -> AccessGate {
         AccessGate(self, db: db)
     }
 
@@ -133,14 +132,14 @@ public struct CloudDatabase: Sendable {
 
     /// The next sequence of this database's change feed. The shared database counts with the
     /// private databases, whose zones it shows (see `SharedZoneFeed`).
-    func nextDatabaseSequence(_ db: GRDB.Database) throws -> Int64 {
+    func nextDatabaseSequence(_ db: StoreTransaction) throws -> Int64 {
         try CloudDatabase.nextDatabaseSequence(scope: sequenceScope, in: db)
     }
 
     /// The scope whose counter orders this database's changes.
     var sequenceScope: DatabaseScope { scope == .shared ? .private : scope }
 
-    static func nextDatabaseSequence(scope: DatabaseScope, in db: GRDB.Database) throws -> Int64 {
+    static func nextDatabaseSequence(scope: DatabaseScope, in db: StoreTransaction) throws -> Int64 {
         try DatabaseSequence.next(scope: scope, in: db)
     }
 }

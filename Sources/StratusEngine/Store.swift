@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// A local CloudKit container: one SQLite file in WAL mode holding the public, private and
@@ -88,21 +87,21 @@ public final class Store: Sendable {
 
     // MARK: - Transactions
 
-    func read<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+    func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         try file.read(body)
     }
 
-    func write<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+    func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         try file.write(body)
     }
 
     /// Writes outside a transaction, for a caller that commits as it goes (``CloudDatabase/writeInBulk(itemsPerTransaction:_:)``).
-    func writeWithoutTransaction<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+    func writeWithoutTransaction<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         try file.writeWithoutTransaction(body)
     }
 
     /// The schema catalog as of this transaction, reloaded only when another write changed it.
-    func catalog(_ db: GRDB.Database) throws -> SchemaCatalog {
+    func catalog(_ db: StoreTransaction) throws -> SchemaCatalog {
         let version = try StoreInfo.schemaVersion(in: db)
         if let cached = catalogCache.withLock({ $0 }), cached.version == version { return cached }
         let loaded = try SchemaCatalog.load(db, version: version)
@@ -111,7 +110,7 @@ public final class Store: Sendable {
     }
 
     /// Records that a write changed the schema, so every process reloads it.
-    func schemaChanged(_ db: GRDB.Database, catalog: inout SchemaCatalog) throws {
+    func schemaChanged(_ db: StoreTransaction, catalog: inout SchemaCatalog) throws {
         catalog.version = try StoreInfo.advanceSchemaVersion(in: db)
         let updated = catalog
         catalogCache.withLock { $0 = updated }

@@ -39,11 +39,11 @@ import StratusTestSupport
         let ones = try db.records(matching: Query(recordType: "Item", predicateFormat: "n == 1"), inZoneWith: zone, resultsLimit: 100)
         #expect(ones.records.map(\.recordName).sorted() == ["item-101", "item-201", "item-301", "item-401"])
         let orphans = try temp.store.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM field_value WHERE record_id NOT IN (SELECT id FROM record)") ?? -1
+            try Int.fetchOne(db.sqlite, sql: "SELECT count(*) FROM field_value WHERE record_id NOT IN (SELECT id FROM record)") ?? -1
         }
         #expect(orphans == 0)
         let indexed = try temp.store.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(DISTINCT record_id) FROM field_value WHERE zone_id = (SELECT id FROM zone WHERE name = 'Bulk')") ?? 0
+            try Int.fetchOne(db.sqlite, sql: "SELECT count(DISTINCT record_id) FROM field_value WHERE zone_id = (SELECT id FROM zone WHERE name = 'Bulk')") ?? 0
         }
         #expect(indexed == 499, "every record left has its index rows")
     }

@@ -77,7 +77,7 @@ import StratusTestSupport
         var result: [String: Record] = [:]
         for zone in try database.allRecordZones() {
             let names = try database.store.read { db in
-                try String.fetchAll(db, sql: "SELECT record.name FROM record JOIN zone ON zone.id = record.zone_id WHERE zone.name = ? AND zone.scope = ?",
+                try String.fetchAll(db.sqlite, sql: "SELECT record.name FROM record JOIN zone ON zone.id = record.zone_id WHERE zone.name = ? AND zone.scope = ?",
                                     arguments: [zone.zoneID.zoneName, database.scope.rawValue])
             }
             for name in names {
@@ -208,12 +208,12 @@ import StratusTestSupport
     /// compare.
     private func indexRows(_ temp: TemporaryStore) throws -> [String] {
         try temp.store.read { db in
-            let values = try Row.fetchAll(db, sql: """
+            let values = try Row.fetchAll(db.sqlite, sql: """
                 SELECT z.name, t.name, f.name, v.value, v.folded, r.name FROM field_value v
                 JOIN zone z ON z.id = v.zone_id JOIN schema_field f ON f.id = v.field_id
                 JOIN record_type t ON t.id = f.type_id JOIN record r ON r.id = v.record_id
                 """).map { "\($0[0] as String)/\($0[1] as String).\($0[2] as String)=\($0[3] as DatabaseValue)|\($0[4] as DatabaseValue)@\($0[5] as String)" }
-            let edges = try Row.fetchAll(db, sql: """
+            let edges = try Row.fetchAll(db.sqlite, sql: """
                 SELECT z.name, e.target, r.name FROM reference_edge e JOIN zone z ON z.id = e.zone_id JOIN record r ON r.id = e.source_id
                 """).map { "edge \($0[0] as String) \($0[1] as String)<-\($0[2] as String)" }
             return (values + edges).sorted()
@@ -330,7 +330,7 @@ import StratusTestSupport
         #expect(IndexRowBuffer.compareBytes("é", "z") > 0)
         let words = ["b", "", "東京", "é", "e\u{301}", "Z", "a", "ab", "👍"]
         let sqlite = try TemporaryStore().store.read { db in
-            try String.fetchAll(db, sql: "SELECT column1 FROM (VALUES " + words.map { _ in "(?)" }.joined(separator: ",") + ") ORDER BY column1",
+            try String.fetchAll(db.sqlite, sql: "SELECT column1 FROM (VALUES " + words.map { _ in "(?)" }.joined(separator: ",") + ") ORDER BY column1",
                                 arguments: StatementArguments(words))
         }
         #expect(words.sorted { IndexRowBuffer.compareBytes($0, $1) < 0 } == sqlite)

@@ -78,7 +78,7 @@ import StratusTestSupport
         try db.deleteRecord(withID: RecordID(recordName: "cupertino", zoneID: zone))
         #expect(try near(temp, zone, 37.33, -122.03, km: 1) == ["sydney"])
         #expect(try near(temp, zone, -33.86, 151.21, km: 50).isEmpty)
-        let rows = try temp.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM field_value WHERE typeof(value) = 'integer'")! }
+        let rows = try temp.store.read { db in try Int.fetchOne(db.sqlite, sql: "SELECT count(*) FROM field_value WHERE typeof(value) = 'integer'")! }
         #expect(rows == (places.count - 1) * 3, "one row per location and list element left")
     }
 
@@ -88,7 +88,7 @@ import StratusTestSupport
         // Turn the store back into format 1: an R*Tree, no location codes, the migration not run;
         // and damage one record, which must not keep the store from opening.
         try temp.store.write { db in
-            try db.execute(sql: """
+            try db.sqlite.execute(sql: """
                 CREATE VIRTUAL TABLE location_index USING rtree (id, min_latitude, max_latitude, min_longitude, max_longitude, +zone_id, +field_id, +record_id);
                 DELETE FROM field_value WHERE typeof(value) = 'integer';
                 DELETE FROM grdb_migrations WHERE identifier = 'v4-location-codes';
@@ -107,8 +107,8 @@ import StratusTestSupport
                           arguments: [.location(latitude: -17, longitude: 180), .double(5)])
         #expect(Set(try db.records(matching: query, inZoneWith: zone).records.map(\.recordName)) == ["fiji-east", "fiji-west"])
         let (hasRTree, format, codes) = try reopened.read { db in
-            (try db.tableExists("location_index"), try Int.fetchOne(db, sql: "SELECT format_version FROM store_info"),
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM field_value WHERE typeof(value) = 'integer'"))
+            (try db.sqlite.tableExists("location_index"), try Int.fetchOne(db.sqlite, sql: "SELECT format_version FROM store_info"),
+             try Int.fetchOne(db.sqlite, sql: "SELECT count(*) FROM field_value WHERE typeof(value) = 'integer'"))
         }
         #expect(!hasRTree)
         #expect(format == 2)

@@ -31,7 +31,7 @@ import StratusTestSupport
         try temp.store.read { db in
             let catalog = try temp.store.catalog(db)
             guard let id = catalog.type(named: "Person")?.fieldIDs[field] else { return -1 }
-            return try Int.fetchOne(db, sql: "SELECT count(*) FROM field_value WHERE field_id = ?", arguments: [id])!
+            return try Int.fetchOne(db.sqlite, sql: "SELECT count(*) FROM field_value WHERE field_id = ?", arguments: [id])!
         }
     }
 
@@ -224,7 +224,7 @@ import StratusTestSupport
         #expect(try indexRows(temp, field: "home") == 0)
         #expect(try indexRows(temp, field: "tags") == 0)
         #expect(try indexRows(temp, field: "age") == 5)
-        #expect(try temp.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM record_text")! } == 0)
+        #expect(try temp.store.read { db in try Int.fetchOne(db.sqlite, sql: "SELECT count(*) FROM record_text")! } == 0)
         #expect(try names(temp, zone, "age == 60") == ["eve"])
         #expect(throws: CloudKitError.self) { try names(temp, zone, "self CONTAINS 'smith'") }
         #expect(throws: CloudKitError.self) { try names(temp, zone, "age > 29") }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// The one place that decides what a caller reaches, as CloudKit would let them: which zones
@@ -16,7 +15,7 @@ import StratusModel
 final class AccessGate {
     let scope: DatabaseScope
     let caller: Caller
-    let db: GRDB.Database
+    let db: StoreTransaction
     /// The schema, read only when a check needs it: zone lookups (every current-token call)
     /// stay one indexed read.
     private var knownCatalog: SchemaCatalog?
@@ -28,7 +27,7 @@ final class AccessGate {
     /// Per zone: the share root (if any) each record name's parent chain reaches.
     private var reachedRoots: [Int64: [String: String?]] = [:]
 
-    init(scope: DatabaseScope, caller: Caller, db: GRDB.Database, catalog: SchemaCatalog) {
+    init(scope: DatabaseScope, caller: Caller, db: StoreTransaction, catalog: SchemaCatalog) {
         self.scope = scope
         self.caller = caller
         self.db = db
@@ -36,12 +35,12 @@ final class AccessGate {
         loadCatalog = { catalog }
     }
 
-    convenience init(_ database: CloudDatabase, db: GRDB.Database, catalog: SchemaCatalog) {
+    convenience init(_ database: CloudDatabase, db: StoreTransaction, catalog: SchemaCatalog) {
         self.init(scope: database.scope, caller: database.caller, db: db, catalog: catalog)
     }
 
     /// A gate that reads the schema of `database`'s store only when a check needs it.
-    init(_ database: CloudDatabase, db: GRDB.Database) {
+    init(_ database: CloudDatabase, db: StoreTransaction) {
         scope = database.scope
         caller = database.caller
         self.db = db

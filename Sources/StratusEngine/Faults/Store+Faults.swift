@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension Store {
     /// Adds a fault to the store's plan; every process using the store meets it from its next call.

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 extension CloudDatabase {
@@ -62,18 +61,18 @@ extension CloudDatabase {
 
 /// Turns stored records into JSON lines.
 struct RecordExporter {
-    let db: GRDB.Database
+    let db: StoreTransaction
     let catalog: SchemaCatalog
     let embedAssets: Bool
     private var writtenAssets: Set<String> = []
 
-    init(db: GRDB.Database, catalog: SchemaCatalog, embedAssets: Bool) {
+    init(db: StoreTransaction, catalog: SchemaCatalog, embedAssets: Bool) {
         self.db = db
         self.catalog = catalog
         self.embedAssets = embedAssets
     }
 
-    static func scope(_ database: CloudDatabase, zone: ZoneID?, recordType: String?, db: GRDB.Database) throws -> ([ZoneRow], Int64?) {
+    static func scope(_ database: CloudDatabase, zone: ZoneID?, recordType: String?, db: StoreTransaction) throws -> ([ZoneRow], Int64?) {
         let gate = try database.gate(db)
         let zones = try zone.map { [try gate.zone($0)] } ?? gate.zones()
         var typeID: Int64?

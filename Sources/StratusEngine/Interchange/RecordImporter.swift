@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 extension CloudDatabase {
@@ -56,7 +55,7 @@ extension CloudDatabase {
 /// The work of one `importRecords` call inside its transaction.
 struct RecordImporter {
     let database: CloudDatabase
-    let db: GRDB.Database
+    let db: StoreTransaction
     var catalog: SchemaCatalog
     var validator: RecordValidator
     /// Imports are checked as saves are: a restore cannot reach what the caller could not write.
@@ -78,7 +77,7 @@ struct RecordImporter {
     /// About 64 bytes each: a million rows held is some 64 MB besides their strings.
     static let indexRowLimit = 1_000_000
 
-    init(database: CloudDatabase, db: GRDB.Database, indexRowLimit: Int) throws {
+    init(database: CloudDatabase, db: StoreTransaction, indexRowLimit: Int) throws {
         self.database = database
         self.db = db
         catalog = try database.store.catalog(db)

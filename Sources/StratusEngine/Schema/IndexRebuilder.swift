@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Rewrites the index rows of every record of a type after a schema import changed the type's
@@ -13,14 +12,14 @@ import StratusModel
 /// records (tombstones included), so sync clients see what was lost.
 struct IndexRebuilder {
     let store: Store
-    let db: GRDB.Database
+    let db: StoreTransaction
     let now: Int64
     private var sequences: [Int64: Int64] = [:]
     private(set) var rebuiltRecords = 0
     private(set) var strippedRecords = 0
     private(set) var deletedRecords = 0
 
-    init(store: Store, db: GRDB.Database) {
+    init(store: Store, db: StoreTransaction) {
         self.store = store
         self.db = db
         now = FieldValue.milliseconds(Date())

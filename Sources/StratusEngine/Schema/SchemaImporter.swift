@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Data a schema import would lose: a removed type or field that holds records, or a field
@@ -71,7 +70,7 @@ public struct SchemaImportResult: Hashable, Sendable {
 /// losses unless forced (development only), writes the schema tables, rebuilds index rows.
 struct SchemaImporter {
     let store: Store
-    let db: GRDB.Database
+    let db: StoreTransaction
     let document: SchemaDocument
     let catalog: SchemaCatalog
 
@@ -237,7 +236,7 @@ struct SchemaImporter {
     }
 
     /// The store's schema as a document, in the order exports print it.
-    static func export(_ db: GRDB.Database, catalog: SchemaCatalog) throws -> SchemaDocument {
+    static func export(_ db: StoreTransaction, catalog: SchemaCatalog) throws -> SchemaDocument {
         let spellings = try SchemaTables.declaredSpellings(in: db)
         let grants = catalog.grants
         var document = SchemaDocument(roles: try SchemaTables.declaredRoles(in: db))

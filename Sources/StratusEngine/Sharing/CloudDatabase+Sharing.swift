@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 extension CloudDatabase {
@@ -189,7 +188,7 @@ extension CloudDatabase {
 
     /// Runs `change` on a live share this user owns, bumps the share record (its participant
     /// list changed, so participants' change feeds show it again) and returns the share.
-    private func changeOwnedShare(_ url: String, _ change: (ShareRows.ShareRow, GRDB.Database) throws -> Void) throws -> Share {
+    private func changeOwnedShare(_ url: String, _ change: (ShareRows.ShareRow, StoreTransaction) throws -> Void) throws -> Share {
         try store.write { db in
             let share = try ShareReader.liveShare(url, in: db)
             guard let zone = try ZoneRow.find(id: share.zoneRowID, in: db), zone.ownerRecordName == user else {

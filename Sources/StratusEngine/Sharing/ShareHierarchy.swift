@@ -1,9 +1,8 @@
-import GRDB
 
 /// The `parent` links of one zone, read to keep CloudKit's rule that a record takes part in one
 /// share only: not the record itself, nothing above it and nothing below it may be shared.
 struct ShareHierarchy {
-    let db: GRDB.Database
+    let db: StoreTransaction
     let zoneRowID: Int64
 
     /// `alreadyShared` when sharing `root` would put a record in two shares.

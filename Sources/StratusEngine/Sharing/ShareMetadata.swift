@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// What a share's URL tells whoever opens it, as `CKShare.Metadata` (and Web Services'

@@ -1,15 +1,14 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Reads shares into `Share` values as one user sees them (zone IDs named from their side).
 struct ShareReader {
-    let db: GRDB.Database
+    let db: StoreTransaction
     /// The user record name of who looks.
     let viewer: String
 
     /// The live share with this URL (or short GUID), or `unknownItem`.
-    static func liveShare(_ url: String, in db: GRDB.Database) throws -> ShareRows.ShareRow {
+    static func liveShare(_ url: String, in db: StoreTransaction) throws -> ShareRows.ShareRow {
         let guid = Share.shortGUID(fromURL: url)
         guard !guid.isEmpty, let share = try ShareRows.live(shortGUID: guid, in: db) else {
             throw CloudKitError(.unknownItem, "No share with URL '\(url)': share not found (it may have been deleted).")
@@ -50,7 +49,7 @@ struct ShareReader {
 
     /// Gives the share record a new change tag and change sequence: its participants changed,
     /// so the change feeds of the owner and the participants show it again.
-    static func touchShareRecord(_ share: ShareRows.ShareRow, zone: ZoneRow, in db: GRDB.Database) throws {
+    static func touchShareRecord(_ share: ShareRows.ShareRow, zone: ZoneRow, in db: StoreTransaction) throws {
         guard let current = try ZoneRow.find(id: zone.id, in: db) else { return }
         let sequence = current.changeSequence + 1
         // No field changed: its participants did.

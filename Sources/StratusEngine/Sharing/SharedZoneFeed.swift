@@ -1,4 +1,3 @@
-import GRDB
 
 /// A user's shared database: the zones of other users' private databases that shares the user
 /// accepted reach, and when each appeared, changed or went away.
@@ -8,7 +7,7 @@ import GRDB
 /// to it changes (accepted, removed, share deleted), so one token orders both.
 struct SharedZoneFeed {
     let user: String
-    let db: GRDB.Database
+    let db: StoreTransaction
 
     /// The zones the user sees now, by name and owner.
     func liveZones() throws -> [ZoneRow] {

@@ -17,8 +17,8 @@ enum ChangeFeedRows {
     /// The zone's deletions with a sequence in (`start`, `stop`], oldest first, at most `limit`.
     /// Deletions are few and small, so they are read whole.
     static func deletions(zoneRowID: Int64, after start: Int64, through stop: Int64, limit: Int,
-                          in db: GRDB.Database) throws -> [Deletion] {
-        let statement = try db.cachedStatement(sql: """
+                          in db: StoreTransaction) throws -> [Deletion] {
+        let statement = try db.sqlite.cachedStatement(sql: """
             SELECT seq, name, type_id FROM tombstone WHERE zone_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
             """)
         var deletions: [Deletion] = []
@@ -35,8 +35,8 @@ enum ChangeFeedRows {
     /// the record's `changed_keys` (`ChangedKeys.encode`d; nil when unknown), which costs about
     /// as much again per record.
     static func changedRecords(zoneRowID: Int64, after start: Int64, through stop: Int64, limit: Int, includingChangedKeys: Bool,
-                               in db: GRDB.Database, _ body: (StoredRecord, _ changedKeys: String?) throws -> Bool) throws {
-        let statement = try db.cachedStatement(sql: """
+                               in db: StoreTransaction, _ body: (StoredRecord, _ changedKeys: String?) throws -> Bool) throws {
+        let statement = try db.sqlite.cachedStatement(sql: """
             SELECT \(StoredRecord.columns)\(includingChangedKeys ? ", changed_keys" : "") FROM record WHERE zone_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
             """)
         let rows = try Int64.fetchCursor(statement, arguments: [zoneRowID, start, stop, limit])

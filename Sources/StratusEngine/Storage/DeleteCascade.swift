@@ -6,10 +6,10 @@ import GRDB
 /// Saves' deletes and a forced schema import that drops a type both go through it; `deleted`
 /// spans every `run` of one transaction, so a record reached twice is deleted once.
 struct DeleteCascade {
-    let db: GRDB.Database
+    let db: StoreTransaction
     private(set) var deleted: Set<Int64> = []
 
-    init(db: GRDB.Database) { self.db = db }
+    init(db: StoreTransaction) { self.db = db }
 
     /// Calls `erase` for `root` (with `isRoot` true), then for each record the cascade reaches;
     /// `erase` does the deleting. A record already deleted by an earlier run is skipped.
@@ -18,7 +18,7 @@ struct DeleteCascade {
         var isRoot = true
         while let victim = queue.popLast() {
             guard deleted.insert(victim.id).inserted else { continue }
-            let sources = try Int64.fetchAll(db.cachedStatement(sql: "SELECT source_id FROM reference_edge WHERE zone_id = ? AND target = ?"),
+            let sources = try Int64.fetchAll(db.sqlite.cachedStatement(sql: "SELECT source_id FROM reference_edge WHERE zone_id = ? AND target = ?"),
                                              arguments: [victim.zoneRowID, victim.name])
             for source in sources where !deleted.contains(source) {
                 if let row = try StoredRecord.find(id: source, in: db) { queue.append(row) }
@@ -30,11 +30,11 @@ struct DeleteCascade {
 
     /// Deletes one record: its index rows (as `catalog`, the schema it was written under, says),
     /// its row, and leaves a tombstone at change sequence `sequence`.
-    static func erase(_ victim: StoredRecord, catalog: SchemaCatalog, sequence: Int64, in db: GRDB.Database) throws {
+    static func erase(_ victim: StoredRecord, catalog: SchemaCatalog, sequence: Int64, in db: StoreTransaction) throws {
         guard let typeName = catalog.typeNames[victim.typeID], let type = catalog.type(named: typeName) else { return }
         try RecordIndexer(db: db, zoneRowID: victim.zoneRowID, type: type).remove(recordID: victim.id, fields: try victim.fields())
-        try db.cachedStatement(sql: "DELETE FROM record WHERE id = ?").execute(arguments: [victim.id])
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO tombstone (zone_id, name, type_id, seq) VALUES (?, ?, ?, ?)")
+        try db.sqlite.cachedStatement(sql: "DELETE FROM record WHERE id = ?").execute(arguments: [victim.id])
+        try db.sqlite.cachedStatement(sql: "INSERT OR REPLACE INTO tombstone (zone_id, name, type_id, seq) VALUES (?, ?, ?, ?)")
             .execute(arguments: [victim.zoneRowID, victim.name, victim.typeID, sequence])
     }
 }

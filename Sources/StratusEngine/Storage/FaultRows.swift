@@ -46,46 +46,46 @@ enum FaultRows {
 
     static let columns = "id, kind, scope, zone, operation, records, token, trigger, trigger_n, probability, seed, retry_after, item_limit, other_fields, seen, fired, last_fired_at, created_at"
 
-    static func insert(_ fault: Fault, in db: GRDB.Database) throws -> Int64 {
+    static func insert(_ fault: Fault, in db: StoreTransaction) throws -> Int64 {
         let (name, n, probability, seed) = triggerColumns(fault.trigger)
-        try db.execute(sql: """
+        try db.sqlite.execute(sql: """
             INSERT INTO fault (kind, scope, zone, operation, records, token, trigger, trigger_n, probability, seed, retry_after, item_limit, other_fields, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [fault.kind.rawValue, fault.scope?.rawValue, fault.zoneName, fault.operation?.rawValue,
                              fault.recordNames.joined(separator: "\n"), fault.token, name, n, probability, seed.map { Int64(bitPattern: $0) },
                              fault.retryAfter, fault.itemLimit, fault.otherDeviceFields, milliseconds(fault.created)])
-        return db.lastInsertedRowID
+        return db.sqlite.lastInsertedRowID
     }
 
-    static func all(in db: GRDB.Database, activeOnly: Bool = false) throws -> [Fault] {
-        try Row.fetchAll(db, sql: "SELECT \(columns) FROM fault \(activeOnly ? "WHERE spent = 0" : "") ORDER BY id").compactMap(fault(from:))
+    static func all(in db: StoreTransaction, activeOnly: Bool = false) throws -> [Fault] {
+        try Row.fetchAll(db.sqlite, sql: "SELECT \(columns) FROM fault \(activeOnly ? "WHERE spent = 0" : "") ORDER BY id").compactMap(fault(from:))
     }
 
     /// Whether any fault can still fire.
-    static func anyArmed(in db: GRDB.Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM fault WHERE spent = 0)") ?? false
+    static func anyArmed(in db: StoreTransaction) throws -> Bool {
+        try Bool.fetchOne(db.sqlite, sql: "SELECT EXISTS (SELECT 1 FROM fault WHERE spent = 0)") ?? false
     }
 
-    static func saveCounts(_ fault: Fault, in db: GRDB.Database) throws {
-        try db.execute(sql: "UPDATE fault SET seen = ?, fired = ?, spent = ?, last_fired_at = ? WHERE id = ?",
+    static func saveCounts(_ fault: Fault, in db: StoreTransaction) throws {
+        try db.sqlite.execute(sql: "UPDATE fault SET seen = ?, fired = ?, spent = ?, last_fired_at = ? WHERE id = ?",
                        arguments: [fault.seen, fault.fired, fault.isSpent, fault.lastFired.map(milliseconds), fault.id])
     }
 
-    static func logFiring(_ fault: Fault, call: FaultCall, message: String, in db: GRDB.Database) throws {
-        try db.execute(sql: "INSERT INTO fault_event (fault_id, time, kind, operation, database, zone, message) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    static func logFiring(_ fault: Fault, call: FaultCall, message: String, in db: StoreTransaction) throws {
+        try db.sqlite.execute(sql: "INSERT INTO fault_event (fault_id, time, kind, operation, database, zone, message) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        arguments: [fault.id, milliseconds(Date()), fault.kind.rawValue, call.operation.rawValue, call.scope.name,
                                    call.zoneNames.sorted().first, message])
-        let id = db.lastInsertedRowID
-        if id % 100 == 0 { try db.execute(sql: "DELETE FROM fault_event WHERE id <= ?", arguments: [id - keptEvents]) }
+        let id = db.sqlite.lastInsertedRowID
+        if id % 100 == 0 { try db.sqlite.execute(sql: "DELETE FROM fault_event WHERE id <= ?", arguments: [id - keptEvents]) }
     }
 
-    static func events(after id: Int64?, limit: Int, in db: GRDB.Database) throws -> [FaultEvent] {
+    static func events(after id: Int64?, limit: Int, in db: StoreTransaction) throws -> [FaultEvent] {
         let rows: [Row]
         if let id {
-            rows = try Row.fetchAll(db, sql: "SELECT id, fault_id, time, kind, operation, database, zone, message FROM fault_event WHERE id > ? ORDER BY id LIMIT ?",
+            rows = try Row.fetchAll(db.sqlite, sql: "SELECT id, fault_id, time, kind, operation, database, zone, message FROM fault_event WHERE id > ? ORDER BY id LIMIT ?",
                                     arguments: [id, limit])
         } else {
-            rows = try Row.fetchAll(db, sql: """
+            rows = try Row.fetchAll(db.sqlite, sql: """
                 SELECT * FROM (SELECT id, fault_id, time, kind, operation, database, zone, message FROM fault_event ORDER BY id DESC LIMIT ?) ORDER BY id
                 """, arguments: [limit])
         }
@@ -127,14 +127,14 @@ enum FaultRows {
     private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
     /// Removes one fault, or (nil) the whole plan and its log; returns how many faults went.
-    static func remove(id: Int64?, in db: GRDB.Database) throws -> Int {
+    static func remove(id: Int64?, in db: StoreTransaction) throws -> Int {
         if let id {
-            try db.execute(sql: "DELETE FROM fault WHERE id = ?", arguments: [id])
-            return db.changesCount
+            try db.sqlite.execute(sql: "DELETE FROM fault WHERE id = ?", arguments: [id])
+            return db.sqlite.changesCount
         }
-        try db.execute(sql: "DELETE FROM fault")
-        let removed = db.changesCount
-        try db.execute(sql: "DELETE FROM fault_event")
+        try db.sqlite.execute(sql: "DELETE FROM fault")
+        let removed = db.sqlite.changesCount
+        try db.sqlite.execute(sql: "DELETE FROM fault_event")
         return removed
     }
 }

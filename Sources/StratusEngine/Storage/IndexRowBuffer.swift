@@ -27,7 +27,7 @@ final class IndexRowBuffer {
         var rows: [(String, Int64)] = []
     }
 
-    private let db: GRDB.Database
+    private let db: StoreTransaction
     private let limit: Int
     private var integers: [FieldKey: [(Int64, Int64)]] = [:]
     private var reals: [FieldKey: [(Double, Int64)]] = [:]
@@ -35,7 +35,7 @@ final class IndexRowBuffer {
     private var edges: [(zoneRowID: Int64, target: String, sourceID: Int64)] = []
     private var held = 0
 
-    init(db: GRDB.Database, limit: Int) {
+    init(db: StoreTransaction, limit: Int) {
         self.db = db
         self.limit = limit
     }
@@ -66,8 +66,8 @@ final class IndexRowBuffer {
     func flush() throws {
         guard held > 0 else { return }
         let head = "INSERT OR IGNORE INTO field_value (zone_id, field_id, value, record_id, folded)"
-        let numbers = try ChunkedInsert(head, shared: 2, perRow: 2, tail: ", NULL", in: db)
-        let strings = try ChunkedInsert(head, shared: 2, perRow: 3, in: db)
+        let numbers = try ChunkedInsert(head, shared: 2, perRow: 2, tail: ", NULL", in: db.sqlite)
+        let strings = try ChunkedInsert(head, shared: 2, perRow: 3, in: db.sqlite)
         for field in Set(integers.keys).union(reals.keys).union(texts.keys).sorted() {
             for insert in [numbers, strings] {
                 insert.bindShared { $0.bind(1, field.zoneRowID); $0.bind(2, field.fieldID) }
@@ -99,7 +99,7 @@ final class IndexRowBuffer {
             let order = IndexRowBuffer.byteOrder(edges.map(\.target)) { edges[$0].sourceID < edges[$1].sourceID }
             edges = order.map { edges[$0] }
             edges.sort { $0.zoneRowID < $1.zoneRowID }
-            let insert = try ChunkedInsert("INSERT OR IGNORE INTO reference_edge (zone_id, target, source_id)", shared: 0, perRow: 3, in: db)
+            let insert = try ChunkedInsert("INSERT OR IGNORE INTO reference_edge (zone_id, target, source_id)", shared: 0, perRow: 3, in: db.sqlite)
             try insert.insert(count: edges.count) { index, statement, first in
                 let row = edges[index]
                 statement.bind(first, row.zoneRowID)

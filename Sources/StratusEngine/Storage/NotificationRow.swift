@@ -12,7 +12,7 @@ enum NotificationRow {
     /// The notifications `owner` receives in `scope` after `sequence`, oldest first; those made
     /// by `excludingDevice` left out.
     static func fetch(scope: DatabaseScope, owner: String, after sequence: Int64, excludingDevice: String?, unreadOnly: Bool,
-                      limit: Int, in db: GRDB.Database) throws -> [CloudNotification] {
+                      limit: Int, in db: StoreTransaction) throws -> [CloudNotification] {
         var sql = "SELECT \(columns) FROM notification WHERE scope = ? AND owner = ? AND seq > ?"
         var arguments: StatementArguments = [scope.rawValue, owner, sequence]
         if let excludingDevice {
@@ -22,15 +22,15 @@ enum NotificationRow {
         if unreadOnly { sql += " AND read = 0" }
         sql += " ORDER BY seq LIMIT ?"
         _ = arguments.append(contentsOf: [limit])
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(decode)
+        return try Row.fetchAll(db.sqlite.cachedStatement(sql: sql), arguments: arguments).map(decode)
     }
 
     /// Writes a new notification for `owner`; the table gives it the next sequence. `display`
     /// is `encodeDisplay`'s text; no fields are stored as NULL.
     static func insert(id: String, scope: DatabaseScope, owner: String, subscriptionID: String, type: CloudNotification.NotificationType,
                        reason: CloudNotification.Reason?, zoneID: ZoneID?, recordName: String?, recordType: String?,
-                       fields: [String: FieldValue], display: String?, createdAt: Int64, originDevice: String, in db: GRDB.Database) throws {
-        try db.cachedStatement(sql: """
+                       fields: [String: FieldValue], display: String?, createdAt: Int64, originDevice: String, in db: StoreTransaction) throws {
+        try db.sqlite.cachedStatement(sql: """
             INSERT INTO notification (id, scope, owner, subscription_id, kind, reason, zone_name, zone_owner, record_name, record_type,
                                       fields, info, created_at, origin_device)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -42,13 +42,13 @@ enum NotificationRow {
     }
 
     /// Marks the owner's notifications with these IDs read; unknown IDs are ignored.
-    static func markRead(_ notificationIDs: [String], owner: String, in db: GRDB.Database) throws {
-        let statement = try db.cachedStatement(sql: "UPDATE notification SET read = 1 WHERE id = ? AND owner = ?")
+    static func markRead(_ notificationIDs: [String], owner: String, in db: StoreTransaction) throws {
+        let statement = try db.sqlite.cachedStatement(sql: "UPDATE notification SET read = 1 WHERE id = ? AND owner = ?")
         for id in notificationIDs { try statement.execute(arguments: [id, owner]) }
     }
 
-    static func sequence(of notificationID: String, in db: GRDB.Database) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM notification WHERE id = ?"), arguments: [notificationID])
+    static func sequence(of notificationID: String, in db: StoreTransaction) throws -> Int64? {
+        try Int64.fetchOne(db.sqlite.cachedStatement(sql: "SELECT seq FROM notification WHERE id = ?"), arguments: [notificationID])
     }
 
     static func decode(_ row: Row) throws -> CloudNotification {

@@ -9,9 +9,9 @@ enum PageCache {
     /// batches instead of re-reading them from the OS, and lets a transaction hold its dirty
     /// pages until it commits rather than spilling them to the log early. Kept for the
     /// connection's life (it is the store's one writer).
-    static func enlarge(_ db: GRDB.Database) throws {
-        if try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0 > -bulkKiB {
-            try db.execute(sql: "PRAGMA cache_size = -\(bulkKiB)")
+    static func enlarge(_ db: StoreTransaction) throws {
+        if try Int.fetchOne(db.sqlite, sql: "PRAGMA cache_size") ?? 0 > -bulkKiB {
+            try db.sqlite.execute(sql: "PRAGMA cache_size = -\(bulkKiB)")
         }
     }
 }

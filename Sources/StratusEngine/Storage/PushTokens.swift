@@ -42,8 +42,8 @@ extension Store {
     public func makePushToken(container: String, user: String, apnsEnvironment: String) throws -> PushToken {
         let token = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         return try write { db in
-            let start = try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM notification") ?? 0
-            try db.execute(sql: "INSERT INTO push_token (token, container, user, apns_environment, delivered_seq, start_seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            let start = try Int64.fetchOne(db.sqlite, sql: "SELECT coalesce(max(seq), 0) FROM notification") ?? 0
+            try db.sqlite.execute(sql: "INSERT INTO push_token (token, container, user, apns_environment, delivered_seq, start_seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                            arguments: [token, container, user, apnsEnvironment, start, start, Int64(Date().timeIntervalSince1970 * 1000)])
             return PushToken(token: token, container: container, user: user, apnsEnvironment: apnsEnvironment, isRegistered: false,
                              deliveredSequence: start, startSequence: start)
@@ -54,14 +54,14 @@ extension Store {
     /// another user's.
     public func registerPushToken(_ token: String, user: String) throws -> Bool {
         try write { db in
-            try db.execute(sql: "UPDATE push_token SET registered = 1 WHERE token = ? AND user = ?", arguments: [token, user])
-            return db.changesCount > 0
+            try db.sqlite.execute(sql: "UPDATE push_token SET registered = 1 WHERE token = ? AND user = ?", arguments: [token, user])
+            return db.sqlite.changesCount > 0
         }
     }
 
     public func pushToken(_ token: String) throws -> PushToken? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM push_token WHERE token = ?", arguments: [token]).map { row in
+            try Row.fetchOne(db.sqlite, sql: "SELECT * FROM push_token WHERE token = ?", arguments: [token]).map { row in
                 PushToken(token: row["token"], container: row["container"], user: row["user"], apnsEnvironment: row["apns_environment"],
                           isRegistered: row["registered"], deliveredSequence: row["delivered_seq"], startSequence: row["start_seq"])
             }
@@ -71,7 +71,7 @@ extension Store {
     /// Records that a token's outbox was read up to `sequence`.
     public func markPushDelivered(_ token: String, upTo sequence: Int64) throws {
         try write { db in
-            try db.execute(sql: "UPDATE push_token SET delivered_seq = max(delivered_seq, ?) WHERE token = ?", arguments: [sequence, token])
+            try db.sqlite.execute(sql: "UPDATE push_token SET delivered_seq = max(delivered_seq, ?) WHERE token = ?", arguments: [sequence, token])
         }
     }
 }

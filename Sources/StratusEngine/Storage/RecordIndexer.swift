@@ -12,7 +12,7 @@ import StratusModel
 /// Removal recomputes the old rows from the old fields, so no by-record index is needed; that
 /// holds as long as a schema change that alters indexes rebuilds the field it touches.
 struct RecordIndexer {
-    let db: GRDB.Database
+    let db: StoreTransaction
     let zoneRowID: Int64
     let type: SchemaCatalog.TypeEntry
     /// Where inserted `field_value` and `reference_edge` rows go in a bulk write (sorted
@@ -60,12 +60,12 @@ struct RecordIndexer {
             }
         }
         if inserting, !text.isEmpty {
-            let insert = try DirectStatement("INSERT INTO record_text (rowid, tokens) VALUES (?, ?)", in: db)
+            let insert = try DirectStatement("INSERT INTO record_text (rowid, tokens) VALUES (?, ?)", in: db.sqlite)
             insert.bind(1, recordID)
             insert.bind(2, text)
             try insert.run()
         } else if !inserting {
-            try db.cachedStatement(sql: "DELETE FROM record_text WHERE rowid = ?").execute(arguments: [recordID])
+            try db.sqlite.cachedStatement(sql: "DELETE FROM record_text WHERE rowid = ?").execute(arguments: [recordID])
         }
     }
 
@@ -73,7 +73,7 @@ struct RecordIndexer {
         if inserting, let buffer {
             try buffer.appendValue(zoneRowID: zoneRowID, fieldID: fieldID, key: key, recordID: recordID)
         } else if inserting {
-            let insert = try DirectStatement("INSERT OR IGNORE INTO field_value (zone_id, field_id, value, record_id, folded) VALUES (?, ?, ?, ?, ?)", in: db)
+            let insert = try DirectStatement("INSERT OR IGNORE INTO field_value (zone_id, field_id, value, record_id, folded) VALUES (?, ?, ?, ?, ?)", in: db.sqlite)
             insert.bind(1, zoneRowID)
             insert.bind(2, fieldID)
             switch key {
@@ -85,7 +85,7 @@ struct RecordIndexer {
             insert.bind(5, key.foldedKey)
             try insert.run()
         } else {
-            try db.cachedStatement(sql: "DELETE FROM field_value WHERE zone_id = ? AND field_id = ? AND value = ? AND record_id = ?")
+            try db.sqlite.cachedStatement(sql: "DELETE FROM field_value WHERE zone_id = ? AND field_id = ? AND value = ? AND record_id = ?")
                 .execute(arguments: [zoneRowID, fieldID, key.value, recordID])
         }
     }
@@ -97,6 +97,6 @@ struct RecordIndexer {
         let sql = inserting
             ? "INSERT OR IGNORE INTO reference_edge (zone_id, target, source_id) VALUES (?, ?, ?)"
             : "DELETE FROM reference_edge WHERE zone_id = ? AND target = ? AND source_id = ?"
-        try db.cachedStatement(sql: sql).execute(arguments: [zoneRowID, target, source])
+        try db.sqlite.cachedStatement(sql: sql).execute(arguments: [zoneRowID, target, source])
     }
 }

@@ -22,20 +22,20 @@ struct RecordRowWriter {
         var changedKeys: String?
     }
 
-    let db: GRDB.Database
+    let db: StoreTransaction
 
     /// Inserts a new record's row; nil when the zone already holds a record of that name (the
     /// caller then updates it). `clearingTombstone`: a record made again under a deleted name
     /// is no longer deleted (a zone known to have no tombstones skips the delete).
     func insert(_ row: Row, clearingTombstone: Bool = true) throws -> Int64? {
         if clearingTombstone {
-            try db.cachedStatement(sql: "DELETE FROM tombstone WHERE zone_id = ? AND name = ?").execute(arguments: [row.zoneRowID, row.name])
+            try db.sqlite.cachedStatement(sql: "DELETE FROM tombstone WHERE zone_id = ? AND name = ?").execute(arguments: [row.zoneRowID, row.name])
         }
         // Bound one by one (see DirectStatement): bulk paths run this millions of times.
         let insert = try DirectStatement("""
             INSERT INTO record (zone_id, name, type_id, fields, change_tag, seq, created_at, created_by, modified_at, modified_by, parent, size, changed_keys)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (zone_id, name) DO NOTHING
-            """, in: db)
+            """, in: db.sqlite)
         insert.bind(1, row.zoneRowID)
         insert.bind(2, row.name)
         insert.bind(3, row.typeID)
@@ -50,12 +50,12 @@ struct RecordRowWriter {
         insert.bind(12, Int64(row.blob.count))
         if let changedKeys = row.changedKeys { insert.bind(13, changedKeys) } else { insert.bindNull(13) }
         try insert.run()
-        return db.changesCount == 1 ? db.lastInsertedRowID : nil
+        return db.sqlite.changesCount == 1 ? db.sqlite.lastInsertedRowID : nil
     }
 
     /// Replaces the row `id`'s fields and system fields (its name, zone and type stay).
     func update(id: Int64, with row: Row) throws {
-        try db.cachedStatement(sql: """
+        try db.sqlite.cachedStatement(sql: """
             UPDATE record SET fields = ?, change_tag = ?, seq = ?, created_at = ?, created_by = ?, modified_at = ?, modified_by = ?, parent = ?,
             size = ?, changed_keys = ? WHERE id = ?
             """).execute(arguments: [row.blob, row.changeTag, row.sequence, row.createdAt, row.createdBy, row.modifiedAt, row.modifiedBy,
@@ -64,20 +64,20 @@ struct RecordRowWriter {
 
     /// A record's fields rewritten in place by a schema change that dropped some (`changedKeys`).
     func rewriteFields(id: Int64, blob: Data, changeTag: String, sequence: Int64, modifiedAt: Int64, modifiedBy: String, changedKeys: String?) throws {
-        try db.cachedStatement(sql: "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, size = ?, changed_keys = ? WHERE id = ?")
+        try db.sqlite.cachedStatement(sql: "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, size = ?, changed_keys = ? WHERE id = ?")
             .execute(arguments: [blob, changeTag, sequence, modifiedAt, modifiedBy, blob.count, changedKeys, id])
     }
 
     /// Gives a record a new change tag and change sequence with no field changed (a share
     /// record whose participants changed).
     func touch(zoneRowID: Int64, name: String, changeTag: String, sequence: Int64, modifiedAt: Int64) throws {
-        try db.execute(sql: "UPDATE record SET change_tag = ?, seq = ?, modified_at = ?, changed_keys = '' WHERE zone_id = ? AND name = ?",
+        try db.sqlite.execute(sql: "UPDATE record SET change_tag = ?, seq = ?, modified_at = ?, changed_keys = '' WHERE zone_id = ? AND name = ?",
                        arguments: [changeTag, sequence, modifiedAt, zoneRowID, name])
     }
 
     /// Sets each zone's change sequence after a write, each with the database sequence it
     /// advanced (in zone order, so database changes list them in a stable order).
-    static func advance(_ sequences: [Int64: Int64], database: CloudDatabase, in db: GRDB.Database) throws {
+    static func advance(_ sequences: [Int64: Int64], database: CloudDatabase, in db: StoreTransaction) throws {
         for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
             let databaseSequence = try database.nextDatabaseSequence(db)
             try ZoneRow.setSequences(zoneRowID: zoneRowID, change: sequence, database: databaseSequence, in: db)
@@ -87,15 +87,15 @@ struct RecordRowWriter {
     /// Makes a custom zone, or brings a deleted one back as a new incarnation (old tokens then
     /// expire); a live zone stays as it is. Returns whether it made or revived one.
     @discardableResult
-    static func makeZone(_ zoneID: ZoneID, scope: DatabaseScope, database: CloudDatabase, in db: GRDB.Database) throws -> Bool {
+    static func makeZone(_ zoneID: ZoneID, scope: DatabaseScope, database: CloudDatabase, in db: StoreTransaction) throws -> Bool {
         let existing = try ZoneRow.find(zoneID, scope: scope, in: db)
         if existing?.state == .live { return false }
         let databaseSequence = try database.nextDatabaseSequence(db)
         if let existing {
-            try db.execute(sql: "UPDATE zone SET state = 0, incarnation = incarnation + 1, change_seq = 0, compacted_seq = 0, db_seq = ? WHERE id = ?",
+            try db.sqlite.execute(sql: "UPDATE zone SET state = 0, incarnation = incarnation + 1, change_seq = 0, compacted_seq = 0, db_seq = ? WHERE id = ?",
                            arguments: [databaseSequence, existing.id])
         } else {
-            try db.execute(sql: "INSERT INTO zone (scope, owner, name, db_seq) VALUES (?, ?, ?, ?)",
+            try db.sqlite.execute(sql: "INSERT INTO zone (scope, owner, name, db_seq) VALUES (?, ?, ?, ?)",
                            arguments: [scope.rawValue, zoneID.ownerName, zoneID.zoneName, databaseSequence])
         }
         return true

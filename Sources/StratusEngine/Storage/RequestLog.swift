@@ -71,7 +71,7 @@ extension Store {
     public func appendToRequestLog(_ entries: [RequestLogEntry]) throws {
         guard !entries.isEmpty else { return }
         try write { db in
-            let insert = try db.cachedStatement(sql: """
+            let insert = try db.sqlite.cachedStatement(sql: """
                 INSERT INTO request_log (time, user, container, database, endpoint, status, duration_us, error, detail)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
@@ -79,7 +79,7 @@ extension Store {
                 try insert.execute(arguments: [Int64(entry.time.timeIntervalSince1970 * 1000), entry.user, entry.container, entry.database,
                                                entry.endpoint, entry.status, entry.durationMicroseconds, entry.error, entry.detail])
             }
-            try db.execute(sql: "DELETE FROM request_log WHERE id <= ?", arguments: [db.lastInsertedRowID - RequestLogTable.keptEntries])
+            try db.sqlite.execute(sql: "DELETE FROM request_log WHERE id <= ?", arguments: [db.sqlite.lastInsertedRowID - RequestLogTable.keptEntries])
         }
     }
 
@@ -88,9 +88,9 @@ extension Store {
         try read { db in
             let rows: [Row]
             if let id {
-                rows = try Row.fetchAll(db, sql: "SELECT * FROM request_log WHERE id > ? ORDER BY id LIMIT ?", arguments: [id, limit])
+                rows = try Row.fetchAll(db.sqlite, sql: "SELECT * FROM request_log WHERE id > ? ORDER BY id LIMIT ?", arguments: [id, limit])
             } else {
-                rows = try Row.fetchAll(db, sql: "SELECT * FROM (SELECT * FROM request_log ORDER BY id DESC LIMIT ?) ORDER BY id", arguments: [limit])
+                rows = try Row.fetchAll(db.sqlite, sql: "SELECT * FROM (SELECT * FROM request_log ORDER BY id DESC LIMIT ?) ORDER BY id", arguments: [limit])
             }
             return rows.map { row in
                 RequestLogEntry(id: row["id"], time: Date(timeIntervalSince1970: Double(row["time"] as Int64) / 1000), user: row["user"],

@@ -74,7 +74,7 @@ extension Store {
     public func addServerKey(publicKeyPEM: String, container: String, user: String) throws -> String {
         let keyID = Store.randomHex(bytes: 32)
         try write { db in
-            try db.execute(sql: "INSERT INTO server_key (key_id, container, public_key, user, created_at) VALUES (?, ?, ?, ?, ?)",
+            try db.sqlite.execute(sql: "INSERT INTO server_key (key_id, container, public_key, user, created_at) VALUES (?, ?, ?, ?, ?)",
                            arguments: [keyID, container, publicKeyPEM, user, Int64(Date().timeIntervalSince1970 * 1000)])
         }
         return keyID
@@ -83,7 +83,7 @@ extension Store {
     /// The public key (PEM) and user of a server-to-server key of `container`, or nil.
     public func serverKey(_ keyID: String, container: String) throws -> (publicKeyPEM: String, user: String)? {
         try read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT public_key, user FROM server_key WHERE key_id = ? AND container IN (?, ?)",
+            let row = try Row.fetchOne(db.sqlite, sql: "SELECT public_key, user FROM server_key WHERE key_id = ? AND container IN (?, ?)",
                                        arguments: [keyID, container, Store.anyContainer])
             return row.map { ($0["public_key"], $0["user"]) }
         }
@@ -91,7 +91,7 @@ extension Store {
 
     private func insertCredential(_ token: String, kind: CredentialKind, container: String, user: String?) throws {
         try write { db in
-            try db.execute(sql: "INSERT INTO server_credential (digest, kind, container, user, created_at) VALUES (?, ?, ?, ?, ?)",
+            try db.sqlite.execute(sql: "INSERT INTO server_credential (digest, kind, container, user, created_at) VALUES (?, ?, ?, ?, ?)",
                            arguments: [SHA256.hexDigest(Data(token.utf8)), kind.rawValue, container, user,
                                        Int64(Date().timeIntervalSince1970 * 1000)])
         }
@@ -101,7 +101,7 @@ extension Store {
     /// API token).
     private func credential(_ token: String, kind: CredentialKind, container: String) throws -> String?? {
         try read { db in
-            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT user FROM server_credential WHERE digest = ? AND kind = ? AND container IN (?, ?)"),
+            let row = try Row.fetchOne(db.sqlite.cachedStatement(sql: "SELECT user FROM server_credential WHERE digest = ? AND kind = ? AND container IN (?, ?)"),
                                        arguments: [SHA256.hexDigest(Data(token.utf8)), kind.rawValue, container, Store.anyContainer])
             return row.map { $0["user"] as String? }
         }

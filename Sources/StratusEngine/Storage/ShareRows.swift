@@ -84,30 +84,30 @@ enum ShareRows {
         var permission: SharePermission
     }
 
-    static func live(shortGUID: String, in db: GRDB.Database) throws -> ShareRow? {
-        try Row.fetchOne(db, sql: "SELECT \(ShareRow.columns) FROM share WHERE short_guid = ? AND state = 0", arguments: [shortGUID]).map(ShareRow.init)
+    static func live(shortGUID: String, in db: StoreTransaction) throws -> ShareRow? {
+        try Row.fetchOne(db.sqlite, sql: "SELECT \(ShareRow.columns) FROM share WHERE short_guid = ? AND state = 0", arguments: [shortGUID]).map(ShareRow.init)
     }
 
-    static func live(zoneRowID: Int64, in db: GRDB.Database) throws -> [ShareRow] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(ShareRow.columns) FROM share WHERE zone_id = ? AND state = 0 ORDER BY id"),
+    static func live(zoneRowID: Int64, in db: StoreTransaction) throws -> [ShareRow] {
+        try Row.fetchAll(db.sqlite.cachedStatement(sql: "SELECT \(ShareRow.columns) FROM share WHERE zone_id = ? AND state = 0 ORDER BY id"),
                          arguments: [zoneRowID]).map(ShareRow.init)
     }
 
-    static func participants(of shareID: Int64, in db: GRDB.Database) throws -> [ParticipantRow] {
-        try Row.fetchAll(db, sql: "SELECT * FROM share_participant WHERE share_id = ? ORDER BY type, user", arguments: [shareID]).map(ParticipantRow.init)
+    static func participants(of shareID: Int64, in db: StoreTransaction) throws -> [ParticipantRow] {
+        try Row.fetchAll(db.sqlite, sql: "SELECT * FROM share_participant WHERE share_id = ? ORDER BY type, user", arguments: [shareID]).map(ParticipantRow.init)
     }
 
     /// The live shares of `owner`'s private zones, by zone name, then root.
-    static func owned(by owner: String, in db: GRDB.Database) throws -> [ShareRow] {
-        try Row.fetchAll(db, sql: """
+    static func owned(by owner: String, in db: StoreTransaction) throws -> [ShareRow] {
+        try Row.fetchAll(db.sqlite, sql: """
             SELECT s.\(ShareRow.columns.replacingOccurrences(of: ", ", with: ", s.")) FROM share s JOIN zone z ON z.id = s.zone_id
             WHERE s.state = 0 AND z.owner = ? AND z.scope = ? ORDER BY z.name, s.root_name
             """, arguments: [owner, DatabaseScope.private.rawValue]).map(ShareRow.init)
     }
 
     /// The live shares `user` has accepted (not as their owner), oldest first.
-    static func accepted(by user: String, in db: GRDB.Database) throws -> [ShareRow] {
-        try Row.fetchAll(db, sql: """
+    static func accepted(by user: String, in db: StoreTransaction) throws -> [ShareRow] {
+        try Row.fetchAll(db.sqlite, sql: """
             SELECT s.\(ShareRow.columns.replacingOccurrences(of: ", ", with: ", s.")) FROM share s JOIN share_participant p ON p.share_id = s.id
             WHERE s.state = 0 AND p.user = ? AND p.status = 2 AND p.type <> 1 ORDER BY s.id
             """, arguments: [user]).map(ShareRow.init)
@@ -123,8 +123,8 @@ enum ShareRows {
     }
 
     /// One row per share `user` accepted or was removed from (owners left out), with its zone.
-    static func zoneAccess(user: String, in db: GRDB.Database) throws -> [ZoneAccess] {
-        try Row.fetchAll(db.cachedStatement(sql: """
+    static func zoneAccess(user: String, in db: StoreTransaction) throws -> [ZoneAccess] {
+        try Row.fetchAll(db.sqlite.cachedStatement(sql: """
             SELECT z.id, z.scope, z.owner, z.name, z.incarnation, z.change_seq, z.db_seq, z.state, z.compacted_seq,
                    p.status, p.db_seq AS access_seq, s.state AS share_state
             FROM share_participant p JOIN share s ON s.id = p.share_id JOIN zone z ON z.id = s.zone_id
@@ -136,8 +136,8 @@ enum ShareRows {
     }
 
     /// The live shares of a zone that `user` has accepted.
-    static func grants(zoneRowID: Int64, user: String, in db: GRDB.Database) throws -> [Grant] {
-        try Row.fetchAll(db.cachedStatement(sql: """
+    static func grants(zoneRowID: Int64, user: String, in db: StoreTransaction) throws -> [Grant] {
+        try Row.fetchAll(db.sqlite.cachedStatement(sql: """
             SELECT s.id, s.record_name, s.root_name, p.permission FROM share s JOIN share_participant p ON p.share_id = s.id
             WHERE s.zone_id = ? AND s.state = 0 AND p.user = ? AND p.status = 2 AND p.type <> 1
             """), arguments: [zoneRowID, user]).map { row in
@@ -146,8 +146,8 @@ enum ShareRows {
     }
 
     /// Users who have accepted a live share of the zone (owners left out).
-    static func acceptedUsers(zoneRowID: Int64, in db: GRDB.Database) throws -> Set<String> {
-        Set(try String.fetchAll(db.cachedStatement(sql: """
+    static func acceptedUsers(zoneRowID: Int64, in db: StoreTransaction) throws -> Set<String> {
+        Set(try String.fetchAll(db.sqlite.cachedStatement(sql: """
             SELECT DISTINCT p.user FROM share s JOIN share_participant p ON p.share_id = s.id
             WHERE s.zone_id = ? AND s.state = 0 AND p.status = 2 AND p.type <> 1
             """), arguments: [zoneRowID]))
@@ -155,26 +155,26 @@ enum ShareRows {
 
     /// Ends a share (its record or root was deleted, or its zone): participants are removed
     /// and their database changes will report the zone gone.
-    static func end(_ shareID: Int64, databaseSequence: Int64, in db: GRDB.Database) throws {
-        try db.execute(sql: "UPDATE share SET state = 1 WHERE id = ?", arguments: [shareID])
-        try db.execute(sql: "UPDATE share_participant SET status = 3, db_seq = ? WHERE share_id = ? AND type <> 1 AND status <> 3",
+    static func end(_ shareID: Int64, databaseSequence: Int64, in db: StoreTransaction) throws {
+        try db.sqlite.execute(sql: "UPDATE share SET state = 1 WHERE id = ?", arguments: [shareID])
+        try db.sqlite.execute(sql: "UPDATE share_participant SET status = 3, db_seq = ? WHERE share_id = ? AND type <> 1 AND status <> 3",
                        arguments: [databaseSequence, shareID])
     }
 
     /// A new share, with its owner as an accepted participant.
     static func insert(zoneRowID: Int64, recordName: String, rootName: String?, shortGUID: String,
-                       publicPermission: SharePermission, owner: String, in db: GRDB.Database) throws {
-        try db.execute(sql: "INSERT INTO share (zone_id, record_name, root_name, short_guid, public_permission) VALUES (?, ?, ?, ?, ?)",
+                       publicPermission: SharePermission, owner: String, in db: StoreTransaction) throws {
+        try db.sqlite.execute(sql: "INSERT INTO share (zone_id, record_name, root_name, short_guid, public_permission) VALUES (?, ?, ?, ?, ?)",
                        arguments: [zoneRowID, recordName, rootName, shortGUID, publicPermission.rawValue])
-        try db.execute(sql: "INSERT INTO share_participant (share_id, user, type, permission, status) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [db.lastInsertedRowID, owner, ParticipantType.owner.rawValue, SharePermission.readWrite.rawValue,
+        try db.sqlite.execute(sql: "INSERT INTO share_participant (share_id, user, type, permission, status) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [db.sqlite.lastInsertedRowID, owner, ParticipantType.owner.rawValue, SharePermission.readWrite.rawValue,
                                    ParticipantStatus.accepted.rawValue])
     }
 
     /// Invites a user (again): a removed participant is invited anew, one invited or accepted
     /// keeps that status with the new permission.
-    static func invite(_ user: String, to shareID: Int64, permission: SharePermission, databaseSequence: Int64, in db: GRDB.Database) throws {
-        try db.execute(sql: """
+    static func invite(_ user: String, to shareID: Int64, permission: SharePermission, databaseSequence: Int64, in db: StoreTransaction) throws {
+        try db.sqlite.execute(sql: """
             INSERT INTO share_participant (share_id, user, type, permission, status, db_seq) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (share_id, user) DO UPDATE SET permission = excluded.permission, db_seq = excluded.db_seq,
                 status = CASE status WHEN \(ParticipantStatus.removed.rawValue) THEN \(ParticipantStatus.invited.rawValue) ELSE status END
@@ -183,36 +183,36 @@ enum ShareRows {
     }
 
     /// A user joins a public share through its URL, accepted at once with its public permission.
-    static func join(_ user: String, publicShare shareID: Int64, permission: SharePermission, databaseSequence: Int64, in db: GRDB.Database) throws {
-        try db.execute(sql: """
+    static func join(_ user: String, publicShare shareID: Int64, permission: SharePermission, databaseSequence: Int64, in db: StoreTransaction) throws {
+        try db.sqlite.execute(sql: """
             INSERT INTO share_participant (share_id, user, type, permission, status, db_seq) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (share_id, user) DO UPDATE SET type = excluded.type, permission = excluded.permission, status = excluded.status, db_seq = excluded.db_seq
             """, arguments: [shareID, user, ParticipantType.publicUser.rawValue, permission.rawValue,
                              ParticipantStatus.accepted.rawValue, databaseSequence])
     }
 
-    static func setStatus(_ status: ParticipantStatus, of user: String, in shareID: Int64, databaseSequence: Int64, in db: GRDB.Database) throws {
-        try db.execute(sql: "UPDATE share_participant SET status = ?, db_seq = ? WHERE share_id = ? AND user = ?",
+    static func setStatus(_ status: ParticipantStatus, of user: String, in shareID: Int64, databaseSequence: Int64, in db: StoreTransaction) throws {
+        try db.sqlite.execute(sql: "UPDATE share_participant SET status = ?, db_seq = ? WHERE share_id = ? AND user = ?",
                        arguments: [status.rawValue, databaseSequence, shareID, user])
     }
 
     /// Changes who may join through the URL alone: going to `none` removes every participant
     /// but the owner, going public removes those still invited.
-    static func setPublicPermission(_ permission: SharePermission, of shareID: Int64, databaseSequence: Int64, in db: GRDB.Database) throws {
+    static func setPublicPermission(_ permission: SharePermission, of shareID: Int64, databaseSequence: Int64, in db: StoreTransaction) throws {
         let removing = permission == .none ? "status <> 3" : "status = 1"
-        try db.execute(sql: "UPDATE share_participant SET status = 3, db_seq = ? WHERE share_id = ? AND type <> 1 AND \(removing)",
+        try db.sqlite.execute(sql: "UPDATE share_participant SET status = 3, db_seq = ? WHERE share_id = ? AND type <> 1 AND \(removing)",
                        arguments: [databaseSequence, shareID])
-        try db.execute(sql: "UPDATE share SET public_permission = ? WHERE id = ?", arguments: [permission.rawValue, shareID])
+        try db.sqlite.execute(sql: "UPDATE share SET public_permission = ? WHERE id = ?", arguments: [permission.rawValue, shareID])
     }
 
     /// The live shares whose share record or root record is `name` in the zone.
-    static func touching(zoneRowID: Int64, recordName name: String, in db: GRDB.Database) throws -> [Int64] {
-        try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM share WHERE zone_id = ? AND state = 0 AND (record_name = ? OR root_name = ?)"),
+    static func touching(zoneRowID: Int64, recordName name: String, in db: StoreTransaction) throws -> [Int64] {
+        try Int64.fetchAll(db.sqlite.cachedStatement(sql: "SELECT id FROM share WHERE zone_id = ? AND state = 0 AND (record_name = ? OR root_name = ?)"),
                            arguments: [zoneRowID, name, name])
     }
 
     /// Whether the zone has any live share (a cheap check the write path makes per zone).
-    static func zoneIsShared(_ zoneRowID: Int64, in db: GRDB.Database) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM share WHERE zone_id = ? AND state = 0)"), arguments: [zoneRowID]) ?? false
+    static func zoneIsShared(_ zoneRowID: Int64, in db: StoreTransaction) throws -> Bool {
+        try Bool.fetchOne(db.sqlite.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM share WHERE zone_id = ? AND state = 0)"), arguments: [zoneRowID]) ?? false
     }
 }

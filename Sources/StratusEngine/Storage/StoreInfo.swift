@@ -9,8 +9,8 @@ struct StoreInfo: Sendable {
     var owner: String
     var schemaVersion: Int64
 
-    static func load(_ db: GRDB.Database) throws -> StoreInfo? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT uuid, format_version, environment, owner, schema_version FROM store_info WHERE id = 1") else {
+    static func load(_ db: StoreTransaction) throws -> StoreInfo? {
+        guard let row = try Row.fetchOne(db.sqlite, sql: "SELECT uuid, format_version, environment, owner, schema_version FROM store_info WHERE id = 1") else {
             return nil
         }
         let bytes: Data = row["uuid"]
@@ -25,18 +25,18 @@ struct StoreInfo: Sendable {
         )
     }
 
-    static func setEnvironment(_ environment: StoreEnvironment, in db: GRDB.Database) throws {
-        try db.execute(sql: "UPDATE store_info SET environment = ? WHERE id = 1", arguments: [environment.rawValue])
+    static func setEnvironment(_ environment: StoreEnvironment, in db: StoreTransaction) throws {
+        try db.sqlite.execute(sql: "UPDATE store_info SET environment = ? WHERE id = 1", arguments: [environment.rawValue])
     }
 
     /// The schema's version: it grows with every change to the schema tables.
-    static func schemaVersion(in db: GRDB.Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT schema_version FROM store_info WHERE id = 1")) ?? 0
+    static func schemaVersion(in db: StoreTransaction) throws -> Int64 {
+        try Int64.fetchOne(db.sqlite.cachedStatement(sql: "SELECT schema_version FROM store_info WHERE id = 1")) ?? 0
     }
 
     /// Moves the schema's version on (every process then reloads the schema) and returns it.
-    static func advanceSchemaVersion(in db: GRDB.Database) throws -> Int64 {
-        try db.execute(sql: "UPDATE store_info SET schema_version = schema_version + 1 WHERE id = 1")
+    static func advanceSchemaVersion(in db: StoreTransaction) throws -> Int64 {
+        try db.sqlite.execute(sql: "UPDATE store_info SET schema_version = schema_version + 1 WHERE id = 1")
         return try schemaVersion(in: db)
     }
 

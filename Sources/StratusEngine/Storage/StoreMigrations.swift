@@ -1,4 +1,5 @@
 import GRDB
+import StratusModel
 
 /// The versioned SQL schema of a store file. Each migration runs once, in a transaction.
 enum StoreMigrations {
@@ -132,7 +133,8 @@ enum StoreMigrations {
     /// those fields are handed to the indexer, so no other index row is written twice. It uses
     /// today's catalog, decoder and indexer: a later migration that changes what they read
     /// must come after this one or carry its own copy.
-    private static func indexLocations(_ db: GRDB.Database) throws {
+    private static func indexLocations(_ sqlite: GRDB.Database) throws {
+        let db = StoreTransaction(sqlite: sqlite)
         let catalog = try SchemaCatalog.load(db, version: 0)
         for entry in catalog.types.values {
             let names = Set(entry.schema.fields.values.filter { $0.type.base == .location && ($0.isQueryable || $0.isSortable) }.map(\.name))
@@ -141,7 +143,7 @@ enum StoreMigrations {
             locationsOnly.schema.fields = entry.schema.fields.filter { names.contains($0.key) }
             // One pass over the type's records, the rows held back and written in key order.
             let buffer = IndexRowBuffer(db: db, limit: RecordImporter.indexRowLimit)
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(StoredRecord.columns) FROM record WHERE type_id = ?", arguments: [entry.id])
+            let rows = try Row.fetchCursor(sqlite, sql: "SELECT \(StoredRecord.columns) FROM record WHERE type_id = ?", arguments: [entry.id])
             while let row = try rows.next() {
                 let stored = StoredRecord(row: row)
                 // A record whose fields cannot be read fails wherever it is read; it must not

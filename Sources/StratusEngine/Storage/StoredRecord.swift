@@ -104,74 +104,78 @@ struct StoredRecord {
                       parent: parent.map { Reference(recordName: $0) })
     }
 
-    /// The statement `find(zoneRowID:name:in:)` runs, for callers that look up many names.
-    static func findByNameStatement(_ db: GRDB.Database) throws -> Statement {
-        try db.cachedStatement(sql: "SELECT \(columns) FROM record WHERE zone_id = ? AND name = ?")
+    /// `find(zoneRowID:name:in:)`'s statement prepared once, for callers that look up many names.
+    struct NameLookup {
+        fileprivate let statement: Statement
+
+        /// The record named `name` in the zone, if any.
+        func find(zoneRowID: Int64, name: String) throws -> StoredRecord? {
+            try StoredRecord.first(of: statement, arguments: [zoneRowID, name])
+        }
     }
 
-    /// Runs `findByNameStatement`: the record named `name` in the zone, if any.
-    static func find(zoneRowID: Int64, name: String, with statement: Statement) throws -> StoredRecord? {
-        try first(of: statement, arguments: [zoneRowID, name])
+    static func nameLookup(_ db: StoreTransaction) throws -> NameLookup {
+        NameLookup(statement: try db.sqlite.cachedStatement(sql: "SELECT \(columns) FROM record WHERE zone_id = ? AND name = ?"))
     }
 
-    static func find(zoneRowID: Int64, name: String, in db: GRDB.Database) throws -> StoredRecord? {
-        try find(zoneRowID: zoneRowID, name: name, with: findByNameStatement(db))
+    static func find(zoneRowID: Int64, name: String, in db: StoreTransaction) throws -> StoredRecord? {
+        try nameLookup(db).find(zoneRowID: zoneRowID, name: name)
     }
 
-    static func find(id: Int64, in db: GRDB.Database) throws -> StoredRecord? {
-        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM record WHERE id = ?")
+    static func find(id: Int64, in db: StoreTransaction) throws -> StoredRecord? {
+        let statement = try db.sqlite.cachedStatement(sql: "SELECT \(columns) FROM record WHERE id = ?")
         return try first(of: statement, arguments: [id])
     }
 
     /// How many records a zone holds, of one type or of every type.
-    static func count(zoneRowID: Int64, typeID: Int64? = nil, in db: GRDB.Database) throws -> Int {
+    static func count(zoneRowID: Int64, typeID: Int64? = nil, in db: StoreTransaction) throws -> Int {
         if let typeID {
-            return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ? AND type_id = ?"), arguments: [zoneRowID, typeID]) ?? 0
+            return try Int.fetchOne(db.sqlite.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ? AND type_id = ?"), arguments: [zoneRowID, typeID]) ?? 0
         }
-        return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ?"), arguments: [zoneRowID]) ?? 0
+        return try Int.fetchOne(db.sqlite.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ?"), arguments: [zoneRowID]) ?? 0
     }
 
     /// How many records of a type there are, in every zone (counted zone by zone, through the
     /// `(zone, type)` index).
-    static func count(ofType typeID: Int64, in db: GRDB.Database) throws -> Int {
-        try Int64.fetchAll(db, sql: "SELECT id FROM zone").reduce(0) { total, zoneRowID in
+    static func count(ofType typeID: Int64, in db: StoreTransaction) throws -> Int {
+        try Int64.fetchAll(db.sqlite, sql: "SELECT id FROM zone").reduce(0) { total, zoneRowID in
             total + (try count(zoneRowID: zoneRowID, typeID: typeID, in: db))
         }
     }
 
     /// Row ids of every record of a type, in every zone, zone by zone in id order.
-    static func ids(ofType typeID: Int64, in db: GRDB.Database) throws -> [Int64] {
+    static func ids(ofType typeID: Int64, in db: StoreTransaction) throws -> [Int64] {
         var ids: [Int64] = []
-        for zoneRowID in try Int64.fetchAll(db, sql: "SELECT id FROM zone") {
-            ids += try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM record WHERE zone_id = ? AND type_id = ? ORDER BY id"),
+        for zoneRowID in try Int64.fetchAll(db.sqlite, sql: "SELECT id FROM zone") {
+            ids += try Int64.fetchAll(db.sqlite.cachedStatement(sql: "SELECT id FROM record WHERE zone_id = ? AND type_id = ? ORDER BY id"),
                                       arguments: [zoneRowID, typeID])
         }
         return ids
     }
 
     /// The highest record row id so far (0 in an empty store).
-    static func maxRowID(in db: GRDB.Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT max(id) FROM record") ?? 0
+    static func maxRowID(in db: StoreTransaction) throws -> Int64 {
+        try Int64.fetchOne(db.sqlite, sql: "SELECT max(id) FROM record") ?? 0
     }
 
     /// Hands `body` every record of a zone (of one type, or all), oldest change first.
-    static func forEach(zoneRowID: Int64, typeID: Int64? = nil, in db: GRDB.Database, _ body: (StoredRecord) throws -> Void) throws {
+    static func forEach(zoneRowID: Int64, typeID: Int64? = nil, in db: StoreTransaction, _ body: (StoredRecord) throws -> Void) throws {
         let sql = "SELECT \(columns) FROM record WHERE zone_id = ?" + (typeID == nil ? "" : " AND type_id = ?") + " ORDER BY seq"
-        let statement = try db.cachedStatement(sql: sql)
+        let statement = try db.sqlite.cachedStatement(sql: sql)
         let cursor = try Int64.fetchCursor(statement, arguments: typeID.map { [zoneRowID, $0] } ?? [zoneRowID])
         while try cursor.next() != nil { try body(StoredRecord(statement: statement.sqliteStatement)) }
     }
 
     /// The parent reference of the record named `name` in the zone (nil: none, or no record).
-    static func parentName(zoneRowID: Int64, name: String, in db: GRDB.Database) throws -> String? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM record WHERE zone_id = ? AND name = ?"), arguments: [zoneRowID, name])
+    static func parentName(zoneRowID: Int64, name: String, in db: StoreTransaction) throws -> String? {
+        try String.fetchOne(db.sqlite.cachedStatement(sql: "SELECT parent FROM record WHERE zone_id = ? AND name = ?"), arguments: [zoneRowID, name])
     }
 
     /// How many records of each type a zone holds, by record type name (types with none left
     /// out): one grouped count over the `(zone, type, modified)` index, never the record rows.
-    static func countsByType(zoneRowID: Int64, in db: GRDB.Database) throws -> [String: Int] {
+    static func countsByType(zoneRowID: Int64, in db: StoreTransaction) throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: countsByTypeSQL), arguments: [zoneRowID]) { counts[row[0]] = row[1] }
+        for row in try Row.fetchAll(db.sqlite.cachedStatement(sql: countsByTypeSQL), arguments: [zoneRowID]) { counts[row[0]] = row[1] }
         return counts
     }
 
@@ -184,12 +188,12 @@ struct StoredRecord {
 
     /// How many of a zone's records were last changed in each of `buckets` equal slices from its
     /// first change to its last (empty for an empty zone): one grouped pass over an index.
-    static func modificationHistogram(zoneRowID: Int64, buckets: Int, in db: GRDB.Database) throws -> [Int] {
-        let range = try Row.fetchOne(db, sql: "SELECT min(modified_at), max(modified_at) FROM record WHERE zone_id = ?", arguments: [zoneRowID])
+    static func modificationHistogram(zoneRowID: Int64, buckets: Int, in db: StoreTransaction) throws -> [Int] {
+        let range = try Row.fetchOne(db.sqlite, sql: "SELECT min(modified_at), max(modified_at) FROM record WHERE zone_id = ?", arguments: [zoneRowID])
         guard let low: Int64 = range?[0], let high: Int64 = range?[1] else { return [] }
         var counts = [Int](repeating: 0, count: buckets)
         let span = max(1, high - low + 1)
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.sqlite, sql: """
             SELECT (modified_at - ?) * ? / ?, count(*) FROM record WHERE zone_id = ? GROUP BY 1
             """, arguments: [low, buckets, span, zoneRowID])
         for row in rows {
@@ -200,7 +204,7 @@ struct StoredRecord {
     }
 
     /// The first row of a statement selecting `columns`.
-    private static func first(of statement: Statement, arguments: StatementArguments) throws -> StoredRecord? {
+    fileprivate static func first(of statement: Statement, arguments: StatementArguments) throws -> StoredRecord? {
         // The cursor resets the statement when it goes away: keep it until the row is read.
         let cursor = try Int64.fetchCursor(statement, arguments: arguments)
         return try withExtendedLifetime(cursor) {

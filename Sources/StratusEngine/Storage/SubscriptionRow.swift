@@ -43,26 +43,26 @@ struct SubscriptionRow {
         subscription = Subscription(subscriptionID: subscriptionID, kind: kind, notificationInfo: info.flatMap(SubscriptionRow.decodeInfo))
     }
 
-    static func all(scope: DatabaseScope, owner: String?, in db: GRDB.Database) throws -> [SubscriptionRow] {
+    static func all(scope: DatabaseScope, owner: String?, in db: StoreTransaction) throws -> [SubscriptionRow] {
         if let owner {
-            return try Row.fetchAll(db, sql: "SELECT \(columns) FROM subscription WHERE scope = ? AND owner = ? ORDER BY subscription_id",
+            return try Row.fetchAll(db.sqlite, sql: "SELECT \(columns) FROM subscription WHERE scope = ? AND owner = ? ORDER BY subscription_id",
                                     arguments: [scope.rawValue, owner]).map(SubscriptionRow.init)
         }
-        return try Row.fetchAll(db, sql: "SELECT \(columns) FROM subscription WHERE scope = ? ORDER BY id",
+        return try Row.fetchAll(db.sqlite, sql: "SELECT \(columns) FROM subscription WHERE scope = ? ORDER BY id",
                                 arguments: [scope.rawValue]).map(SubscriptionRow.init)
     }
 
-    static func everyScope(in db: GRDB.Database) throws -> [SubscriptionRow] {
-        try Row.fetchAll(db, sql: "SELECT \(columns) FROM subscription ORDER BY id").map(SubscriptionRow.init)
+    static func everyScope(in db: StoreTransaction) throws -> [SubscriptionRow] {
+        try Row.fetchAll(db.sqlite, sql: "SELECT \(columns) FROM subscription ORDER BY id").map(SubscriptionRow.init)
     }
 
-    static func find(_ subscriptionID: String, scope: DatabaseScope, owner: String, in db: GRDB.Database) throws -> SubscriptionRow? {
-        try Row.fetchOne(db, sql: "SELECT \(columns) FROM subscription WHERE scope = ? AND owner = ? AND subscription_id = ?",
+    static func find(_ subscriptionID: String, scope: DatabaseScope, owner: String, in db: StoreTransaction) throws -> SubscriptionRow? {
+        try Row.fetchOne(db.sqlite, sql: "SELECT \(columns) FROM subscription WHERE scope = ? AND owner = ? AND subscription_id = ?",
                          arguments: [scope.rawValue, owner, subscriptionID]).map(SubscriptionRow.init)
     }
 
     /// Inserts or replaces the subscription with this ID.
-    static func save(_ subscription: Subscription, scope: DatabaseScope, owner: String, in db: GRDB.Database) throws {
+    static func save(_ subscription: Subscription, scope: DatabaseScope, owner: String, in db: StoreTransaction) throws {
         var predicate: String?
         var arguments: Data?
         var options = 0
@@ -71,7 +71,7 @@ struct SubscriptionRow {
             arguments = encodeArguments(values)
             options = queryOptions.rawValue
         }
-        try db.execute(sql: """
+        try db.sqlite.execute(sql: """
             INSERT OR REPLACE INTO subscription
                 (scope, owner, subscription_id, kind, record_type, zone_name, zone_owner, predicate, arguments, options, info, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -84,19 +84,19 @@ struct SubscriptionRow {
 
     /// The subscriptions' version (it grows with every change) and how many there are, or nil
     /// in a store made before subscriptions.
-    static func state(in db: GRDB.Database) throws -> (version: Int64, count: Int64)? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT version, count FROM subscription_state WHERE id = 1")) else { return nil }
+    static func state(in db: StoreTransaction) throws -> (version: Int64, count: Int64)? {
+        guard let row = try Row.fetchOne(db.sqlite.cachedStatement(sql: "SELECT version, count FROM subscription_state WHERE id = 1")) else { return nil }
         return (row["version"], row["count"])
     }
 
-    static func delete(rowID: Int64, in db: GRDB.Database) throws {
-        try db.execute(sql: "DELETE FROM subscription WHERE id = ?", arguments: [rowID])
+    static func delete(rowID: Int64, in db: StoreTransaction) throws {
+        try db.sqlite.execute(sql: "DELETE FROM subscription WHERE id = ?", arguments: [rowID])
         try changed(db)
     }
 
     /// Bumps the version every writer checks its cached subscriptions against.
-    static func changed(_ db: GRDB.Database) throws {
-        try db.execute(sql: "UPDATE subscription_state SET version = version + 1, count = (SELECT count(*) FROM subscription) WHERE id = 1")
+    static func changed(_ db: StoreTransaction) throws {
+        try db.sqlite.execute(sql: "UPDATE subscription_state SET version = version + 1, count = (SELECT count(*) FROM subscription) WHERE id = 1")
     }
 
     // MARK: - Encodings

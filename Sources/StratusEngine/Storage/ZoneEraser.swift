@@ -3,7 +3,7 @@ import GRDB
 /// Deletes everything a zone holds, in the caller's transaction: records, their index rows and
 /// the zone's tombstones. The zone row itself stays so database changes can report the deletion.
 struct ZoneEraser {
-    let db: GRDB.Database
+    let db: StoreTransaction
     let zoneRowID: Int64
 
     /// Erases the zone's contents and ends its shares (`databaseSequence` orders their
@@ -12,9 +12,9 @@ struct ZoneEraser {
         for share in try ShareRows.live(zoneRowID: zoneRowID, in: db) {
             try ShareRows.end(share.id, databaseSequence: databaseSequence, in: db)
         }
-        try db.execute(sql: "DELETE FROM record_text WHERE rowid IN (SELECT id FROM record WHERE zone_id = ?)", arguments: [zoneRowID])
+        try db.sqlite.execute(sql: "DELETE FROM record_text WHERE rowid IN (SELECT id FROM record WHERE zone_id = ?)", arguments: [zoneRowID])
         for table in ["field_value", "reference_edge", "tombstone", "record"] {
-            try db.execute(sql: "DELETE FROM \(table) WHERE zone_id = ?", arguments: [zoneRowID])
+            try db.sqlite.execute(sql: "DELETE FROM \(table) WHERE zone_id = ?", arguments: [zoneRowID])
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 import StratusPredicates
 
@@ -38,7 +37,7 @@ struct SubscriptionIndex: Sendable {
     var schemaVersion: Int64
     var scopes: [DatabaseScope: Scoped]
 
-    static func build(version: Int64, catalog: SchemaCatalog, in db: GRDB.Database) throws -> SubscriptionIndex {
+    static func build(version: Int64, catalog: SchemaCatalog, in db: StoreTransaction) throws -> SubscriptionIndex {
         var index = SubscriptionIndex(version: version, schemaVersion: catalog.version, scopes: [:])
         let now = Date()
         for row in try SubscriptionRow.everyScope(in: db) {
@@ -84,7 +83,7 @@ struct SubscriptionIndex: Sendable {
 
     /// The subscriptions of `scope` as this transaction sees them, or nil when the store has
     /// none (one read of one row).
-    static func current(store: Store, scope: DatabaseScope, catalog: SchemaCatalog, in db: GRDB.Database) throws -> Scoped? {
+    static func current(store: Store, scope: DatabaseScope, catalog: SchemaCatalog, in db: StoreTransaction) throws -> Scoped? {
         guard let (version, count) = try SubscriptionRow.state(in: db), count > 0 else { return nil }
         let key = store.path + "\u{0}" + store.storeID.uuidString
         if let cached = cache.withLock({ $0[key] }), cached.version == version, cached.schemaVersion == catalog.version {

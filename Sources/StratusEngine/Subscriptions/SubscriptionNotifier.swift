@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 import StratusPredicates
 
@@ -12,7 +11,7 @@ import StratusPredicates
 /// query subscriptions on its record type, against the record's state before and after.
 struct SubscriptionNotifier {
     private let database: CloudDatabase
-    private let db: GRDB.Database
+    private let db: StoreTransaction
     private let catalog: SchemaCatalog
     private var subscriptions: SubscriptionIndex.Scoped?
     /// Fires-once subscriptions that fired in this transaction (already deleted).
@@ -30,7 +29,7 @@ struct SubscriptionNotifier {
     /// Per public-database subscriber, the gate that says what they may read.
     private var readers: [String: AccessGate] = [:]
 
-    init(database: CloudDatabase, db: GRDB.Database, catalog: SchemaCatalog, now: Date) throws {
+    init(database: CloudDatabase, db: StoreTransaction, catalog: SchemaCatalog, now: Date) throws {
         self.database = database
         self.db = db
         self.catalog = catalog

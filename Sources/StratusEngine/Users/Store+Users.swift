@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension Store {
     /// The store's users, the owner first, then by alias.

@@ -56,7 +56,7 @@ import StratusTestSupport
         let path = temp.path
         // Take the store back to before users: no user or share tables, zones of no one.
         try temp.store.write { db in
-            try db.execute(sql: """
+            try db.sqlite.execute(sql: """
                 DROP TABLE user; DROP TABLE share; DROP TABLE share_participant;
                 DELETE FROM grdb_migrations WHERE identifier IN ('v10-users', 'v11-sharing');
                 UPDATE zone SET owner = '__defaultOwner__';

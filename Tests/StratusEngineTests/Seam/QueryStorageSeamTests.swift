@@ -27,7 +27,7 @@ import StratusTestSupport
             var zoneRecords: [StoredRecord] = []
             try StoredRecord.forEach(zoneRowID: zoneRow.id, in: db) { zoneRecords.append($0) }
             let memory = try InMemoryQueryStorage(zoneRecords: zoneRecords, type: type)
-            let sqlite = SQLiteQueryStorage(db: db, zoneRowID: zoneRow.id, typeID: type.id)
+            let sqlite = SQLiteQueryStorage(db, zoneRowID: zoneRow.id, typeID: type.id)
             for round in 0..<600 {
                 var format: [String] = []
                 var arguments: [PredicateArgument] = []

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 import StratusModel
@@ -175,7 +176,7 @@ struct SQLiteQueryStorage: QueryStorage {
     }
 
     func record(id: Int64) throws -> StoredRecord? {
-        try StoredRecord.find(id: id, in: db)
+        try StoredRecord.find(id: id, in: StoreTransaction(sqlite: db))
     }
 
     private static func column(_ time: QueryPlan.SystemTime) -> String {

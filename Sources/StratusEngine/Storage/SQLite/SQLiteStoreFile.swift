@@ -47,27 +47,27 @@ final class SQLiteStoreFile: Sendable {
 
     // MARK: - Transactions
 
-    func read<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+    func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         do {
-            return try pool.read(body)
+            return try pool.read { db in try body(StoreTransaction(sqlite: db)) }
         } catch let error as DatabaseError {
             throw SQLiteStoreFile.describe(error, path: path)
         }
     }
 
-    func write<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+    func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         if let readOnly { throw readOnly.writeRefusal }
         do {
-            return try pool.write(body)
+            return try pool.write { db in try body(StoreTransaction(sqlite: db)) }
         } catch let error as DatabaseError {
             throw SQLiteStoreFile.describe(error, path: path)
         }
     }
 
-    func writeWithoutTransaction<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+    func writeWithoutTransaction<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         if let readOnly { throw readOnly.writeRefusal }
         do {
-            return try pool.writeWithoutTransaction(body)
+            return try pool.writeWithoutTransaction { db in try body(StoreTransaction(sqlite: db)) }
         } catch let error as DatabaseError {
             throw SQLiteStoreFile.describe(error, path: path)
         }
@@ -76,7 +76,7 @@ final class SQLiteStoreFile: Sendable {
     /// Reads another store file without opening it as a store: a read-only connection, no
     /// upgrade, no WAL switch, so the file stays as it was. `body` runs only on a store this
     /// build has brought up to date.
-    static func readWithoutOpening<T>(path: String, _ body: (GRDB.Database) throws -> T) throws -> T {
+    static func readWithoutOpening<T>(path: String, _ body: (StoreTransaction) throws -> T) throws -> T {
         var configuration = Configuration()
         configuration.readonly = true
         do {
@@ -89,7 +89,7 @@ final class SQLiteStoreFile: Sendable {
                 guard try StoreMigrations.migrator.hasCompletedMigrations(db) else {
                     throw CloudKitError(.incompatibleVersion, "\(path) was made by another version of Stratus; open it once with this one, then compare.")
                 }
-                return try body(db)
+                return try body(StoreTransaction(sqlite: db))
             }
         } catch let error as CloudKitError {
             throw error
@@ -133,7 +133,7 @@ final class SQLiteStoreFile: Sendable {
                 try pool.read { db in try SQLiteStoreFile.checkIsStratusStore(db) }
                 if readOnly {
                     let info = try pool.read { db -> StoreInfo in
-                        guard try StoreMigrations.migrator.hasCompletedMigrations(db), let info = try StoreInfo.load(db) else {
+                        guard try StoreMigrations.migrator.hasCompletedMigrations(db), let info = try StoreInfo.load(StoreTransaction(sqlite: db)) else {
                             throw CloudKitError(.permissionFailure, "The store at \(path) is read-only and needs upgrading to this version of Stratus; make it writable and open it once.")
                         }
                         return info
@@ -147,7 +147,7 @@ final class SQLiteStoreFile: Sendable {
                 }
                 try SQLiteStoreFile.migrate(pool)
                 let info = try pool.write { db -> StoreInfo in
-                    try SQLiteStoreFile.initialize(db, environment: environment)
+                    try SQLiteStoreFile.initialize(StoreTransaction(sqlite: db), environment: environment)
                 }
                 return (pool, info)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 40 {
@@ -205,18 +205,19 @@ final class SQLiteStoreFile: Sendable {
 
     /// Refuses SQLite files that are not stores, and stores made by a newer Stratus.
     private static func checkIsStratusStore(_ db: GRDB.Database) throws {
+        let transaction = StoreTransaction(sqlite: db)
         let hasInfo = try db.tableExists("store_info")
         if !hasInfo {
             let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb_%'") ?? 0
             guard tableCount == 0 else {
                 throw CloudKitError(.badDatabase, "The file is an SQLite database but not a Stratus store; refusing to touch it.")
             }
-        } else if let info = try StoreInfo.load(db), info.formatVersion > StoreMigrations.formatVersion {
+        } else if let info = try StoreInfo.load(transaction), info.formatVersion > StoreMigrations.formatVersion {
             throw CloudKitError(.incompatibleVersion, "This store was made by a newer Stratus (store format \(info.formatVersion); this build reads up to \(StoreMigrations.formatVersion)). Upgrade Stratus to open it.")
         }
     }
 
-    private static func initialize(_ db: GRDB.Database, environment: StoreEnvironment?) throws -> StoreInfo {
+    private static func initialize(_ db: StoreTransaction, environment: StoreEnvironment?) throws -> StoreInfo {
         if let info = try StoreInfo.load(db) {
             if let environment, environment != info.environment {
                 throw CloudKitError(.invalidArguments, "The store already exists as a \(info.environment.rawValue) store; its environment is chosen only when it is made.")
@@ -227,14 +228,14 @@ final class SQLiteStoreFile: Sendable {
                              environment: environment ?? .development,
                              owner: "_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
                              schemaVersion: 0)
-        try db.execute(sql: "INSERT INTO store_info (id, uuid, format_version, environment, owner, created_at) VALUES (1, ?, ?, ?, ?, ?)",
+        try db.sqlite.execute(sql: "INSERT INTO store_info (id, uuid, format_version, environment, owner, created_at) VALUES (1, ?, ?, ?, ?, ?)",
                        arguments: [StoreInfo.uuidBytes(info.uuid), info.formatVersion, info.environment.rawValue, info.owner,
                                    FieldValue.milliseconds(Date())])
         for scope in DatabaseScope.allCases {
-            try db.execute(sql: "INSERT INTO database_state (scope) VALUES (?)", arguments: [scope.rawValue])
+            try db.sqlite.execute(sql: "INSERT INTO database_state (scope) VALUES (?)", arguments: [scope.rawValue])
         }
         // One public database for everyone; private databases come with their users.
-        try db.execute(sql: "INSERT INTO zone (scope, owner, name) VALUES (?, ?, ?)",
+        try db.sqlite.execute(sql: "INSERT INTO zone (scope, owner, name) VALUES (?, ?, ?)",
                        arguments: [DatabaseScope.public.rawValue, ZoneID.defaultOwnerName, ZoneID.defaultZoneName])
         var catalog = try SchemaCatalog.load(db, version: 0)
         _ = try catalog.addType("Users", systemIndexes: RecordTypeSchema.developmentSystemIndexes, in: db)
