@@ -34,7 +34,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the bulk write path's statements (DirectStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]
+            ],
+            // A file sees only the members of modules it imports: GRDB's stay in Storage/.
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // `stratus bench`: every workload on Stratus and on hand-made SQLite tables.
         .target(

@@ -1,3 +1,5 @@
+import Foundation
+
 /// RFC 4180 comma-separated text: rows of cells, quoted where they must be.
 ///
 /// Spreadsheets cannot tell an empty cell from a missing one, but records can (an empty string

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A problem in `.ckdb` text, with its 1-based line and column, worded as cktool's validator
 /// words it: `Encountered "BADTYPE" at line 6, column 25. Was expecting one of: ...`.
 public struct SchemaLanguageError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a share participant (or anyone, for a share's public permission) may do.
 public enum SharePermission: Int, Sendable, CaseIterable, CustomStringConvertible {
     case none = 1

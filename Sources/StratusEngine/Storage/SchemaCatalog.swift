@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import StratusModel
 
@@ -21,9 +22,9 @@ struct SchemaCatalog: Sendable {
 
     func type(named name: String) -> TypeEntry? { types[name] }
 
-    static func load(_ db: GRDB.Database, version: Int64) throws -> SchemaCatalog {
+    static func load(_ db: StoreTransaction, version: Int64) throws -> SchemaCatalog {
         var catalog = SchemaCatalog(version: version, types: [:], typeNames: [:])
-        for row in try Row.fetchAll(db, sql: "SELECT id, name, system_indexes, retired FROM record_type") {
+        for row in try Row.fetchAll(db.sqlite, sql: "SELECT id, name, system_indexes, retired FROM record_type") {
             let id: Int64 = row["id"]
             let name: String = row["name"]
             if row["retired"] as Bool {
@@ -35,14 +36,14 @@ struct SchemaCatalog: Sendable {
             catalog.types[name] = TypeEntry(id: id, schema: RecordTypeSchema(name: name, systemIndexes: systemIndexes), fieldIDs: [:])
             catalog.typeNames[id] = name
         }
-        for row in try Row.fetchAll(db, sql: "SELECT id, type_id, name, field_type, indexes FROM schema_field") {
+        for row in try Row.fetchAll(db.sqlite, sql: "SELECT id, type_id, name, field_type, indexes FROM schema_field") {
             let typeID: Int64 = row["type_id"]
             guard let typeName = catalog.typeNames[typeID], let type = FieldType(parsing: row["field_type"]) else { continue }
             let name: String = row["name"]
             catalog.types[typeName]?.schema.fields[name] = SchemaField(name: name, type: type, indexes: FieldIndexes(rawValue: row["indexes"]))
             catalog.types[typeName]?.fieldIDs[name] = row["id"]
         }
-        for row in try Row.fetchAll(db, sql: "SELECT type_id, permissions, role FROM schema_grant ORDER BY type_id, position") {
+        for row in try Row.fetchAll(db.sqlite, sql: "SELECT type_id, permissions, role FROM schema_grant ORDER BY type_id, position") {
             let permissions = (row["permissions"] as String).split(separator: ",")
                 .compactMap { GrantDeclaration.Permission(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
             catalog.grants[row["type_id"], default: []].append(GrantDeclaration(permissions, to: row["role"]))
@@ -51,13 +52,13 @@ struct SchemaCatalog: Sendable {
     }
 
     /// Adds a record type in the transaction and to this catalog.
-    mutating func addType(_ name: String, systemIndexes: [SystemField: FieldIndexes], in db: GRDB.Database) throws -> TypeEntry {
+    mutating func addType(_ name: String, systemIndexes: [SystemField: FieldIndexes], in db: StoreTransaction) throws -> TypeEntry {
         // A type a schema import retired comes back under its old id.
-        try db.execute(sql: """
+        try db.sqlite.execute(sql: """
             INSERT INTO record_type (name, system_indexes) VALUES (?, ?)
             ON CONFLICT (name) DO UPDATE SET system_indexes = excluded.system_indexes, retired = 0
             """, arguments: [name, SchemaCatalog.encodeSystemIndexes(systemIndexes)])
-        let id = try Int64.fetchOne(db, sql: "SELECT id FROM record_type WHERE name = ?", arguments: [name]) ?? db.lastInsertedRowID
+        let id = try Int64.fetchOne(db.sqlite, sql: "SELECT id FROM record_type WHERE name = ?", arguments: [name]) ?? db.sqlite.lastInsertedRowID
         let entry = TypeEntry(id: id, schema: RecordTypeSchema(name: name, systemIndexes: systemIndexes), fieldIDs: [:])
         types[name] = entry
         typeNames[entry.id] = name
@@ -65,12 +66,12 @@ struct SchemaCatalog: Sendable {
     }
 
     /// Adds a field to a type in the transaction and to this catalog.
-    mutating func addField(_ field: SchemaField, toType typeName: String, in db: GRDB.Database) throws {
+    mutating func addField(_ field: SchemaField, toType typeName: String, in db: StoreTransaction) throws {
         guard let entry = types[typeName] else { return }
-        try db.execute(sql: "INSERT INTO schema_field (type_id, name, field_type, indexes) VALUES (?, ?, ?, ?)",
+        try db.sqlite.execute(sql: "INSERT INTO schema_field (type_id, name, field_type, indexes) VALUES (?, ?, ?, ?)",
                        arguments: [entry.id, field.name, field.type.description, field.indexes.rawValue])
         types[typeName]?.schema.fields[field.name] = field
-        types[typeName]?.fieldIDs[field.name] = db.lastInsertedRowID
+        types[typeName]?.fieldIDs[field.name] = db.sqlite.lastInsertedRowID
     }
 
     static func encodeSystemIndexes(_ indexes: [SystemField: FieldIndexes]) -> String {
