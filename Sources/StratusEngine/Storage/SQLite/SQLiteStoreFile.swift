@@ -48,26 +48,24 @@ final class SQLiteStoreFile: Sendable {
     // MARK: - Transactions
 
     func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
-        do {
-            return try pool.read { db in try body(StoreTransaction(sqlite: db)) }
-        } catch let error as DatabaseError {
-            throw SQLiteStoreFile.describe(error, path: path)
-        }
+        try described { try pool.read { db in try body(StoreTransaction(sqlite: db)) } }
     }
 
     func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         if let readOnly { throw readOnly.writeRefusal }
-        do {
-            return try pool.write { db in try body(StoreTransaction(sqlite: db)) }
-        } catch let error as DatabaseError {
-            throw SQLiteStoreFile.describe(error, path: path)
-        }
+        return try described { try pool.write { db in try body(StoreTransaction(sqlite: db)) } }
     }
 
+    /// Writes outside a transaction, for a caller that begins and commits as it goes.
     func writeWithoutTransaction<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         if let readOnly { throw readOnly.writeRefusal }
+        return try described { try pool.writeWithoutTransaction { db in try body(StoreTransaction(sqlite: db)) } }
+    }
+
+    /// Runs `work`, its SQLite errors said in CloudKit's words.
+    private func described<T>(_ work: () throws -> T) throws -> T {
         do {
-            return try pool.writeWithoutTransaction { db in try body(StoreTransaction(sqlite: db)) }
+            return try work()
         } catch let error as DatabaseError {
             throw SQLiteStoreFile.describe(error, path: path)
         }
