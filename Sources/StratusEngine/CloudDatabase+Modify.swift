@@ -244,7 +244,7 @@ struct ModifyBatch {
             return next
         }
         let nowMilliseconds = FieldValue.milliseconds(now)
-        let rows = RecordRowWriter(db: db)
+        let writer = RecordWriter(db: db)
         var saved: [Int: Record] = [:]
         // Held-back index rows serve a batch of new records only: changing or deleting a record
         // (and cascading) reads and removes index rows, so the held ones go in first.
@@ -252,7 +252,6 @@ struct ModifyBatch {
         if buffer == nil { try indexBuffer?.flush() }
         for plan in saves {
             guard let type = catalog.type(named: plan.record.recordType) else { continue }
-            let indexer = RecordIndexer(db: db, zoneRowID: plan.zone.id, type: type, buffer: buffer)
             let sequence = nextSequence(plan.zone)
             let tag = ChangeTag.make()
             let parent = plan.record.parent?.recordName
@@ -261,18 +260,12 @@ struct ModifyBatch {
                                           sequence: sequence, createdAt: plan.existing?.createdAt ?? nowMilliseconds,
                                           createdBy: plan.existing?.createdBy ?? database.user, modifiedAt: nowMilliseconds,
                                           modifiedBy: database.user, parent: parent, changedKeys: changedKeys)
-            let rowID: Int64
             if let existing = plan.existing {
-                try indexer.remove(recordID: existing.id, fields: plan.existingFields)
-                try rows.update(id: existing.id, with: row)
-                rowID = existing.id
-            } else {
-                guard let inserted = try rows.insert(row) else {
-                    throw CloudKitError(.internalError, "Record '\(plan.record.recordName)' was planned as new, but its name is taken.")
-                }
-                rowID = inserted
+                try writer.replace(id: existing.id, zoneRowID: plan.zone.id, oldFields: plan.existingFields, oldType: type, update: .all(row),
+                                   fields: plan.fields, type: type, buffer: buffer)
+            } else if try writer.insert(row, fields: plan.fields, type: type, buffer: buffer) == nil {
+                throw CloudKitError(.internalError, "Record '\(plan.record.recordName)' was planned as new, but its name is taken.")
             }
-            try indexer.add(recordID: rowID, fields: plan.fields)
             let createdAt = plan.existing?.createdAt ?? nowMilliseconds
             saved[plan.index] = Record(stored: plan.record.recordID, recordType: plan.record.recordType, fields: plan.fields, changeTag: tag,
                                        created: FieldValue.date(milliseconds: createdAt), createdBy: plan.existing?.createdBy ?? database.user,

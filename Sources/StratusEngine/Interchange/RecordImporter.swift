@@ -133,7 +133,6 @@ struct RecordImporter {
         guard blob.count <= CloudDatabase.maximumRecordSize else {
             throw CloudKitError(.limitExceeded, "The record is \(blob.count) bytes without its assets; CloudKit's limit is 1 MB.")
         }
-        let indexer = RecordIndexer(db: db, zoneRowID: zone.id, type: type, buffer: buffer)
         let sequence = (sequences[zone.id] ?? zone.changeSequence) + 1
         sequences[zone.id] = sequence
         let user = database.user
@@ -142,14 +141,14 @@ struct RecordImporter {
         let tag = record.recordChangeTag ?? ChangeTag.make()
         let createdBy = record.creatorUserRecordName ?? user
         let modifiedBy = record.lastModifiedUserRecordName ?? createdBy
-        let rows = RecordRowWriter(db: db)
+        let writer = RecordWriter(db: db)
         let row = RecordRowWriter.Row(zoneRowID: zone.id, name: record.recordName, typeID: type.id, blob: blob, changeTag: tag, sequence: sequence,
                                       createdAt: created, createdBy: createdBy, modifiedAt: modified, modifiedBy: modifiedBy,
                                       parent: record.parent?.recordName, changedKeys: nil)
         // Most restored records are new: try the insert and take the replace path only when
         // the name is taken, instead of looking every name up first.
-        if let inserted = try rows.insert(row, clearingTombstone: try zoneHasTombstones(zone.id)) {
-            try indexer.add(recordID: inserted, fields: fields, tokens: prepared.tokens)
+        if try writer.insert(row, fields: fields, tokens: prepared.tokens, type: type, buffer: buffer,
+                             clearingTombstone: try zoneHasTombstones(zone.id)) != nil {
             return
         }
         guard let existing = try StoredRecord.find(zoneRowID: zone.id, name: record.recordName, in: db) else {
@@ -161,9 +160,8 @@ struct RecordImporter {
         // Its old rows are removed from the tables, so any this import still holds go first.
         if existing.id > lastRowIDBefore || replaced.contains(existing.id) { try buffer.flush() }
         replaced.insert(existing.id)
-        try RecordIndexer(db: db, zoneRowID: zone.id, type: type).remove(recordID: existing.id, fields: try existing.fields())
-        try rows.update(id: existing.id, with: row)
-        try indexer.add(recordID: existing.id, fields: fields, tokens: prepared.tokens)
+        try writer.replace(id: existing.id, zoneRowID: zone.id, oldFields: try existing.fields(), oldType: type, update: .all(row),
+                           fields: fields, tokens: prepared.tokens, type: type, buffer: buffer)
     }
 
     /// Whether a zone has tombstones (a fresh zone being restored has none to clear).

@@ -30,20 +30,18 @@ struct IndexRebuilder {
     mutating func rebuild(from old: SchemaCatalog.TypeEntry, to new: SchemaCatalog.TypeEntry, dropping: Set<String>) throws {
         for id in try StoredRecord.ids(ofType: old.id, in: db) {
             guard let stored = try StoredRecord.find(id: id, in: db) else { continue }
-            var fields = try stored.fields()
-            try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: old).remove(recordID: id, fields: fields)
-            let before = fields.count
+            let oldFields = try stored.fields()
+            var fields = oldFields
             let removedKeys = dropping.filter { fields[$0] != nil }.sorted()
             for name in dropping { fields[name] = nil }
-            if fields.count != before {
-                let blob = FieldCoder.encode(fields)
-                let sequence = try nextSequence(zoneRowID: stored.zoneRowID)
-                let removed = ChangedKeys.encode(removedKeys)
-                try RecordRowWriter(db: db).rewriteFields(id: id, blob: blob, changeTag: ChangeTag.make(), sequence: sequence,
-                                                          modifiedAt: now, modifiedBy: store.owner, changedKeys: removed)
+            var update = RecordWriter.RowUpdate.unchanged
+            if fields.count != oldFields.count {
+                update = .fields(blob: FieldCoder.encode(fields), changeTag: ChangeTag.make(), sequence: try nextSequence(zoneRowID: stored.zoneRowID),
+                                 modifiedAt: now, modifiedBy: store.owner, changedKeys: ChangedKeys.encode(removedKeys))
                 strippedRecords += 1
             }
-            try RecordIndexer(db: db, zoneRowID: stored.zoneRowID, type: new).add(recordID: id, fields: fields)
+            try RecordWriter(db: db).replace(id: id, zoneRowID: stored.zoneRowID, oldFields: oldFields, oldType: old, update: update,
+                                             fields: fields, type: new)
             rebuiltRecords += 1
         }
     }

@@ -1,0 +1,55 @@
+import Foundation
+import StratusModel
+
+/// A record's row and its index rows, written together: the one way saving, importing and the
+/// schema rebuild write a record, so its row and its `field_value`, `record_text` and
+/// `reference_edge` rows cannot drift apart (and another backend writes both in one place).
+///
+/// It adds no statement of its own: inserting is the row's insert and then its index rows;
+/// replacing removes the old index rows, updates the row, and adds the new ones, as the callers
+/// did by hand. New index rows go through `buffer` when given (held back and written sorted,
+/// see ``IndexRowBuffer``); removals are always immediate, so a caller holding rows of a record
+/// it replaces flushes them first.
+struct RecordWriter {
+    let db: StoreTransaction
+
+    /// What replacing a record does to its row.
+    enum RowUpdate {
+        /// Every field and system field (a save, a restore).
+        case all(RecordRowWriter.Row)
+        /// The fields alone, under a new tag and sequence (a schema change dropped some).
+        case fields(blob: Data, changeTag: String, sequence: Int64, modifiedAt: Int64, modifiedBy: String, changedKeys: String?)
+        /// Nothing: only the index rows change.
+        case unchanged
+    }
+
+    /// Inserts a new record's row and then its index rows (under `type`); nil, with nothing
+    /// written, when the zone already holds a record of that name. `clearingTombstone`: see
+    /// ``RecordRowWriter/insert(_:clearingTombstone:)``. `tokens`: full-text tokens already
+    /// computed (see ``RecordIndexer/add(recordID:fields:tokens:)``).
+    func insert(_ row: RecordRowWriter.Row, fields: [String: FieldValue], tokens: [String: [String]] = [:], type: SchemaCatalog.TypeEntry,
+                buffer: IndexRowBuffer? = nil, clearingTombstone: Bool = true) throws -> Int64? {
+        guard let id = try RecordRowWriter(db: db).insert(row, clearingTombstone: clearingTombstone) else { return nil }
+        try RecordIndexer(db: db, zoneRowID: row.zoneRowID, type: type, buffer: buffer).add(recordID: id, fields: fields, tokens: tokens)
+        return id
+    }
+
+    /// Replaces the record with row id `id` in its zone: removes the index rows `oldFields`
+    /// had under `oldType`, updates the row as `update` says, and adds the rows `fields` have
+    /// under `type`.
+    func replace(id: Int64, zoneRowID: Int64, oldFields: [String: FieldValue], oldType: SchemaCatalog.TypeEntry, update: RowUpdate,
+                 fields: [String: FieldValue], tokens: [String: [String]] = [:], type: SchemaCatalog.TypeEntry, buffer: IndexRowBuffer? = nil) throws {
+        try RecordIndexer(db: db, zoneRowID: zoneRowID, type: oldType).remove(recordID: id, fields: oldFields)
+        let rows = RecordRowWriter(db: db)
+        switch update {
+        case .all(let row):
+            try rows.update(id: id, with: row)
+        case .fields(let blob, let changeTag, let sequence, let modifiedAt, let modifiedBy, let changedKeys):
+            try rows.rewriteFields(id: id, blob: blob, changeTag: changeTag, sequence: sequence, modifiedAt: modifiedAt, modifiedBy: modifiedBy,
+                                   changedKeys: changedKeys)
+        case .unchanged:
+            break
+        }
+        try RecordIndexer(db: db, zoneRowID: zoneRowID, type: type, buffer: buffer).add(recordID: id, fields: fields, tokens: tokens)
+    }
+}
