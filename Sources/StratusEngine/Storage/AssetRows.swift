@@ -9,8 +9,12 @@ enum AssetRows {
     @discardableResult
     static func insert(_ data: Data, in db: StoreTransaction) throws -> Asset {
         let checksum = SHA256.hexDigest(data)
-        try db.sqlite.cachedStatement(sql: "INSERT OR IGNORE INTO asset (checksum, size, data) VALUES (?, ?, ?)")
-            .execute(arguments: [checksum, data.count, data])
+        // Bound one by one, so the cached statement does not keep the content (see RecordRowWriter.update).
+        let insert = try DirectStatement("INSERT OR IGNORE INTO asset (checksum, size, data) VALUES (?, ?, ?)", in: db.sqlite)
+        insert.bind(1, checksum)
+        insert.bind(2, Int64(data.count))
+        insert.bind(3, data)
+        try insert.run()
         return Asset(fileChecksum: checksum, size: Int64(data.count))
     }
 

@@ -48,24 +48,47 @@ struct RecordRowWriter {
         insert.bind(10, row.modifiedBy)
         insert.bind(11, row.parent)
         insert.bind(12, Int64(row.blob.count))
-        if let changedKeys = row.changedKeys { insert.bind(13, changedKeys) } else { insert.bindNull(13) }
+        insert.bind(13, row.changedKeys)
         try insert.run()
         return db.sqlite.changesCount == 1 ? db.sqlite.lastInsertedRowID : nil
     }
 
     /// Replaces the row `id`'s fields and system fields (its name, zone and type stay).
     func update(id: Int64, with row: Row) throws {
-        try db.sqlite.cachedStatement(sql: """
+        // Bound one by one: GRDB would keep the last arguments, this blob among them, in its
+        // cached statement for the connection's life.
+        let update = try DirectStatement("""
             UPDATE record SET fields = ?, change_tag = ?, seq = ?, created_at = ?, created_by = ?, modified_at = ?, modified_by = ?, parent = ?,
             size = ?, changed_keys = ? WHERE id = ?
-            """).execute(arguments: [row.blob, row.changeTag, row.sequence, row.createdAt, row.createdBy, row.modifiedAt, row.modifiedBy,
-                                     row.parent, row.blob.count, row.changedKeys, id])
+            """, in: db.sqlite)
+        update.bind(1, row.blob)
+        update.bind(2, row.changeTag)
+        update.bind(3, row.sequence)
+        update.bind(4, row.createdAt)
+        update.bind(5, row.createdBy)
+        update.bind(6, row.modifiedAt)
+        update.bind(7, row.modifiedBy)
+        update.bind(8, row.parent)
+        update.bind(9, Int64(row.blob.count))
+        update.bind(10, row.changedKeys)
+        update.bind(11, id)
+        try update.run()
     }
 
     /// A record's fields rewritten in place by a schema change that dropped some (`changedKeys`).
     func rewriteFields(id: Int64, blob: Data, changeTag: String, sequence: Int64, modifiedAt: Int64, modifiedBy: String, changedKeys: String?) throws {
-        try db.sqlite.cachedStatement(sql: "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, size = ?, changed_keys = ? WHERE id = ?")
-            .execute(arguments: [blob, changeTag, sequence, modifiedAt, modifiedBy, blob.count, changedKeys, id])
+        let rewrite = try DirectStatement(
+            "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, size = ?, changed_keys = ? WHERE id = ?",
+            in: db.sqlite)
+        rewrite.bind(1, blob)
+        rewrite.bind(2, changeTag)
+        rewrite.bind(3, sequence)
+        rewrite.bind(4, modifiedAt)
+        rewrite.bind(5, modifiedBy)
+        rewrite.bind(6, Int64(blob.count))
+        rewrite.bind(7, changedKeys)
+        rewrite.bind(8, id)
+        try rewrite.run()
     }
 
     /// Gives a record a new change tag and change sequence with no field changed (a share
