@@ -27,6 +27,10 @@ struct DirectStatement {
     func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
     func bindNull(_ index: Int32) { sqlite3_bind_null(handle, index) }
 
+    func bind(_ index: Int32, _ value: Int64?) {
+        if let value { bind(index, value) } else { bindNull(index) }
+    }
+
     func bind(_ index: Int32, _ value: String) {
         var text = value
         text.withUTF8 { bytes in

@@ -30,15 +30,27 @@ enum NotificationRow {
     static func insert(id: String, scope: DatabaseScope, owner: String, subscriptionID: String, type: CloudNotification.NotificationType,
                        reason: CloudNotification.Reason?, zoneID: ZoneID?, recordName: String?, recordType: String?,
                        fields: [String: FieldValue], display: String?, createdAt: Int64, originDevice: String, in db: StoreTransaction) throws {
-        try db.sqlite.cachedStatement(sql: """
+        // Bound one by one, so the cached statement does not keep the fields blob (see RecordRowWriter.update).
+        let insert = try DirectStatement("""
             INSERT INTO notification (id, scope, owner, subscription_id, kind, reason, zone_name, zone_owner, record_name, record_type,
                                       fields, info, created_at, origin_device)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                id, scope.rawValue, owner, subscriptionID, type.rawValue, reason?.rawValue,
-                zoneID?.zoneName, zoneID?.ownerName, recordName, recordType, fields.isEmpty ? nil : FieldCoder.encode(fields),
-                display, createdAt, originDevice,
-            ])
+            """, in: db.sqlite)
+        insert.bind(1, id)
+        insert.bind(2, Int64(scope.rawValue))
+        insert.bind(3, owner)
+        insert.bind(4, subscriptionID)
+        insert.bind(5, Int64(type.rawValue))
+        insert.bind(6, reason.map { Int64($0.rawValue) })
+        insert.bind(7, zoneID?.zoneName)
+        insert.bind(8, zoneID?.ownerName)
+        insert.bind(9, recordName)
+        insert.bind(10, recordType)
+        if fields.isEmpty { insert.bindNull(11) } else { insert.bind(11, FieldCoder.encode(fields)) }
+        insert.bind(12, display)
+        insert.bind(13, createdAt)
+        insert.bind(14, originDevice)
+        try insert.run()
     }
 
     /// Marks the owner's notifications with these IDs read; unknown IDs are ignored.
