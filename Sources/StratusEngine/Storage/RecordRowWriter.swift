@@ -39,16 +39,7 @@ struct RecordRowWriter {
         insert.bind(1, row.zoneRowID)
         insert.bind(2, row.name)
         insert.bind(3, row.typeID)
-        insert.bind(4, row.blob)
-        insert.bind(5, row.changeTag)
-        insert.bind(6, row.sequence)
-        insert.bind(7, row.createdAt)
-        insert.bind(8, row.createdBy)
-        insert.bind(9, row.modifiedAt)
-        insert.bind(10, row.modifiedBy)
-        insert.bind(11, row.parent)
-        insert.bind(12, Int64(row.blob.count))
-        insert.bind(13, row.changedKeys)
+        Self.bindContent(of: row, from: 4, to: insert)
         try insert.run()
         return db.sqlite.changesCount == 1 ? db.sqlite.lastInsertedRowID : nil
     }
@@ -61,18 +52,25 @@ struct RecordRowWriter {
             UPDATE record SET fields = ?, change_tag = ?, seq = ?, created_at = ?, created_by = ?, modified_at = ?, modified_by = ?, parent = ?,
             size = ?, changed_keys = ? WHERE id = ?
             """, in: db.sqlite)
-        update.bind(1, row.blob)
-        update.bind(2, row.changeTag)
-        update.bind(3, row.sequence)
-        update.bind(4, row.createdAt)
-        update.bind(5, row.createdBy)
-        update.bind(6, row.modifiedAt)
-        update.bind(7, row.modifiedBy)
-        update.bind(8, row.parent)
-        update.bind(9, Int64(row.blob.count))
-        update.bind(10, row.changedKeys)
+        Self.bindContent(of: row, from: 1, to: update)
         update.bind(11, id)
         try update.run()
+    }
+
+    /// Binds what a save writes besides the row's zone, name and type, in the column order both
+    /// statements use: fields, change_tag, seq, created_at, created_by, modified_at, modified_by,
+    /// parent, size, changed_keys (ten parameters from `first`).
+    private static func bindContent(of row: Row, from first: Int32, to statement: DirectStatement) {
+        statement.bind(first, row.blob)
+        statement.bind(first + 1, row.changeTag)
+        statement.bind(first + 2, row.sequence)
+        statement.bind(first + 3, row.createdAt)
+        statement.bind(first + 4, row.createdBy)
+        statement.bind(first + 5, row.modifiedAt)
+        statement.bind(first + 6, row.modifiedBy)
+        statement.bind(first + 7, row.parent)
+        statement.bind(first + 8, Int64(row.blob.count))
+        statement.bind(first + 9, row.changedKeys)
     }
 
     /// A record's fields rewritten in place by a schema change that dropped some (`changedKeys`).
