@@ -1,6 +1,5 @@
 import Foundation
 import StratusEngine
-import Synchronization
 
 /// Upload URLs handed out by `assets/upload`: each is good for one upload, for 15 minutes, to
 /// the store and user that asked for it. Kept in memory: a restarted server has none, as
@@ -12,7 +11,7 @@ final class AssetTickets: Sendable {
     }
 
     static let lifetime: TimeInterval = 15 * 60
-    private let tickets = Mutex<[String: Ticket]>([:])
+    private let tickets = LockedValue<[String: Ticket]>([:])
 
     /// A new one-time ticket for uploads into `store`.
     func issue(for store: Store, now: Date = Date()) -> String {

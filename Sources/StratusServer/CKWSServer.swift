@@ -3,7 +3,6 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import StratusEngine
-import Synchronization
 
 /// A CloudKit Web Services server over Stratus stores, on Hummingbird: unmodified clients
 /// (MistKit, CloudKit JS, scripts) point their base URL at it instead of iCloud.
@@ -35,7 +34,7 @@ public final class CKWSServer: Sendable {
     }
 
     public let configuration: Configuration
-    private let group = Mutex<ServiceGroup?>(nil)
+    private let group = LockedValue<ServiceGroup?>(nil)
 
     public init(configuration: Configuration) {
         self.configuration = configuration

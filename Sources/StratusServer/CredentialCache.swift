@@ -1,10 +1,10 @@
-import Synchronization
+import StratusEngine
 
 /// Credentials the server has already found good: tokens are never revoked while it runs, so
 /// each is read from its store once, not on every request. Only good ones are kept (a bad one
 /// is read again, and refused again).
 final class CredentialCache: Sendable {
-    private let known = Mutex<[String: String]>([:])
+    private let known = LockedValue<[String: String]>([:])
     static let limit = 10_000
 
     /// The user a credential signs in ("" for an API token), if it was found good before.

@@ -1,11 +1,10 @@
 import Foundation
 import StratusEngine
-import Synchronization
 
 /// Writes the request log of each store in batches, a few times a second, so logging costs a
 /// request no transaction of its own.
 final class RequestLogger: Sendable {
-    private let pending = Mutex<[String: (Store, [RequestLogEntry])]>([:])
+    private let pending = LockedValue<[String: (Store, [RequestLogEntry])]>([:])
 
     func record(_ entry: RequestLogEntry, in store: Store) {
         pending.withLock { all in

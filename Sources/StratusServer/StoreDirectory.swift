@@ -1,6 +1,5 @@
 import Foundation
 import StratusEngine
-import Synchronization
 
 /// Which store answers a request for a container and environment.
 public enum StoreSource: Sendable {
@@ -19,7 +18,7 @@ public enum StoreSource: Sendable {
 /// the same file in one process would share (and, on closing, release) its POSIX locks.
 public final class StoreDirectory: Sendable {
     let source: StoreSource
-    private let opened = Mutex<[String: Store]>([:])
+    private let opened = LockedValue<[String: Store]>([:])
 
     init(source: StoreSource) {
         self.source = source
