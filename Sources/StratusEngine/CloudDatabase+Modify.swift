@@ -278,7 +278,7 @@ struct ModifyBatch {
         var cascade = DeleteCascade(db: db)
         for plan in deletes {
             try cascade.run(from: plan.existing) { victim, isRoot in
-                try DeleteCascade.erase(victim, catalog: catalog, sequence: nextSequence(plan.zone), in: db)
+                try RecordWriter(db: db).delete(victim, catalog: catalog, sequence: nextSequence(plan.zone))
                 // Deleting a share's record, or the root it shares, ends the share (CloudKit's rule).
                 for shareID in try ShareRows.touching(zoneRowID: plan.zone.id, recordName: victim.name, in: db) {
                     try ShareRows.end(shareID, databaseSequence: try database.nextDatabaseSequence(db), in: db)

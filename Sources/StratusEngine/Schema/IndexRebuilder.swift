@@ -54,7 +54,7 @@ struct IndexRebuilder {
         for id in try StoredRecord.ids(ofType: old.id, in: db) {
             guard let root = try StoredRecord.find(id: id, in: db) else { continue }
             try cascade.run(from: root) { victim, _ in
-                try DeleteCascade.erase(victim, catalog: catalog, sequence: try nextSequence(zoneRowID: victim.zoneRowID), in: db)
+                try RecordWriter(db: db).delete(victim, catalog: catalog, sequence: try nextSequence(zoneRowID: victim.zoneRowID))
                 deletedRecords += 1
             }
         }

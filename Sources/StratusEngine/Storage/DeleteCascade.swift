@@ -12,7 +12,7 @@ struct DeleteCascade {
     init(db: StoreTransaction) { self.db = db }
 
     /// Calls `erase` for `root` (with `isRoot` true), then for each record the cascade reaches;
-    /// `erase` does the deleting. A record already deleted by an earlier run is skipped.
+    /// `erase` does the deleting (``RecordWriter/delete(_:catalog:sequence:)``). A record already deleted by an earlier run is skipped.
     mutating func run(from root: StoredRecord, erase: (_ victim: StoredRecord, _ isRoot: Bool) throws -> Void) throws {
         var queue = [root]
         var isRoot = true
@@ -26,15 +26,5 @@ struct DeleteCascade {
             try erase(victim, isRoot)
             isRoot = false
         }
-    }
-
-    /// Deletes one record: its index rows (as `catalog`, the schema it was written under, says),
-    /// its row, and leaves a tombstone at change sequence `sequence`.
-    static func erase(_ victim: StoredRecord, catalog: SchemaCatalog, sequence: Int64, in db: StoreTransaction) throws {
-        guard let typeName = catalog.typeNames[victim.typeID], let type = catalog.type(named: typeName) else { return }
-        try RecordIndexer(db: db, zoneRowID: victim.zoneRowID, type: type).remove(recordID: victim.id, fields: try victim.fields())
-        try db.sqlite.cachedStatement(sql: "DELETE FROM record WHERE id = ?").execute(arguments: [victim.id])
-        try db.sqlite.cachedStatement(sql: "INSERT OR REPLACE INTO tombstone (zone_id, name, type_id, seq) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [victim.zoneRowID, victim.name, victim.typeID, sequence])
     }
 }

@@ -3,7 +3,7 @@ import GRDB
 
 /// The `record` table's writes and the zone counters that go with them: the one place saving,
 /// importing and bulk filling write a record row, so a rule or a speed-up is written once.
-/// (Deleting goes through ``DeleteCascade/erase(_:catalog:sequence:in:)``.)
+/// (Deleting goes through ``RecordWriter/delete(_:catalog:sequence:)``.)
 struct RecordRowWriter {
     /// A record row as written: its fields' blob and its system fields.
     struct Row {

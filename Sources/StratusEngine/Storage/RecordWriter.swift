@@ -1,8 +1,9 @@
 import Foundation
+import GRDB
 import StratusModel
 
-/// A record's row and its index rows, written together: the one way saving, importing and the
-/// schema rebuild write a record, so its row and its `field_value`, `record_text` and
+/// A record's row and its index rows, written together: the one way saving, importing, deleting
+/// (cascades included) and the schema rebuild write a record, so its row and its `field_value`, `record_text` and
 /// `reference_edge` rows cannot drift apart (and another backend writes both in one place).
 ///
 /// It adds no statement of its own: inserting is the row's insert and then its index rows;
@@ -51,5 +52,16 @@ struct RecordWriter {
             break
         }
         try RecordIndexer(db: db, zoneRowID: zoneRowID, type: type, buffer: buffer).add(recordID: id, fields: fields, tokens: tokens)
+    }
+
+    /// Deletes one record: its index rows (as `catalog`, the schema it was written under, says),
+    /// its row, and leaves a tombstone at change sequence `sequence`. ``DeleteCascade`` finds
+    /// the records a delete takes with it; each goes through here.
+    func delete(_ victim: StoredRecord, catalog: SchemaCatalog, sequence: Int64) throws {
+        guard let typeName = catalog.typeNames[victim.typeID], let type = catalog.type(named: typeName) else { return }
+        try RecordIndexer(db: db, zoneRowID: victim.zoneRowID, type: type).remove(recordID: victim.id, fields: try victim.fields())
+        try db.sqlite.cachedStatement(sql: "DELETE FROM record WHERE id = ?").execute(arguments: [victim.id])
+        try db.sqlite.cachedStatement(sql: "INSERT OR REPLACE INTO tombstone (zone_id, name, type_id, seq) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [victim.zoneRowID, victim.name, victim.typeID, sequence])
     }
 }
