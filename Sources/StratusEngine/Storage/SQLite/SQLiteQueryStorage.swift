@@ -15,11 +15,8 @@ struct SQLiteQueryStorage: QueryStorage {
                     backwards: Bool, _ body: (Int64, IndexValue?, StoredRecord) throws -> Bool) throws {
         let (sql, arguments) = try Self.driverSQL(driver, columns: StoredRecord.joinedColumns, descending: descending, afterKey: afterKey,
                                                   afterID: afterID, count: count, backwards: backwards, storage: self)
-        let statement = try db.cachedStatement(sql: sql)
-        let rows = try Int64.fetchCursor(statement, arguments: arguments)
-        let row = statement.sqliteStatement
-        while let id = try rows.next() {
-            guard try body(id, IndexValue(sqliteStatement: row, index: 1), StoredRecord(statement: row, offset: 2)) else { return }
+        try eachRow(sql, arguments) { id, row in
+            try body(id, IndexValue(sqliteStatement: row, index: 1), StoredRecord(statement: row, offset: 2))
         }
     }
 
@@ -27,18 +24,25 @@ struct SQLiteQueryStorage: QueryStorage {
                       selecting selection: FieldSelection, _ body: (Int64, IndexValue?, [FieldValue?]) throws -> Bool) throws {
         let (sql, arguments) = try Self.driverSQL(driver, columns: "r.fields", descending: descending, afterKey: afterKey,
                                                   afterID: afterID, count: count, backwards: false, storage: self)
-        let statement = try db.cachedStatement(sql: sql)
-        let rows = try Int64.fetchCursor(statement, arguments: arguments)
-        let row = statement.sqliteStatement
         var values: [FieldValue?] = []
-        while let id = try rows.next() {
+        try eachRow(sql, arguments) { id, row in
             let blob = UnsafeRawBufferPointer(start: sqlite3_column_blob(row, 2), count: Int(sqlite3_column_bytes(row, 2)))
             do {
                 try selection.decode(blob, into: &values)
             } catch {
-                throw CloudKitError(.internalError, "The stored fields of record row \(id) is stored in a form this build cannot read; the store may be damaged.")
+                throw CloudKitError(.internalError, "The fields of record row \(id) are stored in a form this build cannot read; the store may be damaged.")
             }
-            guard try body(id, IndexValue(sqliteStatement: row, index: 1), values) else { return }
+            return try body(id, IndexValue(sqliteStatement: row, index: 1), values)
+        }
+    }
+
+    /// Runs a driver statement, handing `body` each row's id (column 0) and the row to read the
+    /// rest from, until it returns false.
+    private func eachRow(_ sql: String, _ arguments: StatementArguments, _ body: (Int64, SQLiteStatement) throws -> Bool) throws {
+        let statement = try db.cachedStatement(sql: sql)
+        let rows = try Int64.fetchCursor(statement, arguments: arguments)
+        while let id = try rows.next() {
+            guard try body(id, statement.sqliteStatement) else { return }
         }
     }
 
