@@ -322,23 +322,50 @@ import StratusTestSupport
     }
 
     @Test func heldTextIsSortedAsSQLiteSortsIt() throws {
-        #expect(IndexRowBuffer.compareBytes("a", "b") < 0)
-        #expect(IndexRowBuffer.compareBytes("ab", "a") > 0)
-        #expect(IndexRowBuffer.compareBytes("", "") == 0)
-        #expect(IndexRowBuffer.compareBytes("", "a") < 0)
-        #expect(IndexRowBuffer.compareBytes("Z", "a") < 0)
-        #expect(IndexRowBuffer.compareBytes("é", "z") > 0)
+        #expect(HeldFieldRows.compareBytes("a", "b") < 0)
+        #expect(HeldFieldRows.compareBytes("ab", "a") > 0)
+        #expect(HeldFieldRows.compareBytes("", "") == 0)
+        #expect(HeldFieldRows.compareBytes("", "a") < 0)
+        #expect(HeldFieldRows.compareBytes("Z", "a") < 0)
+        #expect(HeldFieldRows.compareBytes("é", "z") > 0)
         let words = ["b", "", "東京", "é", "e\u{301}", "Z", "a", "ab", "👍"]
         let sqlite = try TemporaryStore().store.read { db in
             try String.fetchAll(db.sqlite, sql: "SELECT column1 FROM (VALUES " + words.map { _ in "(?)" }.joined(separator: ",") + ") ORDER BY column1",
                                 arguments: StatementArguments(words))
         }
-        #expect(words.sorted { IndexRowBuffer.compareBytes($0, $1) < 0 } == sqlite)
+        #expect(words.sorted { HeldFieldRows.compareBytes($0, $1) < 0 } == sqlite)
         // The same order through the eight-byte prefixes, ties broken by position.
         let repeated = words + ["abcdefgh1", "abcdefgh0", "abcdefgh", "a"]
-        let order = IndexRowBuffer.byteOrder(repeated) { $0 < $1 }
-        #expect(order.map { repeated[$0] } == repeated.sorted { IndexRowBuffer.compareBytes($0, $1) < 0 })
+        let order = HeldFieldRows.byteOrder(repeated) { $0 < $1 }
+        #expect(order.map { repeated[$0] } == repeated.sorted { HeldFieldRows.compareBytes($0, $1) < 0 })
         #expect(order.filter { repeated[$0] == "a" } == [6, 12])
+    }
+
+    @Test func theSortingHelperHandsEachFieldOverSortedWhicheverIsTakenFirst() {
+        var generator = SeededGenerator(seed: 19)
+        let fields: [HeldFieldRows?] = (0..<6).map { field in
+            var rows = HeldFieldRows(folds: field.isMultiple(of: 2))
+            for record in (0..<500).shuffled(using: &generator) {
+                rows.integers.append((Int64(record % 37), Int64(record)))
+                rows.reals.append((Double(record % 11) / 3, Int64(record)))
+                rows.texts.append((["kiwi", "Äpfel", "apple", "東京", ""][record % 5], Int64(record)))
+            }
+            return rows
+        }
+        let sorter = HeldRowsSorter(fields)
+        // Taken out of order: the last field waits for every earlier one to be sorted first.
+        for index in [5, 0, 3, 1, 2, 4] {
+            let rows = sorter.take(index)
+            #expect(rows.folds == index.isMultiple(of: 2))
+            #expect(rows.integers.count == 500 && rows.reals.count == 500 && rows.textOrder.count == 500)
+            #expect(zip(rows.integers, rows.integers.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) })
+            #expect(zip(rows.reals, rows.reals.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) })
+            let texts = rows.textOrder.map { rows.texts[$0] }
+            #expect(zip(texts, texts.dropFirst()).allSatisfy { a, b in
+                let order = HeldFieldRows.compareBytes(a.0, b.0)
+                return order < 0 || (order == 0 && a.1 < b.1)
+            })
+        }
     }
 
     private func lines(_ count: Int, bad: (Int) -> String?) throws -> FileHandle {

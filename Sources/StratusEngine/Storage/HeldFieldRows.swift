@@ -1,0 +1,118 @@
+import Foundation
+import StratusModel
+
+/// The `field_value` rows an ``IndexRowBuffer`` holds for one field of one zone, as plain
+/// (value, record) pairs, so sorting compares numbers or strings, never tagged values.
+struct HeldFieldRows: Sendable {
+    var integers: [(Int64, Int64)] = []
+    var reals: [(Double, Int64)] = []
+    var texts: [(String, Int64)] = []
+    /// Strings are case-folded for `folded`; reference names are not.
+    var folds: Bool
+    /// After ``sort()``: the indices of `texts` in key order.
+    private(set) var textOrder: [Int] = []
+
+    init(folds: Bool) { self.folds = folds }
+
+    var count: Int { integers.count + reals.count + texts.count }
+
+    /// Puts the rows in `field_value`'s key order: by value, then record. Numbers are sorted in
+    /// place (a sorted copy would allocate as much again); strings by SQLite's BINARY order.
+    mutating func sort() {
+        integers.sort(by: HeldFieldRows.keyOrder)
+        reals.sort(by: HeldFieldRows.keyOrder)
+        let rows = texts
+        textOrder = HeldFieldRows.byteOrder(rows.map(\.0)) { rows[$0].1 < rows[$1].1 }
+    }
+
+    /// Empties the rows but keeps their memory: a transaction that fills the buffer more than
+    /// once reuses it instead of growing (and page-faulting) every array again.
+    mutating func removeAll() {
+        integers.removeAll(keepingCapacity: true)
+        reals.removeAll(keepingCapacity: true)
+        texts.removeAll(keepingCapacity: true)
+        textOrder.removeAll(keepingCapacity: true)
+    }
+
+    /// (value, record) order.
+    private static func keyOrder<Number: Comparable>(_ a: (Number, Int64), _ b: (Number, Int64)) -> Bool {
+        a.0 != b.0 ? a.0 < b.0 : a.1 < b.1
+    }
+
+    /// The indices of `texts` in SQLite's BINARY order (by UTF-8 bytes), `tieBreak` deciding
+    /// between equal texts. The first eight bytes are compared as one integer, which settles
+    /// most comparisons without touching the strings (sorting was a fifth of a flush before).
+    static func byteOrder(_ texts: [String], tieBreak: (Int, Int) -> Bool) -> [Int] {
+        var keys = texts.indices.map { (prefix: bytePrefix(texts[$0]), index: $0) }
+        keys.sort { a, b in
+            if a.prefix != b.prefix { return a.prefix < b.prefix }
+            let order = compareBytes(texts[a.index], texts[b.index])
+            return order != 0 ? order < 0 : tieBreak(a.index, b.index)
+        }
+        return keys.map(\.index)
+    }
+
+    /// The first eight UTF-8 bytes of `text`, big-endian, zero-padded: ordered as the bytes are.
+    static func bytePrefix(_ text: String) -> UInt64 {
+        var value: UInt64 = 0
+        var count = 0
+        for byte in text.utf8.prefix(8) {
+            value = value << 8 | UInt64(byte)
+            count += 1
+        }
+        return count == 8 ? value : value << (8 * (8 - count))
+    }
+
+    /// Negative, zero or positive as `a`'s UTF-8 bytes sort before, with or after `b`'s.
+    static func compareBytes(_ a: String, _ b: String) -> Int {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+                    let order = memcmp(p, q, common)
+                    if order != 0 { return Int(order) }
+                }
+                return x.count - y.count
+            }
+        }
+    }
+}
+
+/// Sorts fields' held rows one after another on a helper thread and hands each over as soon as
+/// it is sorted, so the writing thread inserts one field while the next is being sorted.
+///
+/// At the end of an import the reading thread has finished and its core is free; sorting there
+/// took a fifth of the writer's last stretch, when it writes every held row alone.
+final class HeldRowsSorter: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var sorted: [Int: HeldFieldRows] = [:]
+    /// Touched only by the helper thread once it starts; each field is taken out before it is
+    /// sorted, so its arrays are sorted in place instead of copied.
+    private var unsorted: [HeldFieldRows?]
+
+    /// Starts sorting `fields`, in order. Pass them with `consume`: a copy left behind would
+    /// make each sort copy its arrays first.
+    init(_ fields: consuming [HeldFieldRows?]) {
+        unsorted = fields
+        let thread = Thread { [self] in
+            for index in unsorted.indices {
+                guard var rows = unsorted[index].take() else { continue }
+                rows.sort()
+                condition.lock()
+                sorted[index] = rows
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+        thread.start()
+    }
+
+    /// Field `index`'s rows, sorted; waits until they are.
+    func take(_ index: Int) -> HeldFieldRows {
+        condition.lock()
+        defer { condition.unlock() }
+        while sorted[index] == nil { condition.wait() }
+        return sorted.removeValue(forKey: index)!
+    }
+}
