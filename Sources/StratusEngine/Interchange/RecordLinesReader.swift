@@ -125,7 +125,7 @@ public struct RecordLinesReader {
 
     private mutating func nextLine() throws -> ArraySlice<UInt8>? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+            if let newline = nextNewline() {
                 let line = buffer[start..<newline]
                 bytesRead += newline + 1 - start
                 start = newline + 1
@@ -146,6 +146,16 @@ public struct RecordLinesReader {
             }
             let chunk = try handle.read(upToCount: 4 << 20) ?? Data()
             if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
+        }
+    }
+
+    /// The index of the first line feed from `start` on: `memchr`, which reads many bytes at a
+    /// time, where a byte-by-byte search took a twentieth of the reading thread.
+    private func nextNewline() -> Int? {
+        buffer.withUnsafeBufferPointer { bytes in
+            guard start < bytes.count, let base = bytes.baseAddress,
+                  let found = memchr(base + start, 0x0A, bytes.count - start) else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
     }
 

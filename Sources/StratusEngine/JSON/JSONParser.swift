@@ -104,6 +104,8 @@ public struct JSONParser {
         defer { depth -= 1 }
         position += 1
         var members: [(String, JSONValue)] = []
+        // Room for a CKWS field's value, type and a little more without growing twice.
+        members.reserveCapacity(4)
         skipSpace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
         while true {

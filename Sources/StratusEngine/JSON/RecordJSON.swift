@@ -123,10 +123,13 @@ public enum RecordJSON {
         }
         if let fields = json["fields"] {
             guard case .object(let members) = fields else { throw DecodingError(path: "fields", message: "must be an object of {value, type} members") }
+            var decoded: [(String, FieldValue?)] = []
+            decoded.reserveCapacity(members.count)
             for (name, field) in members {
-                if case .null = field { record[name] = nil; continue }
-                record[name] = try decodeField(field, path: "fields.\(name)", uploadAsset: uploadAsset)
+                if case .null = field { decoded.append((name, nil)); continue }
+                decoded.append((name, try decodeField(field, path: "fields.\(name)", uploadAsset: uploadAsset)))
             }
+            record.setFields(decoded)
         }
         return record
     }

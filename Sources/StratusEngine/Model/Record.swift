@@ -56,6 +56,17 @@ public struct Record: Hashable, Sendable {
         }
     }
 
+    /// Sets fields as decoding does, each counting as changed; a nil value removes the field.
+    /// One dictionary sized up front, where setting them one by one grew it step by step.
+    mutating func setFields(_ values: [(String, FieldValue?)]) {
+        fields.reserveCapacity(fields.count + values.count)
+        changedKeys.reserveCapacity(changedKeys.count + values.count)
+        for (key, value) in values {
+            fields[key] = value
+            changedKeys.insert(key)
+        }
+    }
+
     /// Puts every value in the form the store keeps (dates to the millisecond), as a save does.
     mutating func normalizeFields() {
         // Most values are normal already (decoded from milliseconds): change only the others,
