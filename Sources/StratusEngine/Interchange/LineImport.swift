@@ -2,10 +2,11 @@ import Foundation
 
 extension CloudDatabase {
     /// Restores records from JSON lines (what `exportRecords` writes), as `stratus save --import`
-    /// does: one thread reads, decodes and prepares batches (``ImportBatch/prepare()``) up to
-    /// eight ahead, so it keeps going while a transaction's end writes its held index rows and
-    /// commits (a second or more), and this one writes them with
-    /// ``importRecords(batches:progress:)``, a transaction per `recordsPerTransaction` records.
+    /// does: one thread reads and decodes batches, up to eight ahead, so it keeps going while a
+    /// transaction's end writes its held index rows and commits (a second or more), and this
+    /// one writes them with ``importRecords(batches:progress:)``, a transaction per
+    /// `recordsPerTransaction` records. Preparing a batch (``ImportBatch/prepare()``) falls to
+    /// whichever thread would otherwise wait.
     /// Each transaction is all there or not at all, and the write-ahead log stays small (one
     /// transaction of a million records spends much of its time searching a log of gigabytes).
     ///
@@ -30,7 +31,10 @@ extension CloudDatabase {
                     // Written batches come back to be freed here, off the writing thread.
                     _ = queue.takeWritten()
                     var batch = try reader.next(batchSize)
-                    batch.prepare()
+                    // Prepared here while the writer has batches waiting; handed over as read
+                    // when it has none, so it prepares them itself instead of idling. The two
+                    // threads share the preparing as their loads go (JSON heavy or index heavy).
+                    if queue.hasWaiting { batch.prepare() }
                     queue.put(.batch(batch, LineImportProgress(bytes: reader.bytesRead, line: reader.lineNumber, records: 0)))
                     if batch.records.isEmpty { return }
                 } catch {
@@ -126,6 +130,13 @@ final class ImportBatchQueue: @unchecked Sendable {
     private let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }
+
+    /// Whether a batch is waiting for the writer.
+    var hasWaiting: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !items.isEmpty
+    }
 
     var isCancelled: Bool {
         condition.lock()
