@@ -322,22 +322,22 @@ import StratusTestSupport
     }
 
     @Test func heldTextIsSortedAsSQLiteSortsIt() throws {
-        #expect(HeldFieldRows.compareBytes("a", "b") < 0)
-        #expect(HeldFieldRows.compareBytes("ab", "a") > 0)
-        #expect(HeldFieldRows.compareBytes("", "") == 0)
-        #expect(HeldFieldRows.compareBytes("", "a") < 0)
-        #expect(HeldFieldRows.compareBytes("Z", "a") < 0)
-        #expect(HeldFieldRows.compareBytes("é", "z") > 0)
+        #expect(UTF8Order.compare("a", "b") < 0)
+        #expect(UTF8Order.compare("ab", "a") > 0)
+        #expect(UTF8Order.compare("", "") == 0)
+        #expect(UTF8Order.compare("", "a") < 0)
+        #expect(UTF8Order.compare("Z", "a") < 0)
+        #expect(UTF8Order.compare("é", "z") > 0)
         let words = ["b", "", "東京", "é", "e\u{301}", "Z", "a", "ab", "👍"]
         let sqlite = try TemporaryStore().store.read { db in
             try String.fetchAll(db.sqlite, sql: "SELECT column1 FROM (VALUES " + words.map { _ in "(?)" }.joined(separator: ",") + ") ORDER BY column1",
                                 arguments: StatementArguments(words))
         }
-        #expect(words.sorted { HeldFieldRows.compareBytes($0, $1) < 0 } == sqlite)
+        #expect(words.sorted { UTF8Order.compare($0, $1) < 0 } == sqlite)
         // The same order through the eight-byte prefixes, ties broken by position.
         let repeated = words + ["abcdefgh1", "abcdefgh0", "abcdefgh", "a"]
         let order = HeldFieldRows.byteOrder(repeated) { $0 < $1 }
-        #expect(order.map { repeated[$0] } == repeated.sorted { HeldFieldRows.compareBytes($0, $1) < 0 })
+        #expect(order.map { repeated[$0] } == repeated.sorted { UTF8Order.compare($0, $1) < 0 })
         #expect(order.filter { repeated[$0] == "a" } == [6, 12])
     }
 
@@ -362,7 +362,7 @@ import StratusTestSupport
             #expect(zip(rows.reals, rows.reals.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) })
             let texts = rows.textOrder.map { rows.texts[$0] }
             #expect(zip(texts, texts.dropFirst()).allSatisfy { a, b in
-                let order = HeldFieldRows.compareBytes(a.0, b.0)
+                let order = UTF8Order.compare(a.0, b.0)
                 return order < 0 || (order == 0 && a.1 < b.1)
             })
         }

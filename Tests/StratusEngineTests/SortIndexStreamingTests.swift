@@ -146,4 +146,48 @@ import StratusTestSupport
         #expect(all.count == 3_000)
         return (temp, zone, all)
     }
+
+    /// A group's members ordered with ranks standing in for the second sort value come out
+    /// exactly as ordered by comparing the values: strings sharing their first eight bytes,
+    /// non-ASCII text, -0 and 0, integers beside doubles, timestamps, missing values, and
+    /// kinds that mix (where ranks must step aside), in both directions.
+    @Test func rankedGroupsSortExactlyAsTheirValuesDo() {
+        var generator = SeededGenerator(seed: 7)
+        let strings: [FieldValue] = ["", "a", "abcdefgh", "abcdefghb", "abcdefgha", "abcdefgh\u{0}", "Zebra", "zebra", "東京", "é", "e\u{301}", "👍🏽", "\u{FFFF}"].map { .string($0) }
+        let numbers: [FieldValue] = [.double(-0.0), .double(0), .int64(0), .int64(-3), .double(-2.5), .double(1e300), .int64(.max), .int64(.min), .double(-.infinity)]
+        let dates: [FieldValue] = [0, 1, -86_400_000, 1_700_000_000_000].map { .timestamp(Date(timeIntervalSince1970: Double($0) / 1000)) }
+        let references: [FieldValue] = ["b", "a", "abcdefghij", "abcdefghi"].map { .reference(Reference(recordName: $0)) }
+        for pool in [strings, numbers, dates, references, strings + numbers, numbers + [.double(.nan)]] {
+            for ascending in [true, false] {
+                let members: [QueryExecutor.Member] = (0..<300).map { id in
+                    let second: FieldValue? = Int.random(in: 0..<10, using: &generator) == 0 ? nil : pool.randomElement(using: &generator)
+                    let third: FieldValue? = .int64(Int64.random(in: 0..<3, using: &generator))
+                    return ([.double(4), second, third], Int64(id))
+                }
+                func precedes(_ a: QueryExecutor.Member, _ b: QueryExecutor.Member) -> Bool {
+                    for index in 1..<3 {
+                        switch (a.values[index], b.values[index]) {
+                        case (nil, nil): continue
+                        case (nil, _): return false
+                        case (_, nil): return true
+                        case (let x?, let y?):
+                            let order = SortOrder.compare(x, y)
+                            if order != 0 { return (index == 1 && !ascending) ? order > 0 : order < 0 }
+                        }
+                    }
+                    return a.id < b.id
+                }
+                let ranked = SortRank.order(of: members, rankingSortAt: 1, ascending: ascending, precedes: precedes)
+                let plain = members.indices.sorted { precedes(members[$0], members[$1]) }
+                #expect(ranked == plain, "pool of \(pool.count) values, ascending \(ascending)")
+            }
+        }
+        // Members that do not share the first sort value are never ranked on the second.
+        let split: [QueryExecutor.Member] = [([.int64(2), .string("a")], 0), ([.int64(1), .string("b")], 1)]
+        let byFirst = SortRank.order(of: split, rankingSortAt: 1, ascending: true) { a, b in
+            SortOrder.compare(a.values[0], b.values[0]) < 0
+        }
+        #expect(byFirst == [1, 0])
+    }
 }
+

@@ -31,9 +31,11 @@ extension QueryExecutor {
         /// another match is known to follow.
         func emit(_ group: Group) throws -> Bool {
             let members = group.members
-            var order = Array(members.indices)
+            // Members share the first sort value: the second one's rank settles most comparisons.
+            var order = SortRank.order(of: members, rankingSortAt: 1, ascending: query.sorts.count > 1 && query.sorts[1].ascending) {
+                precedes($0.values, $0.id, $1.values, $1.id)
+            }
             if let after { order.removeAll { !precedes(after.values, after.id, members[$0].values, members[$0].id) } }
-            order.sort { precedes(members[$0].values, members[$0].id, members[$1].values, members[$1].id) }
             for index in order {
                 let member = members[index]
                 guard let record = try group.loaded[member.id] ?? loadMatching(member.id) else { continue }

@@ -16,9 +16,8 @@ enum SortOrder {
     static func compare(_ left: FieldValue, _ right: FieldValue) -> Int {
         switch (left, right) {
         case (.string(let a), .string(let b)):
-            if a == b { return 0 }
             // UTF-8 orders bytes as code points order scalars, and compares faster.
-            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
+            return UTF8Order.compare(a, b).signum()
         case (.timestamp(let a), .timestamp(let b)):
             return sign(Double(FieldValue.milliseconds(a)), Double(FieldValue.milliseconds(b)))
         case (.reference(let a), .reference(let b)):

@@ -43,39 +43,13 @@ struct HeldFieldRows: Sendable {
     /// between equal texts. The first eight bytes are compared as one integer, which settles
     /// most comparisons without touching the strings (sorting was a fifth of a flush before).
     static func byteOrder(_ texts: [String], tieBreak: (Int, Int) -> Bool) -> [Int] {
-        var keys = texts.indices.map { (prefix: bytePrefix(texts[$0]), index: $0) }
+        var keys = texts.indices.map { (prefix: UTF8Order.prefix(texts[$0]), index: $0) }
         keys.sort { a, b in
             if a.prefix != b.prefix { return a.prefix < b.prefix }
-            let order = compareBytes(texts[a.index], texts[b.index])
+            let order = UTF8Order.compare(texts[a.index], texts[b.index])
             return order != 0 ? order < 0 : tieBreak(a.index, b.index)
         }
         return keys.map(\.index)
-    }
-
-    /// The first eight UTF-8 bytes of `text`, big-endian, zero-padded: ordered as the bytes are.
-    static func bytePrefix(_ text: String) -> UInt64 {
-        var value: UInt64 = 0
-        var count = 0
-        for byte in text.utf8.prefix(8) {
-            value = value << 8 | UInt64(byte)
-            count += 1
-        }
-        return count == 8 ? value : value << (8 * (8 - count))
-    }
-
-    /// Negative, zero or positive as `a`'s UTF-8 bytes sort before, with or after `b`'s.
-    static func compareBytes(_ a: String, _ b: String) -> Int {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
-                    let order = memcmp(p, q, common)
-                    if order != 0 { return Int(order) }
-                }
-                return x.count - y.count
-            }
-        }
     }
 }
 

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Strings in SQLite's BINARY order, by their UTF-8 bytes, which is also code point order: the
+/// order of `field_value`'s text keys and of string sort values.
+enum UTF8Order {
+    /// Negative, zero or positive as `a`'s UTF-8 bytes sort before, with or after `b`'s.
+    static func compare(_ a: String, _ b: String) -> Int {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+                    let order = memcmp(p, q, common)
+                    if order != 0 { return Int(order) }
+                }
+                return x.count - y.count
+            }
+        }
+    }
+
+    /// The first eight UTF-8 bytes of `text`, big-endian, zero-padded: ordered as the bytes are,
+    /// so comparing two prefixes settles most comparisons without touching the strings.
+    static func prefix(_ text: String) -> UInt64 {
+        var value: UInt64 = 0
+        var count = 0
+        for byte in text.utf8.prefix(8) {
+            value = value << 8 | UInt64(byte)
+            count += 1
+        }
+        return count == 8 ? value : value << (8 * (8 - count))
+    }
+}
