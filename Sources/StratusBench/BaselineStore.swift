@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusEngine
 import StratusModel
 
 /// The same data in plain SQLite tables designed by hand for the benchmark's workloads: one
@@ -11,7 +12,8 @@ final class BaselineStore {
     init(path: String) throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA mmap_size = 134217728")
+            // Mapped as Stratus's readers map the store.
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA mmap_size = \(Store.defaultMemoryMapBytes)")
             db.add(function: BaselineStore.distance)
         }
         queue = try DatabaseQueue(path: path, configuration: configuration)

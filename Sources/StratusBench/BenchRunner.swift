@@ -160,6 +160,7 @@ public final class BenchRunner {
         }
         var written = 0
         let target = try Store(path: imported)
+        BenchMeasurement.settleDisk()
         let bytesBefore = BenchMeasurement.bytesWritten()
         let stratus = try BenchMeasurement.once {
             let handle = try FileHandle(forReadingFrom: file)
@@ -169,6 +170,7 @@ public final class BenchRunner {
         let bytesAfter = BenchMeasurement.bytesWritten()
         let size = BenchMeasurement.storeBytes(imported)
         _ = try Store(path: copied)
+        BenchMeasurement.settleDisk()
         let base = try BenchMeasurement.once { try BaselineStore.copyRows(of: imported, into: copied) }
         var extras: [(String, Double)] = [("stratus_records_per_s", Double(written) / stratus * 1000),
                                           ("baseline_records_per_s", Double(written) / base * 1000)]

@@ -33,7 +33,7 @@ public final class Store: Sendable {
     ///
     /// - Throws: `CloudKitError` with `badDatabase` when the file is not a Stratus store, or
     ///   `incompatibleVersion` when a newer Stratus made it.
-    ///   - memoryMapBytes: how much of the file each connection maps (SQLite's `mmap_size`).
+    ///   - memoryMapBytes: how much of the file each reading connection maps (SQLite's `mmap_size`).
     ///     Mapped reads are cheaper for lookups that jump around a large store, but mapped pages
     ///     count as the process's resident memory; a long-lived viewer maps less.
     public init(path: String, creatingWith environment: StoreEnvironment? = nil, memoryMapBytes: Int = Store.defaultMemoryMapBytes,
@@ -45,8 +45,11 @@ public final class Store: Sendable {
         if !isReadOnly { try? syncFaultMarker() }
     }
 
-    /// What each connection maps of the store file unless told otherwise: 128 MiB.
-    public static let defaultMemoryMapBytes = 134_217_728
+    /// What each reading connection maps of the store file unless told otherwise: as much as
+    /// SQLite's default build allows (2 GiB less 64 KiB), so a store of a million records is
+    /// read through the map, not through `pread` (page 50 of a two-sort query at 1M: 44 ms
+    /// with 128 MiB, 33 ms mapped whole). The writer maps at most 128 MiB.
+    public static let defaultMemoryMapBytes = 2_147_418_112
 
     /// True when the store was opened for reading only (see ``init(path:creatingWith:)``).
     public var isReadOnly: Bool { file.readOnly != nil }

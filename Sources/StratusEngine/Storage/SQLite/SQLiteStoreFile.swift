@@ -17,6 +17,9 @@ final class SQLiteStoreFile: Sendable {
     /// The `store_info` row as the file was opened (made for a new store).
     let info: StoreInfo
 
+    /// The most the writing connection maps, whatever readers map: 128 MiB.
+    static let writerMemoryMapBytes = 134_217_728
+
     /// Opens the file at `path`, making it (with `environment`) if it does not exist yet; see
     /// ``Store/init(path:creatingWith:memoryMapBytes:upgrading:)``.
     init(path: String, creatingWith environment: StoreEnvironment?, memoryMapBytes: Int, upgrading: (() -> Void)?) throws {
@@ -29,8 +32,10 @@ final class SQLiteStoreFile: Sendable {
         configuration.prepareDatabase { db in
             db.add(function: SQLFunctions.distance)
             // Reads map the file instead of copying pages through pread: index lookups that
-            // jump around a large store cost far less.
-            try db.execute(sql: "PRAGMA mmap_size = \(max(0, memoryMapBytes))")
+            // jump around a large store cost far less. The writer maps less: the pages a bulk
+            // write reads would otherwise all count as the process's resident memory.
+            let bytes = db.configuration.readonly ? memoryMapBytes : min(memoryMapBytes, SQLiteStoreFile.writerMemoryMapBytes)
+            try db.execute(sql: "PRAGMA mmap_size = \(max(0, bytes))")
         }
         let readOnly = ReadOnlyStore(path: path)
         configuration.readonly = readOnly != nil
