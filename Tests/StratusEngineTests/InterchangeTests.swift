@@ -336,7 +336,7 @@ import StratusTestSupport
         #expect(words.sorted { UTF8Order.compare($0, $1) < 0 } == sqlite)
         // The same order through the eight-byte prefixes, ties broken by position.
         let repeated = words + ["abcdefgh1", "abcdefgh0", "abcdefgh", "a"]
-        let order = HeldFieldRows.byteOrder(repeated) { $0 < $1 }
+        let order = UTF8Order.order(of: repeated) { $0 < $1 }
         #expect(order.map { repeated[$0] } == repeated.sorted { UTF8Order.compare($0, $1) < 0 })
         #expect(order.filter { repeated[$0] == "a" } == [6, 12])
     }

@@ -79,7 +79,7 @@ final class IndexRowBuffer {
         }
         if !edges.isEmpty {
             // By (target, source), then by zone: Swift's sort is stable, so that is key order.
-            let order = HeldFieldRows.byteOrder(edges.map(\.target)) { edges[$0].sourceID < edges[$1].sourceID }
+            let order = UTF8Order.order(of: edges.map(\.target)) { edges[$0].sourceID < edges[$1].sourceID }
             edges = order.map { edges[$0] }
             edges.sort { $0.zoneRowID < $1.zoneRowID }
             let insert = try ChunkedInsert("INSERT OR IGNORE INTO reference_edge (zone_id, target, source_id)", shared: 0, perRow: 3, in: db.sqlite)

@@ -29,4 +29,17 @@ enum UTF8Order {
         }
         return count == 8 ? value : value << (8 * (8 - count))
     }
+
+    /// The indices of `texts` in SQLite's BINARY order (by UTF-8 bytes), `tieBreak` deciding
+    /// between equal texts. The first eight bytes are compared as one integer, which settles
+    /// most comparisons without touching the strings (sorting was a fifth of a flush before).
+    static func order(of texts: [String], tieBreak: (Int, Int) -> Bool) -> [Int] {
+        var keys = texts.indices.map { (prefix: prefix(texts[$0]), index: $0) }
+        keys.sort { a, b in
+            if a.prefix != b.prefix { return a.prefix < b.prefix }
+            let order = compare(texts[a.index], texts[b.index])
+            return order != 0 ? order < 0 : tieBreak(a.index, b.index)
+        }
+        return keys.map(\.index)
+    }
 }
