@@ -51,6 +51,9 @@ extension QueryExecutor {
             (page.map(\.record), more ? page.last.map { .sorted(values: $0.values, id: $0.record.stored.id) } : nil)
         }
         let resumesAmongLacking = after.map { $0.values[0] == nil } ?? false
+        if let after, !resumesAmongLacking, let walked = try walkSecondSort(after: after) {
+            return (walked.map(\.record), walked.last.map { .sorted(values: $0.values, id: $0.record.stored.id) })
+        }
         if !resumesAmongLacking, try !streamGroups(from: after?.values[0], emit: emit) { return finished(true) }
         if plan.appendsRecordsLackingSortField != nil, try !emit(lackingFirstSortGroup()) { return finished(true) }
         return finished(more)

@@ -18,6 +18,9 @@ struct QueryExecutor {
     let residual: QueryFilter
     /// Whether the caller may see a record (nil: every record), from `AccessGate`.
     var visible: ((StoredRecord) throws -> Bool)?
+    /// Groups at least this large are walked through the second sort's index on deep pages
+    /// (``walkSecondSort(after:)``); tests lower it to walk small groups.
+    var walkableGroupSize = QueryExecutor.defaultWalkableGroupSize
     /// Decodes the candidates' fields; they are mostly of one shape.
     private let decoder = FieldDecoder()
 
@@ -59,6 +62,7 @@ struct QueryExecutor {
         }
         var executor = QueryExecutor(storage: storage, zoneRowID: zoneRowID, type: type, query: query, plan: streaming, limit: limit)
         executor.visible = visible
+        executor.walkableGroupSize = walkableGroupSize
         return executor
     }
 

@@ -6,7 +6,7 @@ import StratusModel
 ///
 /// The query engine (planner, executor, cursors, CloudKit's ordering rules) lives above this
 /// seam and holds no SQL; `SQLiteQueryStorage` is the one implementation. Another backend
-/// implements these six calls over its own tables and indexes.
+/// implements these eight calls over its own tables and indexes.
 protocol QueryStorage {
     /// Hands `body` the driver's rows after the keyset position, in the driver's order
     /// (`descending` for a descending sort; `backwards` reads that order from its end), each
@@ -24,6 +24,16 @@ protocol QueryStorage {
     /// load the records they keep by id.
     func streamFields(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
                       selecting fields: FieldSelection, _ body: (_ id: Int64, _ key: IndexValue?, _ values: [FieldValue?]) throws -> Bool) throws
+
+    /// A field's index rows in value order (`descending`: from the largest), after the keyset
+    /// position (`afterKey`, `afterID`), without their records: each row's record id and value,
+    /// at most `count` of them, until `body` returns false. For a walk that keeps the rows whose
+    /// ids it already holds and loads only those records.
+    func streamIndex(fieldID: Int64, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
+                     _ body: (_ id: Int64, _ key: IndexValue) throws -> Bool) throws
+
+    /// How many record ids the driver yields, counting no further than `limit`.
+    func countIDs(of driver: QueryPlan.Driver, upTo limit: Int) throws -> Int
 
     /// The record ids the driver yields, each once (or the first `stop` of them), unordered.
     func candidateIDs(of driver: QueryPlan.Driver, stoppingAt stop: Int) throws -> Set<Int64>

@@ -103,6 +103,26 @@ struct InMemoryQueryStorage: QueryStorage {
         }
     }
 
+    func streamIndex(fieldID: Int64, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
+                     _ body: (Int64, IndexValue) throws -> Bool) throws {
+        var rows = (entries[fieldID] ?? []).map { (key: $0.key, id: $0.id) }
+        if descending { rows.reverse() }
+        var handed = 0
+        for row in rows {
+            if let afterKey, let afterID {
+                let follows = descending ? Self.before((row.key, row.id), (afterKey, afterID)) : Self.before((afterKey, afterID), (row.key, row.id))
+                if !follows { continue }
+            }
+            guard handed < count else { return }
+            handed += 1
+            guard try body(row.id, row.key) else { return }
+        }
+    }
+
+    func countIDs(of driver: QueryPlan.Driver, upTo limit: Int) throws -> Int {
+        min(try candidateIDs(of: driver, stoppingAt: .max).count, limit)
+    }
+
     func candidateIDs(of driver: QueryPlan.Driver, stoppingAt stop: Int) throws -> Set<Int64> {
         var ids: Set<Int64>
         switch driver {

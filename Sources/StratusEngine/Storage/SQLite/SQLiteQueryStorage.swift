@@ -36,6 +36,32 @@ struct SQLiteQueryStorage: QueryStorage {
         }
     }
 
+    func streamIndex(fieldID: Int64, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
+                     _ body: (Int64, IndexValue) throws -> Bool) throws {
+        var sql = "SELECT record_id, value FROM field_value WHERE zone_id = ? AND field_id = ?"
+        var arguments: StatementArguments = [zoneRowID, fieldID]
+        if let afterKey, let afterID {
+            sql += " AND (value, record_id) \(descending ? "<" : ">") (?, ?)"
+            arguments += [afterKey, afterID]
+        }
+        let direction = descending ? "DESC" : "ASC"
+        sql += " ORDER BY value \(direction), record_id \(direction) LIMIT ?"
+        arguments += [count]
+        try eachRow(sql, arguments) { id, row in
+            guard let key = IndexValue(sqliteStatement: row, index: 1) else { return true }
+            return try body(id, key)
+        }
+    }
+
+    func countIDs(of driver: QueryPlan.Driver, upTo limit: Int) throws -> Int {
+        // One value's rows are counted inside SQLite; other drivers collect their ids.
+        guard case .values(let fieldID, let keys, false, _) = driver, keys.count == 1 else {
+            return try candidateIDs(of: driver, stoppingAt: limit).count
+        }
+        let sql = "SELECT count(*) FROM (SELECT 1 FROM field_value WHERE zone_id = ? AND field_id = ? AND value = ? LIMIT ?)"
+        return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [zoneRowID, fieldID, keys[0], limit]) ?? 0
+    }
+
     /// Runs a driver statement, handing `body` each row's id (column 0) and the row to read the
     /// rest from, until it returns false.
     private func eachRow(_ sql: String, _ arguments: StatementArguments, _ body: (Int64, SQLiteStatement) throws -> Bool) throws {

@@ -1,0 +1,131 @@
+import StratusModel
+import StratusPredicates
+
+/// Deep pages of a two-sort query inside a large group: instead of reading every record of the
+/// cursor's group (thousands at a million records, however deep the page), walk the second
+/// sort's index from the cursor and keep the rows whose records are in the group. A page then
+/// costs about a page's worth of the second index times how many records share each first
+/// value, not the group's size.
+extension QueryExecutor {
+    /// Groups smaller than this are read whole: walking pays only when the group is large.
+    static let defaultWalkableGroupSize = 4_096
+
+    /// The page after `after` when the query sorts by two fields, the cursor sits inside a group
+    /// of at least ``walkableGroupSize`` records and the rest of that group fills the page:
+    /// exactly `limit` records, with another known to follow. Nil when that does not apply, or
+    /// when the walk would cost more than reading the group (few of the second index's rows are
+    /// in the group, or few of its records match); the caller then reads the group.
+    func walkSecondSort(after: (values: [FieldValue?], id: Int64)) throws -> [(values: [FieldValue?], record: LoadedRecord)]? {
+        guard query.sorts.count == 2, plan.driverIsOrdered, case .range(let firstField, _, _, false) = plan.driver,
+              let groupValue = after.values[0], let groupKey = IndexKey(groupValue)?.value,
+              let cursorValue = after.values[1], let cursorKey = IndexKey(cursorValue)?.value,
+              let secondField = walkableField(query.sorts[1]) else { return nil }
+        let group = QueryPlan.Driver.values(fieldID: firstField, keys: [groupKey], folded: false, streaming: true)
+        guard try storage.countIDs(of: group, upTo: walkableGroupSize) >= walkableGroupSize else { return nil }
+        let members = try storage.candidateIDs(of: group, stoppingAt: .max)
+        let descending = !query.sorts[1].ascending
+        var walk = SecondSortWalk(members: members, cursorKey: cursorKey, cursorID: after.id, limit: limit,
+                                  budget: members.count * SecondSortWalk.budgetPerMember)
+        var position = (key: cursorKey, id: descending ? Int64.max : Int64.min)
+        let chunk = 1_024
+        while walk.state == .walking {
+            var rows = 0
+            try storage.streamIndex(fieldID: secondField, descending: descending, afterKey: position.key, afterID: position.id,
+                                    count: chunk) { id, key in
+                rows += 1
+                position = (key, id)
+                return try walk.take(id: id, key: key, load: { try loadMatching($0).map { (query.sorts.map($0.sortValue), $0) } })
+            }
+            // The index ran out: the group's records lacking the second field follow, which
+            // only reading the group finds.
+            if walk.state == .walking, rows < chunk {
+                try walk.finishRun(load: { try loadMatching($0).map { (query.sorts.map($0.sortValue), $0) } })
+                break
+            }
+        }
+        return walk.state == .full ? walk.page : nil
+    }
+
+    /// The second sort's field when its index orders as the sort does: a single value of a
+    /// type whose index value sorts like the value itself.
+    private func walkableField(_ sort: SortTerm) -> Int64? {
+        guard sort.distanceFrom == nil, case .custom(let name, _) = sort.key, let field = type.schema.fields[name],
+              let fieldID = type.fieldIDs[name], field.isQueryable || field.isSortable, !field.type.isList else { return nil }
+        switch field.type.base {
+        case .string, .int64, .double, .timestamp, .reference: return fieldID
+        default: return nil
+        }
+    }
+}
+
+/// The state of one walk of the second sort's index: the run of rows sharing a value (whose
+/// records go in id order, as ties do), the page so far and what the walk may still spend.
+struct SecondSortWalk {
+    enum State { case walking, full, tooCostly }
+
+    /// A loaded record weighs as much as this many index rows against the budget.
+    static let loadCost = 16
+    /// Budget per member of the group: reading the group whole costs about one record row
+    /// each, several times an index row.
+    static let budgetPerMember = 2
+
+    let members: Set<Int64>
+    let cursorKey: IndexValue
+    let cursorID: Int64
+    let limit: Int
+    var budget: Int
+    private(set) var state = State.walking
+    private(set) var page: [(values: [FieldValue?], record: LoadedRecord)] = []
+    private var run: [Int64] = []
+    private var runKey: IndexValue?
+
+    init(members: Set<Int64>, cursorKey: IndexValue, cursorID: Int64, limit: Int, budget: Int) {
+        self.members = members
+        self.cursorKey = cursorKey
+        self.cursorID = cursorID
+        self.limit = limit
+        self.budget = budget
+    }
+
+    /// Takes the next index row; false once the walk is over (page full, or too costly).
+    mutating func take(id: Int64, key: IndexValue, load: (Int64) throws -> ([FieldValue?], LoadedRecord)?) throws -> Bool {
+        budget -= 1
+        if let current = runKey, !SecondSortWalk.sameKey(key, current) { try finishRun(load: load) }
+        guard state == .walking else { return false }
+        if budget <= 0 {
+            state = .tooCostly
+            return false
+        }
+        runKey = key
+        if members.contains(id) { run.append(id) }
+        return true
+    }
+
+    /// Adds the run's records to the page in id order (those at the cursor's value only past
+    /// the cursor's id), until the page is full and one more follows.
+    mutating func finishRun(load: (Int64) throws -> ([FieldValue?], LoadedRecord)?) throws {
+        defer {
+            run.removeAll(keepingCapacity: true)
+            runKey = nil
+        }
+        guard let key = runKey else { return }
+        run.sort()
+        let atCursor = SecondSortWalk.sameKey(key, cursorKey)
+        for id in run where !atCursor || id > cursorID {
+            budget -= SecondSortWalk.loadCost
+            guard let (values, record) = try load(id) else { continue }
+            if page.count == limit {
+                state = .full
+                return
+            }
+            page.append((values, record))
+        }
+    }
+
+    /// Whether two index values are one: strings by their bytes, as SQLite compares them
+    /// (Swift's `==` would take "é" and "e\u{301}" for one).
+    static func sameKey(_ a: IndexValue, _ b: IndexValue) -> Bool {
+        if case .text(let x) = a, case .text(let y) = b { return UTF8Order.compare(x, y) == 0 }
+        return a == b
+    }
+}
