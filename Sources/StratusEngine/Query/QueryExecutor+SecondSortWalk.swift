@@ -87,17 +87,21 @@ struct SecondSortWalk {
         self.budget = budget
     }
 
-    /// Takes the next index row; false once the walk is over (page full, or too costly).
+    /// Takes the next index row; false once the walk is over (page full, or too costly). Rows
+    /// of records outside the group only spend budget: the group's rows sharing a value follow
+    /// one another in the index whatever lies between them.
     mutating func take(id: Int64, key: IndexValue, load: (Int64) throws -> ([FieldValue?], LoadedRecord)?) throws -> Bool {
         budget -= 1
-        if let current = runKey, !SecondSortWalk.sameKey(key, current) { try finishRun(load: load) }
-        guard state == .walking else { return false }
+        if members.contains(id) {
+            if let current = runKey, !SecondSortWalk.sameKey(key, current) { try finishRun(load: load) }
+            guard state == .walking else { return false }
+            runKey = key
+            run.append(id)
+        }
         if budget <= 0 {
             state = .tooCostly
             return false
         }
-        runKey = key
-        if members.contains(id) { run.append(id) }
         return true
     }
 
