@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import protocol GRDB.DatabaseValueConvertible
 import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
@@ -28,6 +29,18 @@ import StratusTestSupport
     private static func same(_ a: [String: FieldValue], _ b: [String: FieldValue]) -> Bool {
         // Bit patterns, so NaN and -0.0 count as kept.
         FieldCoder.encode(a) == FieldCoder.encode(b) && a.keys.sorted() == b.keys.sorted()
+    }
+
+    /// Reading connections map as much of the store as asked (reads jump around a large
+    /// store); the writer maps at most 128 MiB, so a bulk write's pages do not all count as the
+    /// process's memory.
+    @Test func readersMapTheStoreAndTheWriterMapsLess() throws {
+        let temp = try TemporaryStore()
+        let reader = try temp.store.read { db in try Int.fetchOne(db.sqlite, sql: "PRAGMA mmap_size") }
+        let writer = try temp.store.write { db in try Int.fetchOne(db.sqlite, sql: "PRAGMA mmap_size") }
+        #expect(reader == Store.defaultMemoryMapBytes)
+        #expect(writer == SQLiteStoreFile.writerMemoryMapBytes)
+        #expect(SQLiteStoreFile.writerMemoryMapBytes < Store.defaultMemoryMapBytes)
     }
 
     @Test func everyTypeRoundTripsExactly() throws {

@@ -61,10 +61,7 @@ public struct Record: Hashable, Sendable {
     mutating func setFields(_ values: [(String, FieldValue?)]) {
         fields.reserveCapacity(fields.count + values.count)
         changedKeys.reserveCapacity(changedKeys.count + values.count)
-        for (key, value) in values {
-            fields[key] = value
-            changedKeys.insert(key)
-        }
+        for (key, value) in values { self[key] = value }
     }
 
     /// Puts every value in the form the store keeps (dates to the millisecond), as a save does.

@@ -26,6 +26,7 @@ extension QueryExecutor {
         let descending = !query.sorts[1].ascending
         var walk = SecondSortWalk(members: members, cursorKey: cursorKey, cursorID: after.id, limit: limit,
                                   budget: members.count * SecondSortWalk.budgetPerMember)
+        let load = { (id: Int64) in try loadMatching(id).map { (query.sorts.map($0.sortValue), $0) } }
         var position = (key: cursorKey, id: descending ? Int64.max : Int64.min)
         let chunk = 1_024
         while walk.state == .walking {
@@ -34,12 +35,12 @@ extension QueryExecutor {
                                     count: chunk) { id, key in
                 rows += 1
                 position = (key, id)
-                return try walk.take(id: id, key: key, load: { try loadMatching($0).map { (query.sorts.map($0.sortValue), $0) } })
+                return try walk.take(id: id, key: key, load: load)
             }
             // The index ran out: the group's records lacking the second field follow, which
             // only reading the group finds.
             if walk.state == .walking, rows < chunk {
-                try walk.finishRun(load: { try loadMatching($0).map { (query.sorts.map($0.sortValue), $0) } })
+                try walk.finishRun(load: load)
                 break
             }
         }
