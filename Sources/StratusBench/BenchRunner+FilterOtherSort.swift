@@ -28,10 +28,17 @@ extension BenchRunner {
         var stratusRows = 0, baselineRows = 0
         for item in cases {
             for deep in [false, true] {
-                let (stratus, stratusCount) = try stratusPage(item.query, deep: deep)
+                let (stratus, stratusCount, startRecord) = try stratusPage(item.query, deep: deep)
                 let (base, baseCount) = try baselinePage(item.sql, deep: deep)
                 let label = "\(item.name)_\(deep ? "page\(Self.deepPage)" : "first")"
                 extras += [("\(label)_ms", stratus), ("\(label)_baseline_ms", base), ("\(label)_ratio", stratus / max(base, 0.000_001))]
+                if item.keys.count > 1, let startRecord, case .double(let value)? = startRecord[item.keys[0]] {
+                    // What the layout alone costs this page: reading the whole group it starts in.
+                    let floor = try LayoutFloor(storePath: store.path).groupRead(recordName: startRecord.recordName, recordType: startRecord.recordType,
+                                                                                 field: item.keys[0], value: value, runs: runs)
+                    extras += [("\(label)_layout_floor_ms", floor.milliseconds), ("\(label)_layout_floor_rows", Double(floor.rows)),
+                               ("\(label)_layout_floor_baseline_ratio", floor.milliseconds / max(base, 0.000_001))]
+                }
                 stratusTotal += stratus
                 baselineTotal += base
                 stratusRows += stratusCount
@@ -42,10 +49,13 @@ extension BenchRunner {
         return BenchResult(name: workload.rawValue, stratusMilliseconds: stratusTotal, baselineMilliseconds: baselineTotal, extras: extras)
     }
 
-    /// The median time of the first page, or of page 50 fetched from the cursor of page 49.
-    private func stratusPage(_ query: Query, deep: Bool) throws -> (milliseconds: Double, rows: Int) {
+    /// The median time of the first page, or of page 50 fetched from the cursor of page 49;
+    /// and the record whose first sort value is the group the page starts in (the first page's
+    /// first record, or the one page 50's cursor follows).
+    private func stratusPage(_ query: Query, deep: Bool) throws -> (milliseconds: Double, rows: Int, startRecord: StratusEngine.Record?) {
         let db = store.database(.private)
         var cursor: String?
+        var startRecord: StratusEngine.Record?
         if deep {
             var page = try db.records(matching: query, inZoneWith: zoneID, resultsLimit: 100)
             for _ in 1..<(Self.deepPage - 1) {
@@ -53,15 +63,17 @@ extension BenchRunner {
                 page = try db.records(continuingMatchFrom: next, resultsLimit: 100)
             }
             cursor = page.cursor
-            if cursor == nil { return (0, 0) }
+            startRecord = page.records.last
+            if cursor == nil { return (0, 0, nil) }
         }
         var rows = 0
         let times = try BenchMeasurement.times(runs: runs) {
             let page = try cursor.map { try db.records(continuingMatchFrom: $0, resultsLimit: 100) }
                 ?? db.records(matching: query, inZoneWith: zoneID, resultsLimit: 100)
             rows = page.records.count
+            if !deep { startRecord = page.records.first }
         }
-        return (BenchMeasurement.median(times), rows)
+        return (BenchMeasurement.median(times), rows, startRecord)
     }
 
     private func baselinePage(_ sql: (Row?) -> (String, StatementArguments), deep: Bool) throws -> (milliseconds: Double, rows: Int) {

@@ -35,6 +35,11 @@ import Testing
             #expect(workload["matches"] as? Double == 1000, "\(workload)")
             #expect((workload["baseline_ms"] as? Double ?? -1) >= 0, "\(workload)")
         }
+        // The two-sort page reports what SQLite alone pays to read the group it starts in.
+        let otherSort = try #require(workloads.first { $0["name"] as? String == "query-filter-other-sort" })
+        let groupRows = try #require(otherSort["range-two-sorts_first_layout_floor_rows"] as? Double, "\(otherSort)")
+        #expect(groupRows > 0 && groupRows < 1000, "a group, not the store: \(otherSort)")
+        #expect((otherSort["range-two-sorts_first_layout_floor_ms"] as? Double ?? 0) > 0, "\(otherSort)")
         let left = try FileManager.default.contentsOfDirectory(atPath: cli.directory.appendingPathComponent("bench").path)
         #expect(Set(left).isSubset(of: ["stratus.sqlite", "baseline.sqlite", "bench.json", "stratus.sqlite-wal", "stratus.sqlite-shm",
                                         "baseline.sqlite-wal", "baseline.sqlite-shm"]), "\(left)")

@@ -1,0 +1,58 @@
+import GRDB
+import GRDBSQLite
+import StratusEngine
+
+/// SQLite alone reading one first-sort group out of Stratus's own store: the group's index rows
+/// joined to their record rows, each row's field blob read, nothing decoded. A two-sort page
+/// whose cursor sits inside a group must order the whole group (as SQLite's own plan does on the
+/// baseline), so this is what the store's layout costs that page before Stratus's code runs.
+/// Beside the hand-made baseline it separates the layout's share of a ratio from the code's.
+struct LayoutFloor {
+    let queue: DatabaseQueue
+
+    init(storePath: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.prepareDatabase { db in
+            // Mapped as Stratus's readers map the store.
+            try db.execute(sql: "PRAGMA mmap_size = \(Store.defaultMemoryMapBytes)")
+        }
+        queue = try DatabaseQueue(path: storePath, configuration: configuration)
+    }
+
+    /// The median time, over `runs`, of reading the group whose `field` equals `value`, in the
+    /// zone of record `recordName`; and how many rows the group has (0 when nothing matched).
+    func groupRead(recordName: String, recordType: String, field: String, value: Double, runs: Int) throws -> (milliseconds: Double, rows: Int) {
+        let ids: (zone: Int64, field: Int64)? = try queue.read { db in
+            guard let zone = try Int64.fetchOne(db, sql: "SELECT zone_id FROM record WHERE name = ? LIMIT 1", arguments: [recordName]),
+                  let field = try Int64.fetchOne(db, sql: """
+                      SELECT f.id FROM schema_field f JOIN record_type t ON t.id = f.type_id WHERE t.name = ? AND f.name = ?
+                      """, arguments: [recordType, field]) else { return nil }
+            return (zone, field)
+        }
+        guard let ids else { return (0, 0) }
+        let sql = """
+            SELECT f.record_id, r.fields FROM field_value f JOIN record r ON r.id = f.record_id
+            WHERE f.zone_id = ? AND f.field_id = ? AND f.value = ? ORDER BY f.record_id
+            """
+        var rows = 0
+        let times = try BenchMeasurement.times(runs: runs) {
+            rows = try queue.read { db in
+                let statement = try db.cachedStatement(sql: sql)
+                let cursor = try Int64.fetchCursor(statement, arguments: [ids.zone, ids.field, value])
+                var count = 0, touched = 0
+                while try cursor.next() != nil {
+                    // The blob's bytes are read where they lie, as Stratus's scan reads them.
+                    let length = Int(sqlite3_column_bytes(statement.sqliteStatement, 1))
+                    if length > 0, let bytes = sqlite3_column_blob(statement.sqliteStatement, 1) {
+                        touched &+= Int(bytes.load(fromByteOffset: length - 1, as: UInt8.self))
+                    }
+                    count += 1
+                }
+                // `touched` decides the answer, so the reads above cannot be optimized away.
+                return touched >= 0 ? count : 0
+            }
+        }
+        return (BenchMeasurement.median(times), rows)
+    }
+}
