@@ -34,8 +34,9 @@ extension BenchRunner {
                 extras += [("\(label)_ms", stratus), ("\(label)_baseline_ms", base), ("\(label)_ratio", stratus / max(base, 0.000_001))]
                 if item.keys.count > 1, let startRecord, case .double(let value)? = startRecord[item.keys[0]] {
                     // What the layout alone costs this page: reading the whole group it starts in.
-                    let floor = try LayoutFloor(storePath: store.path).groupRead(recordName: startRecord.recordName, recordType: startRecord.recordType,
-                                                                                 field: item.keys[0], value: value, runs: runs)
+                    let floor = try LayoutFloor(storePath: store.path).groupRead(zoneName: zoneID.zoneName, recordName: startRecord.recordName,
+                                                                                 recordType: startRecord.recordType, field: item.keys[0],
+                                                                                 value: value, runs: runs)
                     extras += [("\(label)_layout_floor_ms", floor.milliseconds), ("\(label)_layout_floor_rows", Double(floor.rows)),
                                ("\(label)_layout_floor_baseline_ratio", floor.milliseconds / max(base, 0.000_001))]
                 }

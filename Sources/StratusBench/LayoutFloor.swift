@@ -21,10 +21,16 @@ struct LayoutFloor {
     }
 
     /// The median time, over `runs`, of reading the group whose `field` equals `value`, in the
-    /// zone of record `recordName`; and how many rows the group has (0 when nothing matched).
-    func groupRead(recordName: String, recordType: String, field: String, value: Double, runs: Int) throws -> (milliseconds: Double, rows: Int) {
+    /// zone named `zoneName` that holds record `recordName`; and how many rows the group has (0
+    /// when nothing matched).
+    func groupRead(zoneName: String, recordName: String, recordType: String, field: String, value: Double,
+                   runs: Int) throws -> (milliseconds: Double, rows: Int) {
         let ids: (zone: Int64, field: Int64)? = try queue.read { db in
-            guard let zone = try Int64.fetchOne(db, sql: "SELECT zone_id FROM record WHERE name = ? LIMIT 1", arguments: [recordName]),
+            // Zone first (CROSS JOIN keeps the order), then `record_by_name` (zone, name): the record
+            // name alone would scan the table.
+            guard let zone = try Int64.fetchOne(db, sql: """
+                      SELECT z.id FROM zone z CROSS JOIN record r ON r.zone_id = z.id AND r.name = ? WHERE z.name = ? LIMIT 1
+                      """, arguments: [recordName, zoneName]),
                   let field = try Int64.fetchOne(db, sql: """
                       SELECT f.id FROM schema_field f JOIN record_type t ON t.id = f.type_id WHERE t.name = ? AND f.name = ?
                       """, arguments: [recordType, field]) else { return nil }
