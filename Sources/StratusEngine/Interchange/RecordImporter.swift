@@ -42,7 +42,7 @@ extension CloudDatabase {
             var count = 0
             while let batch = try nextBatch() {
                 try importer.store(assets: batch.assets)
-                for (index, record) in batch.records.enumerated() { try importer.add(record, prepared: batch.prepared?[index]) }
+                for index in batch.records.indices { try importer.add(batch.records[index], prepared: batch.prepared?[index]) }
                 count += batch.records.count
                 progress(count)
             }
@@ -101,10 +101,14 @@ struct RecordImporter {
 
     /// - Parameter prepared: from ``ImportBatch/prepare()``, which also normalized the record's fields.
     mutating func add(_ record: Record, prepared: PreparedRecord? = nil) throws {
-        var record = record
-        if prepared == nil { record.normalizeFields() }
         do {
-            try write(record, prepared: prepared ?? PreparedRecord(normalizedFields: record.fields))
+            if let prepared {
+                try write(record, prepared: prepared)
+            } else {
+                var normalized = record
+                normalized.normalizeFields()
+                try write(normalized, prepared: PreparedRecord(normalizedFields: normalized.fields))
+            }
         } catch let error as CloudKitError {
             var named = error
             named.message = "Record '\(record.recordName)': \(error.message)"
@@ -119,11 +123,19 @@ struct RecordImporter {
             throw CloudKitError(.invalidArguments, "Invalid record name: \(problem).")
         }
         let zone = try zone(record.recordID.zoneID)
-        if let error = validator.validate(recordType: record.recordType, fields: fields, schemaFreeChecked: prepared.passesSchemaFreeChecks) {
-            throw error
+        let type: SchemaCatalog.TypeEntry
+        if prepared.passesSchemaFreeChecks, let known = catalog.type(named: record.recordType), known.declares(fields) {
+            // Every field is declared with its value's type: the schema has nothing to refuse
+            // or to learn from this record (most records of an import).
+            type = known
+        } else {
+            if let error = validator.validate(recordType: record.recordType, fields: fields, schemaFreeChecked: prepared.passesSchemaFreeChecks) {
+                throw error
+            }
+            try growSchema(typeName: record.recordType, fields: fields)
+            guard let grown = catalog.type(named: record.recordType) else { return }
+            type = grown
         }
-        try growSchema(typeName: record.recordType, fields: fields)
-        guard let type = catalog.type(named: record.recordType) else { return }
         if database.scope != .private {
             let existing = try StoredRecord.find(zoneRowID: zone.id, name: record.recordName, in: db)
             try gate.checkSave(recordName: record.recordName, recordType: record.recordType, parent: record.parent?.recordName, existing: existing, zone: zone)

@@ -33,15 +33,22 @@ struct DirectStatement {
 
     func bind(_ index: Int32, _ value: String) {
         var text = value
-        text.withUTF8 { bytes in
-            // An empty buffer may have no address, and a null pointer would bind NULL, not ''.
-            if let base = bytes.baseAddress {
-                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    _ = sqlite3_bind_text(handle, index, $0, Int32(bytes.count), DirectStatement.transient)
-                }
-            } else {
-                DirectStatement.empty.withUnsafeBufferPointer { _ = sqlite3_bind_text(handle, index, $0.baseAddress, 0, DirectStatement.transient) }
+        text.withUTF8 { bindText(index, $0) }
+    }
+
+    /// Binds UTF-8 `bytes` as text.
+    func bind(_ index: Int32, utf8 bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { bindText(index, $0) }
+    }
+
+    private func bindText(_ index: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+        // An empty buffer may have no address, and a null pointer would bind NULL, not ''.
+        if let base = bytes.baseAddress {
+            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                _ = sqlite3_bind_text(handle, index, $0, Int32(bytes.count), DirectStatement.transient)
             }
+        } else {
+            DirectStatement.empty.withUnsafeBufferPointer { _ = sqlite3_bind_text(handle, index, $0.baseAddress, 0, DirectStatement.transient) }
         }
     }
 

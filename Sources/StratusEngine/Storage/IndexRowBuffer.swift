@@ -96,11 +96,17 @@ final class IndexRowBuffer {
 
     /// Writes one field's strings, sorted (``HeldFieldRows/textOrder``).
     private func insertTexts(_ rows: HeldFieldRows, with insert: ChunkedInsert) throws {
-        try insert.insert(count: rows.textOrder.count) { index, statement, first in
-            let (value, recordID) = rows.texts[rows.textOrder[index]]
-            statement.bind(first, value)
-            statement.bind(first + 1, recordID)
-            statement.bind(first + 2, rows.folds ? CaseFolding.key(value) : nil)
+        let folds = rows.folds
+        // Read in place: indexing the arrays row by row retained each string and checked each index.
+        try rows.texts.withUnsafeBufferPointer { texts in
+            try rows.textOrder.withUnsafeBufferPointer { order in
+                try insert.insert(count: order.count) { index, statement, first in
+                    let row = texts[order[index]]
+                    statement.bind(first, row.0)
+                    statement.bind(first + 1, row.1)
+                    statement.bind(first + 2, folds ? CaseFolding.key(row.0) : nil)
+                }
+            }
         }
     }
 

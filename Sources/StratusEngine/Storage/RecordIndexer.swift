@@ -34,8 +34,9 @@ struct RecordIndexer {
     static func scopedToken(_ token: String, zoneRowID: Int64, typeID: Int64) -> String { "z\(zoneRowID)t\(typeID)x\(token)" }
 
     private func apply(recordID: Int64, fields: [String: FieldValue], tokens: [String: [String]], inserting: Bool) throws {
-        var text = ""
-        let tokenPrefix = RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: type.id)
+        // The full-text row, built as bytes: appending to a String cost more than the tokens.
+        var text: [UInt8] = []
+        var tokenPrefix: [UInt8] = []
         // Any field order will do: the full-text row is a bag of tokens.
         for (name, value) in fields {
             if value.type.base == .reference {
@@ -45,24 +46,27 @@ struct RecordIndexer {
                     }
                 }
             }
-            guard let field = type.schema.fields[name], let fieldID = type.fieldIDs[name] else { continue }
-            if field.isSearchable, field.type.base == .string {
-                let fieldTokens = tokens[name] ?? TextTokenizer.tokens(of: value)
-                for token in fieldTokens {
-                    if !text.isEmpty { text += " " }
-                    text += tokenPrefix
-                    text += token
+            guard let field = type.fields[name] else { continue }
+            if field.searchesText {
+                if tokenPrefix.isEmpty {
+                    tokenPrefix = Array(RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: type.id).utf8)
+                    text.reserveCapacity(256)
+                }
+                for token in tokens[name] ?? TextTokenizer.tokens(of: value) {
+                    if !text.isEmpty { text.append(UInt8(ascii: " ")) }
+                    text.append(contentsOf: tokenPrefix)
+                    text.append(contentsOf: token.utf8)
                 }
             }
-            guard field.isQueryable || field.isSortable else { continue }
+            guard field.indexesValues else { continue }
             try value.forEachElement { element in
-                if let key = IndexKey(element) { try valueRow(fieldID: fieldID, key: key, recordID: recordID, inserting: inserting) }
+                if let key = IndexKey(element) { try valueRow(fieldID: field.id, key: key, recordID: recordID, inserting: inserting) }
             }
         }
         if inserting, !text.isEmpty {
             let insert = try DirectStatement("INSERT INTO record_text (rowid, tokens) VALUES (?, ?)", in: db.sqlite)
             insert.bind(1, recordID)
-            insert.bind(2, text)
+            insert.bind(2, utf8: text)
             try insert.run()
         } else if !inserting {
             try db.sqlite.cachedStatement(sql: "DELETE FROM record_text WHERE rowid = ?").execute(arguments: [recordID])

@@ -7,12 +7,6 @@ import StratusModel
 /// Loaded once per schema version and shared; a write that grows the schema (development)
 /// works on a copy and persists what it added.
 struct SchemaCatalog: Sendable {
-    struct TypeEntry: Sendable {
-        var id: Int64
-        var schema: RecordTypeSchema
-        var fieldIDs: [String: Int64]
-    }
-
     var version: Int64
     var types: [String: TypeEntry]
     var typeNames: [Int64: String]

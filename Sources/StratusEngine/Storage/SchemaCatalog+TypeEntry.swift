@@ -1,0 +1,55 @@
+import StratusModel
+
+extension SchemaCatalog {
+    /// One record type: its schema and its fields' row ids, and both together by field name
+    /// (``fields``) for the write path, which asks for each field of every record it writes.
+    struct TypeEntry: Sendable {
+        var id: Int64
+        var schema: RecordTypeSchema {
+            didSet { fields = TypeEntry.fields(of: schema, ids: fieldIDs) }
+        }
+        var fieldIDs: [String: Int64] {
+            didSet { fields = TypeEntry.fields(of: schema, ids: fieldIDs) }
+        }
+        /// The declared fields that have a row id, by name: one lookup where a record's write
+        /// made three (the schema's field, its id, and again to check its type).
+        private(set) var fields: [String: Field]
+
+        /// What writing a value of one declared field needs to know.
+        struct Field: Sendable {
+            var id: Int64
+            var type: FieldType
+            /// SEARCHABLE and a string: its words go in the full-text row.
+            var searchesText: Bool
+            /// QUERYABLE or SORTABLE: its values (each list element) get `field_value` rows.
+            var indexesValues: Bool
+        }
+
+        init(id: Int64, schema: RecordTypeSchema, fieldIDs: [String: Int64]) {
+            self.id = id
+            self.schema = schema
+            self.fieldIDs = fieldIDs
+            fields = TypeEntry.fields(of: schema, ids: fieldIDs)
+        }
+
+        /// Whether the schema declares every one of `values`' fields with the value's type: the
+        /// record then needs no schema check beyond this and adds nothing to the schema.
+        func declares(_ values: [String: FieldValue]) -> Bool {
+            for (name, value) in values {
+                guard let field = fields[name], field.type == value.type else { return false }
+            }
+            return true
+        }
+
+        private static func fields(of schema: RecordTypeSchema, ids: [String: Int64]) -> [String: Field] {
+            var fields: [String: Field] = [:]
+            fields.reserveCapacity(schema.fields.count)
+            for (name, field) in schema.fields {
+                guard let id = ids[name] else { continue }
+                fields[name] = Field(id: id, type: field.type, searchesText: field.isSearchable && field.type.base == .string,
+                                     indexesValues: field.isQueryable || field.isSortable)
+            }
+            return fields
+        }
+    }
+}
