@@ -9,11 +9,12 @@ import StratusModel
 /// land all over their B-trees: at a million records that is several random page writes per
 /// row. Sorted, the same rows are appended page after page (into an empty tree) or at least
 /// visit each page once. Rows are kept per field (``HeldFieldRows``). An import writes through
-/// one buffer; it flushes when it holds `limit` rows (keeping memory bounded) and when the
-/// import ends, in the import's transaction.
+/// one buffer. When it holds `limit` rows it lets them go, sorted, into a temporary file
+/// (``IndexRowSpill``), keeping memory bounded; a flush (the transaction's end, or a record
+/// replaced whose rows may be held) merges them all into the tables, in the transaction.
 final class IndexRowBuffer {
     /// The rows of one field of one zone: the leading columns of `field_value`'s key.
-    private struct FieldKey: Hashable, Comparable {
+    struct FieldKey: Hashable, Comparable {
         var zoneRowID: Int64
         var fieldID: Int64
 
@@ -25,6 +26,8 @@ final class IndexRowBuffer {
     private var fields: [FieldKey: HeldFieldRows] = [:]
     private var edges: [(zoneRowID: Int64, target: String, sourceID: Int64)] = []
     private var held = 0
+    /// Sorted runs of rows let go of when the buffer was full, merged in at the next flush.
+    private var spill: IndexRowSpill?
 
     init(db: StoreTransaction, limit: Int) {
         self.db = db
@@ -50,48 +53,82 @@ final class IndexRowBuffer {
 
     private func count() throws {
         held += 1
-        if held >= limit { try flush() }
+        if held >= limit { try spillHeld() }
     }
 
-    /// Writes every held row, in key order, many rows per statement (``ChunkedInsert``). A
-    /// helper thread sorts the fields one after another while this one inserts them.
+    /// Writes every held row, in key order, many rows per statement (``ChunkedInsert``): the
+    /// rows still held and those let go of earlier (``IndexRowSpill``) in one merge per field.
     func flush() throws {
-        guard held > 0 else { return }
+        guard held > 0 || spill != nil else { return }
         let head = "INSERT OR IGNORE INTO field_value (zone_id, field_id, value, record_id, folded)"
         let numbers = try ChunkedInsert(head, shared: 2, perRow: 2, tail: ", NULL", in: db.sqlite)
         let strings = try ChunkedInsert(head, shared: 2, perRow: 3, in: db.sqlite)
+        func bindShared(_ field: FieldKey) {
+            for insert in [numbers, strings] {
+                insert.bindShared { $0.bind(1, field.zoneRowID); $0.bind(2, field.fieldID) }
+            }
+        }
+        if let spill {
+            // The rest joins the runs, so each field is merged into the table once.
+            try spillHeld()
+            for field in spill.fieldKeys {
+                bindShared(field)
+                try spill.insert(field, numbers: numbers, strings: strings)
+            }
+            self.spill = nil
+            return
+        }
+        try forEachSortedField { field, rows in
+            bindShared(field)
+            // SQLite orders numbers before text; a field holds one type, so this is key order.
+            try insertNumbers(rows.integers, with: numbers) { $0.bind($1, $2) }
+            try insertNumbers(rows.reals, with: numbers) { $0.bind($1, $2) }
+            try insertTexts(rows, with: strings)
+        }
+        try insertEdges()
+        held = 0
+    }
+
+    /// Lets go of the held rows when the buffer is full: the index rows into sorted runs of the
+    /// spill file, the reference edges (few) into their table.
+    private func spillHeld() throws {
+        let spill = try self.spill ?? IndexRowSpill()
+        self.spill = spill
+        try forEachSortedField { field, rows in try spill.write(rows, of: field) }
+        try insertEdges()
+        held = 0
+    }
+
+    /// Hands each field's held rows, sorted, to `body` in key order. A helper thread sorts the
+    /// fields one after another while `body` takes them; each is emptied after (its memory kept).
+    private func forEachSortedField(_ body: (FieldKey, HeldFieldRows) throws -> Void) throws {
         let keys = fields.keys.filter { fields[$0]!.count > 0 }.sorted()
         // Moved out, not copied, so the helper sorts each field's arrays in place.
         let taken: [HeldFieldRows?] = keys.map { fields.removeValue(forKey: $0) }
         let sorter = HeldRowsSorter(consume taken)
         for (index, field) in keys.enumerated() {
             var rows = sorter.take(index)
-            for insert in [numbers, strings] {
-                insert.bindShared { $0.bind(1, field.zoneRowID); $0.bind(2, field.fieldID) }
-            }
-            // SQLite orders numbers before text; a field holds one type, so this is key order.
-            try insertNumbers(rows.integers, with: numbers) { $0.bind($1, $2) }
-            try insertNumbers(rows.reals, with: numbers) { $0.bind($1, $2) }
-            try insertTexts(rows, with: strings)
+            try body(field, rows)
             // Emptied but kept (see HeldFieldRows.removeAll).
             rows.removeAll()
             fields[field] = rows
         }
-        if !edges.isEmpty {
-            // By (target, source), then by zone: Swift's sort is stable, so that is key order.
-            let order = UTF8Order.order(of: edges.map(\.target)) { edges[$0].sourceID < edges[$1].sourceID }
-            edges = order.map { edges[$0] }
-            edges.sort { $0.zoneRowID < $1.zoneRowID }
-            let insert = try ChunkedInsert("INSERT OR IGNORE INTO reference_edge (zone_id, target, source_id)", shared: 0, perRow: 3, in: db.sqlite)
-            try insert.insert(count: edges.count) { index, statement, first in
-                let row = edges[index]
-                statement.bind(first, row.zoneRowID)
-                statement.bind(first + 1, row.target)
-                statement.bind(first + 2, row.sourceID)
-            }
-            edges.removeAll(keepingCapacity: true)
+    }
+
+    private func insertEdges() throws {
+        guard !edges.isEmpty else { return }
+        // By (target, source), then by zone: Swift's sort is stable, so that is key order.
+        let order = UTF8Order.order(of: edges.map(\.target)) { edges[$0].sourceID < edges[$1].sourceID }
+        edges = order.map { edges[$0] }
+        edges.sort { $0.zoneRowID < $1.zoneRowID }
+        let insert = try ChunkedInsert("INSERT OR IGNORE INTO reference_edge (zone_id, target, source_id)", shared: 0, perRow: 3, in: db.sqlite)
+        try insert.insert(count: edges.count) { index, statement, first in
+            let row = edges[index]
+            statement.bind(first, row.zoneRowID)
+            statement.bind(first + 1, row.target)
+            statement.bind(first + 2, row.sourceID)
         }
-        held = 0
+        edges.removeAll(keepingCapacity: true)
     }
 
     /// Writes one field's strings, sorted (``HeldFieldRows/textOrder``).

@@ -1,0 +1,108 @@
+import GRDB
+import Testing
+import StratusModel
+@testable import StratusEngine
+
+/// The runs a full index-row buffer lets go of must come back as one stream in the table's key
+/// order: the table's contents would be right in any order, but the merged write is only cheap
+/// (pages filled one after another) in that order, so the order itself is what is checked here.
+@Suite struct IndexRowSpillTests {
+    /// Rows inserted in the order the spill hands them over: a plain table keeps that order in its
+    /// row ids, where `field_value` would sort them itself.
+    private func mergedRows(_ runs: [HeldFieldRows], field: IndexRowBuffer.FieldKey) throws -> [Row] {
+        let spill = try IndexRowSpill()
+        for var rows in runs {
+            rows.sort()
+            try spill.write(rows, of: field)
+        }
+        #expect(spill.fieldKeys == [field])
+        let queue = try DatabaseQueue()
+        return try queue.write { db in
+            try db.execute(sql: "CREATE TABLE captured (zone_id, field_id, value, record_id, folded)")
+            let head = "INSERT INTO captured (zone_id, field_id, value, record_id, folded)"
+            let numbers = try ChunkedInsert(head, shared: 2, perRow: 2, tail: ", NULL", in: db)
+            let strings = try ChunkedInsert(head, shared: 2, perRow: 3, in: db)
+            for insert in [numbers, strings] { insert.bindShared { $0.bind(1, field.zoneRowID); $0.bind(2, field.fieldID) } }
+            try spill.insert(field, numbers: numbers, strings: strings)
+            return try Row.fetchAll(db, sql: "SELECT zone_id, field_id, value, record_id, folded FROM captured ORDER BY rowid")
+        }
+    }
+
+    /// The same rows as SQLite itself orders them (BINARY collation: numbers before text, bytes).
+    private func sqliteOrder(_ rows: [Row]) throws -> [Row] {
+        let queue = try DatabaseQueue()
+        return try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (zone_id, field_id, value, record_id, folded)")
+            for row in rows {
+                try db.execute(sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?)", arguments: StatementArguments(row.databaseValues))
+            }
+            return try Row.fetchAll(db, sql: "SELECT * FROM t ORDER BY value, record_id")
+        }
+    }
+
+    @Test func numbersOfManyRunsComeBackInKeyOrder() throws {
+        var generator = SeededGenerator(seed: 7)
+        var runs: [HeldFieldRows] = []
+        for _ in 0..<40 {
+            var rows = HeldFieldRows(folds: false)
+            for _ in 0..<generator.below(300) {
+                rows.integers.append((Int64(generator.below(2_000)) - 1_000, Int64(generator.below(50_000))))
+            }
+            runs.append(rows)
+        }
+        // An empty run and equal values across runs (ties go by record id).
+        runs.append(HeldFieldRows(folds: false))
+        var ties = HeldFieldRows(folds: false)
+        ties.integers = [(5, 9), (5, 1), (Int64.min, 3), (Int64.max, 2)]
+        runs.append(ties)
+        let merged = try mergedRows(runs, field: IndexRowBuffer.FieldKey(zoneRowID: 2, fieldID: 9))
+        #expect(merged.count == runs.reduce(0) { $0 + $1.integers.count })
+        #expect(merged.map { $0[2] as Int64 } == (try sqliteOrder(merged)).map { $0[2] as Int64 })
+        #expect(merged.map { $0[3] as Int64 } == (try sqliteOrder(merged)).map { $0[3] as Int64 })
+        #expect(merged.allSatisfy { ($0[0] as Int64) == 2 && ($0[1] as Int64) == 9 && ($0[4] as DatabaseValue).isNull })
+    }
+
+    @Test func realsOrderByValueNotByTheirBits() throws {
+        var runs: [HeldFieldRows] = []
+        for values in [[-2.5, 0.25, 3.0], [-100.0, -0.5, 7.75], [0.0, 1e300, -1e-300]] {
+            var rows = HeldFieldRows(folds: false)
+            rows.reals = values.enumerated().map { ($0.element, Int64($0.offset)) }
+            runs.append(rows)
+        }
+        let merged = try mergedRows(runs, field: IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: 1))
+        #expect(merged.map { $0[2] as Double } == [-100, -2.5, -0.5, -1e-300, 0, 0.25, 3, 7.75, 1e300])
+    }
+
+    @Test func textsComeBackInSQLitesByteOrderWithTheirFoldedKeys() throws {
+        var generator = SeededGenerator(seed: 11)
+        let words = ["Harbour", "harbour", "Café", "café", "東京", "", "b", "Zeta", "e\u{301}", "é", "👍"]
+        // Longer than one read of a run, so values straddle the slices it is read back in.
+        let long = String(repeating: "ab", count: 40_000)
+        var runs: [HeldFieldRows] = []
+        for run in 0..<25 {
+            var rows = HeldFieldRows(folds: true)
+            for index in 0..<generator.below(400) {
+                rows.texts.append((words[generator.below(words.count)] + String(generator.below(30)), Int64(run * 1_000 + index)))
+            }
+            if run % 10 == 0 { rows.texts.append((long, Int64(run))) }
+            runs.append(rows)
+        }
+        let merged = try mergedRows(runs, field: IndexRowBuffer.FieldKey(zoneRowID: 4, fieldID: 2))
+        let expected = try sqliteOrder(merged)
+        #expect(merged.count == runs.reduce(0) { $0 + $1.texts.count })
+        // The long value shown by its length, should this fail.
+        func shown(_ rows: [Row]) -> [String] { rows.map { ($0[2] as String).count > 100 ? "<\(($0[2] as String).count) characters>" : $0[2] } }
+        #expect(shown(merged) == shown(expected))
+        #expect(merged.map { $0[3] as Int64 } == expected.map { $0[3] as Int64 })
+        #expect(merged.allSatisfy { ($0[4] as String) == CaseFolding.key($0[2] as String) })
+        #expect(merged.contains { ($0[2] as String) == long })
+    }
+
+    @Test func referenceNamesAreNotFolded() throws {
+        var rows = HeldFieldRows(folds: false)
+        rows.texts = [("Thing-B", 1), ("thing-a", 2)]
+        let merged = try mergedRows([rows], field: IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: 3))
+        #expect(merged.map { $0[2] as String } == ["Thing-B", "thing-a"])
+        #expect(merged.allSatisfy { ($0[4] as DatabaseValue).isNull })
+    }
+}
