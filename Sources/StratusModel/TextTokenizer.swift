@@ -13,6 +13,18 @@ public enum TextTokenizer {
         "this", "to", "was", "will", "with",
     ]
 
+    /// ``stopWords`` as bytes, by length: a piece of lower-case ASCII is looked up without
+    /// making a string of it (most words are not stop words, and longer than any).
+    private static let stopWordBytes: [[[UInt8]]] = {
+        var table = [[[UInt8]]](repeating: [], count: 1 + stopWords.map(\.utf8.count).max()!)
+        for word in stopWords { table[word.utf8.count].append(Array(word.utf8)) }
+        return table
+    }()
+
+    private static func isStopWord(_ piece: [UInt8]) -> Bool {
+        piece.count < stopWordBytes.count && stopWordBytes[piece.count].contains(piece)
+    }
+
     /// Folds case and strips diacritics (`Café` -> `cafe`).
     public static func fold(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
@@ -42,8 +54,7 @@ public enum TextTokenizer {
         func flush() {
             guard !piece.isEmpty else { return }
             if pieceIsASCII {
-                let word = String(decoding: piece, as: UTF8.self)
-                if !stopWords.contains(word) { result.append(word) }
+                if !isStopWord(piece) { result.append(String(decoding: piece, as: UTF8.self)) }
             } else {
                 result += unicodeTokens(String(decoding: piece, as: UTF8.self))
             }

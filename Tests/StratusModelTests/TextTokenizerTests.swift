@@ -14,6 +14,18 @@ import Testing
         #expect(TextTokenizer.tokens("東京 タワー") == ["東京", "タワー"])
     }
 
+    @Test func dropsEveryStopWordAndOnlyThose() {
+        for word in TextTokenizer.stopWords {
+            #expect(TextTokenizer.tokens("x \(word) \(word.uppercased()), y") == ["x", "y"], "\(word)")
+            // One letter more or less is an ordinary word.
+            #expect(TextTokenizer.tokens("\(word)q") == ["\(word)q"])
+            if word.count > 1 {
+                let shorter = String(word.dropLast())
+                #expect(TextTokenizer.tokens(shorter) == (TextTokenizer.stopWords.contains(shorter) ? [] : [shorter]))
+            }
+        }
+    }
+
     @Test func emptyAndSymbolsOnly() {
         #expect(TextTokenizer.tokens("") == [])
         #expect(TextTokenizer.tokens("👍 -- !!") == [])

@@ -1,4 +1,5 @@
 import Foundation
+import StratusModel
 
 /// Parses JSON text into `JSONValue`, reporting the line and column of the first problem.
 public struct JSONParser {
@@ -149,7 +150,7 @@ public struct JSONParser {
         var end = position
         while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-            let text = String(decoding: bytes[position..<end], as: UTF8.self)
+            let text = JSONParser.knownString(bytes, position..<end) ?? String(decoding: bytes[position..<end], as: UTF8.self)
             position = end + 1
             return text
         }
@@ -200,6 +201,33 @@ public struct JSONParser {
         }
     }
 
+    /// Member names and type tags of the CKWS record shape, made once: a record line repeats
+    /// dozens of them, and finding one here costs less than making a string of its bytes.
+    private static let knownStrings: [[(bytes: [UInt8], text: String)]] = {
+        let words = ["value", "type", "fields", "recordName", "recordType", "recordChangeTag", "zoneID", "zoneName",
+                     "ownerRecordName", "zoneType", "created", "modified", "timestamp", "userRecordName", "deleted", "parent",
+                     "latitude", "longitude", "action", "fileChecksum", "size", "downloadURL", "NONE", "DELETE_SELF",
+                     "__defaultOwner__", "_defaultZone", "DEFAULT_ZONE", "REGULAR_CUSTOM_ZONE"]
+            + FieldType.BaseType.allCases.flatMap { [FieldType($0).webServicesTag, FieldType.list($0).webServicesTag] }
+        var table = [[(bytes: [UInt8], text: String)]](repeating: [], count: 1 + words.map(\.utf8.count).max()!)
+        for word in Set(words) { table[word.utf8.count].append((Array(word.utf8), word)) }
+        return table
+    }()
+
+    /// The known string whose bytes `bytes[range]` are, if any.
+    private static func knownString(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+        guard range.count < knownStrings.count else { return nil }
+        let candidates = knownStrings[range.count]
+        guard !candidates.isEmpty else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            let start = buffer.baseAddress! + range.lowerBound
+            for candidate in candidates where candidate.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, start, range.count) == 0 }) {
+                return candidate.text
+            }
+            return nil
+        }
+    }
+
     private mutating func hex4() throws(SyntaxError) -> UInt32 {
         guard position + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16) else {
             throw failure("expected four hex digits after \\u")
@@ -228,6 +256,13 @@ public struct JSONParser {
             isInteger = false
             if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
             guard digits(&self) > 0 else { throw failure("expected digits in the exponent") }
+        }
+        // Up to 18 digits cannot overflow: accumulated here, without making a string first.
+        let negative = bytes[start] == UInt8(ascii: "-")
+        if isInteger, position - start - (negative ? 1 : 0) <= 18 {
+            var magnitude: Int64 = 0
+            for byte in bytes[(negative ? start + 1 : start)..<position] { magnitude = magnitude * 10 + Int64(byte - UInt8(ascii: "0")) }
+            return .integer(negative ? -magnitude : magnitude)
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import StratusModel
+@testable import StratusEngine
+
+/// The one JSON parser: integers read straight from their digits and the CKWS record shape's
+/// member names and type tags taken from a table must give exactly what the general path gives.
+@Suite struct JSONParserTests {
+    @Test(arguments: [
+        ("0", JSONValue.integer(0)), ("-0", .integer(0)), ("7", .integer(7)), ("-42", .integer(-42)),
+        ("999999999999999999", .integer(999_999_999_999_999_999)), ("-999999999999999999", .integer(-999_999_999_999_999_999)),
+        ("1599463008000", .integer(1_599_463_008_000)),
+        // Past 18 digits the general path decides: exact at Int64's ends, a double beyond them.
+        ("9223372036854775807", .integer(.max)), ("-9223372036854775808", .integer(.min)),
+        ("9223372036854775808", .number(9_223_372_036_854_775_808)), ("-12345678901234567890", .number(-12_345_678_901_234_567_890)),
+        ("1.5", .number(1.5)), ("-0.0", .number(-0.0)), ("1e3", .number(1000)), ("2E-2", .number(0.02)), ("10.0", .number(10)),
+    ])
+    func numbers(_ text: String, _ expected: JSONValue) throws {
+        #expect(try JSONParser.parse(text) == expected)
+        #expect(try JSONParser.parse("[\(text)]") == .array([expected]))
+    }
+
+    @Test func knownNamesAndTagsAreTheStringsTheySpell() throws {
+        let text = #"{"value": "STRING_LIST", "type": "TIMESTAMP", "val\u0075e": "valu", "recordChangeTag": "recordChangeTags", "__defaultOwner__": "REFERENCE"}"#
+        let parsed = try JSONParser.parse(text)
+        guard case .object(let members) = parsed else { Issue.record("not an object"); return }
+        #expect(members.map(\.0) == ["value", "type", "value", "recordChangeTag", "__defaultOwner__"])
+        #expect(members.map(\.1) == [.string("STRING_LIST"), .string("TIMESTAMP"), .string("valu"), .string("recordChangeTags"), .string("REFERENCE")])
+    }
+
+    /// Random documents written by the one writer read back as themselves.
+    @Test func randomDocumentsSurviveARoundTrip() throws {
+        var generator = SeededGenerator(seed: 23)
+        let words = ["value", "type", "fields", "STRING", "INT64_LIST", "Café", "東京", "a\"b", "tab\there", "line\nbreak", "", "👍🏽", "x\u{1}y",
+                     "recordName", "recordNames", "valu"]
+        func document(_ depth: Int) -> JSONValue {
+            switch generator.below(depth > 3 ? 4 : 7) {
+            case 0: return .string(words[generator.below(words.count)])
+            case 1: return .integer(Int64(generator.below(2_000_000_000)) * Int64(generator.below(4_000_000_000)) - 4_000_000_000_000_000_000)
+            case 2: return .number(Double(generator.below(1_000_000)) / 64 - 5_000)
+            case 3: return [JSONValue.null, .bool(true), .bool(false)][generator.below(3)]
+            case 4, 5: return .object((0..<generator.below(6)).map { _ in (words[generator.below(words.count)], document(depth + 1)) })
+            default: return .array((0..<generator.below(5)).map { _ in document(depth + 1) })
+            }
+        }
+        for _ in 0..<300 {
+            let value = document(0)
+            #expect(try JSONParser.parse(JSONWriter.string(value)) == value)
+            #expect(try JSONParser.parse(utf8: Array(JSONWriter.string(value, pretty: true).utf8)) == value)
+        }
+    }
+}
