@@ -14,9 +14,14 @@ extension CloudDatabase {
     /// after separate `modifyRecords` calls. Per-record failures are in each batch's result, as
     /// ever. Filling a store is not a client's sync, so the fault plan is not met here.
     public func writeInBulk<T>(itemsPerTransaction: Int = 50_000, _ body: (inout BulkWriter) throws -> T) throws -> T {
+        try writeInBulk(itemsPerTransaction: itemsPerTransaction, indexRowLimit: RecordImporter.indexRowLimit, body)
+    }
+
+    /// `indexRowLimit`: index rows held before they go to a spill file (tests make it small).
+    func writeInBulk<T>(itemsPerTransaction: Int, indexRowLimit: Int, _ body: (inout BulkWriter) throws -> T) throws -> T {
         try store.writeWithoutTransaction { db in
             try PageCache.enlarge(db)
-            var writer = BulkWriter(database: self, db: db, itemsPerTransaction: max(1, itemsPerTransaction))
+            var writer = BulkWriter(database: self, db: db, itemsPerTransaction: max(1, itemsPerTransaction), indexRowLimit: indexRowLimit)
             do {
                 let result = try body(&writer)
                 try writer.commit()
@@ -34,15 +39,17 @@ public struct BulkWriter {
     let database: CloudDatabase
     let db: StoreTransaction
     let itemsPerTransaction: Int
+    let indexRowLimit: Int
     private var uncommitted = 0
     /// New records' index rows of the transaction under way, written sorted before it commits.
     private var buffer: IndexRowBuffer
 
-    init(database: CloudDatabase, db: StoreTransaction, itemsPerTransaction: Int) {
+    init(database: CloudDatabase, db: StoreTransaction, itemsPerTransaction: Int, indexRowLimit: Int) {
         self.database = database
         self.db = db
         self.itemsPerTransaction = itemsPerTransaction
-        buffer = IndexRowBuffer(db: db, limit: RecordImporter.indexRowLimit)
+        self.indexRowLimit = indexRowLimit
+        buffer = IndexRowBuffer(db: db, limit: indexRowLimit)
     }
 
     /// One batch, as ``CloudDatabase/modifyRecords(saving:deleting:savePolicy:atomically:)``.
@@ -75,7 +82,7 @@ public struct BulkWriter {
     /// Undoes the transaction under way and forgets its held-back rows.
     mutating func rollback() {
         if db.isInsideTransaction { try? db.rollback() }
-        buffer = IndexRowBuffer(db: db, limit: RecordImporter.indexRowLimit)
+        buffer = IndexRowBuffer(db: db, limit: indexRowLimit)
         uncommitted = 0
     }
 }

@@ -7,12 +7,14 @@ import StratusTestSupport
 
 /// `writeInBulk`: batches checked and written as `modifyRecords` writes them, in few transactions.
 @Suite struct BulkWriteTests {
-    @Test func bulkBatchesAreWrittenAsModifyRecordsWritesThem() throws {
+    /// At a limit of 7 rows the held rows go to spill files and are merged in at each commit.
+    @Test(arguments: [7, 1_000_000])
+    func bulkBatchesAreWrittenAsModifyRecordsWritesThem(indexRowLimit: Int) throws {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Bulk")
         let db = temp.privateDB
         let start = try db.currentToken(for: zone)
-        let names = try db.writeInBulk(itemsPerTransaction: 250) { writer -> [String] in
+        let names = try db.writeInBulk(itemsPerTransaction: 250, indexRowLimit: indexRowLimit) { writer -> [String] in
             var saved: [String] = []
             for batch in 0..<5 {
                 let records = (0..<100).map { index in
@@ -48,7 +50,37 @@ import StratusTestSupport
         #expect(indexed == 499, "every record left has its index rows")
     }
 
-    @Test func aFailureUndoesOnlyTheTransactionUnderWay() throws {
+    @Test(arguments: [7, 1_000_000])
+    func aFailureUndoesOnlyTheTransactionUnderWay(indexRowLimit: Int) throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Bulk")
+        let db = temp.privateDB
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try db.writeInBulk(itemsPerTransaction: 200, indexRowLimit: indexRowLimit) { writer in
+                for batch in 0..<3 {
+                    let records = (0..<100).map {
+                        Record(recordType: "Item", recordID: RecordID(recordName: "i-\(batch)-\($0)", zoneID: zone), fields: ["n": .int64(Int64($0))])
+                    }
+                    _ = try writer.modifyRecords(saving: records).savedRecords()
+                }
+                throw Stop()
+            }
+        }
+        // The first 200 were committed, with their index rows; the third batch went with the
+        // failure, the rows it had spilled with it.
+        #expect(try db.recordCountsByType(inZoneWith: zone)["Item"] == 200)
+        let rows = try temp.store.read { db in
+            try Int.fetchOne(db.sqlite, sql: "SELECT count(*) FROM field_value v JOIN record r ON r.id = v.record_id WHERE r.name LIKE 'i-%'") ?? -1
+        }
+        #expect(rows == 200)
+        let orphans = try temp.store.read { db in
+            try Int.fetchOne(db.sqlite, sql: "SELECT count(*) FROM field_value WHERE record_id NOT IN (SELECT id FROM record)") ?? -1
+        }
+        #expect(orphans == 0)
+    }
+
+    @Test func tooLargeABatchIsRefusedBeforeAnythingIsWritten() throws {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Bulk")
         let db = temp.privateDB

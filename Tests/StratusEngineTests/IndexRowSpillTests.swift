@@ -1,7 +1,9 @@
+import Foundation
 import GRDB
 import Testing
 import StratusModel
 @testable import StratusEngine
+import StratusTestSupport
 
 /// The runs a full index-row buffer lets go of must come back as one stream in the table's key
 /// order: the table's contents would be right in any order, but the merged write is only cheap
@@ -10,7 +12,7 @@ import StratusModel
     /// Rows inserted in the order the spill hands them over: a plain table keeps that order in its
     /// row ids, where `field_value` would sort them itself.
     private func mergedRows(_ runs: [HeldFieldRows], field: IndexRowBuffer.FieldKey) throws -> [Row] {
-        let spill = try IndexRowSpill()
+        let spill = try IndexRowSpill(in: nil)
         for var rows in runs {
             rows.sort()
             try spill.write(rows, of: field)
@@ -28,13 +30,19 @@ import StratusModel
         }
     }
 
-    /// The same rows as SQLite itself orders them (BINARY collation: numbers before text, bytes).
-    private func sqliteOrder(_ rows: [Row]) throws -> [Row] {
+    /// The rows given to the spill, as SQLite itself orders them (BINARY collation: numbers
+    /// before text, bytes), so a row lost or repeated by the merge shows too.
+    private func sqliteOrder(_ runs: [HeldFieldRows], field: IndexRowBuffer.FieldKey) throws -> [Row] {
         let queue = try DatabaseQueue()
         return try queue.write { db in
             try db.execute(sql: "CREATE TABLE t (zone_id, field_id, value, record_id, folded)")
-            for row in rows {
-                try db.execute(sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?)", arguments: StatementArguments(row.databaseValues))
+            func add(_ value: DatabaseValueConvertible, _ id: Int64, _ folded: String?) throws {
+                try db.execute(sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?)", arguments: [field.zoneRowID, field.fieldID, value, id, folded])
+            }
+            for rows in runs {
+                for (value, id) in rows.integers { try add(value, id, nil) }
+                for (value, id) in rows.reals { try add(value, id, nil) }
+                for (value, id) in rows.texts { try add(value, id, rows.folds ? CaseFolding.key(value) : nil) }
             }
             return try Row.fetchAll(db, sql: "SELECT * FROM t ORDER BY value, record_id")
         }
@@ -55,22 +63,23 @@ import StratusModel
         var ties = HeldFieldRows(folds: false)
         ties.integers = [(5, 9), (5, 1), (Int64.min, 3), (Int64.max, 2)]
         runs.append(ties)
-        let merged = try mergedRows(runs, field: IndexRowBuffer.FieldKey(zoneRowID: 2, fieldID: 9))
-        #expect(merged.count == runs.reduce(0) { $0 + $1.integers.count })
-        #expect(merged.map { $0[2] as Int64 } == (try sqliteOrder(merged)).map { $0[2] as Int64 })
-        #expect(merged.map { $0[3] as Int64 } == (try sqliteOrder(merged)).map { $0[3] as Int64 })
+        let field = IndexRowBuffer.FieldKey(zoneRowID: 2, fieldID: 9)
+        let merged = try mergedRows(runs, field: field)
+        #expect(merged == (try sqliteOrder(runs, field: field)))
         #expect(merged.allSatisfy { ($0[0] as Int64) == 2 && ($0[1] as Int64) == 9 && ($0[4] as DatabaseValue).isNull })
     }
 
     @Test func realsOrderByValueNotByTheirBits() throws {
         var runs: [HeldFieldRows] = []
-        for values in [[-2.5, 0.25, 3.0], [-100.0, -0.5, 7.75], [0.0, 1e300, -1e-300]] {
+        for (run, values) in [[-2.5, 0.25, 3.0], [-100.0, -0.5, 7.75], [0.0, 1e300, -1e-300], [-0.0, 3.0]].enumerated() {
             var rows = HeldFieldRows(folds: false)
-            rows.reals = values.enumerated().map { ($0.element, Int64($0.offset)) }
+            rows.reals = values.enumerated().map { ($0.element, Int64(10 * $0.offset + 3 - run)) }
             runs.append(rows)
         }
         let merged = try mergedRows(runs, field: IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: 1))
-        #expect(merged.map { $0[2] as Double } == [-100, -2.5, -0.5, -1e-300, 0, 0.25, 3, 7.75, 1e300])
+        #expect(merged.map { $0[2] as Double } == [-100, -2.5, -0.5, -1e-300, 0, 0, 0.25, 3, 3, 7.75, 1e300])
+        // 0.0 and -0.0 are one value to SQLite: their rows go by record id, as do the two 3.0s.
+        #expect(merged.map { $0[3] as Int64 } == [2, 3, 12, 21, 0, 1, 13, 10, 23, 22, 11])
     }
 
     @Test func textsComeBackInSQLitesByteOrderWithTheirFoldedKeys() throws {
@@ -87,14 +96,15 @@ import StratusModel
             if run % 10 == 0 { rows.texts.append((long, Int64(run))) }
             runs.append(rows)
         }
-        let merged = try mergedRows(runs, field: IndexRowBuffer.FieldKey(zoneRowID: 4, fieldID: 2))
-        let expected = try sqliteOrder(merged)
-        #expect(merged.count == runs.reduce(0) { $0 + $1.texts.count })
+        let field = IndexRowBuffer.FieldKey(zoneRowID: 4, fieldID: 2)
+        let merged = try mergedRows(runs, field: field)
+        let expected = try sqliteOrder(runs, field: field)
+        #expect(merged.count == expected.count)
         // The long value shown by its length, should this fail.
         func shown(_ rows: [Row]) -> [String] { rows.map { ($0[2] as String).count > 100 ? "<\(($0[2] as String).count) characters>" : $0[2] } }
         #expect(shown(merged) == shown(expected))
         #expect(merged.map { $0[3] as Int64 } == expected.map { $0[3] as Int64 })
-        #expect(merged.allSatisfy { ($0[4] as String) == CaseFolding.key($0[2] as String) })
+        #expect(merged.map { $0[4] as String } == expected.map { $0[4] as String })
         #expect(merged.contains { ($0[2] as String) == long })
     }
 
@@ -104,5 +114,18 @@ import StratusModel
         let merged = try mergedRows([rows], field: IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: 3))
         #expect(merged.map { $0[2] as String } == ["Thing-B", "thing-a"])
         #expect(merged.allSatisfy { ($0[4] as DatabaseValue).isNull })
+    }
+
+    @Test func theFileGoesInTheStoresFolderAndLeavesNothingThere() throws {
+        let folder = try TemporaryDirectory("stratus-spill")
+        defer { folder.remove() }
+        let spill = try IndexRowSpill(in: folder.url.path)
+        var rows = HeldFieldRows(folds: false)
+        rows.integers = [(1, 1)]
+        rows.sort()
+        try spill.write(rows, of: IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: 1))
+        // Unlinked as soon as made: the folder shows nothing, though the runs are written.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+        #expect(throws: CloudKitError.self) { try IndexRowSpill(in: folder.url.path + "/missing") }
     }
 }

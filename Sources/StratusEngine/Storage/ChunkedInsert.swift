@@ -42,17 +42,18 @@ struct ChunkedInsert {
     }
 
     /// Inserts `count` rows, in order: `bindRow(row, statement, first)` binds row `row`'s own
-    /// columns as parameters `first`, `first + 1` ... of `statement`.
-    func insert(count: Int, bindRow: (Int, DirectStatement, Int32) -> Void) throws {
+    /// columns as parameters `first`, `first + 1` ... of `statement`; an error it throws stops
+    /// the insert there.
+    func insert(count: Int, bindRow: (Int, DirectStatement, Int32) throws -> Void) throws {
         var row = 0
         let rowsPerChunk = ChunkedInsert.rowsPerChunk
         while count - row >= rowsPerChunk {
-            for slot in 0..<rowsPerChunk { bindRow(row + slot, chunk, shared + Int32(slot) * perRow + 1) }
+            for slot in 0..<rowsPerChunk { try bindRow(row + slot, chunk, shared + Int32(slot) * perRow + 1) }
             try chunk.run()
             row += rowsPerChunk
         }
         while row < count {
-            bindRow(row, single, shared + 1)
+            try bindRow(row, single, shared + 1)
             try single.run()
             row += 1
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import StratusModel
 
 /// Holds back the `field_value` and `reference_edge` rows of a bulk write and inserts them
@@ -92,11 +93,18 @@ final class IndexRowBuffer {
     /// Lets go of the held rows when the buffer is full: the index rows into sorted runs of the
     /// spill file, the reference edges (few) into their table.
     private func spillHeld() throws {
-        let spill = try self.spill ?? IndexRowSpill()
+        let spill = try self.spill ?? IndexRowSpill(in: storeFolder)
         self.spill = spill
         try forEachSortedField { field, rows in try spill.write(rows, of: field) }
         try insertEdges()
         held = 0
+    }
+
+    /// The folder of the store's file, where a spill's file goes; nil for a store in memory.
+    private var storeFolder: String? {
+        guard let connection = db.sqlite.sqliteConnection, let name = sqlite3_db_filename(connection, "main") else { return nil }
+        let path = String(cString: name)
+        return path.isEmpty ? nil : URL(fileURLWithPath: path).deletingLastPathComponent().path
     }
 
     /// Hands each field's held rows, sorted, to `body` in key order. A helper thread sorts the

@@ -31,10 +31,17 @@ final class IndexRowSpill {
     private var end = 0
     private var fields: [IndexRowBuffer.FieldKey: FieldRuns] = [:]
 
-    init() throws {
-        var template = Array((NSTemporaryDirectory() + "/stratus-index-rows-XXXXXX").utf8CString)
+    /// - Parameter folder: where the file is made: the store's own folder, where the store and
+    ///   its write-ahead log already grow (a temporary folder may be small, or held in memory);
+    ///   nil for the system's temporary folder (a store in memory).
+    init(in folder: String?) throws {
+        let directory = folder ?? NSTemporaryDirectory()
+        var template = Array((directory + "/.stratus-index-rows-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw IndexRowSpill.failure("cannot make a temporary file for its index rows (errno \(errno))") }
+        guard descriptor >= 0 else { throw IndexRowSpill.failure("cannot make a temporary file for its index rows in \(directory)") }
+        // Not handed down to a process this one starts.
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        // Unlinked at once: the space goes back when the descriptor closes, however the process ends.
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         self.descriptor = descriptor
     }
@@ -99,7 +106,8 @@ final class IndexRowSpill {
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(end + written)) }
-            guard result > 0 else { throw IndexRowSpill.failure("cannot write its index rows to a temporary file (errno \(errno))") }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { throw IndexRowSpill.failure("cannot write its index rows to a temporary file") }
             written += result
         }
         defer { end += bytes.count }
@@ -112,14 +120,21 @@ final class IndexRowSpill {
         var done = 0
         while done < count {
             let result = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-            guard result > 0 else { throw IndexRowSpill.failure("cannot read its index rows back from their temporary file (errno \(errno))") }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { throw result == 0 ? IndexRowSpill.damaged("ended early") : IndexRowSpill.failure("cannot read its index rows back from their temporary file") }
             done += result
         }
         return buffer
     }
 
+    /// An I/O failure, with the system's reason (a full disk, say).
     private static func failure(_ message: String) -> CloudKitError {
-        CloudKitError(.internalError, "The write \(message); it was rolled back.")
+        let reason = String(cString: strerror(errno))
+        return CloudKitError(.internalError, "The write \(message) (\(reason)); it was rolled back.")
+    }
+
+    fileprivate static func damaged(_ what: String) -> CloudKitError {
+        CloudKitError(.internalError, "The temporary file of index rows \(what); the write was rolled back.")
     }
 }
 
@@ -159,8 +174,9 @@ private struct RunReader {
             length |= Int(byte & 0x7F) << shift
             if byte < 0x80 { break }
             shift += 7
-            guard shift < 64 else { throw CloudKitError(.internalError, "The index rows' temporary file is damaged.") }
+            guard shift < 35 else { throw IndexRowSpill.damaged("is damaged") }
         }
+        guard length >= 0, length <= end - next + slice.count - position else { throw IndexRowSpill.damaged("is damaged") }
         try need(length)
         text.removeAll(keepingCapacity: true)
         text.append(contentsOf: slice[position..<position + length])
@@ -170,12 +186,12 @@ private struct RunReader {
     /// Makes `count` unread bytes available at `position`.
     private mutating func need(_ count: Int) throws {
         guard slice.count - position < count else { return }
-        guard next < end else { throw CloudKitError(.internalError, "The index rows' temporary file ended early.") }
+        guard next < end else { throw IndexRowSpill.damaged("ended early") }
         let size = min(max(RunReader.sliceBytes, count), end - next)
         slice = Array(slice[position...]) + (try spill.read(at: next, count: size))
         next += size
         position = 0
-        guard slice.count >= count else { throw CloudKitError(.internalError, "The index rows' temporary file ended early.") }
+        guard slice.count >= count else { throw IndexRowSpill.damaged("ended early") }
     }
 }
 
@@ -208,9 +224,12 @@ private struct NumberCursor: RunCursor {
     }
 
     func precedes(_ other: NumberCursor) -> Bool {
-        if value == other.value { return id < other.id }
-        return real ? Double(bitPattern: value) < Double(bitPattern: other.value)
-            : Int64(bitPattern: value) < Int64(bitPattern: other.value)
+        if real {
+            // By value: 0.0 and -0.0 are one key, as SQLite and the in-memory sort take them.
+            let (a, b) = (Double(bitPattern: value), Double(bitPattern: other.value))
+            return a == b ? id < other.id : a < b
+        }
+        return value == other.value ? id < other.id : Int64(bitPattern: value) < Int64(bitPattern: other.value)
     }
 }
 
@@ -262,21 +281,12 @@ private final class RunMerge<Cursor: RunCursor> {
 
     /// Inserts every row in order, `bind` binding the row of the cursor that holds it.
     func insert(with insert: ChunkedInsert, bind: (Cursor, DirectStatement, Int32) -> Void) throws {
-        var failure: Error?
         try insert.insert(count: total) { _, statement, first in
-            // After a failed read the rest are bound from the last cursor; the error below
-            // rolls the transaction back.
-            guard let top = heap.first else { return }
+            guard let top = heap.first else { throw IndexRowSpill.damaged("holds fewer rows than it was given") }
             bind(cursors[top], statement, first)
-            guard failure == nil else { return }
-            do {
-                try pop()
-            } catch {
-                failure = error
-            }
+            try pop()
         }
-        if let failure { throw failure }
-        guard heap.isEmpty else { throw CloudKitError(.internalError, "The index rows' temporary file holds more rows than it was given.") }
+        guard heap.isEmpty else { throw IndexRowSpill.damaged("holds more rows than it was given") }
     }
 
     /// Moves past the smallest row.
