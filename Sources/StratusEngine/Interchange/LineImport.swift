@@ -54,16 +54,29 @@ extension CloudDatabase {
             while !finished {
                 var inTransaction = 0
                 var handed: ImportBatch?
+                /// The transaction's records are all handed over: what is left is writing its
+                /// index rows and committing (seconds at a million records), said as such.
+                func ending() -> ImportBatch? {
+                    var now = position
+                    now.records += inTransaction
+                    now.committing = true
+                    progress(now)
+                    return nil
+                }
                 position.records += try importRecords(batches: {
                     if let written = handed.take() { queue.giveBack(written) }
-                    guard inTransaction < recordsPerTransaction else { return nil }
+                    guard inTransaction < recordsPerTransaction else { return ending() }
                     switch queue.take() {
                     case .failure(let error, let line):
                         position.line = line
                         throw error
                     case .batch(let batch, let read):
                         (position.bytes, position.line) = (read.bytes, read.line)
-                        if batch.records.isEmpty { finished = true; deletions = batch.deletions; return nil }
+                        if batch.records.isEmpty {
+                            finished = true
+                            deletions = batch.deletions
+                            return ending()
+                        }
                         inTransaction += batch.records.count
                         handed = batch
                         return batch
@@ -104,6 +117,8 @@ public struct LineImportProgress: Sendable {
     public var records: Int
     /// Records deleted (entries with `"deleted": true` and delete operations), after the writes.
     public var deleted: Int = 0
+    /// The transaction's records are written; its index rows are being written and it commits.
+    public var committing = false
 }
 
 /// Why a line import stopped, and where.

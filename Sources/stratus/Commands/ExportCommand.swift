@@ -86,7 +86,7 @@ struct RecordImportRunner {
         var deleted = 0
         do {
             count = try database.importRecords(lines: handle, zoneID: try common.zoneID(), progress: {
-                bar.update($0.bytes, records: $0.records)
+                bar.update($0.bytes, records: $0.records, note: $0.committing ? "writing index rows, committing" : nil)
                 deleted = $0.deleted
             })
         } catch let failure as LineImportFailure {
@@ -127,8 +127,9 @@ struct ProgressBar {
         self.unit = unit
     }
 
-    mutating func update(_ done: Int, records: Int? = nil) {
-        guard isVisible, Date().timeIntervalSince(lastDraw) >= 0.1 else { return }
+    /// `note`: what the work is doing now, drawn at once (a stretch with no progress to show).
+    mutating func update(_ done: Int, records: Int? = nil, note: String? = nil) {
+        guard isVisible, note != nil || Date().timeIntervalSince(lastDraw) >= 0.1 else { return }
         lastDraw = Date()
         let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 0
         let width = 30
@@ -137,6 +138,7 @@ struct ProgressBar {
         let elapsed = max(Date().timeIntervalSince(started), 0.001)
         let line = "\r\(label) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
             + String(format: "%3.0f%%  %d records  %.0f/s ", fraction * 100, count, Double(count) / elapsed)
+            + (note.map { " \($0) ...\u{1B}[K" } ?? "")
         FileHandle.standardError.write(Data(line.utf8))
     }
 
