@@ -30,12 +30,22 @@ struct SchemaCatalog: Sendable {
             catalog.types[name] = TypeEntry(id: id, schema: RecordTypeSchema(name: name, systemIndexes: systemIndexes), fieldIDs: [:])
             catalog.typeNames[id] = name
         }
+        // Each type's fields gathered first and set once: every change to a type's schema or
+        // ids rebuilds its field table (`TypeEntry.fields`).
+        var declared: [String: (fields: [String: SchemaField], ids: [String: Int64])] = [:]
         for row in try Row.fetchAll(db.sqlite, sql: "SELECT id, type_id, name, field_type, indexes FROM schema_field") {
             let typeID: Int64 = row["type_id"]
-            guard let typeName = catalog.typeNames[typeID], let type = FieldType(parsing: row["field_type"]) else { continue }
+            guard let typeName = catalog.typeNames[typeID], catalog.types[typeName] != nil,
+                  let type = FieldType(parsing: row["field_type"]) else { continue }
             let name: String = row["name"]
-            catalog.types[typeName]?.schema.fields[name] = SchemaField(name: name, type: type, indexes: FieldIndexes(rawValue: row["indexes"]))
-            catalog.types[typeName]?.fieldIDs[name] = row["id"]
+            declared[typeName, default: ([:], [:])].fields[name] = SchemaField(name: name, type: type, indexes: FieldIndexes(rawValue: row["indexes"]))
+            declared[typeName, default: ([:], [:])].ids[name] = row["id"]
+        }
+        for (typeName, fields) in declared {
+            guard let entry = catalog.types[typeName] else { continue }
+            var schema = entry.schema
+            schema.fields = fields.fields
+            catalog.types[typeName] = TypeEntry(id: entry.id, schema: schema, fieldIDs: fields.ids)
         }
         for row in try Row.fetchAll(db.sqlite, sql: "SELECT type_id, permissions, role FROM schema_grant ORDER BY type_id, position") {
             let permissions = (row["permissions"] as String).split(separator: ",")
