@@ -98,6 +98,37 @@ import StratusTestSupport
         }
     }
 
+    /// A scan decodes the filter's fields first and the sorts' only for rows that match: each
+    /// step fills its own entries (nil where the row lacks one) and leaves the others alone.
+    @Test func aSelectionDecodesTheFiltersFieldsApartFromTheSorts() throws {
+        let selection = FieldSelection(filter: ["count", "text", "text"], sorts: ["when", "text", "absent"])
+        #expect(selection.names == ["absent", "count", "text", "when"])
+        #expect(selection.filterFields.map { selection.names[$0] } == ["count", "text"])
+        #expect(selection.sortOnlyFields.map { selection.names[$0] } == ["absent", "when"])
+        let blob = FieldCoder.encode(Self.everyType)
+        var starts = [7, 7]
+        let stale = FieldValue.string("from the row before")
+        var values = [FieldValue?](repeating: stale, count: 4)
+        try blob.withUnsafeBytes { bytes in
+            let located = try selection.locate(bytes, reusing: &starts)
+            try located.decode(selection.filterFields, into: &values)
+            #expect(values[0] == stale && values[3] == stale, "the sorts' fields are not read yet")
+            #expect(values[1] == Self.everyType["count"] && values[2] == Self.everyType["text"])
+            try located.decode(selection.sortOnlyFields, into: &values)
+            #expect(values[0] == nil, "a field the row lacks is nil, not the row before's")
+            #expect(values[3] == Self.everyType["when"])
+        }
+        // Every field is found through the same starts, whatever precedes it.
+        for name in Self.everyType.keys {
+            let one = FieldSelection(filter: [], sorts: [name])
+            try blob.withUnsafeBytes { bytes in
+                var values: [FieldValue?] = [nil]
+                try one.locate(bytes, reusing: &starts).decode(one.sortOnlyFields, into: &values)
+                #expect(Self.same(values[0].map { [name: $0] } ?? [:], [name: Self.everyType[name]!]), "locating \(name)")
+            }
+        }
+    }
+
     @Test func batchDecoderFollowsChangingLayouts() throws {
         let decoder = FieldDecoder()
         let shapes: [[String: FieldValue]] = [

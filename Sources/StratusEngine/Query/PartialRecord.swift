@@ -6,8 +6,14 @@ import StratusPredicates
 /// system field and search no "every string field" tokens (``fieldsRead(by:sorts:)``).
 struct PartialRecord: FilterableRecord {
     let selection: FieldSelection
-    /// The selected fields' values, in the selection's order.
-    let values: [FieldValue?]
+    /// The selected fields' values, in the selection's order: a scan refills them row by row,
+    /// the filter's first.
+    var values: [FieldValue?]
+
+    init(selection: FieldSelection) {
+        self.selection = selection
+        values = [FieldValue?](repeating: nil, count: selection.names.count)
+    }
 
     func value(for key: FieldKey) -> FieldValue? {
         guard case .custom(let name, _) = key, let index = selection.names.firstIndex(of: name) else { return nil }
@@ -36,9 +42,10 @@ struct PartialRecord: FilterableRecord {
                 break
             }
         }
+        let filterCount = names.count
         for sort in sorts {
             guard custom(sort.key) else { return nil }
         }
-        return FieldSelection(names)
+        return FieldSelection(filter: names[..<filterCount], sorts: names[filterCount...])
     }
 }

@@ -69,10 +69,24 @@ extension QueryExecutor {
         var groupKey: IndexValue?
         let chunk = max(limit * 4, 256)
         let selection = PartialRecord.fieldsRead(by: residual, sorts: query.sorts)
+        if let first = key, case .range(let fieldID, _, _, false) = plan.driver {
+            // The cursor's group whole, by one equality lookup: cheaper than stepping a range
+            // through it in chunks. The range then resumes past the group's last row.
+            let equal = QueryPlan.Driver.values(fieldID: fieldID, keys: [first], folded: false, streaming: true)
+            try groupRows(of: equal, afterKey: nil, afterID: nil, count: .max, selecting: selection) { rowID, _, member, record in
+                if let member { group.members.append(member) }
+                if let record { group.loaded[rowID] = record }
+                return true
+            }
+            guard try emit(group) else { return false }
+            group = Group()
+            groupKey = first
+            id = plan.descending ? Int64.min : Int64.max
+        }
         while true {
             var rowCount = 0
             var stopped = false
-            try groupRows(afterKey: key, afterID: id, count: chunk, selecting: selection) { rowID, rowKey, member, record in
+            try groupRows(of: plan.driver, afterKey: key, afterID: id, count: chunk, selecting: selection) { rowID, rowKey, member, record in
                 rowCount += 1
                 key = rowKey
                 id = rowID
@@ -97,18 +111,22 @@ extension QueryExecutor {
     /// far as the scan can tell: visibility is checked when the record is loaded). With a
     /// selection, rows bring only the fields the query reads, and most of a group is never
     /// loaded; without one, whole records.
-    private func groupRows(afterKey: IndexValue?, afterID: Int64?, count: Int, selecting selection: FieldSelection?,
+    private func groupRows(of driver: QueryPlan.Driver, afterKey: IndexValue?, afterID: Int64?, count: Int, selecting selection: FieldSelection?,
                            _ body: (Int64, IndexValue?, Member?, LoadedRecord?) throws -> Bool) throws {
         guard let selection else {
-            return try streamingRows(afterKey: afterKey, afterID: afterID, count: count) { id, key, stored in
+            return try storage.streamRows(of: driver, descending: plan.descending, afterKey: afterKey, afterID: afterID, count: count,
+                                          backwards: false) { id, key, stored in
                 guard let record = try matching(stored) else { return try body(id, key, nil, nil) }
                 return try body(id, key, (query.sorts.map(record.sortValue), id), record)
             }
         }
-        try storage.streamFields(of: plan.driver, descending: plan.descending, afterKey: afterKey, afterID: afterID, count: count,
-                                 selecting: selection) { id, key, values in
-            let record = PartialRecord(selection: selection, values: values)
+        var record = PartialRecord(selection: selection)
+        try storage.streamFields(of: driver, descending: plan.descending, afterKey: afterKey, afterID: afterID, count: count,
+                                 selecting: selection) { id, key, fields in
+            // The filter's fields first: most rows of a group stop there.
+            try fields.decode(selection.filterFields, into: &record.values)
             guard residual.terms.isEmpty || residual.matches(record) else { return try body(id, key, nil, nil) }
+            try fields.decode(selection.sortOnlyFields, into: &record.values)
             return try body(id, key, (query.sorts.map(record.sortValue), id), nil)
         }
     }

@@ -2,31 +2,49 @@ import Foundation
 import StratusModel
 
 /// The few fields a scan needs from each of many records (a query's residual terms and its
-/// sorts), decoded from the blob in place while the others are skipped unmade. A page picked
-/// out of a few thousand rows then pays for two fields of each, not for whole records.
+/// sorts), found in the blob in place while the others are skipped unmade. A page picked out of
+/// a few thousand rows then pays for two fields of each, not for whole records; and the sort
+/// values (a title, a string to allocate) only of the rows the filter keeps.
 struct FieldSelection: Sendable {
     /// The field names, each once.
     let names: [String]
+    /// Where in ``names`` the fields the filter reads are: decoded first, so a row the filter
+    /// turns down costs no more.
+    let filterFields: [Int]
+    /// Where in ``names`` the fields only the sorts read are: decoded once a row matches.
+    let sortOnlyFields: [Int]
     private let keys: [[UInt8]]
 
+    init(filter: some Sequence<String>, sorts: some Sequence<String>) {
+        let filterNames = Set(filter)
+        let names = filterNames.union(sorts).sorted()
+        self.names = names
+        keys = names.map { Array($0.utf8) }
+        filterFields = names.indices.filter { filterNames.contains(names[$0]) }
+        sortOnlyFields = names.indices.filter { !filterNames.contains(names[$0]) }
+    }
+
+    /// Every field read alike (as the filter's).
     init(_ names: some Sequence<String>) {
-        self.names = Array(Set(names)).sorted()
-        keys = self.names.map { Array($0.utf8) }
+        self.init(filter: names, sorts: [])
     }
 
     /// The selected fields' values in the order of ``names``, nil where the blob lacks one.
     func decode(_ blob: UnsafeRawBufferPointer) throws -> [FieldValue?] {
-        var values: [FieldValue?] = []
-        try decode(blob, into: &values)
+        var starts: [Int] = []
+        let row = try locate(blob, reusing: &starts)
+        var values = [FieldValue?](repeating: nil, count: names.count)
+        try row.decode(Array(names.indices), into: &values)
         return values
     }
 
-    /// As ``decode(_:)``, into `values` (overwritten): a scan reuses one array for every row.
-    func decode(_ blob: UnsafeRawBufferPointer, into values: inout [FieldValue?]) throws {
-        if values.count != names.count {
-            values = [FieldValue?](repeating: nil, count: names.count)
+    /// Finds where each selected field's value starts in `blob`, checking the shape of every
+    /// field on the way; `starts` is the array to reuse, so a scan allocates nothing per row.
+    func locate(_ blob: UnsafeRawBufferPointer, reusing starts: inout [Int]) throws -> Located {
+        if starts.count != names.count {
+            starts = [Int](repeating: -1, count: names.count)
         } else {
-            for index in values.indices { values[index] = nil }
+            for index in starts.indices { starts[index] = -1 }
         }
         var reader = UnsafeByteReader(blob)
         let count = try FieldCoder.readHeader(from: &reader)
@@ -34,10 +52,31 @@ struct FieldSelection: Sendable {
         for _ in 0..<count where found < names.count {
             let key = try reader.take(try reader.length())
             if let index = index(of: key) {
-                values[index] = try FieldCoder.readTagged(from: &reader)
+                starts[index] = reader.position
                 found += 1
-            } else {
-                try FieldCoder.skipTagged(from: &reader)
+            }
+            try FieldCoder.skipTagged(from: &reader)
+        }
+        return Located(blob: blob, starts: starts)
+    }
+
+    /// One row's blob and where its selected fields start (-1 where absent). It borrows the
+    /// blob: it is valid only while SQLite (or the caller) holds it.
+    struct Located {
+        let blob: UnsafeRawBufferPointer
+        let starts: [Int]
+
+        /// Decodes the fields at `fields` (indices into the selection's ``names``) into `values`,
+        /// nil where the row lacks one; the other entries of `values` are left as they are.
+        func decode(_ fields: [Int], into values: inout [FieldValue?]) throws {
+            for index in fields {
+                guard starts[index] >= 0 else {
+                    values[index] = nil
+                    continue
+                }
+                var reader = UnsafeByteReader(blob)
+                _ = try reader.take(starts[index])
+                values[index] = try FieldCoder.readTagged(from: &reader)
             }
         }
     }

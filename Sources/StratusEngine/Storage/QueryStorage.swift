@@ -19,11 +19,13 @@ protocol QueryStorage {
                     backwards: Bool, _ body: (_ id: Int64, _ key: IndexValue?, _ record: StoredRecord) throws -> Bool) throws
 
     /// As ``streamRows(of:descending:afterKey:afterID:count:backwards:_:)`` forwards, but each
-    /// row comes with only the selected fields' values (nil where its record lacks one), not the whole record: for
-    /// scans that read many rows to return a few (a group of equal first-sort values), which
-    /// load the records they keep by id.
+    /// row comes with only where its selected fields lie, not the whole record: for scans that
+    /// read many rows to return a few (a group of equal first-sort values), which decode the
+    /// fields each step needs and load the records they keep by id. `fields` is valid only
+    /// during the call.
     func streamFields(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
-                      selecting fields: FieldSelection, _ body: (_ id: Int64, _ key: IndexValue?, _ values: [FieldValue?]) throws -> Bool) throws
+                      selecting selection: FieldSelection,
+                      _ body: (_ id: Int64, _ key: IndexValue?, _ fields: FieldSelection.Located) throws -> Bool) throws
 
     /// A field's index rows in value order (`descending`: from the largest), after the keyset
     /// position (`afterKey`, `afterID`), without their records: each row's record id and value,

@@ -96,10 +96,10 @@ struct InMemoryQueryStorage: QueryStorage {
     }
 
     func streamFields(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
-                      selecting fields: FieldSelection, _ body: (Int64, IndexValue?, [FieldValue?]) throws -> Bool) throws {
+                      selecting selection: FieldSelection, _ body: (Int64, IndexValue?, FieldSelection.Located) throws -> Bool) throws {
+        var starts: [Int] = []
         try streamRows(of: driver, descending: descending, afterKey: afterKey, afterID: afterID, count: count, backwards: false) { id, key, record in
-            let all = try record.fields()
-            return try body(id, key, fields.names.map { all[$0] })
+            try FieldCoder.encode(try record.fields()).withUnsafeBytes { try body(id, key, try selection.locate($0, reusing: &starts)) }
         }
     }
 
