@@ -51,18 +51,28 @@ extension QueryExecutor {
             (page.map(\.record), more ? page.last.map { .sorted(values: $0.values, id: $0.record.stored.id) } : nil)
         }
         let resumesAmongLacking = after.map { $0.values[0] == nil } ?? false
-        if let after, !resumesAmongLacking, let walked = try walkSecondSort(after: after) {
-            return (walked.map(\.record), walked.last.map { .sorted(values: $0.values, id: $0.record.stored.id) })
+        if !resumesAmongLacking {
+            // The group the page starts in: the cursor's, or the driver's first when a first
+            // page may walk (otherwise streaming finds it).
+            var start: IndexValue?
+            if let after {
+                start = after.values[0].flatMap(IndexKey.init)?.value
+            } else if walkableFields != nil {
+                start = try firstGroupKey()
+            }
+            if let start, let walked = try walkSecondSort(groupKey: start, after: after) {
+                return (walked.map(\.record), walked.last.map { .sorted(values: $0.values, id: $0.record.stored.id) })
+            }
+            if try !streamGroups(from: start, emit: emit) { return finished(true) }
         }
-        if !resumesAmongLacking, try !streamGroups(from: after?.values[0], emit: emit) { return finished(true) }
         if plan.appendsRecordsLackingSortField != nil, try !emit(lackingFirstSortGroup()) { return finished(true) }
         return finished(more)
     }
 
     /// Streams the driver from the group of `first` (all of it: the cursor may be inside it),
-    /// handing each whole group to `emit`; false when `emit` stopped.
-    private func streamGroups(from first: FieldValue?, emit: (Group) throws -> Bool) throws -> Bool {
-        var key = first.flatMap(IndexKey.init)?.value
+    /// or from its start, handing each whole group to `emit`; false when `emit` stopped.
+    private func streamGroups(from first: IndexValue?, emit: (Group) throws -> Bool) throws -> Bool {
+        var key = first
         // Just before the group's first row, whichever the direction.
         var id: Int64? = key == nil ? nil : (plan.descending ? Int64.max : Int64.min)
         var group = Group()

@@ -10,28 +10,30 @@ extension QueryExecutor {
     /// Groups smaller than this are read whole: walking pays only when the group is large.
     static let defaultWalkableGroupSize = 4_096
 
-    /// The page after `after` when the query sorts by two fields, the cursor sits inside a group
+    /// The page after `after` (or the first page, when nil) when the query sorts by two fields,
+    /// the page starts inside a group (the run of records whose first sort value is `groupKey`)
     /// of at least ``walkableGroupSize`` records and the rest of that group fills the page:
     /// exactly `limit` records, with another known to follow. Nil when that does not apply, or
     /// when the walk would cost more than reading the group (few of the second index's rows are
     /// in the group, or few of its records match); the caller then reads the group.
-    func walkSecondSort(after: (values: [FieldValue?], id: Int64)) throws -> [(values: [FieldValue?], record: LoadedRecord)]? {
-        guard query.sorts.count == 2, plan.driverIsOrdered, case .range(let firstField, _, _, false) = plan.driver,
-              let groupValue = after.values[0], let groupKey = IndexKey(groupValue)?.value,
-              let cursorValue = after.values[1], let cursorKey = IndexKey(cursorValue)?.value,
-              let secondField = walkableField(query.sorts[1]) else { return nil }
+    func walkSecondSort(groupKey: IndexValue, after: (values: [FieldValue?], id: Int64)?) throws -> [(values: [FieldValue?], record: LoadedRecord)]? {
+        guard let (firstField, secondField) = walkableFields else { return nil }
+        var cursor: (key: IndexValue, id: Int64)?
+        if let after {
+            guard let cursorValue = after.values[1], let cursorKey = IndexKey(cursorValue)?.value else { return nil }
+            cursor = (cursorKey, after.id)
+        }
         let group = QueryPlan.Driver.values(fieldID: firstField, keys: [groupKey], folded: false, streaming: true)
         guard try storage.countIDs(of: group, upTo: walkableGroupSize) >= walkableGroupSize else { return nil }
         let members = try storage.candidateIDs(of: group, stoppingAt: .max)
         let descending = !query.sorts[1].ascending
-        var walk = SecondSortWalk(members: members, cursorKey: cursorKey, cursorID: after.id, limit: limit,
-                                  budget: members.count * SecondSortWalk.budgetPerMember)
+        var walk = SecondSortWalk(members: members, cursor: cursor, limit: limit, budget: members.count * SecondSortWalk.budgetPerMember)
         let load = { (id: Int64) in try loadMatching(id).map { (query.sorts.map($0.sortValue), $0) } }
-        var position = (key: cursorKey, id: descending ? Int64.max : Int64.min)
+        var position = cursor.map { (key: $0.key, id: descending ? Int64.max : Int64.min) }
         let chunk = 1_024
         while walk.state == .walking {
             var rows = 0
-            try storage.streamIndex(fieldID: secondField, descending: descending, afterKey: position.key, afterID: position.id,
+            try storage.streamIndex(fieldID: secondField, descending: descending, afterKey: position?.key, afterID: position?.id,
                                     count: chunk) { id, key in
                 rows += 1
                 position = (key, id)
@@ -45,6 +47,24 @@ extension QueryExecutor {
             }
         }
         return walk.state == .full ? walk.page : nil
+    }
+
+    /// The first sort's and the second sort's fields when a page may walk: two sorts, the first
+    /// streamed from its index, the second's index ordered as the sort is.
+    var walkableFields: (first: Int64, second: Int64)? {
+        guard query.sorts.count == 2, plan.driverIsOrdered, case .range(let firstField, _, _, false) = plan.driver,
+              let secondField = walkableField(query.sorts[1]) else { return nil }
+        return (firstField, secondField)
+    }
+
+    /// The first sort value of the driver's first row: the group a first page starts in.
+    func firstGroupKey() throws -> IndexValue? {
+        var first: IndexValue?
+        try storage.streamRows(of: plan.driver, descending: plan.descending, afterKey: nil, afterID: nil, count: 1, backwards: false) { _, key, _ in
+            first = key
+            return false
+        }
+        return first
     }
 
     /// The second sort's field when its index orders as the sort does: a single value of a
@@ -71,8 +91,8 @@ struct SecondSortWalk {
     static let budgetPerMember = 2
 
     let members: Set<Int64>
-    let cursorKey: IndexValue
-    let cursorID: Int64
+    /// The second sort's value and the record id the page follows; nil for a first page.
+    let cursor: (key: IndexValue, id: Int64)?
     let limit: Int
     var budget: Int
     private(set) var state = State.walking
@@ -80,10 +100,9 @@ struct SecondSortWalk {
     private var run: [Int64] = []
     private var runKey: IndexValue?
 
-    init(members: Set<Int64>, cursorKey: IndexValue, cursorID: Int64, limit: Int, budget: Int) {
+    init(members: Set<Int64>, cursor: (key: IndexValue, id: Int64)?, limit: Int, budget: Int) {
         self.members = members
-        self.cursorKey = cursorKey
-        self.cursorID = cursorID
+        self.cursor = cursor
         self.limit = limit
         self.budget = budget
     }
@@ -115,8 +134,9 @@ struct SecondSortWalk {
         }
         guard let key = runKey else { return }
         run.sort()
-        let atCursor = SecondSortWalk.sameKey(key, cursorKey)
-        for id in run where !atCursor || id > cursorID {
+        // At the cursor's own value, only the records past the cursor's id.
+        let pastID = cursor.flatMap { SecondSortWalk.sameKey(key, $0.key) ? $0.id : nil } ?? .min
+        for id in run where id > pastID {
             budget -= SecondSortWalk.loadCost
             guard let (values, record) = try load(id) else { continue }
             if page.count == limit {
