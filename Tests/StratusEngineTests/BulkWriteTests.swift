@@ -50,6 +50,39 @@ import StratusTestSupport
         #expect(indexed == 499, "every record left has its index rows")
     }
 
+    /// A bulk write's spill file lives in the store's own folder (where the store and its WAL
+    /// already grow, not a temporary folder that may be small or in memory), unlinked from the
+    /// start: while it is open, the process holds it as a deleted file of that folder.
+    @Test func theSpillFileIsAnUnlinkedFileInTheStoresFolder() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Bulk")
+        let folder = URL(fileURLWithPath: temp.path).deletingLastPathComponent().resolvingSymlinksInPath().path
+        // Other tests running alongside have their own folders: only this one's is looked at.
+        func spills() -> [String] { Self.openDeletedFiles().filter { $0.hasPrefix(folder + "/") } }
+        #expect(spills().isEmpty)
+        let during = try temp.privateDB.writeInBulk(itemsPerTransaction: 1_000, indexRowLimit: 7) { writer -> [String] in
+            let records = (0..<50).map { index in
+                Record(recordType: "Item", recordID: RecordID(recordName: "item-\(index)", zoneID: zone), fields: ["n": .int64(Int64(index))])
+            }
+            _ = try writer.modifyRecords(saving: records).savedRecords()
+            return spills()
+        }
+        #expect(during.count == 1, "one spill file, in the store's folder, while the transaction holds its rows")
+        #expect(spills().isEmpty, "the spill file is closed after the commit")
+        let indexed = try temp.store.read { db in try Int.fetchOne(db.sqlite, sql: "SELECT count(*) FROM field_value") ?? 0 }
+        #expect(indexed >= 50)
+    }
+
+    /// The files this process holds open that were unlinked (Linux's `/proc/self/fd`).
+    private static func openDeletedFiles() -> [String] {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.compactMap { descriptor in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)"),
+                  target.hasSuffix(" (deleted)") else { return nil }
+            return String(target.dropLast(" (deleted)".count))
+        }
+    }
+
     @Test(arguments: [7, 1_000_000])
     func aFailureUndoesOnlyTheTransactionUnderWay(indexRowLimit: Int) throws {
         let temp = try TemporaryStore()
