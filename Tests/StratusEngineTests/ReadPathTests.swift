@@ -82,19 +82,19 @@ import StratusTestSupport
         let blob = FieldCoder.encode(fields)
         // Each field alone, so every other type is skipped before or after it.
         for name in fields.keys {
-            let picked = try blob.withUnsafeBytes { try FieldSelection([name]).decode($0) }
+            let picked = try blob.withUnsafeBytes { try Self.decode($0, FieldSelection(filter: [name], sorts: [])) }
             #expect(picked.count == 1)
             #expect(Self.same(picked[0].map { [name: $0] } ?? [:], [name: fields[name]!]), "selecting \(name)")
         }
         let names = Array(fields.keys.sorted().enumerated().filter { $0.offset % 2 == 1 }.map(\.element)) + ["absent"]
-        let selection = FieldSelection(names)
-        let picked = try blob.withUnsafeBytes { try selection.decode($0) }
+        let selection = FieldSelection(filter: names, sorts: [])
+        let picked = try blob.withUnsafeBytes { try Self.decode($0, selection) }
         #expect(picked[selection.names.firstIndex(of: "absent")!] == nil)
         let named = Dictionary(uniqueKeysWithValues: zip(selection.names, picked).compactMap { name, value in value.map { (name, $0) } })
         #expect(Self.same(named, fields.filter { names.contains($0.key) }))
         for length in 0..<blob.count - 1 {
             let cut = Data(blob[0..<length])
-            #expect(throws: (any Error).self) { try cut.withUnsafeBytes { try FieldSelection(["absent"]).decode($0) } }
+            #expect(throws: (any Error).self) { try cut.withUnsafeBytes { try Self.decode($0, FieldSelection(filter: ["absent"], sorts: [])) } }
         }
     }
 
@@ -127,6 +127,14 @@ import StratusTestSupport
                 #expect(Self.same(values[0].map { [name: $0] } ?? [:], [name: Self.everyType[name]!]), "locating \(name)")
             }
         }
+    }
+
+    /// Every selected field of `blob`, as a scan finds and decodes them.
+    private static func decode(_ blob: UnsafeRawBufferPointer, _ selection: FieldSelection) throws -> [FieldValue?] {
+        var starts: [Int] = []
+        var values = [FieldValue?](repeating: nil, count: selection.names.count)
+        try selection.locate(blob, reusing: &starts).decode(Array(selection.names.indices), into: &values)
+        return values
     }
 
     @Test func batchDecoderFollowsChangingLayouts() throws {

@@ -80,8 +80,8 @@ extension QueryExecutor {
         let chunk = max(limit * 4, 256)
         let selection = PartialRecord.fieldsRead(by: residual, sorts: query.sorts)
         if let first = key, case .range(let fieldID, _, _, false) = plan.driver {
-            // The cursor's group whole, by one equality lookup: cheaper than stepping a range
-            // through it in chunks. The range then resumes past the group's last row.
+            // The group the page starts in, whole, by one equality lookup: cheaper than stepping
+            // a range through it in chunks. The range then resumes past the group's last row.
             let equal = QueryPlan.Driver.values(fieldID: fieldID, keys: [first], folded: false, streaming: true)
             try groupRows(of: equal, afterKey: nil, afterID: nil, count: .max, selecting: selection) { rowID, _, member, record in
                 if let member { group.members.append(member) }

@@ -24,20 +24,6 @@ struct FieldSelection: Sendable {
         sortOnlyFields = names.indices.filter { !filterNames.contains(names[$0]) }
     }
 
-    /// Every field read alike (as the filter's).
-    init(_ names: some Sequence<String>) {
-        self.init(filter: names, sorts: [])
-    }
-
-    /// The selected fields' values in the order of ``names``, nil where the blob lacks one.
-    func decode(_ blob: UnsafeRawBufferPointer) throws -> [FieldValue?] {
-        var starts: [Int] = []
-        let row = try locate(blob, reusing: &starts)
-        var values = [FieldValue?](repeating: nil, count: names.count)
-        try row.decode(Array(names.indices), into: &values)
-        return values
-    }
-
     /// Finds where each selected field's value starts in `blob`, checking the shape of every
     /// field on the way; `starts` is the array to reuse, so a scan allocates nothing per row.
     func locate(_ blob: UnsafeRawBufferPointer, reusing starts: inout [Int]) throws -> Located {
