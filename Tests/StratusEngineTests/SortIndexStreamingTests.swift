@@ -62,6 +62,11 @@ import StratusTestSupport
             ("k == 1 AND self CONTAINS 'common'", QuerySort("n", ascending: false), true),
             ("self CONTAINS 'rare'", QuerySort("n"), false),
             ("k == 0", QuerySort("s", ascending: false), false),
+            // A range on another field: streamed when it matches most records, its matches
+            // loaded and sorted when it matches few (not the whole sort index read for them).
+            ("n > -80", QuerySort("s"), true),
+            ("n <= -90", QuerySort("s"), false),
+            ("n BETWEEN {-99, -80}", QuerySort("u", ascending: false), false),
         ]
         for (format, sort, streams) in cases {
             let query = Query(recordType: "Thing", predicateFormat: format, sortDescriptors: [sort])
@@ -92,6 +97,36 @@ import StratusTestSupport
             }
             let tail = try db.lastRecords(matching: query, inZoneWith: zone, resultsLimit: 90)
             #expect(tail.map(\.recordName) == got.suffix(90).map(\.recordName), "\(format): the end read backwards")
+        }
+    }
+
+    /// Deciding whether to stream counts a range's records inside SQLite, up to a limit: the
+    /// same count as collecting its ids, for either bound, inclusive or not, and none.
+    @Test func aRangeIsCountedAsItsIdsAre() throws {
+        let (temp, zone, all) = try Self.store()
+        try temp.store.read { db in
+            let catalog = try temp.store.catalog(db)
+            let type = try #require(catalog.type(named: "Thing"))
+            let zoneRow = try AccessGate(temp.privateDB, db: db, catalog: catalog).zone(zone)
+            let storage = SQLiteQueryStorage(db, zoneRowID: zoneRow.id, typeID: type.id)
+            let field = try #require(type.fieldIDs["n"])
+            let values = all.compactMap { record -> Int64? in if case .int64(let n)? = record["n"] { n } else { nil } }
+            let bounds: [(QueryPlan.Bound?, QueryPlan.Bound?, (Int64) -> Bool)] = [
+                (QueryPlan.Bound(value: .integer(50), inclusive: false), nil, { $0 > 50 }),
+                (QueryPlan.Bound(value: .integer(50), inclusive: true), nil, { $0 >= 50 }),
+                (nil, QueryPlan.Bound(value: .integer(-90), inclusive: true), { $0 <= -90 }),
+                (QueryPlan.Bound(value: .integer(-10), inclusive: true), QueryPlan.Bound(value: .integer(10), inclusive: false), { $0 >= -10 && $0 < 10 }),
+                (QueryPlan.Bound(value: .integer(1_000), inclusive: false), nil, { $0 > 1_000 }),
+                (nil, nil, { _ in true }),
+            ]
+            for (lower, upper, holds) in bounds {
+                let driver = QueryPlan.Driver.range(fieldID: field, lower: lower, upper: upper, isList: false)
+                let expected = values.filter(holds).count
+                #expect(try storage.candidateIDs(of: driver, stoppingAt: .max).count == expected)
+                for limit in [1, 100, 2_000, 10_000] {
+                    #expect(try storage.countIDs(of: driver, upTo: limit) == min(expected, limit), "\(String(describing: lower)) \(String(describing: upper)) up to \(limit)")
+                }
+            }
         }
     }
 
@@ -159,7 +194,10 @@ import StratusTestSupport
                         Issue.record("\(format) does not compile")
                         continue
                     }
-                    let plan = QueryPlanner(type: type).plan(compiled)
+                    // A range on n drives with k's index beside it; the walk belongs to that
+                    // index's plan, which a query streams from when the range matches many.
+                    let planned = QueryPlanner(type: type).plan(compiled)
+                    let plan = planned.streamingFromSortIndex ?? planned
                     var reading = QueryExecutor(storage: storage, zoneRowID: zoneRow.id, type: type, query: compiled, plan: plan, limit: 7)
                     reading.walkableGroupSize = .max
                     var walking = reading

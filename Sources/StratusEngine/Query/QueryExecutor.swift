@@ -56,7 +56,7 @@ struct QueryExecutor {
         case .sorted? where streaming.groupsTies, nil:
             // Grouped streaming and the in-memory sort give one order and one cursor: each
             // page takes whichever is cheaper now.
-            guard try candidateIDs(stoppingAt: sortIndexThreshold).count >= sortIndexThreshold else { return nil }
+            guard try storage.countIDs(of: plan.driver, upTo: sortIndexThreshold) >= sortIndexThreshold else { return nil }
         case .sorted?, .collected?: return nil
         case .streaming?, .lackingSortField?: break
         }

@@ -61,12 +61,15 @@ struct QueryPlanner {
             }
         }
         // An index on the first sort key gives the order (with several sorts, of each group of
-        // equal first values); prefer it unless a selective term (or a range on the same field)
-        // drives. Records lacking the sort field follow at the end.
+        // equal first values). A term an index answers drives instead, with the sort's index
+        // kept beside it (`sortIndex`): the executor streams from that index only when the term
+        // yields too many records to load and sort, so a range that matches few records (or
+        // none) costs its matches, not the whole sort index. Records lacking the sort field
+        // follow at the end.
         if let sort = firstSort, sort.distanceFrom == nil, query.sorts.allSatisfy({ $0.distanceFrom == nil }),
            let sortDriver = rangeDriver(sort.key, lower: nil, upper: nil) {
             let groups = query.sorts.count > 1
-            if let chosen = best, chosen.rank <= 3 || sameOrder(chosen.driver, sort.key) {
+            if let chosen = best {
                 let ordered = sameOrder(chosen.driver, sort.key)
                 var plan = QueryPlan(driver: chosen.driver, driverIsOrdered: ordered, descending: descending,
                                      exactTerm: chosen.exact ? chosen.term : nil)

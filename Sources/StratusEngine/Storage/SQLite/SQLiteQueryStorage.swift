@@ -53,12 +53,23 @@ struct SQLiteQueryStorage: QueryStorage {
     }
 
     func countIDs(of driver: QueryPlan.Driver, upTo limit: Int) throws -> Int {
-        // One value's rows are counted inside SQLite; other drivers collect their ids.
-        guard case .values(let fieldID, let keys, false, _) = driver, keys.count == 1 else {
+        // One value's rows, and a single-valued field's range (a row per record), are counted
+        // inside SQLite; other drivers collect their ids.
+        var sql = "SELECT count(*) FROM (SELECT 1 FROM field_value WHERE zone_id = ? AND field_id = ?"
+        var arguments: StatementArguments = [zoneRowID]
+        switch driver {
+        case .values(let fieldID, let keys, false, _) where keys.count == 1:
+            sql += " AND value = ?"
+            arguments += [fieldID, keys[0]]
+        case .range(let fieldID, let lower, let upper, false):
+            arguments += [fieldID]
+            Self.appendBounds(column: "value", lower: lower, upper: upper, to: &sql, &arguments)
+        default:
             return try candidateIDs(of: driver, stoppingAt: limit).count
         }
-        let sql = "SELECT count(*) FROM (SELECT 1 FROM field_value WHERE zone_id = ? AND field_id = ? AND value = ? LIMIT ?)"
-        return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [zoneRowID, fieldID, keys[0], limit]) ?? 0
+        sql += " LIMIT ?)"
+        arguments += [limit]
+        return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
     }
 
     /// Runs a driver statement, handing `body` each row's id (column 0) and the row to read the
