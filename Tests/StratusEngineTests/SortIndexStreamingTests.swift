@@ -104,12 +104,9 @@ import StratusTestSupport
     /// same count as collecting its ids, for either bound, inclusive or not, and none.
     @Test func aRangeIsCountedAsItsIdsAre() throws {
         let (temp, zone, all) = try Self.store()
-        try temp.store.read { db in
-            let catalog = try temp.store.catalog(db)
-            let type = try #require(catalog.type(named: "Thing"))
-            let zoneRow = try AccessGate(temp.privateDB, db: db, catalog: catalog).zone(zone)
-            let storage = SQLiteQueryStorage(db, zoneRowID: zoneRow.id, typeID: type.id)
-            let field = try #require(type.fieldIDs["n"])
+        try QueryStorages.read(temp, zone: zone, type: "Thing") { storages in
+            let storage = storages.sqlite
+            let field = try #require(storages.type.fieldIDs["n"])
             let values = all.compactMap { record -> Int64? in if case .int64(let n)? = record["n"] { n } else { nil } }
             let bounds: [(QueryPlan.Bound?, QueryPlan.Bound?, (Int64) -> Bool)] = [
                 (QueryPlan.Bound(value: .integer(50), inclusive: false), nil, { $0 > 50 }),
@@ -128,6 +125,36 @@ import StratusTestSupport
                 }
             }
         }
+    }
+
+    /// The records lacking a sort field end its answer; when its index holds a row for every
+    /// record, none is searched for. `n` is missing from a tenth of the things, `u` and `s` from
+    /// none; deleting one thing's `u` makes it lacking, and it then ends the answer.
+    @Test func recordsLackingTheSortFieldAreSearchedOnlyWhenSomeExist() throws {
+        let (temp, zone, _) = try Self.store()
+        func everyRecordIndexed(_ name: String) throws -> (sqlite: Bool, memory: Bool) {
+            try QueryStorages.read(temp, zone: zone, type: "Thing") { storages in
+                let field = try #require(storages.type.fieldIDs[name])
+                return (try storages.sqlite.everyRecordIndexed(fieldID: field), try storages.memory.everyRecordIndexed(fieldID: field))
+            }
+        }
+        #expect(try everyRecordIndexed("n") == (false, false))
+        #expect(try everyRecordIndexed("u") == (true, true))
+        #expect(try everyRecordIndexed("s") == (true, true))
+        var thing = try #require(try temp.privateDB.records(for: [RecordID(recordName: "t7", zoneID: zone)]).first).result.get()
+        thing["u"] = nil
+        _ = try temp.privateDB.modifyRecords(saving: [thing]).savedRecords()
+        #expect(try everyRecordIndexed("u") == (false, false))
+        let query = Query(recordType: "Thing", predicateFormat: "TRUEPREDICATE", sortDescriptors: [QuerySort("u")])
+        var page = try temp.privateDB.records(matching: query, inZoneWith: zone, resultsLimit: 400)
+        var names = page.records.map(\.recordName)
+        while let cursor = page.cursor {
+            page = try temp.privateDB.records(continuingMatchFrom: cursor, resultsLimit: 400)
+            names += page.records.map(\.recordName)
+        }
+        #expect(names.count == 3_000)
+        #expect(names.last == "t7", "the one thing without u comes last")
+        #expect(try temp.privateDB.lastRecords(matching: query, inZoneWith: zone, resultsLimit: 1).map(\.recordName) == ["t7"])
     }
 
     /// A streaming cursor holds the last index value it read; one holding a value no index
@@ -175,15 +202,10 @@ import StratusTestSupport
         _ = try temp.privateDB.modifyRecords(saving: Array(records[400..<800])).savedRecords()
         _ = try temp.privateDB.modifyRecords(saving: Array(records[800...])).savedRecords()
         var walkedPages = 0, walkedFirstPages = 0
-        try temp.store.read { db in
-            let catalog = try temp.store.catalog(db)
-            let type = try #require(catalog.type(named: "Thing"))
-            let zoneRow = try AccessGate(temp.privateDB, db: db, catalog: catalog).zone(zone)
-            let storage = SQLiteQueryStorage(db, zoneRowID: zoneRow.id, typeID: type.id)
-            var zoneRecords: [StoredRecord] = []
-            try StoredRecord.forEach(zoneRowID: zoneRow.id, in: db) { zoneRecords.append($0) }
+        try QueryStorages.read(temp, zone: zone, type: "Thing") { storages in
+            let (type, zoneRowID, storage) = (storages.type, storages.zoneRowID, storages.sqlite)
             // The second implementation of the seam walks its own index the same way.
-            let memory = try InMemoryQueryStorage(zoneRecords: zoneRecords, type: type)
+            let memory = storages.memory
             let sortings = [[QuerySort("k"), QuerySort("s")], [QuerySort("k", ascending: false), QuerySort("s", ascending: false)],
                             [QuerySort("k"), QuerySort("n", ascending: false)], [QuerySort("k", ascending: false), QuerySort("t")],
                             [QuerySort("k"), QuerySort("d", ascending: false)]]
@@ -198,11 +220,11 @@ import StratusTestSupport
                     // index's plan, which a query streams from when the range matches many.
                     let planned = QueryPlanner(type: type).plan(compiled)
                     let plan = planned.streamingFromSortIndex ?? planned
-                    var reading = QueryExecutor(storage: storage, zoneRowID: zoneRow.id, type: type, query: compiled, plan: plan, limit: 7)
+                    var reading = QueryExecutor(storage: storage, zoneRowID: zoneRowID, type: type, query: compiled, plan: plan, limit: 7)
                     reading.walkableGroupSize = .max
                     var walking = reading
                     walking.walkableGroupSize = 1
-                    var walkingInMemory = QueryExecutor(storage: memory, zoneRowID: zoneRow.id, type: type, query: compiled, plan: plan, limit: 7)
+                    var walkingInMemory = QueryExecutor(storage: memory, zoneRowID: zoneRowID, type: type, query: compiled, plan: plan, limit: 7)
                     walkingInMemory.walkableGroupSize = 1
                     var position: QueryCursor.Position?
                     var pages = 0

@@ -152,7 +152,7 @@ extension QueryExecutor {
 
     /// The matching records without the first sort field (not in its index), in any order.
     func recordsLackingFirstSort() throws -> [(values: [FieldValue?], record: LoadedRecord)] {
-        guard let key = plan.appendsRecordsLackingSortField else { return [] }
+        guard let key = plan.appendsRecordsLackingSortField, try !noRecordLacksSortField() else { return [] }
         var members: [(values: [FieldValue?], record: LoadedRecord)] = []
         for id in try storage.recordIDs() {
             guard let record = try loadMatching(id), record.value(for: key) == nil else { continue }

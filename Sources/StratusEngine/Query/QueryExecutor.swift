@@ -89,16 +89,20 @@ struct QueryExecutor {
         }
         // Rows are decoded only as they are read, so a generous LIMIT costs nothing unused.
         let chunk = max(limit * 4, 256)
+        let selection = residual.terms.isEmpty ? nil : PartialRecord.fieldsRead(by: residual, sorts: [])
+        var partial = PartialRecord(selection: selection ?? FieldSelection(filter: [], sorts: []))
         while true {
             var rowCount = 0
             var done = false
-            try streamingRows(afterKey: cursorKey, afterID: cursorID, count: chunk) { id, key, stored in
+            /// The row at (`key`, `id`), whose record `matched` gives when it matches: added to
+            /// the page; false once the page is full and another match follows.
+            func take(_ id: Int64, _ key: IndexValue?, _ matched: () throws -> LoadedRecord?) throws -> Bool {
                 rowCount += 1
                 // A list holding two values with one folded key yields its record twice in a row.
                 if id == cursorID { return true }
                 cursorKey = key
                 cursorID = id
-                guard let record = try matching(stored) else { return true }
+                guard let record = try matched() else { return true }
                 if results.count == limit {
                     done = true
                     return false
@@ -106,6 +110,21 @@ struct QueryExecutor {
                 results.append(record)
                 last = .streaming(key: key?.cursorKey, id: id)
                 return true
+            }
+            if let selection {
+                // Only the filter's fields of each row, the record loaded whole once it passes:
+                // a filter that keeps few records does not cost a whole decode of each it reads.
+                try storage.streamFields(of: plan.driver, descending: plan.descending, afterKey: cursorKey, afterID: cursorID, count: chunk,
+                                         selecting: selection) { id, key, fields in
+                    try take(id, key) {
+                        try fields.decode(selection.filterFields, into: &partial.values)
+                        return residual.matches(partial) ? try loadMatching(id) : nil
+                    }
+                }
+            } else {
+                try streamingRows(afterKey: cursorKey, afterID: cursorID, count: chunk) { id, key, stored in
+                    try take(id, key) { try matching(stored) }
+                }
             }
             if done { return (results, last) }
             if rowCount < chunk { break }
@@ -131,6 +150,7 @@ struct QueryExecutor {
     /// backwards) after `start`, until it returns false; true when they ran out.
     func walkLackingSortField(_ sortKey: FieldKey, after start: (Int64, Int64)?, backwards: Bool = false,
                               _ body: (LoadedRecord, _ modifiedAt: Int64, _ id: Int64) throws -> Bool) throws -> Bool {
+        if try noRecordLacksSortField() { return true }
         var position = start
         let chunk = max(limit * 2, 64)
         while true {
@@ -142,6 +162,14 @@ struct QueryExecutor {
             }
             if rows.count < chunk { return true }
         }
+    }
+
+    /// Whether every record of the type has the sort field the driver streams, counted in its
+    /// index: then no search through every record for those lacking it (3.4 s at a million
+    /// records) ends the answer.
+    func noRecordLacksSortField() throws -> Bool {
+        guard plan.appendsRecordsLackingSortField != nil, case .range(let fieldID, nil, nil, false) = plan.driver else { return false }
+        return try storage.everyRecordIndexed(fieldID: fieldID)
     }
 
     /// Hands the driver's next rows after the keyset position to `body`, each with its record

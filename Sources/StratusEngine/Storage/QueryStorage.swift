@@ -6,7 +6,7 @@ import StratusModel
 ///
 /// The query engine (planner, executor, cursors, CloudKit's ordering rules) lives above this
 /// seam and holds no SQL; `SQLiteQueryStorage` is the one implementation. Another backend
-/// implements these eight calls over its own tables and indexes.
+/// implements these nine calls over its own tables and indexes.
 protocol QueryStorage {
     /// Hands `body` the driver's rows after the keyset position, in the driver's order
     /// (`descending` for a descending sort; `backwards` reads that order from its end), each
@@ -49,4 +49,9 @@ protocol QueryStorage {
 
     /// The record with row id `id`, whatever its zone and type.
     func record(id: Int64) throws -> StoredRecord?
+
+    /// Whether every record of the type has a row in single-valued field `fieldID`'s index
+    /// (its rows number the type's records), so none lacks the field: the records lacking a
+    /// sort field end a sorted answer, and finding them otherwise means reading every record.
+    func everyRecordIndexed(fieldID: Int64) throws -> Bool
 }

@@ -166,6 +166,10 @@ struct InMemoryQueryStorage: QueryStorage {
 
     func record(id: Int64) throws -> StoredRecord? { records[id] }
 
+    func everyRecordIndexed(fieldID: Int64) throws -> Bool {
+        Set((entries[fieldID] ?? []).map(\.id)).count >= typed.count
+    }
+
     private func matches(_ held: Set<String>, _ wanted: [String], _ matchAll: Bool) -> Bool {
         matchAll ? wanted.allSatisfy(held.contains) : wanted.contains(where: held.contains)
     }

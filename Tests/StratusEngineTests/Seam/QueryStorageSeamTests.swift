@@ -20,14 +20,8 @@ import StratusTestSupport
         }
         let sortKeys = ["s", "n", "d", "t", "modificationDate", "ref"]
         var compared = 0, nonEmpty = 0
-        try temp.store.read { db in
-            let catalog = try temp.store.catalog(db)
-            let type = try #require(catalog.type(named: "Thing"))
-            let zoneRow = try AccessGate(temp.privateDB, db: db, catalog: catalog).zone(zone)
-            var zoneRecords: [StoredRecord] = []
-            try StoredRecord.forEach(zoneRowID: zoneRow.id, in: db) { zoneRecords.append($0) }
-            let memory = try InMemoryQueryStorage(zoneRecords: zoneRecords, type: type)
-            let sqlite = SQLiteQueryStorage(db, zoneRowID: zoneRow.id, typeID: type.id)
+        try QueryStorages.read(temp, zone: zone, type: "Thing") { storages in
+            let (type, zoneRowID, memory, sqlite) = (storages.type, storages.zoneRowID, storages.memory, storages.sqlite)
             for round in 0..<600 {
                 var format: [String] = []
                 var arguments: [PredicateArgument] = []
@@ -44,7 +38,7 @@ import StratusTestSupport
                 let plan = QueryPlanner(type: type).plan(compiled)
                 let limit = Int(random.next() % 40 + 8)
                 func answer(_ storage: any QueryStorage) throws -> (pages: [[String]], tail: [String]) {
-                    let executor = QueryExecutor(storage: storage, zoneRowID: zoneRow.id, type: type, query: compiled, plan: plan, limit: limit)
+                    let executor = QueryExecutor(storage: storage, zoneRowID: zoneRowID, type: type, query: compiled, plan: plan, limit: limit)
                     var pages: [[String]] = []
                     var position: QueryCursor.Position?
                     repeat {

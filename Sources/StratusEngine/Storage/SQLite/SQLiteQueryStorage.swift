@@ -215,6 +215,15 @@ struct SQLiteQueryStorage: QueryStorage {
         try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM record WHERE zone_id = ? AND type_id = ?"), arguments: [zoneRowID, typeID])
     }
 
+    func everyRecordIndexed(fieldID: Int64) throws -> Bool {
+        // Both counted in an index, without reading a record.
+        let indexed = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM field_value WHERE zone_id = ? AND field_id = ?"),
+                                       arguments: [zoneRowID, fieldID]) ?? 0
+        let records = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ? AND type_id = ?"),
+                                       arguments: [zoneRowID, typeID]) ?? 0
+        return indexed >= records
+    }
+
     func record(id: Int64) throws -> StoredRecord? {
         try StoredRecord.find(id: id, in: StoreTransaction(sqlite: db))
     }

@@ -1,0 +1,25 @@
+import Testing
+@testable import StratusEngine
+import StratusTestSupport
+
+/// Both implementations of the query seam over one zone's records of one type, inside a read
+/// of the store: SQLite's, and the in-memory one built from the same rows.
+struct QueryStorages {
+    let type: SchemaCatalog.TypeEntry
+    let zoneRowID: Int64
+    let sqlite: SQLiteQueryStorage
+    let memory: InMemoryQueryStorage
+
+    /// Runs `body` with the storages of `typeName` in `zone` of `temp`'s private database.
+    static func read<T>(_ temp: TemporaryStore, zone: ZoneID, type typeName: String, _ body: (QueryStorages) throws -> T) throws -> T {
+        try temp.store.read { db in
+            let catalog = try temp.store.catalog(db)
+            let type = try #require(catalog.type(named: typeName))
+            let zoneRow = try AccessGate(temp.privateDB, db: db, catalog: catalog).zone(zone)
+            var zoneRecords: [StoredRecord] = []
+            try StoredRecord.forEach(zoneRowID: zoneRow.id, in: db) { zoneRecords.append($0) }
+            return try body(QueryStorages(type: type, zoneRowID: zoneRow.id, sqlite: SQLiteQueryStorage(db, zoneRowID: zoneRow.id, typeID: type.id),
+                                          memory: try InMemoryQueryStorage(zoneRecords: zoneRecords, type: type)))
+        }
+    }
+}
