@@ -67,6 +67,9 @@ import StratusTestSupport
             ("n > -80", QuerySort("s"), true),
             ("n <= -90", QuerySort("s"), false),
             ("n BETWEEN {-99, -80}", QuerySort("u", ascending: false), false),
+            // Streamed with a filter that keeps few of the rows read: after a chunk, rows bring
+            // only the filter's fields and a record is loaded when it passes.
+            ("k == 1 AND n > 90", QuerySort("s"), true),
         ]
         for (format, sort, streams) in cases {
             let query = Query(recordType: "Thing", predicateFormat: format, sortDescriptors: [sort])

@@ -91,6 +91,8 @@ struct QueryExecutor {
         let chunk = max(limit * 4, 256)
         let selection = residual.terms.isEmpty ? nil : PartialRecord.fieldsRead(by: residual, sorts: [])
         var partial = PartialRecord(selection: selection ?? FieldSelection(filter: [], sorts: []))
+        // Rows read and matches found so far: which way the next chunk reads.
+        var seen = 0, kept = 0
         while true {
             var rowCount = 0
             var done = false
@@ -103,6 +105,7 @@ struct QueryExecutor {
                 cursorKey = key
                 cursorID = id
                 guard let record = try matched() else { return true }
+                kept += 1
                 if results.count == limit {
                     done = true
                     return false
@@ -111,9 +114,11 @@ struct QueryExecutor {
                 last = .streaming(key: key?.cursorKey, id: id)
                 return true
             }
-            if let selection {
-                // Only the filter's fields of each row, the record loaded whole once it passes:
-                // a filter that keeps few records does not cost a whole decode of each it reads.
+            // Once a chunk shows the filter keeping fewer than half the rows, only the filter's
+            // fields of each row are read, the record loaded whole when it passes: a filter that
+            // keeps few records then costs no whole decode of each it reads. (When most pass,
+            // loading them again would cost more than it saves.)
+            if let selection, seen >= chunk, kept * 2 < seen {
                 try storage.streamFields(of: plan.driver, descending: plan.descending, afterKey: cursorKey, afterID: cursorID, count: chunk,
                                          selecting: selection) { id, key, fields in
                     try take(id, key) {
@@ -128,6 +133,7 @@ struct QueryExecutor {
             }
             if done { return (results, last) }
             if rowCount < chunk { break }
+            seen += rowCount
         }
         guard plan.appendsRecordsLackingSortField != nil else { return (results, nil) }
         return try runLackingSortField(after: nil, results: &results, last: &last)
