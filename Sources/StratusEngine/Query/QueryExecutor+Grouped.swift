@@ -152,11 +152,11 @@ extension QueryExecutor {
 
     /// The matching records without the first sort field (not in its index), in any order.
     func recordsLackingFirstSort() throws -> [(values: [FieldValue?], record: LoadedRecord)] {
-        guard let key = plan.appendsRecordsLackingSortField, try !noRecordLacksSortField() else { return [] }
+        guard let key = plan.appendsRecordsLackingSortField else { return [] }
         var members: [(values: [FieldValue?], record: LoadedRecord)] = []
-        for id in try storage.recordIDs() {
-            guard let record = try loadMatching(id), record.value(for: key) == nil else { continue }
+        _ = try walkLackingSortField(key, after: nil) { record, _, _ in
             members.append((query.sorts.map(record.sortValue), record))
+            return true
         }
         return members
     }

@@ -154,13 +154,26 @@ struct QueryExecutor {
 
     /// Hands `body` each matching record without the sort field, in modification order (or
     /// backwards) after `start`, until it returns false; true when they ran out.
+    ///
+    /// Finding them reads the type's records unless the field's index says better (a
+    /// single-valued field, counted in its index): none lacks it, so nothing is read; or few
+    /// do (under a tenth), so one pass over the indexes finds them (0.7 s at a million records,
+    /// where loading each record took 3.4). When many lack it, loading records in modification
+    /// order finds a page of them soon.
     func walkLackingSortField(_ sortKey: FieldKey, after start: (Int64, Int64)?, backwards: Bool = false,
                               _ body: (LoadedRecord, _ modifiedAt: Int64, _ id: Int64) throws -> Bool) throws -> Bool {
-        if try noRecordLacksSortField() { return true }
+        var lackingField: Int64?
+        if plan.appendsRecordsLackingSortField != nil, case .range(let fieldID, nil, nil, false) = plan.driver {
+            let (lacking, records) = try storage.lackingCount(fieldID: fieldID)
+            if lacking == 0 { return true }
+            if lacking * 10 < records { lackingField = fieldID }
+        }
         var position = start
-        let chunk = max(limit * 2, 64)
+        // A pass that finds only the lacking records reads them all at once: each statement
+        // gathers the field's ids anew.
+        let chunk = lackingField == nil ? max(limit * 2, 64) : .max
         while true {
-            let rows = try storage.modificationOrder(after: position, count: chunk, backwards: backwards)
+            let rows = try storage.modificationOrder(after: position, count: chunk, backwards: backwards, lackingField: lackingField)
             for row in rows {
                 position = row
                 guard let record = try loadMatching(row.id), record.value(for: sortKey) == nil else { continue }
@@ -168,14 +181,6 @@ struct QueryExecutor {
             }
             if rows.count < chunk { return true }
         }
-    }
-
-    /// Whether every record of the type has the sort field the driver streams, counted in its
-    /// index: then no search through every record for those lacking it (3.4 s at a million
-    /// records) ends the answer.
-    func noRecordLacksSortField() throws -> Bool {
-        guard plan.appendsRecordsLackingSortField != nil, case .range(let fieldID, nil, nil, false) = plan.driver else { return false }
-        return try storage.everyRecordIndexed(fieldID: fieldID)
     }
 
     /// Hands the driver's next rows after the keyset position to `body`, each with its record

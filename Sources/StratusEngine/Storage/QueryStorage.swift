@@ -6,7 +6,7 @@ import StratusModel
 ///
 /// The query engine (planner, executor, cursors, CloudKit's ordering rules) lives above this
 /// seam and holds no SQL; `SQLiteQueryStorage` is the one implementation. Another backend
-/// implements these nine calls over its own tables and indexes.
+/// implements these eight calls over its own tables and indexes.
 protocol QueryStorage {
     /// Hands `body` the driver's rows after the keyset position, in the driver's order
     /// (`descending` for a descending sort; `backwards` reads that order from its end), each
@@ -40,18 +40,16 @@ protocol QueryStorage {
     /// The record ids the driver yields, each once (or the first `stop` of them), unordered.
     func candidateIDs(of driver: QueryPlan.Driver, stoppingAt stop: Int) throws -> Set<Int64>
 
-    /// The type's records in modification order (or backwards) after `start`, at most `count`.
-    func modificationOrder(after start: (modifiedAt: Int64, id: Int64)?, count: Int,
-                           backwards: Bool) throws -> [(modifiedAt: Int64, id: Int64)]
-
-    /// Every record id of the type in the zone.
-    func recordIDs() throws -> [Int64]
+    /// The type's records in modification order (or backwards) after `start`, at most `count`;
+    /// with `lackingField`, only those without a row in that field's index (lacking the field).
+    func modificationOrder(after start: (modifiedAt: Int64, id: Int64)?, count: Int, backwards: Bool,
+                           lackingField: Int64?) throws -> [(modifiedAt: Int64, id: Int64)]
 
     /// The record with row id `id`, whatever its zone and type.
     func record(id: Int64) throws -> StoredRecord?
 
-    /// Whether every record of the type has a row in single-valued field `fieldID`'s index
-    /// (its rows number the type's records), so none lacks the field: the records lacking a
-    /// sort field end a sorted answer, and finding them otherwise means reading every record.
-    func everyRecordIndexed(fieldID: Int64) throws -> Bool
+    /// How many of the type's records have no row in single-valued field `fieldID`'s index
+    /// (lack the field), and how many records the type has; both counted in indexes, without
+    /// reading a record. The records lacking a sort field end a sorted answer.
+    func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int)
 }

@@ -152,9 +152,11 @@ struct InMemoryQueryStorage: QueryStorage {
         return stop == .max ? ids : Set(ids.prefix(stop))
     }
 
-    func modificationOrder(after start: (modifiedAt: Int64, id: Int64)?, count: Int,
-                           backwards: Bool) throws -> [(modifiedAt: Int64, id: Int64)] {
-        var rows = typed.map { (modifiedAt: $0.modifiedAt, id: $0.id) }.sorted { ($0.modifiedAt, $0.id) < ($1.modifiedAt, $1.id) }
+    func modificationOrder(after start: (modifiedAt: Int64, id: Int64)?, count: Int, backwards: Bool,
+                           lackingField: Int64?) throws -> [(modifiedAt: Int64, id: Int64)] {
+        let indexed = lackingField.map { Set((entries[$0] ?? []).map(\.id)) } ?? []
+        var rows = typed.filter { !indexed.contains($0.id) }.map { (modifiedAt: $0.modifiedAt, id: $0.id) }
+            .sorted { ($0.modifiedAt, $0.id) < ($1.modifiedAt, $1.id) }
         if backwards { rows.reverse() }
         if let start {
             rows = rows.filter { backwards ? ($0.modifiedAt, $0.id) < (start.modifiedAt, start.id) : ($0.modifiedAt, $0.id) > (start.modifiedAt, start.id) }
@@ -162,12 +164,11 @@ struct InMemoryQueryStorage: QueryStorage {
         return Array(rows.prefix(count))
     }
 
-    func recordIDs() throws -> [Int64] { typed.map(\.id) }
-
     func record(id: Int64) throws -> StoredRecord? { records[id] }
 
-    func everyRecordIndexed(fieldID: Int64) throws -> Bool {
-        Set((entries[fieldID] ?? []).map(\.id)).count >= typed.count
+    func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int) {
+        let indexed = Set((entries[fieldID] ?? []).map(\.id))
+        return (typed.filter { !indexed.contains($0.id) }.count, typed.count)
     }
 
     private func matches(_ held: Set<String>, _ wanted: [String], _ matchAll: Bool) -> Bool {

@@ -194,14 +194,19 @@ struct SQLiteQueryStorage: QueryStorage {
         return ids
     }
 
-    func modificationOrder(after start: (modifiedAt: Int64, id: Int64)?, count: Int,
-                           backwards: Bool) throws -> [(modifiedAt: Int64, id: Int64)] {
+    func modificationOrder(after start: (modifiedAt: Int64, id: Int64)?, count: Int, backwards: Bool,
+                           lackingField: Int64?) throws -> [(modifiedAt: Int64, id: Int64)] {
         let (comparison, direction) = backwards ? ("<", "DESC") : (">", "ASC")
         var sql = "SELECT modified_at, id FROM record WHERE zone_id = ? AND type_id = ?"
         var arguments: StatementArguments = [zoneRowID, typeID]
         if let start {
             sql += " AND (modified_at, id) \(comparison) (?, ?)"
             arguments += [start.modifiedAt, start.id]
+        }
+        if let lackingField {
+            // SQLite gathers the field's record ids once for the statement, then checks each record.
+            sql += " AND id NOT IN (SELECT record_id FROM field_value WHERE zone_id = ? AND field_id = ?)"
+            arguments += [zoneRowID, lackingField]
         }
         sql += " ORDER BY modified_at \(direction), id \(direction) LIMIT ?"
         arguments += [count]
@@ -211,17 +216,12 @@ struct SQLiteQueryStorage: QueryStorage {
         return result
     }
 
-    func recordIDs() throws -> [Int64] {
-        try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM record WHERE zone_id = ? AND type_id = ?"), arguments: [zoneRowID, typeID])
-    }
-
-    func everyRecordIndexed(fieldID: Int64) throws -> Bool {
-        // Both counted in an index, without reading a record.
+    func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int) {
         let indexed = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM field_value WHERE zone_id = ? AND field_id = ?"),
                                        arguments: [zoneRowID, fieldID]) ?? 0
         let records = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ? AND type_id = ?"),
                                        arguments: [zoneRowID, typeID]) ?? 0
-        return indexed >= records
+        return (max(0, records - indexed), records)
     }
 
     func record(id: Int64) throws -> StoredRecord? {
