@@ -217,10 +217,8 @@ struct SQLiteQueryStorage: QueryStorage {
     }
 
     func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int) {
-        let indexed = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM field_value WHERE zone_id = ? AND field_id = ?"),
-                                       arguments: [zoneRowID, fieldID]) ?? 0
-        let records = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM record WHERE zone_id = ? AND type_id = ?"),
-                                       arguments: [zoneRowID, typeID]) ?? 0
+        let indexed = try countIDs(of: .range(fieldID: fieldID, lower: nil, upper: nil, isList: false), upTo: .max)
+        let records = try StoredRecord.count(zoneRowID: zoneRowID, typeID: typeID, in: StoreTransaction(sqlite: db))
         return (max(0, records - indexed), records)
     }
 
