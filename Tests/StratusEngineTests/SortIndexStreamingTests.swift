@@ -24,19 +24,7 @@ import StratusTestSupport
                     Issue.record("\(format) does not compile")
                     continue
                 }
-                let expected = all.filter { compiled.filter.matches(DifferentialQueryTests.Adapter(record: $0)) }.sorted { a, b in
-                    for key in sort {
-                        switch (a[key.key], b[key.key]) {
-                        case (nil, nil): continue
-                        case (nil, _): return false
-                        case (_, nil): return true
-                        case (let x?, let y?):
-                            let order = SortOrder.compare(x, y)
-                            if order != 0 { return key.ascending ? order < 0 : order > 0 }
-                        }
-                    }
-                    return false
-                }
+                let expected = Self.inMemoryAnswer(all, filter: compiled.filter, sorts: sort)
                 var page = try db.records(matching: query, inZoneWith: zone, resultsLimit: 70)
                 var got = page.records
                 while let cursor = page.cursor {
@@ -271,6 +259,24 @@ import StratusTestSupport
 
     /// 3,000 things: `k` 0 or 1, `n` (a tenth lack it), `s` from five words, `u` unique, text
     /// "common" in most and "rare" in some.
+    /// The answer worked out in memory: the filter on every record, then the sorts (records
+    /// lacking a sort field after those having it), ties left in the records' order.
+    static func inMemoryAnswer(_ records: [Record], filter: QueryFilter, sorts: [QuerySort]) -> [Record] {
+        records.filter { filter.matches(DifferentialQueryTests.Adapter(record: $0)) }.sorted { a, b in
+            for key in sorts {
+                switch (a[key.key], b[key.key]) {
+                case (nil, nil): continue
+                case (nil, _): return false
+                case (_, nil): return true
+                case (let x?, let y?):
+                    let order = SortOrder.compare(x, y)
+                    if order != 0 { return key.ascending ? order < 0 : order > 0 }
+                }
+            }
+            return false
+        }
+    }
+
     static func store() throws -> (TemporaryStore, ZoneID, [Record]) {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Many")

@@ -32,10 +32,20 @@ struct OpaqueToken {
         bytes.append(contentsOf: payload)
         let sum = OpaqueToken.checksum(bytes)
         for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8((sum >> UInt32(shift)) & 0xFF)) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        // base64url, byte by byte: a cursor carrying a lookahead is kilobytes long, and
+        // replacing characters in a `String` cost more than the rest of its page.
+        var text: [UInt8] = []
+        let base64 = Data(bytes).base64EncodedData()
+        text.reserveCapacity(base64.count)
+        for byte in base64 {
+            switch byte {
+            case UInt8(ascii: "+"): text.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "/"): text.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "="): continue
+            default: text.append(byte)
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Decodes and checks a token of the expected kind made by the store `storeID`.
@@ -44,12 +54,19 @@ struct OpaqueToken {
             CloudKitError(.invalidArguments, "The string given as \(kind.noun) is damaged (\(why)); pass a token exactly as Stratus printed it, or none to start from the beginning.")
         }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            throw damaged("it is not base64url text")
+        var base64: [UInt8] = []
+        base64.reserveCapacity(trimmed.utf8.count + 3)
+        for byte in trimmed.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): base64.append(byte)
+            case UInt8(ascii: "-"): base64.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): base64.append(UInt8(ascii: "/"))
+            default: throw damaged("it is not base64url text")
+            }
         }
-        var base64 = trimmed.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64) else { throw damaged("it is not base64url text") }
+        guard !base64.isEmpty else { throw damaged("it is not base64url text") }
+        while base64.count % 4 != 0 { base64.append(UInt8(ascii: "=")) }
+        guard let data = Data(base64Encoded: Data(base64)) else { throw damaged("it is not base64url text") }
         let bytes = [UInt8](data)
         guard bytes.count >= 22 else { throw damaged("it is too short") }
         let body = Array(bytes[..<(bytes.count - 4)])

@@ -17,6 +17,8 @@ struct QueryCursor: Equatable {
         case collected(id: Int64)
         /// After these sort values and id, in the query's sort order.
         case sorted(values: [FieldValue?], id: Int64)
+        /// As `sorted`, with the matches that follow (``QueryLookahead``).
+        case sortedLookahead(values: [FieldValue?], id: Int64, lookahead: QueryLookahead)
     }
 
     var scope: DatabaseScope
@@ -69,9 +71,15 @@ struct QueryCursor: Equatable {
             writer.signed(id)
         case .sorted(let values, let id):
             writer.byte(2)
-            writer.varint(UInt64(values.count))
-            for value in values { QueryCursor.writeOptional(value, into: &writer) }
-            writer.signed(id)
+            QueryCursor.writeSorted(values, id, into: &writer)
+        case .sortedLookahead(let values, let id, let lookahead):
+            writer.byte(4)
+            QueryCursor.writeSorted(values, id, into: &writer)
+            writer.signed(lookahead.zone.incarnation)
+            writer.signed(lookahead.zone.changeSequence)
+            writer.byte(lookahead.endsGroup ? 1 : 0)
+            writer.varint(UInt64(lookahead.ids.count))
+            for id in lookahead.ids { writer.signed(id) }
         }
         return OpaqueToken(kind: .queryCursor, storeID: storeID, payload: writer.bytes).encoded()
     }
@@ -104,21 +112,45 @@ struct QueryCursor: Equatable {
             case 1: position = .collected(id: try reader.signed())
             case 3: position = .lackingSortField(modifiedAt: try exactMilliseconds(reader.signed()), id: try reader.signed())
             case 2:
+                let (values, id) = try readSorted(from: &reader)
+                position = .sorted(values: values, id: id)
+            case 4:
+                let (values, id) = try readSorted(from: &reader)
+                let zone = ZoneVersion(incarnation: try reader.signed(), changeSequence: try reader.signed())
+                let endsGroup = try reader.byte() == 1
                 let count = try reader.varint()
-                guard count < 1000 else { throw ByteReader.Failure.corrupt }
-                var values: [FieldValue?] = []
-                for _ in 0..<count { values.append(try readOptional(from: &reader)) }
-                position = .sorted(values: values, id: try reader.signed())
+                guard count > 0, count <= QueryLookahead.capacity else { throw ByteReader.Failure.corrupt }
+                var ids: [Int64] = []
+                ids.reserveCapacity(Int(count))
+                for _ in 0..<count { ids.append(try reader.signed()) }
+                position = .sortedLookahead(values: values, id: id, lookahead: QueryLookahead(zone: zone, ids: ids, endsGroup: endsGroup))
             default: throw ByteReader.Failure.corrupt
             }
             guard reader.isAtEnd else { throw ByteReader.Failure.corrupt }
             for case .value(let value) in query.arguments { try checkDates(value) }
-            if case .streaming(let key?, _) = position { try checkDates(key) }
-            if case .sorted(let values, _) = position { for case let value? in values { try checkDates(value) } }
+            switch position {
+            case .streaming(let key?, _): try checkDates(key)
+            case .sorted(let values, _), .sortedLookahead(let values, _, _): for case let value? in values { try checkDates(value) }
+            default: break
+            }
             return QueryCursor(scope: scope, zoneID: zoneID, query: query, now: now, position: position)
         } catch {
             throw CloudKitError(.invalidArguments, "The query cursor is damaged (its contents do not parse); run the query again without a cursor.")
         }
+    }
+
+    private static func writeSorted(_ values: [FieldValue?], _ id: Int64, into writer: inout ByteWriter) {
+        writer.varint(UInt64(values.count))
+        for value in values { writeOptional(value, into: &writer) }
+        writer.signed(id)
+    }
+
+    private static func readSorted(from reader: inout ByteReader) throws -> (values: [FieldValue?], id: Int64) {
+        let count = try reader.varint()
+        guard count < 1000 else { throw ByteReader.Failure.corrupt }
+        var values: [FieldValue?] = []
+        for _ in 0..<count { values.append(try readOptional(from: &reader)) }
+        return (values, try reader.signed())
     }
 
     private static func writeOptional(_ value: FieldValue?, into writer: inout ByteWriter) {

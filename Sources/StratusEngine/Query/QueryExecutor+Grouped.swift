@@ -18,7 +18,7 @@ extension QueryExecutor {
         var loaded: [Int64: LoadedRecord] = [:]
     }
 
-    func runGrouped(after position: QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
+    func runGrouped(after position: QueryCursor.Position?, skippingGroup: Bool = false) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
         var after: (values: [FieldValue?], id: Int64)?
         switch position {
         case nil: break
@@ -27,6 +27,8 @@ extension QueryExecutor {
         }
         var page: [(values: [FieldValue?], record: LoadedRecord)] = []
         var more = false
+        // The rest of the group the page ends in, which the next page need not read again.
+        var following: QueryLookahead?
         /// Adds a group's members in order after the cursor; false once the page is full and
         /// another match is known to follow.
         func emit(_ group: Group) throws -> Bool {
@@ -36,11 +38,12 @@ extension QueryExecutor {
                 precedes($0.values, $0.id, $1.values, $1.id)
             }
             if let after { order.removeAll { !precedes(after.values, after.id, members[$0].values, members[$0].id) } }
-            for index in order {
+            for (offset, index) in order.enumerated() {
                 let member = members[index]
                 guard let record = try group.loaded[member.id] ?? loadMatching(member.id) else { continue }
                 if page.count == limit {
                     more = true
+                    following = QueryLookahead.following(order[offset...].lazy.map { members[$0].id }, zone: zoneVersion, endingGroup: true)
                     return false
                 }
                 page.append((member.values, record))
@@ -48,10 +51,15 @@ extension QueryExecutor {
             return true
         }
         func finished(_ more: Bool) -> (records: [LoadedRecord], next: QueryCursor.Position?) {
-            (page.map(\.record), more ? page.last.map { .sorted(values: $0.values, id: $0.record.stored.id) } : nil)
+            (page.map(\.record), more ? page.last.map { .sorted(values: $0.values, id: $0.record.stored.id, lookahead: following) } : nil)
         }
         let resumesAmongLacking = after.map { $0.values[0] == nil } ?? false
-        if !resumesAmongLacking {
+        if skippingGroup, let after {
+            // The group of the cursor holds nothing more: on from the next one.
+            if resumesAmongLacking { return finished(false) }
+            let start = after.values[0].flatMap(IndexKey.init)?.value
+            if try !streamGroups(from: start, skippingFirst: true, emit: emit) { return finished(true) }
+        } else if !resumesAmongLacking {
             // The group the page starts in: the cursor's, or the driver's first when a first
             // page may walk (otherwise streaming finds it).
             var start: IndexValue?
@@ -63,15 +71,16 @@ extension QueryExecutor {
             if let start, let walked = try walkSecondSort(groupKey: start, after: after) {
                 return (walked.map(\.record), walked.last.map { .sorted(values: $0.values, id: $0.record.stored.id) })
             }
-            if try !streamGroups(from: start, emit: emit) { return finished(true) }
+            if try !streamGroups(from: start, skippingFirst: false, emit: emit) { return finished(true) }
         }
         if plan.appendsRecordsLackingSortField != nil, try !emit(lackingFirstSortGroup()) { return finished(true) }
         return finished(more)
     }
 
-    /// Streams the driver from the group of `first` (all of it: the cursor may be inside it),
-    /// or from its start, handing each whole group to `emit`; false when `emit` stopped.
-    private func streamGroups(from first: IndexValue?, emit: (Group) throws -> Bool) throws -> Bool {
+    /// Streams the driver from the group of `first` (all of it: the cursor may be inside it;
+    /// none of it when `skippingFirst`), or from its start, handing each whole group to `emit`;
+    /// false when `emit` stopped.
+    private func streamGroups(from first: IndexValue?, skippingFirst: Bool, emit: (Group) throws -> Bool) throws -> Bool {
         var key = first
         // Just before the group's first row, whichever the direction.
         var id: Int64? = key == nil ? nil : (plan.descending ? Int64.max : Int64.min)
@@ -79,7 +88,10 @@ extension QueryExecutor {
         var groupKey: IndexValue?
         let chunk = max(limit * 4, 256)
         let selection = PartialRecord.fieldsRead(by: residual, sorts: query.sorts)
-        if let first = key, case .range(let fieldID, _, _, false) = plan.driver {
+        if let first = key, skippingFirst {
+            groupKey = first
+            id = plan.descending ? Int64.min : Int64.max
+        } else if let first = key, case .range(let fieldID, _, _, false) = plan.driver {
             // The group the page starts in, whole, by one equality lookup: cheaper than stepping
             // a range through it in chunks. The range then resumes past the group's last row.
             let equal = QueryPlan.Driver.values(fieldID: fieldID, keys: [first], folded: false, streaming: true)

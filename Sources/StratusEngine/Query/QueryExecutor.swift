@@ -13,7 +13,7 @@ struct QueryExecutor {
     let type: SchemaCatalog.TypeEntry
     let query: CompiledQuery
     let plan: QueryPlan
-    let limit: Int
+    var limit: Int
     /// What is left to check on each candidate once the driver has done its part.
     let residual: QueryFilter
     /// Whether the caller may see a record (nil: every record), from `AccessGate`.
@@ -21,6 +21,10 @@ struct QueryExecutor {
     /// Groups at least this large are walked through the second sort's index on deep pages
     /// (``walkSecondSort(after:)``); tests lower it to walk small groups.
     var walkableGroupSize = QueryExecutor.defaultWalkableGroupSize
+    /// The zone's version as this read sees it: a sorted page's cursor then carries the
+    /// matches that follow (``QueryLookahead``), and a cursor carrying them is read under it.
+    /// Nil: cursors carry none, and those that do are read as plain positions.
+    var zoneVersion: ZoneVersion?
     /// Decodes the candidates' fields; they are mostly of one shape.
     private let decoder = FieldDecoder()
 
@@ -35,10 +39,16 @@ struct QueryExecutor {
     }
 
     /// The page's records and the position to continue from (nil: nothing more matches).
-    func run(after position: QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
+    /// `skippingGroup`: the rest of the position's first-sort group is known to hold no match.
+    func run(after position: QueryCursor.Position?, skippingGroup: Bool = false) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
         if case .nothing = plan.driver { return ([], nil) }
-        if let streaming = try sortIndexInstead(at: position) { return try streaming.run(after: position) }
-        if plan.isStreaming && plan.driverIsOrdered { return plan.groupsTies ? try runGrouped(after: position) : try runStreaming(after: position) }
+        if case .sortedLookahead(let values, let id, let lookahead)? = position {
+            return try runLookahead(after: (values, id), lookahead)
+        }
+        if let streaming = try sortIndexInstead(at: position) { return try streaming.run(after: position, skippingGroup: skippingGroup) }
+        if plan.isStreaming && plan.driverIsOrdered {
+            return plan.groupsTies ? try runGrouped(after: position, skippingGroup: skippingGroup) : try runStreaming(after: position)
+        }
         if query.sorts.isEmpty { return try runCollectedByID(after: position) }
         return try runSorted(after: position)
     }
@@ -57,12 +67,13 @@ struct QueryExecutor {
             // Grouped streaming and the in-memory sort give one order and one cursor: each
             // page takes whichever is cheaper now.
             guard try storage.countIDs(of: plan.driver, upTo: sortIndexThreshold) >= sortIndexThreshold else { return nil }
-        case .sorted?, .collected?: return nil
+        case .sorted?, .sortedLookahead?, .collected?: return nil
         case .streaming?, .lackingSortField?: break
         }
         var executor = QueryExecutor(storage: storage, zoneRowID: zoneRowID, type: type, query: query, plan: streaming, limit: limit)
         executor.visible = visible
         executor.walkableGroupSize = walkableGroupSize
+        executor.zoneVersion = zoneVersion
         return executor
     }
 
@@ -218,8 +229,10 @@ struct QueryExecutor {
             start = all.firstIndex { precedes(values, id, $0.values, $0.record.stored.id) } ?? all.count
         }
         let page = all[start..<min(start + limit, all.count)]
-        let next: QueryCursor.Position? = start + limit < all.count ? page.last.map { .sorted(values: $0.values, id: $0.record.stored.id) } : nil
-        return (page.map(\.record), next)
+        guard start + limit < all.count, let last = page.last else { return (page.map(\.record), nil) }
+        let following = QueryLookahead.following(all[(start + limit)...].prefix(QueryLookahead.capacity).map(\.record.stored.id),
+                                                 zone: zoneVersion, endingGroup: false)
+        return (page.map(\.record), .sorted(values: last.values, id: last.record.stored.id, lookahead: following))
     }
 
     /// Every match with its sort values, in the query's order.
@@ -260,11 +273,22 @@ struct QueryExecutor {
         return try matching(stored)
     }
 
+    /// As ``loadMatching(_:)``, checking every term of the filter (those the driver answers
+    /// too): for ids a cursor lists, which no index read vouches for.
+    func loadListed(_ id: Int64) throws -> LoadedRecord? {
+        guard let stored = try storage.record(id: id) else { return nil }
+        return try matching(stored, filter: query.filter)
+    }
+
     func matching(_ stored: StoredRecord) throws -> LoadedRecord? {
+        try matching(stored, filter: residual)
+    }
+
+    private func matching(_ stored: StoredRecord, filter: QueryFilter) throws -> LoadedRecord? {
         guard stored.zoneRowID == zoneRowID, stored.typeID == type.id else { return nil }
         if let visible, try !visible(stored) { return nil }
         let record = LoadedRecord(stored: stored, fields: try stored.fields(using: decoder))
-        return residual.terms.isEmpty || residual.matches(record) ? record : nil
+        return filter.terms.isEmpty || filter.matches(record) ? record : nil
     }
 
     static let staleCursor = CloudKitError(.invalidArguments, "The query cursor no longer fits the store's schema; run the query again without a cursor.")

@@ -1,0 +1,33 @@
+import StratusModel
+import StratusPredicates
+
+/// A page after a cursor that carries the matches following it (``QueryLookahead``): their
+/// records are loaded by id, and the driver is read only past them.
+extension QueryExecutor {
+    func runLookahead(after position: (values: [FieldValue?], id: Int64), _ lookahead: QueryLookahead) throws
+        -> (records: [LoadedRecord], next: QueryCursor.Position?) {
+        let plain = QueryCursor.Position.sorted(values: position.values, id: position.id)
+        // A write since may have added, dropped or moved a match: the position alone is exact.
+        guard let zoneVersion, lookahead.zone == zoneVersion, position.values.count == query.sorts.count else { return try run(after: plain) }
+        var page: [LoadedRecord] = []
+        var last = position
+        for (index, id) in lookahead.ids.enumerated() {
+            guard let record = try loadListed(id) else { continue }
+            if page.count == limit {
+                // Full, and a match is known to follow: the rest ride on.
+                let rest = QueryLookahead(zone: zoneVersion, ids: Array(lookahead.ids[index...]), endsGroup: lookahead.endsGroup)
+                return (page, .sortedLookahead(values: last.values, id: last.id, lookahead: rest))
+            }
+            page.append(record)
+            last = (query.sorts.map(record.sortValue), record.stored.id)
+        }
+        // Past the ids: the driver's read, after the last record listed (and after its group,
+        // when the ids held the group's every match). A full page reads on only to learn
+        // whether anything follows.
+        var reading = self
+        reading.limit = max(limit - page.count, 1)
+        let (more, next) = try reading.run(after: .sorted(values: last.values, id: last.id), skippingGroup: lookahead.endsGroup)
+        if page.count == limit { return (page, more.isEmpty ? nil : .sorted(values: last.values, id: last.id)) }
+        return (page + more, next)
+    }
+}

@@ -1,0 +1,47 @@
+import StratusModel
+
+/// The matches that follow a sorted page, in the answer's order, as that page's own read found
+/// them: a cursor carries them so the next page loads its records by id.
+///
+/// A page of a two-sort query whose cursor sits inside a group of equal first values must
+/// otherwise read and sort the whole group again (a thousand rows or more, for a hundred); and
+/// a query answered by loading and sorting every match would load them all again. The ids are
+/// good only while the zone is unchanged, since any write may add, drop or move a match: a
+/// cursor whose zone has changed since reads as a plain keyset position.
+///
+/// A cursor is a client's to forge, so nothing is taken on trust: each record listed is loaded
+/// through the same checks as any candidate (zone, type, visibility, and every filter term).
+struct QueryLookahead: Equatable {
+    /// At most this many ids ride in a cursor: about 1.5 KB of it at a million records.
+    static let capacity = 500
+
+    /// The zone as the ids were read: its incarnation and change sequence.
+    var zone: ZoneVersion
+    var ids: [Int64]
+    /// Whether `ids` are every match left in the group of the position's first sort value, so
+    /// the read after them starts at the next group.
+    var endsGroup: Bool
+
+    /// The lookahead for `ids` (the first ``capacity`` of them), or nil when there is nothing
+    /// to carry or no version to carry it under.
+    static func following(_ ids: some Collection<Int64>, zone: ZoneVersion?, endingGroup: Bool) -> QueryLookahead? {
+        guard let zone, !ids.isEmpty else { return nil }
+        let fits = ids.count <= capacity
+        return QueryLookahead(zone: zone, ids: Array(ids.prefix(capacity)), endsGroup: endingGroup && fits)
+    }
+}
+
+/// A zone's state as far as a query's answer can tell: a write to any record in it moves the
+/// change sequence, and deleting and making the zone again moves the incarnation.
+struct ZoneVersion: Equatable {
+    var incarnation: Int64
+    var changeSequence: Int64
+}
+
+extension QueryCursor.Position {
+    /// After `values` and `id` in the query's sort order, with the matches that follow when
+    /// there are some to carry.
+    static func sorted(values: [FieldValue?], id: Int64, lookahead: QueryLookahead?) -> Self {
+        lookahead.map { .sortedLookahead(values: values, id: id, lookahead: $0) } ?? .sorted(values: values, id: id)
+    }
+}

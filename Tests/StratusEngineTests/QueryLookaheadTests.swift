@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+import Testing
+import StratusModel
+import StratusPredicates
+@testable import StratusEngine
+import StratusTestSupport
+
+/// A sorted page's cursor carries the matches that follow it (`QueryLookahead`), so the next
+/// page loads them by id instead of reading and sorting their group again. The answer must be
+/// exactly the one read without them; a write since the cursor was made, and ids a cursor was
+/// forged to list, must not change it.
+@Suite struct QueryLookaheadTests {
+    /// Every page through lookahead cursors gives exactly the whole answer in order: groups read
+    /// from the first sort's index (their rest carried whole, or capped), and matches loaded and
+    /// sorted in memory.
+    @Test func pagesThroughLookaheadsGiveTheWholeAnswer() throws {
+        let (temp, zone, all) = try SortIndexStreamingTests.store()
+        let db = temp.privateDB
+        var carried = (wholeGroup: 0, capped: 0, none: 0)
+        // `k == 1` keeps 90%: streamed from the sort index in groups of ~540 equal `s`.
+        // `n > 50` keeps ~22%: its matches are loaded and sorted in memory.
+        let cases: [(format: String, sorts: [QuerySort], limit: Int)] = [
+            ("k == 1", [QuerySort("s"), QuerySort("u")], 20),
+            ("k == 1", [QuerySort("s", ascending: false), QuerySort("u", ascending: false)], 150),
+            ("self CONTAINS 'common' AND n > 0", [QuerySort("s"), QuerySort("u", ascending: false)], 45),
+            ("TRUEPREDICATE", [QuerySort("n"), QuerySort("u")], 25),
+            ("n > 50", [QuerySort("s"), QuerySort("u")], 30),
+            ("n > 50", [QuerySort("u", ascending: false)], 70),
+        ]
+        for item in cases {
+            let query = Query(recordType: "Thing", predicateFormat: item.format, sortDescriptors: item.sorts)
+            let expected = try Self.expected(all, query, temp.store)
+            var page = try db.records(matching: query, inZoneWith: zone, resultsLimit: item.limit)
+            var got = page.records
+            while let cursor = page.cursor {
+                switch try QueryCursor.decode(cursor, storeID: temp.store.storeID).position {
+                case .sortedLookahead(_, _, let lookahead): lookahead.endsGroup ? (carried.wholeGroup += 1) : (carried.capped += 1)
+                default: carried.none += 1
+                }
+                page = try db.records(continuingMatchFrom: cursor, resultsLimit: item.limit)
+                got += page.records
+            }
+            #expect(got.map(\.recordName) == expected.map(\.recordName), "\(item.format) sorted by \(item.sorts.map(\.key)), \(item.limit) a page")
+        }
+        // Every kind of cursor was exercised, most of them carrying ids.
+        #expect(carried.wholeGroup > 10 && carried.capped > 10, "\(carried)")
+        #expect(carried.none < carried.wholeGroup + carried.capped, "\(carried)")
+    }
+
+    /// A write in the zone after the cursor was made (a listed record moved within its group, a
+    /// new record in the group, one deleted): the next pages read the store as it is now.
+    @Test func aWriteSinceTheCursorReadsTheStoreAsItIsNow() throws {
+        let (temp, zone, all) = try SortIndexStreamingTests.store()
+        let db = temp.privateDB
+        let query = Query(recordType: "Thing", predicateFormat: "k == 1", sortDescriptors: [QuerySort("s"), QuerySort("u")])
+        let first = try db.records(matching: query, inZoneWith: zone, resultsLimit: 40)
+        let cursor = try #require(first.cursor)
+        guard case .sortedLookahead(_, _, let lookahead) = try QueryCursor.decode(cursor, storeID: temp.store.storeID).position else {
+            Issue.record("the first page's cursor carries no lookahead")
+            return
+        }
+        let listed = try lookahead.ids.prefix(3).map { id in try #require(try Self.name(ofRow: id, in: temp.store)) }
+        var moved = try #require(all.first { $0.recordName == listed[1] })
+        moved["u"] = .int64(100_000)
+        var added = StratusEngine.Record(recordType: "Thing", recordID: RecordID(recordName: "added", zoneID: zone))
+        added["k"] = .int64(1)
+        added["s"] = moved["s"]
+        added["u"] = .int64(-1)
+        added["text"] = .string("common words")
+        var late = added
+        late.recordID = RecordID(recordName: "late", zoneID: zone)
+        late["u"] = .int64(50_000)
+        _ = try db.modifyRecords(saving: [moved, added, late], deleting: [RecordID(recordName: listed[2], zoneID: zone)],
+                                 savePolicy: .allKeys).savedRecords()
+
+        var page = try db.records(continuingMatchFrom: cursor, resultsLimit: 40)
+        var rest = page.records
+        while let next = page.cursor {
+            page = try db.records(continuingMatchFrom: next, resultsLimit: 40)
+            rest += page.records
+        }
+        let now = try db.recordZoneChanges(inZoneWith: zone, resultsLimit: 5_000).changes.compactMap { change -> StratusEngine.Record? in
+            if case .changed(let record) = change { return record }
+            return nil
+        }
+        let expected = try Self.expected(now, query, temp.store)
+        let start = try #require(expected.firstIndex { $0.recordName == first.records.last?.recordName })
+        #expect(rest.map(\.recordName) == expected[(start + 1)...].map(\.recordName))
+        #expect(!rest.contains { $0.recordName == listed[2] } && rest.contains { $0.recordName == "late" })
+    }
+
+    /// A cursor forged to list records of another zone, of another type, or failing the filter
+    /// yields none of them: every listed record is checked as any candidate is.
+    @Test func idsACursorWasForgedToListAreCheckedLikeAnyCandidate() throws {
+        let (temp, zone, all) = try SortIndexStreamingTests.store()
+        let db = temp.privateDB
+        let other = try temp.zone("Other")
+        var stranger = StratusEngine.Record(recordType: "Thing", recordID: RecordID(recordName: "stranger", zoneID: other))
+        stranger["k"] = .int64(1)
+        stranger["s"] = .string("apple")
+        var gadget = StratusEngine.Record(recordType: "Gadget", recordID: RecordID(recordName: "gadget", zoneID: zone))
+        gadget["k"] = .int64(1)
+        _ = try db.modifyRecords(saving: [stranger, gadget]).savedRecords()
+        // Each query fails one of them: `k == 1` is checked on every record streamed from the
+        // sort index; `n > 50` drives from its own index, which answers it for the ids it yields.
+        let cases: [(format: String, failing: StratusEngine.Record)] = [
+            ("k == 1", try #require(all.first { $0["k"] == .int64(0) })),
+            ("n > 50", try #require(all.first { $0["n"] == .int64(-7) })),
+        ]
+        for item in cases {
+            let query = Query(recordType: "Thing", predicateFormat: item.format, sortDescriptors: [QuerySort("s"), QuerySort("u")])
+            let first = try db.records(matching: query, inZoneWith: zone, resultsLimit: 30)
+            let decoded = try QueryCursor.decode(try #require(first.cursor), storeID: temp.store.storeID)
+            guard case .sortedLookahead(let values, let id, var lookahead) = decoded.position else {
+                Issue.record("\(item.format): the first page's cursor carries no lookahead")
+                continue
+            }
+            let genuine = try db.records(continuingMatchFrom: try #require(first.cursor), resultsLimit: 30)
+            let foreign = try ["stranger", "gadget", item.failing.recordName].map { name in try #require(try Self.rowID(named: name, in: temp.store)) }
+            lookahead.ids = Array((foreign + lookahead.ids.prefix(1) + foreign + lookahead.ids.dropFirst()).prefix(QueryLookahead.capacity))
+            var forged = decoded
+            forged.position = .sortedLookahead(values: values, id: id, lookahead: lookahead)
+            let page = try db.records(continuingMatchFrom: forged.encoded(storeID: temp.store.storeID), resultsLimit: 30)
+            #expect(page.records.map(\.recordName) == genuine.records.map(\.recordName), "\(item.format)")
+        }
+    }
+
+    /// The cursor's bytes: a lookahead round-trips, and one listing no ids or more than the
+    /// capacity is refused as damaged.
+    @Test func lookaheadCursorsRoundTripAndRefuseImpossibleCounts() throws {
+        let storeID = UUID()
+        func cursor(_ ids: [Int64]) -> QueryCursor {
+            QueryCursor(scope: .private, zoneID: ZoneID(zoneName: "Z"), query: Query(recordType: "T", predicateFormat: "TRUEPREDICATE"),
+                        now: Date(timeIntervalSince1970: 1_700_000_000), position: .sortedLookahead(
+                            values: [.string("東京"), nil], id: 42, lookahead: QueryLookahead(zone: ZoneVersion(incarnation: 2, changeSequence: 9_001),
+                                                                                             ids: ids, endsGroup: true)))
+        }
+        let made = cursor([7, -3, 1 << 40, 12])
+        #expect(try QueryCursor.decode(made.encoded(storeID: storeID), storeID: storeID) == made)
+        for ids in [[], Array(repeating: Int64(1), count: QueryLookahead.capacity + 1)] {
+            #expect(throws: CloudKitError.self) { try QueryCursor.decode(cursor(ids).encoded(storeID: storeID), storeID: storeID) }
+        }
+        #expect(QueryLookahead.following([Int64](), zone: ZoneVersion(incarnation: 1, changeSequence: 1), endingGroup: true) == nil)
+        let capped = try #require(QueryLookahead.following(Array(0..<Int64(QueryLookahead.capacity + 1)), zone: ZoneVersion(incarnation: 1, changeSequence: 1),
+                                                           endingGroup: true))
+        #expect(capped.ids.count == QueryLookahead.capacity && !capped.endsGroup)
+    }
+
+    /// The query's answer worked out in memory.
+    static func expected(_ records: [StratusEngine.Record], _ query: Query, _ store: Store) throws -> [StratusEngine.Record] {
+        let schema = try #require(try store.recordTypes().first { $0.name == query.recordType })
+        guard case .success(let compiled) = PredicateCompiler.compile(format: query.predicateFormat, arguments: [], recordType: query.recordType,
+                                                                     schema: schema, sorts: query.sortDescriptors, now: Date()) else {
+            throw CloudKitError(.invalidArguments, "\(query.predicateFormat) does not compile")
+        }
+        return SortIndexStreamingTests.inMemoryAnswer(records, filter: compiled.filter, sorts: query.sortDescriptors)
+    }
+
+    private static func name(ofRow id: Int64, in store: Store) throws -> String? {
+        try store.read { db in try String.fetchOne(db.sqlite, sql: "SELECT name FROM record WHERE id = ?", arguments: [id]) }
+    }
+
+    private static func rowID(named name: String, in store: Store) throws -> Int64? {
+        try store.read { db in try Int64.fetchOne(db.sqlite, sql: "SELECT id FROM record WHERE name = ?", arguments: [name]) }
+    }
+}
