@@ -24,9 +24,15 @@ struct Stratus: ParsableCommand {
 @main
 enum Main {
     static func main() {
+        // However the command ends, the stores it opened close first (see `StoreLocation.closeAll`).
+        func exit(_ code: Int32) -> Never {
+            StoreLocation.closeAll()
+            Foundation.exit(code)
+        }
         do {
             var command = try Stratus.parseAsRoot()
             try command.run()
+            StoreLocation.closeAll()
         } catch let failure as CommandFailure {
             if !failure.message.isEmpty { FileHandle.standardError.write(Data((failure.message + "\n").utf8)) }
             exit(failure.exitCode)

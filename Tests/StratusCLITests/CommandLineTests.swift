@@ -37,6 +37,23 @@ import Testing
         #expect(missing.stdout.contains("\"serverErrorCode\":\"NOT_FOUND\""))
     }
 
+    /// A command closes the store as it ends, whether it succeeded or failed: SQLite folds the
+    /// write-ahead log into the file and removes it, so the next process does not read it all
+    /// again on opening (half a second after a million-record demo).
+    @Test func aCommandLeavesNoWriteAheadLogBehind() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        let log = cli.storePath + "-wal"
+        let saved = try cli.run(["save"], stdin: #"{"recordName": "a", "recordType": "Note", "fields": {"n": {"value": 1}}}"#)
+        #expect(saved.status == 0)
+        #expect(FileManager.default.fileExists(atPath: cli.storePath))
+        #expect(!FileManager.default.fileExists(atPath: log))
+        let missing = try cli.run(["fetch", "missing"])
+        #expect(missing.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: log))
+        #expect(try cli.run(["fetch", "a"]).stdout.contains("a"))
+    }
+
     @Test func tokensPagingAndExpiry() throws {
         let cli = try StratusCLI()
         defer { cli.remove() }
