@@ -68,7 +68,8 @@ extension CloudDatabase {
             let storage = SQLiteQueryStorage(db, zoneRowID: zone.id, typeID: type.id)
             var executor = QueryExecutor(storage: storage, zoneRowID: zone.id, type: type, query: compiled, plan: plan, limit: limit)
             executor.visible = try gate.readFilter(zone: zone, typeName: query.recordType)
-            executor.zoneVersion = ZoneVersion(incarnation: zone.incarnation, changeSequence: zone.changeSequence)
+            executor.lookaheadStamp = LookaheadStamp(zoneRowID: zone.id, incarnation: zone.incarnation, changeSequence: zone.changeSequence,
+                                                     schemaVersion: catalog.version)
             let (loaded, next) = fromEnd ? (try executor.runTail(), nil) : try executor.run(after: position)
             let records = try loaded.map { try $0.stored.record(zoneID: zoneID, typeName: query.recordType, desiredKeys: desiredKeys, decodedFields: $0.fields) }
             let cursor = next.map { QueryCursor(scope: scope, zoneID: zoneID, query: query, now: now, position: $0).encoded(storeID: store.storeID) }

@@ -130,6 +130,8 @@ import Testing
         follower.terminate()
         follower.waitUntilExit()
         #expect(follower.terminationStatus == 0)
+        // Stopped by the signal, it returned and closed the store: no write-ahead log is left.
+        #expect(!FileManager.default.fileExists(atPath: cli.storePath + "-wal"))
     }
 }
 

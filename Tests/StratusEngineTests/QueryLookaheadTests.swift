@@ -126,6 +126,113 @@ import StratusTestSupport
         }
     }
 
+    /// What changes a query's matches without a write to the zone's records must not leave a
+    /// lookahead standing: a role granted, a share accepted, a schema that makes another field
+    /// searchable, and a cursor continued by another user (whose own zone has the same change
+    /// sequence). Each time the pages after the cursor are exactly those of its plain keyset
+    /// position.
+    @Test func whatChangesTheAnswerWithoutAWriteReadsThePlainPosition() throws {
+        // A role: the public database, where Alice reads only her memos until granted Reader.
+        do {
+            let temp = try TemporaryStore()
+            _ = try temp.store.importSchema(text: #"""
+                DEFINE SCHEMA
+                    CREATE ROLE Reader;
+                    RECORD TYPE Memo (cat INT64 QUERYABLE, title STRING QUERYABLE SORTABLE, GRANT READ, WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "Reader");
+                """#)
+            let alice = try temp.store.createUser(alias: "alice"), bob = try temp.store.createUser(alias: "bob")
+            let aliceDB = temp.store.database(.public, caller: .user(alice.recordName)), bobDB = temp.store.database(.public, caller: .user(bob.recordName))
+            for index in 0..<20 {
+                try (index % 2 == 0 ? aliceDB : bobDB).save(StratusEngine.Record(recordType: "Memo", recordID: RecordID(recordName: "m\(index)"),
+                                                                               fields: ["cat": .int64(1), "title": .string(String(format: "t%02d", index))]))
+            }
+            let first = try aliceDB.records(matching: Query(recordType: "Memo", predicateFormat: "cat == 1", sortDescriptors: [QuerySort("title")]), resultsLimit: 2)
+            try Self.expectPlainAnswer(after: first, of: aliceDB, in: temp.store, "a role granted") { try temp.store.grant(role: "Reader", to: "alice") }
+        }
+        // A share: Bob reads one root's records of Alice's zone until he accepts a share of the other.
+        do {
+            let temp = try TemporaryStore()
+            let alice = try temp.store.createUser(alias: "alice"), bob = try temp.store.createUser(alias: "bob")
+            let trips = ZoneID(zoneName: "Trips")
+            let mine = temp.store.database(.private, user: alice.recordName)
+            try mine.modifyRecordZones(saving: [trips])
+            var records = ["rootA", "rootB"].map { StratusEngine.Record(recordType: "Trip", recordID: RecordID(recordName: $0, zoneID: trips), fields: ["cat": .int64(0)]) }
+            for index in 0..<20 {
+                var record = StratusEngine.Record(recordType: "Trip", recordID: RecordID(recordName: "c\(index)", zoneID: trips),
+                                                  fields: ["cat": .int64(1), "title": .string(String(format: "t%02d", index))])
+                record.parent = Reference(recordName: index % 2 == 0 ? "rootA" : "rootB")
+                records.append(record)
+            }
+            _ = try mine.modifyRecords(saving: records)
+            let shareA = try mine.createShare(rootRecord: "rootA", inZoneWith: trips)
+            try mine.addParticipant(bob.recordName, permission: .readOnly, toShare: shareA.url)
+            let shareB = try mine.createShare(rootRecord: "rootB", inZoneWith: trips, publicPermission: .readOnly)
+            let bobDB = temp.store.database(.shared, user: bob.recordName)
+            try bobDB.acceptShare(shareA.url)
+            let query = Query(recordType: "Trip", predicateFormat: "cat == 1", sortDescriptors: [QuerySort("title")])
+            let first = try bobDB.records(matching: query, inZoneWith: ZoneID(zoneName: "Trips", ownerName: alice.recordName), resultsLimit: 2)
+            try Self.expectPlainAnswer(after: first, of: bobDB, in: temp.store, "a share accepted") { try bobDB.acceptShare(shareB.url) }
+        }
+        // A schema: `b` becomes SEARCHABLE, so a token search finds records through it too.
+        do {
+            let temp = try TemporaryStore()
+            let schema = #"""
+                DEFINE SCHEMA
+                    RECORD TYPE Doc (a STRING QUERYABLE SEARCHABLE, b STRING QUERYABLE%@, title STRING QUERYABLE SORTABLE, GRANT READ, CREATE, WRITE TO "_creator", GRANT READ TO "_world");
+                """#
+            _ = try temp.store.importSchema(text: schema.replacingOccurrences(of: "%@", with: ""))
+            let zone = try temp.zone("D")
+            let records = (0..<20).map { index in
+                StratusEngine.Record(recordType: "Doc", recordID: RecordID(recordName: "d\(index)", zoneID: zone),
+                                     fields: ["title": .string(String(format: "t%02d", index)), "a": .string(index % 2 == 0 ? "a word" : "none"),
+                                              "b": .string(index % 2 == 0 ? "none" : "a word")])
+            }
+            _ = try temp.privateDB.modifyRecords(saving: records)
+            let query = Query(recordType: "Doc", predicateFormat: "self CONTAINS 'word'", sortDescriptors: [QuerySort("title")])
+            let first = try temp.privateDB.records(matching: query, inZoneWith: zone, resultsLimit: 2)
+            try Self.expectPlainAnswer(after: first, of: temp.privateDB, in: temp.store, "a field made searchable") {
+                _ = try temp.store.importSchema(text: schema.replacingOccurrences(of: "%@", with: " SEARCHABLE"))
+            }
+        }
+        // Another user: Bob continues Alice's cursor in his own default zone.
+        do {
+            let temp = try TemporaryStore()
+            let alice = try temp.store.createUser(alias: "alice"), bob = try temp.store.createUser(alias: "bob")
+            let aliceDB = temp.store.database(.private, user: alice.recordName), bobDB = temp.store.database(.private, user: bob.recordName)
+            for (db, prefix) in [(aliceDB, "a"), (bobDB, "b")] {
+                _ = try db.modifyRecords(saving: (0..<10).map { index in
+                    StratusEngine.Record(recordType: "Thing", recordID: RecordID(recordName: "\(prefix)\(index)"),
+                                         fields: ["s": .string(index < 8 ? "g" : "h"), "u": .int64(Int64(index))])
+                })
+            }
+            let query = Query(recordType: "Thing", predicateFormat: "TRUEPREDICATE", sortDescriptors: [QuerySort("s"), QuerySort("u")])
+            let first = try aliceDB.records(matching: query, resultsLimit: 2)
+            try Self.expectPlainAnswer(after: first, of: bobDB, in: temp.store, "another user's zone") {}
+        }
+    }
+
+    /// Pages from `first`'s cursor after `change`, read through `db`, equal those from its plain
+    /// keyset position.
+    private static func expectPlainAnswer(after first: QueryResultsPage, of db: CloudDatabase, in store: Store, _ label: String,
+                                          _ change: () throws -> Void) throws {
+        let cursor = try #require(first.cursor)
+        var plain = try QueryCursor.decode(cursor, storeID: store.storeID)
+        if case .sortedLookahead(let values, let id, _) = plain.position { plain.position = .sorted(values: values, id: id) }
+        try change()
+        func rest(_ cursor: String) throws -> [String] {
+            var page = try db.records(continuingMatchFrom: cursor, resultsLimit: 2)
+            var names = page.records.map(\.recordName)
+            while let next = page.cursor {
+                page = try db.records(continuingMatchFrom: next, resultsLimit: 2)
+                names += page.records.map(\.recordName)
+            }
+            return names
+        }
+        let expected = try rest(plain.encoded(storeID: store.storeID))
+        #expect(try rest(cursor) == expected, "\(label)")
+        #expect(expected.count > 6, "\(label): records follow the cursor")
+    }
+
     /// The cursor's bytes: a lookahead round-trips, and one listing no ids or more than the
     /// capacity is refused as damaged.
     @Test func lookaheadCursorsRoundTripAndRefuseImpossibleCounts() throws {
@@ -133,7 +240,7 @@ import StratusTestSupport
         func cursor(_ ids: [Int64]) -> QueryCursor {
             QueryCursor(scope: .private, zoneID: ZoneID(zoneName: "Z"), query: Query(recordType: "T", predicateFormat: "TRUEPREDICATE"),
                         now: Date(timeIntervalSince1970: 1_700_000_000), position: .sortedLookahead(
-                            values: [.string("東京"), nil], id: 42, lookahead: QueryLookahead(zone: ZoneVersion(incarnation: 2, changeSequence: 9_001),
+                            values: [.string("東京"), nil], id: 42, lookahead: QueryLookahead(stamp: LookaheadStamp(zoneRowID: 3, incarnation: 2, changeSequence: 9_001, schemaVersion: 7),
                                                                                              ids: ids, endsGroup: true)))
         }
         let made = cursor([7, -3, 1 << 40, 12])
@@ -141,9 +248,9 @@ import StratusTestSupport
         for ids in [[], Array(repeating: Int64(1), count: QueryLookahead.capacity + 1)] {
             #expect(throws: CloudKitError.self) { try QueryCursor.decode(cursor(ids).encoded(storeID: storeID), storeID: storeID) }
         }
-        #expect(QueryLookahead.following([Int64](), zone: ZoneVersion(incarnation: 1, changeSequence: 1), endingGroup: true) == nil)
-        let capped = try #require(QueryLookahead.following(Array(0..<Int64(QueryLookahead.capacity + 1)), zone: ZoneVersion(incarnation: 1, changeSequence: 1),
-                                                           endingGroup: true))
+        let stamp = LookaheadStamp(zoneRowID: 1, incarnation: 1, changeSequence: 1, schemaVersion: 1)
+        #expect(QueryLookahead.following([Int64](), stamp: stamp, endingGroup: true) == nil)
+        let capped = try #require(QueryLookahead.following(Array(0..<Int64(QueryLookahead.capacity + 1)), stamp: stamp, endingGroup: true))
         #expect(capped.ids.count == QueryLookahead.capacity && !capped.endsGroup)
     }
 

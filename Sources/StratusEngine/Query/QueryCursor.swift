@@ -75,8 +75,10 @@ struct QueryCursor: Equatable {
         case .sortedLookahead(let values, let id, let lookahead):
             writer.byte(4)
             QueryCursor.writeSorted(values, id, into: &writer)
-            writer.signed(lookahead.zone.incarnation)
-            writer.signed(lookahead.zone.changeSequence)
+            writer.signed(lookahead.stamp.zoneRowID)
+            writer.signed(lookahead.stamp.incarnation)
+            writer.signed(lookahead.stamp.changeSequence)
+            writer.signed(lookahead.stamp.schemaVersion)
             writer.byte(lookahead.endsGroup ? 1 : 0)
             writer.varint(UInt64(lookahead.ids.count))
             for id in lookahead.ids { writer.signed(id) }
@@ -116,14 +118,15 @@ struct QueryCursor: Equatable {
                 position = .sorted(values: values, id: id)
             case 4:
                 let (values, id) = try readSorted(from: &reader)
-                let zone = ZoneVersion(incarnation: try reader.signed(), changeSequence: try reader.signed())
+                let stamp = LookaheadStamp(zoneRowID: try reader.signed(), incarnation: try reader.signed(), changeSequence: try reader.signed(),
+                                           schemaVersion: try reader.signed())
                 let endsGroup = try reader.byte() == 1
                 let count = try reader.varint()
                 guard count > 0, count <= QueryLookahead.capacity else { throw ByteReader.Failure.corrupt }
                 var ids: [Int64] = []
                 ids.reserveCapacity(Int(count))
                 for _ in 0..<count { ids.append(try reader.signed()) }
-                position = .sortedLookahead(values: values, id: id, lookahead: QueryLookahead(zone: zone, ids: ids, endsGroup: endsGroup))
+                position = .sortedLookahead(values: values, id: id, lookahead: QueryLookahead(stamp: stamp, ids: ids, endsGroup: endsGroup))
             default: throw ByteReader.Failure.corrupt
             }
             guard reader.isAtEnd else { throw ByteReader.Failure.corrupt }

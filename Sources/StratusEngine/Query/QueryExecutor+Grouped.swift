@@ -43,7 +43,7 @@ extension QueryExecutor {
                 guard let record = try group.loaded[member.id] ?? loadMatching(member.id) else { continue }
                 if page.count == limit {
                     more = true
-                    following = QueryLookahead.following(order[offset...].lazy.map { members[$0].id }, zone: zoneVersion, endingGroup: true)
+                    following = QueryLookahead.following(order[offset...].lazy.map { members[$0].id }, stamp: stampForListing, endingGroup: true)
                     return false
                 }
                 page.append((member.values, record))

@@ -8,26 +8,35 @@ extension QueryExecutor {
         -> (records: [LoadedRecord], next: QueryCursor.Position?) {
         let plain = QueryCursor.Position.sorted(values: position.values, id: position.id)
         // A write since may have added, dropped or moved a match: the position alone is exact.
-        guard let zoneVersion, lookahead.zone == zoneVersion, position.values.count == query.sorts.count else { return try run(after: plain) }
+        guard let lookaheadStamp, lookahead.stamp == lookaheadStamp, position.values.count == query.sorts.count else { return try run(after: plain) }
         var page: [LoadedRecord] = []
         var last = position
         for (index, id) in lookahead.ids.enumerated() {
             guard let record = try loadListed(id) else { continue }
             if page.count == limit {
                 // Full, and a match is known to follow: the rest ride on.
-                let rest = QueryLookahead(zone: zoneVersion, ids: Array(lookahead.ids[index...]), endsGroup: lookahead.endsGroup)
+                let rest = QueryLookahead(stamp: lookaheadStamp, ids: Array(lookahead.ids[index...]), endsGroup: lookahead.endsGroup)
                 return (page, .sortedLookahead(values: last.values, id: last.id, lookahead: rest))
             }
             page.append(record)
             last = (query.sorts.map(record.sortValue), record.stored.id)
         }
         // Past the ids: the driver's read, after the last record listed (and after its group,
-        // when the ids held the group's every match). A full page reads on only to learn
-        // whether anything follows.
+        // when the ids held the group's every match).
         var reading = self
         reading.limit = max(limit - page.count, 1)
         let (more, next) = try reading.run(after: .sorted(values: last.values, id: last.id), skippingGroup: lookahead.endsGroup)
-        if page.count == limit { return (page, more.isEmpty ? nil : .sorted(values: last.values, id: last.id)) }
-        return (page + more, next)
+        guard page.count == limit else { return (page + more, next) }
+        // The page was full when the ids ran out: the one record read to learn whether any
+        // follows starts the next cursor's list, with the matches its read listed after it, so
+        // the next page does not read that stretch again.
+        guard let probed = more.first else { return (page, nil) }
+        var ids = [probed.stored.id]
+        var endsGroup = false
+        if case .sortedLookahead(_, _, let after)? = next, after.stamp == lookaheadStamp {
+            ids += after.ids
+            endsGroup = after.endsGroup
+        }
+        return (page, .sorted(values: last.values, id: last.id, lookahead: QueryLookahead.following(ids, stamp: stampForListing, endingGroup: endsGroup)))
     }
 }

@@ -21,10 +21,11 @@ struct QueryExecutor {
     /// Groups at least this large are walked through the second sort's index on deep pages
     /// (``walkSecondSort(after:)``); tests lower it to walk small groups.
     var walkableGroupSize = QueryExecutor.defaultWalkableGroupSize
-    /// The zone's version as this read sees it: a sorted page's cursor then carries the
-    /// matches that follow (``QueryLookahead``), and a cursor carrying them is read under it.
-    /// Nil: cursors carry none, and those that do are read as plain positions.
-    var zoneVersion: ZoneVersion?
+    /// The zone and schema as this read sees them: a cursor carrying matches that follow
+    /// (``QueryLookahead``) is read under it, and a sorted page's cursor carries some when the
+    /// caller sees every record (``stampForListing``). Nil: cursors carry none, and those that
+    /// do are read as plain positions.
+    var lookaheadStamp: LookaheadStamp?
     /// Decodes the candidates' fields; they are mostly of one shape.
     private let decoder = FieldDecoder()
 
@@ -73,7 +74,7 @@ struct QueryExecutor {
         var executor = QueryExecutor(storage: storage, zoneRowID: zoneRowID, type: type, query: query, plan: streaming, limit: limit)
         executor.visible = visible
         executor.walkableGroupSize = walkableGroupSize
-        executor.zoneVersion = zoneVersion
+        executor.lookaheadStamp = lookaheadStamp
         return executor
     }
 
@@ -231,7 +232,7 @@ struct QueryExecutor {
         let page = all[start..<min(start + limit, all.count)]
         guard start + limit < all.count, let last = page.last else { return (page.map(\.record), nil) }
         let following = QueryLookahead.following(all[(start + limit)...].prefix(QueryLookahead.capacity).map(\.record.stored.id),
-                                                 zone: zoneVersion, endingGroup: false)
+                                                 stamp: stampForListing, endingGroup: false)
         return (page.map(\.record), .sorted(values: last.values, id: last.record.stored.id, lookahead: following))
     }
 
@@ -290,6 +291,11 @@ struct QueryExecutor {
         let record = LoadedRecord(stored: stored, fields: try stored.fields(using: decoder))
         return filter.terms.isEmpty || filter.matches(record) ? record : nil
     }
+
+    /// The stamp to list matches under: none when the caller sees only some of the records,
+    /// since the matches listed would be those they saw, and a right to read gained before the
+    /// next page (which moves no zone sequence) would leave out the records it opens.
+    var stampForListing: LookaheadStamp? { visible == nil ? lookaheadStamp : nil }
 
     static let staleCursor = CloudKitError(.invalidArguments, "The query cursor no longer fits the store's schema; run the query again without a cursor.")
 }

@@ -43,9 +43,11 @@ struct NotificationsCommand: ParsableCommand {
             if markRead { try database.markNotificationsRead(all.map(\.notificationID)) }
             return
         }
-        let stop = NotificationsCommand.installStopHandlers()
-        defer { _ = stop }
-        while true {
+        let stopped = LockedBox(false)
+        let handlers = NotificationsCommand.installStopHandlers(stopped)
+        defer { _ = handlers }
+        // The loop ends (and the command returns, closing the store) once a stop signal came.
+        while !stopped.get() {
             let page = try read(database, after: sequence)
             for notification in page {
                 Output.line(common.json ? JSONWriter.string(SubscriptionPrinter.json(notification, owner: database.user)) : SubscriptionPrinter.line(notification))
@@ -63,12 +65,12 @@ struct NotificationsCommand: ParsableCommand {
         try database.notifications(afterSequence: sequence, unreadOnly: unread, includingOwnDevice: allDevices)
     }
 
-    /// Ctrl-C and SIGTERM end `--follow` with exit status 0.
-    private static func installStopHandlers() -> [DispatchSourceSignal] {
+    /// Ctrl-C and SIGTERM end `--follow` with exit status 0, within one polling interval.
+    private static func installStopHandlers(_ stopped: LockedBox<Bool>) -> [DispatchSourceSignal] {
         [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { Foundation.exit(0) }
+            source.setEventHandler { stopped.set(true) }
             source.resume()
             return source
         }

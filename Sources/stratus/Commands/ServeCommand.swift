@@ -40,9 +40,9 @@ struct ServeCommand: ParsableCommand {
             source = .folder(stores)
         } else {
             let path = store ?? StoreLocation.defaultPath
-            // Made (or upgraded) here, so a problem with the file is said before listening.
-            _ = try StoreLocation.open(path)
-            source = .single(path: path, container: container)
+            // Made (or upgraded) here, so a problem with the file is said before listening; the
+            // server shares this handle (a second one on the file would share its POSIX locks).
+            source = .opened(try StoreLocation.open(path), container: container)
         }
         let server = CKWSServer(configuration: .init(host: host, port: port, source: source, maximumBodyBytes: maxBody))
         let done = DispatchSemaphore(value: 0)
