@@ -18,8 +18,8 @@ struct QueryExecutor {
     let residual: QueryFilter
     /// Whether the caller may see a record (nil: every record), from `AccessGate`.
     var visible: ((StoredRecord) throws -> Bool)?
-    /// Groups at least this large are walked through the second sort's index on deep pages
-    /// (``walkSecondSort(after:)``); tests lower it to walk small groups.
+    /// Groups at least this large are walked through the second sort's index, first pages and
+    /// deep ones (``walkSecondSort(groupKey:after:)``); tests lower it to walk small groups.
     var walkableGroupSize = QueryExecutor.defaultWalkableGroupSize
     /// The zone and schema as this read sees them: a cursor carrying matches that follow
     /// (``QueryLookahead``) is read under it, and a sorted page's cursor carries some when the
