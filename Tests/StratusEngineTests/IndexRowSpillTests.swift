@@ -12,20 +12,31 @@ import StratusTestSupport
     /// Rows inserted in the order the spill hands them over: a plain table keeps that order in its
     /// row ids, where `field_value` would sort them itself.
     private func mergedRows(_ runs: [HeldFieldRows], field: IndexRowBuffer.FieldKey) throws -> [Row] {
-        let spill = try IndexRowSpill(in: nil)
-        for var rows in runs {
-            rows.sort()
-            try spill.write(rows, of: field)
+        try mergedRows([field: runs])
+    }
+
+    /// Each field's runs written to one spill, a run of every field in turn (as a buffer lets
+    /// go of all its fields each time it is full), then merged back through `captured`, whose
+    /// `constraint` may refuse a row.
+    private func mergedRows(_ runsByField: [IndexRowBuffer.FieldKey: [HeldFieldRows]], constraint: String = "", folder: String? = nil) throws -> [Row] {
+        let spill = try IndexRowSpill(in: folder)
+        for index in 0..<(runsByField.values.map(\.count).max() ?? 0) {
+            for (field, runs) in runsByField where index < runs.count {
+                var rows = runs[index]
+                rows.sort()
+                try spill.write(rows, of: field)
+            }
         }
-        #expect(spill.fieldKeys == [field])
+        #expect(spill.fieldKeys == runsByField.keys.sorted())
         let queue = try DatabaseQueue()
         return try queue.write { db in
-            try db.execute(sql: "CREATE TABLE captured (zone_id, field_id, value, record_id, folded)")
+            try db.execute(sql: "CREATE TABLE captured (zone_id, field_id, value, record_id, folded\(constraint))")
             let head = "INSERT INTO captured (zone_id, field_id, value, record_id, folded)"
             let numbers = try ChunkedInsert(head, shared: 2, perRow: 2, tail: ", NULL", in: db)
             let strings = try ChunkedInsert(head, shared: 2, perRow: 3, in: db)
-            for insert in [numbers, strings] { insert.bindShared { $0.bind(1, field.zoneRowID); $0.bind(2, field.fieldID) } }
-            try spill.insert(field, numbers: numbers, strings: strings)
+            try spill.insertAll(numbers: numbers, strings: strings) { field in
+                for insert in [numbers, strings] { insert.bindShared { $0.bind(1, field.zoneRowID); $0.bind(2, field.fieldID) } }
+            }
             return try Row.fetchAll(db, sql: "SELECT zone_id, field_id, value, record_id, folded FROM captured ORDER BY rowid")
         }
     }
@@ -106,6 +117,61 @@ import StratusTestSupport
         #expect(merged.map { $0[3] as Int64 } == expected.map { $0[3] as Int64 })
         #expect(merged.map { $0[4] as String } == expected.map { $0[4] as String })
         #expect(merged.contains { ($0[2] as String) == long })
+    }
+
+    /// Chunks of many thousand rows, merged on a helper thread while the rows before them are
+    /// inserted: every field whole, in key order, each under its own zone and field.
+    @Test func fieldsLongerThanAChunkComeBackWholeAndInOrder() throws {
+        var generator = SeededGenerator(seed: 23)
+        let words = ["Harbour", "harbour", "Café", "東京", "zeta", "Ωmega"]
+        var runsByField: [IndexRowBuffer.FieldKey: [HeldFieldRows]] = [:]
+        for (field, kind) in [(IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: 4), 0), (.init(zoneRowID: 1, fieldID: 2), 1), (.init(zoneRowID: 3, fieldID: 1), 2)] {
+            runsByField[field] = (0..<7).map { run in
+                var rows = HeldFieldRows(folds: kind == 1)
+                for index in 0..<(SpillChunk.rows / 2 + generator.below(500)) {
+                    let id = Int64(run * 10_000 + index)
+                    switch kind {
+                    case 0: rows.integers.append((Int64(generator.below(100_000)), id))
+                    case 1: rows.texts.append((words[generator.below(words.count)] + String(generator.below(5_000)), id))
+                    default: rows.reals.append((Double(generator.below(1_000)) / 8, id))
+                    }
+                }
+                return rows
+            }
+        }
+        let merged = try mergedRows(runsByField)
+        var expected: [Row] = []
+        for field in runsByField.keys.sorted() { expected += try sqliteOrder(runsByField[field]!, field: field) }
+        #expect(merged.count == expected.count)
+        #expect(merged.count > 3 * SpillChunk.rows)
+        #expect(merged == expected)
+    }
+
+    /// An insert refused halfway stops the merge: the error comes back, and the helper thread
+    /// is not left waiting for a writer that has gone (it would hold the spill's file open).
+    @Test func aRefusedInsertStopsTheMerge() throws {
+        let folder = try TemporaryDirectory("stratus-spill-stop")
+        defer { folder.remove() }
+        // Many more chunks than the helper merges ahead: it is still merging when the insert fails.
+        var runs: [HeldFieldRows] = []
+        for run in 0..<5 {
+            var rows = HeldFieldRows(folds: false)
+            rows.integers = (0..<SpillChunk.rows * 4).map { (Int64($0 * 5 + run), Int64($0 * 5 + run)) }
+            runs.append(rows)
+        }
+        #expect(throws: DatabaseError.self) {
+            try mergedRows([IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: 1): runs], constraint: ", CHECK (record_id <> 1234)",
+                           folder: folder.url.path)
+        }
+        /// Descriptors open on the (unlinked) spill file in `folder`.
+        func openSpills() -> Int {
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return descriptors.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0))?.hasPrefix(folder.url.path) == true }.count
+        }
+        // The helper lets go of the spill as it stops; give it a moment to get there.
+        let deadline = Date().addingTimeInterval(10)
+        while openSpills() > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(openSpills() == 0)
     }
 
     @Test func referenceNamesAreNotFolded() throws {

@@ -41,6 +41,11 @@ struct DirectStatement {
         bytes.withUnsafeBufferPointer { bindText(index, $0) }
     }
 
+    /// Binds UTF-8 `bytes` as text (SQLite copies them).
+    func bind(_ index: Int32, utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        bindText(index, bytes)
+    }
+
     private func bindText(_ index: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
         // An empty buffer may have no address, and a null pointer would bind NULL, not ''.
         if let base = bytes.baseAddress {

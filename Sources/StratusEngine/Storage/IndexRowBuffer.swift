@@ -72,10 +72,7 @@ final class IndexRowBuffer {
         if let spill {
             // The rest joins the runs, so each field is merged into the table once.
             try spillHeld()
-            for field in spill.fieldKeys {
-                bindShared(field)
-                try spill.insert(field, numbers: numbers, strings: strings)
-            }
+            try spill.insertAll(numbers: numbers, strings: strings, startingField: bindShared)
             self.spill = nil
             return
         }

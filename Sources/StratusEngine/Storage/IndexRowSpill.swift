@@ -13,14 +13,14 @@ import StratusModel
 /// made: nothing is left behind, whatever becomes of the process.
 final class IndexRowSpill {
     /// One sorted run: rows of one kind of one field.
-    fileprivate struct Run {
+    struct Run {
         var offset: Int
         var bytes: Int
         var count: Int
     }
 
     /// A field's runs by kind of value; SQLite orders numbers before text.
-    private struct FieldRuns {
+    struct FieldRuns {
         var integers: [Run] = []
         var reals: [Run] = []
         var texts: [Run] = []
@@ -79,26 +79,20 @@ final class IndexRowSpill {
         fields[field] = runs
     }
 
-    /// Inserts all of `field`'s rows in key order, through `numbers` (value, record id) and
-    /// `strings` (value, record id, folded key), whose shared zone and field are bound.
-    func insert(_ field: IndexRowBuffer.FieldKey, numbers: ChunkedInsert, strings: ChunkedInsert) throws {
-        guard let runs = fields[field] else { return }
-        let integers = try RunMerge(runs.integers.map { NumberCursor(run: $0, spill: self, real: false) })
-        try integers.insert(with: numbers) { cursor, statement, first in
-            statement.bind(first, Int64(bitPattern: cursor.value))
-            statement.bind(first + 1, cursor.id)
-        }
-        let reals = try RunMerge(runs.reals.map { NumberCursor(run: $0, spill: self, real: true) })
-        try reals.insert(with: numbers) { cursor, statement, first in
-            statement.bind(first, Double(bitPattern: cursor.value))
-            statement.bind(first + 1, cursor.id)
-        }
-        let folds = runs.folds
-        let texts = try RunMerge(runs.texts.map { TextCursor(run: $0, spill: self) })
-        try texts.insert(with: strings) { cursor, statement, first in
-            statement.bind(first, utf8: cursor.text)
-            statement.bind(first + 1, cursor.id)
-            statement.bind(first + 2, folds ? CaseFolding.key(String(decoding: cursor.text, as: UTF8.self)) : nil)
+    /// Inserts every field's rows in key order, field after field, through `numbers` (value,
+    /// record id) and `strings` (value, record id, folded key); `startingField` binds a field's
+    /// zone and field as the statements' shared columns before its rows. A helper thread merges
+    /// the runs (``SpillMerger``) while this one binds and inserts.
+    func insertAll(numbers: ChunkedInsert, strings: ChunkedInsert, startingField: (IndexRowBuffer.FieldKey) -> Void) throws {
+        let merger = SpillMerger(merging: fieldKeys.map { ($0, fields[$0]!) }, of: self)
+        defer { merger.cancel() }
+        var current: IndexRowBuffer.FieldKey?
+        while let chunk = try merger.next() {
+            if chunk.field != current {
+                startingField(chunk.field)
+                current = chunk.field
+            }
+            try chunk.insert(numbers: numbers, strings: strings)
         }
     }
 
@@ -115,7 +109,7 @@ final class IndexRowSpill {
     }
 
     /// The `count` bytes at `offset`.
-    fileprivate func read(at offset: Int, count: Int) throws -> [UInt8] {
+    func read(at offset: Int, count: Int) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
@@ -133,13 +127,13 @@ final class IndexRowSpill {
         return CloudKitError(.internalError, "The write \(message) (\(reason)); it was rolled back.")
     }
 
-    fileprivate static func damaged(_ what: String) -> CloudKitError {
+    static func damaged(_ what: String) -> CloudKitError {
         CloudKitError(.internalError, "The temporary file of index rows \(what); the write was rolled back.")
     }
 }
 
 /// A run's bytes, read back a slice at a time: a merge of many runs holds little of each.
-private struct RunReader {
+struct RunReader {
     static let sliceBytes = 1 << 16
 
     let spill: IndexRowSpill
@@ -196,14 +190,14 @@ private struct RunReader {
 }
 
 /// A run in key order; after ``advance()`` returned true, the cursor holds the row it read.
-private protocol RunCursor {
+protocol RunCursor {
     var count: Int { get }
     mutating func advance() throws -> Bool
     /// Whether this cursor's row comes before `other`'s in the table's key order.
     func precedes(_ other: Self) -> Bool
 }
 
-private struct NumberCursor: RunCursor {
+struct NumberCursor: RunCursor {
     private var reader: RunReader
     private let real: Bool
     let count: Int
@@ -233,7 +227,7 @@ private struct NumberCursor: RunCursor {
     }
 }
 
-private struct TextCursor: RunCursor {
+struct TextCursor: RunCursor {
     private var reader: RunReader
     let count: Int
     private(set) var text: [UInt8] = []
@@ -265,7 +259,7 @@ private struct TextCursor: RunCursor {
 }
 
 /// Runs merged into one key order through a binary heap of their cursors.
-private final class RunMerge<Cursor: RunCursor> {
+final class RunMerge<Cursor: RunCursor> {
     private var cursors: [Cursor] = []
     private var heap: [Int] = []
     private let total: Int
@@ -279,14 +273,16 @@ private final class RunMerge<Cursor: RunCursor> {
         for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
     }
 
-    /// Inserts every row in order, `bind` binding the row of the cursor that holds it.
-    func insert(with insert: ChunkedInsert, bind: (Cursor, DirectStatement, Int32) -> Void) throws {
-        try insert.insert(count: total) { _, statement, first in
-            guard let top = heap.first else { throw IndexRowSpill.damaged("holds fewer rows than it was given") }
-            bind(cursors[top], statement, first)
+    /// Hands every row to `body` in order (the cursor that holds it), until `body` returns false.
+    func forEach(_ body: (Cursor) -> Bool) throws {
+        var handed = 0
+        while let top = heap.first {
+            guard handed < total else { throw IndexRowSpill.damaged("holds more rows than it was given") }
+            guard body(cursors[top]) else { return }
+            handed += 1
             try pop()
         }
-        guard heap.isEmpty else { throw IndexRowSpill.damaged("holds more rows than it was given") }
+        guard handed == total else { throw IndexRowSpill.damaged("holds fewer rows than it was given") }
     }
 
     /// Moves past the smallest row.
