@@ -28,13 +28,19 @@ import StratusTestSupport
             }
         }
         #expect(spill.fieldKeys == runsByField.keys.sorted())
+        return try inserted(by: IndexRowChunker(merging: spill), constraint: constraint)
+    }
+
+    /// The rows as a flush inserts them, in the order it does: through `chunker`, into
+    /// `captured`, whose `constraint` may refuse a row.
+    private func inserted(by chunker: IndexRowChunker, constraint: String = "") throws -> [Row] {
         let queue = try DatabaseQueue()
         return try queue.write { db in
             try db.execute(sql: "CREATE TABLE captured (zone_id, field_id, value, record_id, folded\(constraint))")
             let head = "INSERT INTO captured (zone_id, field_id, value, record_id, folded)"
             let numbers = try ChunkedInsert(head, shared: 2, perRow: 2, tail: ", NULL", in: db)
             let strings = try ChunkedInsert(head, shared: 2, perRow: 3, in: db)
-            try spill.insertAll(numbers: numbers, strings: strings) { field in
+            try chunker.insertAll(numbers: numbers, strings: strings) { field in
                 for insert in [numbers, strings] { insert.bindShared { $0.bind(1, field.zoneRowID); $0.bind(2, field.fieldID) } }
             }
             return try Row.fetchAll(db, sql: "SELECT zone_id, field_id, value, record_id, folded FROM captured ORDER BY rowid")
@@ -119,8 +125,9 @@ import StratusTestSupport
         #expect(merged.contains { ($0[2] as String) == long })
     }
 
-    /// Chunks of many thousand rows, merged on a helper thread while the rows before them are
-    /// inserted: every field whole, in key order, each under its own zone and field.
+    /// Chunks of many thousand rows, made on a helper thread while the rows before them are
+    /// inserted, from a spill's runs or from rows held in memory: every field whole, in key
+    /// order, each under its own zone and field.
     @Test func fieldsLongerThanAChunkComeBackWholeAndInOrder() throws {
         var generator = SeededGenerator(seed: 23)
         let words = ["Harbour", "harbour", "Café", "東京", "zeta", "Ωmega"]
@@ -128,7 +135,7 @@ import StratusTestSupport
         for (field, kind) in [(IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: 4), 0), (.init(zoneRowID: 1, fieldID: 2), 1), (.init(zoneRowID: 3, fieldID: 1), 2)] {
             runsByField[field] = (0..<7).map { run in
                 var rows = HeldFieldRows(folds: kind == 1)
-                for index in 0..<(SpillChunk.rows / 2 + generator.below(500)) {
+                for index in 0..<(IndexRowChunk.rows / 2 + generator.below(500)) {
                     let id = Int64(run * 10_000 + index)
                     switch kind {
                     case 0: rows.integers.append((Int64(generator.below(100_000)), id))
@@ -143,8 +150,19 @@ import StratusTestSupport
         var expected: [Row] = []
         for field in runsByField.keys.sorted() { expected += try sqliteOrder(runsByField[field]!, field: field) }
         #expect(merged.count == expected.count)
-        #expect(merged.count > 3 * SpillChunk.rows)
+        #expect(merged.count > 3 * IndexRowChunk.rows)
         #expect(merged == expected)
+        // The same rows never spilled: each field's held rows, sorted on the helper thread.
+        let held = runsByField.keys.sorted().map { field in
+            var all = HeldFieldRows(folds: runsByField[field]![0].folds)
+            for rows in runsByField[field]! {
+                all.integers += rows.integers
+                all.reals += rows.reals
+                all.texts += rows.texts
+            }
+            return (field, all)
+        }
+        #expect(try inserted(by: IndexRowChunker(sorting: held)) == expected)
     }
 
     /// An insert refused halfway stops the merge: the error comes back, and the helper thread
@@ -156,7 +174,7 @@ import StratusTestSupport
         var runs: [HeldFieldRows] = []
         for run in 0..<5 {
             var rows = HeldFieldRows(folds: false)
-            rows.integers = (0..<SpillChunk.rows * 4).map { (Int64($0 * 5 + run), Int64($0 * 5 + run)) }
+            rows.integers = (0..<IndexRowChunk.rows * 4).map { (Int64($0 * 5 + run), Int64($0 * 5 + run)) }
             runs.append(rows)
         }
         #expect(throws: DatabaseError.self) {

@@ -69,20 +69,18 @@ final class IndexRowBuffer {
                 insert.bindShared { $0.bind(1, field.zoneRowID); $0.bind(2, field.fieldID) }
             }
         }
+        let chunker: IndexRowChunker
         if let spill {
             // The rest joins the runs, so each field is merged into the table once.
             try spillHeld()
-            try spill.insertAll(numbers: numbers, strings: strings, startingField: bindShared)
+            chunker = IndexRowChunker(merging: spill)
             self.spill = nil
-            return
+        } else {
+            // Moved out, not copied, so the helper sorts each field's arrays in place.
+            let keys = fields.keys.filter { fields[$0]!.count > 0 }.sorted()
+            chunker = IndexRowChunker(sorting: keys.map { ($0, fields.removeValue(forKey: $0)!) })
         }
-        try forEachSortedField { field, rows in
-            bindShared(field)
-            // SQLite orders numbers before text; a field holds one type, so this is key order.
-            try insertNumbers(rows.integers, with: numbers) { $0.bind($1, $2) }
-            try insertNumbers(rows.reals, with: numbers) { $0.bind($1, $2) }
-            try insertTexts(rows, with: strings)
-        }
+        try chunker.insertAll(numbers: numbers, strings: strings, startingField: bindShared)
         try insertEdges()
         held = 0
     }
@@ -134,30 +132,5 @@ final class IndexRowBuffer {
             statement.bind(first + 2, row.sourceID)
         }
         edges.removeAll(keepingCapacity: true)
-    }
-
-    /// Writes one field's strings, sorted (``HeldFieldRows/textOrder``).
-    private func insertTexts(_ rows: HeldFieldRows, with insert: ChunkedInsert) throws {
-        let folds = rows.folds
-        // Read in place: indexing the arrays row by row retained each string and checked each index.
-        try rows.texts.withUnsafeBufferPointer { texts in
-            try rows.textOrder.withUnsafeBufferPointer { order in
-                try insert.insert(count: order.count) { index, statement, first in
-                    let row = texts[order[index]]
-                    statement.bind(first, row.0)
-                    statement.bind(first + 1, row.1)
-                    statement.bind(first + 2, folds ? CaseFolding.key(row.0) : nil)
-                }
-            }
-        }
-    }
-
-    /// Writes one field's numeric rows, sorted; the statement holds the zone and field.
-    private func insertNumbers<Number>(_ rows: [(Number, Int64)], with insert: ChunkedInsert,
-                                       bindValue: (DirectStatement, Int32, Number) -> Void) throws {
-        try insert.insert(count: rows.count) { index, statement, first in
-            bindValue(statement, first, rows[index].0)
-            statement.bind(first + 1, rows[index].1)
-        }
     }
 }

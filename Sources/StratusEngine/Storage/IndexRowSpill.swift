@@ -79,22 +79,8 @@ final class IndexRowSpill {
         fields[field] = runs
     }
 
-    /// Inserts every field's rows in key order, field after field, through `numbers` (value,
-    /// record id) and `strings` (value, record id, folded key); `startingField` binds a field's
-    /// zone and field as the statements' shared columns before its rows. A helper thread merges
-    /// the runs (``SpillMerger``) while this one binds and inserts.
-    func insertAll(numbers: ChunkedInsert, strings: ChunkedInsert, startingField: (IndexRowBuffer.FieldKey) -> Void) throws {
-        let merger = SpillMerger(merging: fieldKeys.map { ($0, fields[$0]!) }, of: self)
-        defer { merger.cancel() }
-        var current: IndexRowBuffer.FieldKey?
-        while let chunk = try merger.next() {
-            if chunk.field != current {
-                startingField(chunk.field)
-                current = chunk.field
-            }
-            try chunk.insert(numbers: numbers, strings: strings)
-        }
-    }
+    /// Every field's runs, the fields in key order (what ``IndexRowChunker`` merges).
+    var runsByField: [(IndexRowBuffer.FieldKey, FieldRuns)] { fieldKeys.map { ($0, fields[$0]!) } }
 
     private func append(_ bytes: [UInt8], count: Int) throws -> Run {
         var written = 0

@@ -1,0 +1,254 @@
+import Foundation
+import StratusModel
+
+/// Turns an ``IndexRowBuffer``'s held rows into chunks of rows ready to bind
+/// (``IndexRowChunk``), in key order, on a helper thread, while the writing thread inserts the
+/// chunk before: the runs of an ``IndexRowSpill`` merged, or the rows still held sorted.
+///
+/// The writer inserts an import's held index rows alone, at the import's end, when the reading
+/// thread has finished and its core is free: merging the runs and folding the strings' case
+/// there took 1.4 s of that stretch's 7 at a million records, and sorting, folding and reading
+/// the strings to bind a fifth of it at 100,000.
+final class IndexRowChunker: @unchecked Sendable {
+    /// Chunks made ahead of the writer: enough to keep it busy, little memory.
+    private static let capacity = 4
+
+    private let condition = NSCondition()
+    private var ready: [IndexRowChunk] = []
+    private var failure: Error?
+    private var finished = false
+    private var cancelled = false
+    /// The rows, touched by the helper thread only once it starts. It takes them out (so a
+    /// field's arrays are sorted in place, not copied first) and lets go of them before it says
+    /// it has finished, so a spill's file closes with the writer's last reference.
+    private var spill: IndexRowSpill?
+    private var held: [(IndexRowBuffer.FieldKey, HeldFieldRows)]?
+
+    /// Starts merging `spill`'s runs.
+    convenience init(merging spill: IndexRowSpill) {
+        self.init(spill: spill, held: nil)
+    }
+
+    /// Starts sorting rows held in memory, by field in key order. Pass them with `consume`
+    /// (or as a new array): a copy left behind would make each sort copy its arrays first.
+    convenience init(sorting fields: consuming [(IndexRowBuffer.FieldKey, HeldFieldRows)]) {
+        self.init(spill: nil, held: fields)
+    }
+
+    private init(spill: IndexRowSpill?, held: consuming [(IndexRowBuffer.FieldKey, HeldFieldRows)]?) {
+        self.spill = spill
+        self.held = held
+        let thread = Thread { [self] in
+            var failure: Error?
+            do {
+                if let spill = self.spill.take() { try chunk(spill) }
+                if var held = self.held.take() { try chunk(&held) }
+            } catch {
+                failure = error
+            }
+            finish(failure)
+        }
+        thread.start()
+    }
+
+    /// Inserts every row, field after field, through `numbers` (value, record id) and `strings`
+    /// (value, record id, folded key); `startingField` binds a field's zone and field as the
+    /// statements' shared columns before its rows.
+    func insertAll(numbers: ChunkedInsert, strings: ChunkedInsert, startingField: (IndexRowBuffer.FieldKey) -> Void) throws {
+        defer { cancel() }
+        var current: IndexRowBuffer.FieldKey?
+        while let chunk = try next() {
+            if chunk.field != current {
+                startingField(chunk.field)
+                current = chunk.field
+            }
+            try chunk.insert(numbers: numbers, strings: strings)
+        }
+    }
+
+    /// The next chunk in key order, or nil after the last; throws what stopped the merge once
+    /// the chunks merged before it are taken.
+    private func next() throws -> IndexRowChunk? {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.isEmpty && !finished { condition.wait() }
+        guard ready.isEmpty else {
+            condition.broadcast()
+            return ready.removeFirst()
+        }
+        if let failure { throw failure }
+        return nil
+    }
+
+    /// Stops the helper at its next chunk (the writer failed, or has taken everything).
+    private func cancel() {
+        condition.lock()
+        cancelled = true
+        ready.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Merges each field's runs.
+    private func chunk(_ spill: IndexRowSpill) throws {
+        for (field, runs) in spill.runsByField {
+            for (kind, list) in [(IndexRowChunk.Kind.integers, runs.integers), (.reals, runs.reals)] where !list.isEmpty {
+                var chunk = IndexRowChunk(field: field, kind: kind, folds: false)
+                try RunMerge(list.map { NumberCursor(run: $0, spill: spill, real: kind == .reals) }).forEach { cursor in
+                    chunk.append(value: cursor.value, id: cursor.id)
+                    return chunk.ids.count < IndexRowChunk.rows || hand(&chunk)
+                }
+                guard hand(&chunk) else { return }
+            }
+            guard !runs.texts.isEmpty else { continue }
+            var chunk = IndexRowChunk(field: field, kind: .texts, folds: runs.folds)
+            try RunMerge(runs.texts.map { TextCursor(run: $0, spill: spill) }).forEach { cursor in
+                cursor.text.withUnsafeBufferPointer { chunk.append(utf8: $0, id: cursor.id) }
+                return chunk.ids.count < IndexRowChunk.rows || hand(&chunk)
+            }
+            guard hand(&chunk) else { return }
+        }
+    }
+
+    /// Sorts each field's rows, taking them out of `fields` first.
+    private func chunk(_ fields: inout [(IndexRowBuffer.FieldKey, HeldFieldRows)]) throws {
+        for index in fields.indices {
+            let field = fields[index].0
+            var rows = HeldFieldRows(folds: false)
+            swap(&rows, &fields[index].1)
+            rows.sort()
+            // SQLite orders numbers before text; a field holds one type, so this is key order.
+            var chunk = IndexRowChunk(field: field, kind: .integers, folds: false)
+            for (value, id) in rows.integers {
+                chunk.append(value: UInt64(bitPattern: value), id: id)
+                guard chunk.ids.count < IndexRowChunk.rows || hand(&chunk) else { return }
+            }
+            guard hand(&chunk) else { return }
+            chunk = IndexRowChunk(field: field, kind: .reals, folds: false)
+            for (value, id) in rows.reals {
+                chunk.append(value: value.bitPattern, id: id)
+                guard chunk.ids.count < IndexRowChunk.rows || hand(&chunk) else { return }
+            }
+            guard hand(&chunk) else { return }
+            chunk = IndexRowChunk(field: field, kind: .texts, folds: rows.folds)
+            for position in rows.textOrder {
+                var text = rows.texts[position].0
+                text.withUTF8 { chunk.append(utf8: $0, id: rows.texts[position].1) }
+                guard chunk.ids.count < IndexRowChunk.rows || hand(&chunk) else { return }
+            }
+            guard hand(&chunk) else { return }
+        }
+    }
+
+    /// Hands a full (or last) chunk over and starts `chunk` anew; false once cancelled.
+    private func hand(_ chunk: inout IndexRowChunk) -> Bool {
+        let full = chunk
+        chunk = IndexRowChunk(field: full.field, kind: full.kind, folds: full.folds)
+        guard !full.ids.isEmpty else { return !isCancelled }
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.count >= IndexRowChunker.capacity && !cancelled { condition.wait() }
+        guard !cancelled else { return false }
+        ready.append(full)
+        condition.broadcast()
+        return true
+    }
+
+    private var isCancelled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return cancelled
+    }
+
+    private func finish(_ error: Error?) {
+        condition.lock()
+        failure = error
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// Up to ``rows`` merged rows of one kind of one field, in key order, held as the statements
+/// bind them: numbers as bit patterns, strings as one buffer of UTF-8 with each row's end, and a
+/// folding field's keys made already.
+struct IndexRowChunk {
+    enum Kind { case integers, reals, texts }
+
+    /// A whole number of ``ChunkedInsert`` statements.
+    static let rows = ChunkedInsert.rowsPerChunk * 32
+
+    let field: IndexRowBuffer.FieldKey
+    let kind: Kind
+    let folds: Bool
+    /// Numbers' bit patterns (integers and reals alike).
+    private(set) var values: [UInt64] = []
+    private(set) var ids: [Int64] = []
+    private var text: [UInt8] = []
+    private var textEnds: [Int] = []
+    /// A folding field's keys: each row's range in `folded`, or a start of -1 where the text
+    /// is its own key (``CaseFolding/isOwnKey(utf8:)``).
+    private var folded: [UInt8] = []
+    private var foldedStarts: [Int] = []
+    private var foldedEnds: [Int] = []
+
+    init(field: IndexRowBuffer.FieldKey, kind: Kind, folds: Bool) {
+        self.field = field
+        self.kind = kind
+        self.folds = folds
+    }
+
+    mutating func append(value: UInt64, id: Int64) {
+        values.append(value)
+        ids.append(id)
+    }
+
+    mutating func append(utf8 bytes: UnsafeBufferPointer<UInt8>, id: Int64) {
+        text.append(contentsOf: bytes)
+        textEnds.append(text.count)
+        ids.append(id)
+        guard folds else { return }
+        if CaseFolding.isOwnKey(utf8: bytes) {
+            foldedStarts.append(-1)
+            foldedEnds.append(-1)
+        } else {
+            foldedStarts.append(folded.count)
+            folded.append(contentsOf: CaseFolding.key(String(decoding: bytes, as: UTF8.self)).utf8)
+            foldedEnds.append(folded.count)
+        }
+    }
+
+    /// Inserts the rows through `numbers` (value, record id) or `strings` (value, record id,
+    /// folded key), whose shared zone and field are bound.
+    func insert(numbers: ChunkedInsert, strings: ChunkedInsert) throws {
+        switch kind {
+        case .integers:
+            try numbers.insert(count: ids.count) { row, statement, first in
+                statement.bind(first, Int64(bitPattern: values[row]))
+                statement.bind(first + 1, ids[row])
+            }
+        case .reals:
+            try numbers.insert(count: ids.count) { row, statement, first in
+                statement.bind(first, Double(bitPattern: values[row]))
+                statement.bind(first + 1, ids[row])
+            }
+        case .texts:
+            try text.withUnsafeBufferPointer { text in
+                try folded.withUnsafeBufferPointer { folded in
+                    try strings.insert(count: ids.count) { row, statement, first in
+                        let own = UnsafeBufferPointer(rebasing: text[(row == 0 ? 0 : textEnds[row - 1])..<textEnds[row]])
+                        statement.bind(first, utf8: own)
+                        statement.bind(first + 1, ids[row])
+                        if !folds {
+                            statement.bindNull(first + 2)
+                        } else if foldedStarts[row] < 0 {
+                            statement.bind(first + 2, utf8: own)
+                        } else {
+                            statement.bind(first + 2, utf8: UnsafeBufferPointer(rebasing: folded[foldedStarts[row]..<foldedEnds[row]]))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
