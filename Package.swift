@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // Value types shared by the predicate language and the engine.
@@ -34,6 +35,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the bulk write path's statements (DirectStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // A bitmap of row ids (BitSet), for finding the records that lack a field.
+                .product(name: "BitCollections", package: "swift-collections"),
             ],
             // A file sees only the members of modules it imports: GRDB's stay in Storage/.
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]

@@ -135,6 +135,21 @@ import StratusTestSupport
         let withoutN = all.filter { $0["n"] == nil }.count
         #expect(withoutN > 200, "about a tenth: found by loading records in modification order")
         #expect(try lacking("n") == [withoutN, withoutN])
+        // The records lacking a field, in modification order from a position, either way: what
+        // SQLite finds (skipping the ids its index holds) is what the seam's storage finds.
+        try QueryStorages.read(temp, zone: zone, type: "Thing") { storages in
+            let field = try #require(storages.type.fieldIDs["n"])
+            for backwards in [false, true] {
+                let all = try storages.memory.modificationOrder(after: nil, count: .max, backwards: backwards, lackingField: field)
+                #expect(all.count == withoutN)
+                for (start, count) in [(nil, Int.max), (all[10], 25), (all[withoutN - 3], 100)] {
+                    let sqlite = try storages.sqlite.modificationOrder(after: start, count: count, backwards: backwards, lackingField: field)
+                    let memory = try storages.memory.modificationOrder(after: start, count: count, backwards: backwards, lackingField: field)
+                    #expect(sqlite.map(\.id) == memory.map(\.id) && sqlite.map(\.modifiedAt) == memory.map(\.modifiedAt))
+                    #expect(!sqlite.isEmpty)
+                }
+            }
+        }
         #expect(try lacking("u") == [0, 0])
         #expect(try lacking("s") == [0, 0])
         var thing = try #require(try temp.privateDB.records(for: [RecordID(recordName: "t7", zoneID: zone)]).first).result.get()
