@@ -181,15 +181,59 @@ import StratusTestSupport
             try mergedRows([IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: 1): runs], constraint: ", CHECK (record_id <> 1234)",
                            folder: folder.url.path)
         }
-        /// Descriptors open on the (unlinked) spill file in `folder`.
-        func openSpills() -> Int {
-            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-            return descriptors.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0))?.hasPrefix(folder.url.path) == true }.count
+        #expect(Self.openSpills(in: folder.url.path).isEmpty, "the helper let go of the spill before the insert threw")
+    }
+
+    /// Descriptors of this process open on (unlinked) spill files in `folder`.
+    private static func openSpills(in folder: String) -> [String] {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0))?.hasPrefix(folder) == true }
+    }
+
+    /// A run that cannot be read back whole (its file cut short under it) fails the insert,
+    /// after the chunks merged before the damage: the import rolls back instead of committing
+    /// without those rows.
+    @Test func aDamagedSpillFailsTheInsert() throws {
+        let folder = try TemporaryDirectory("stratus-spill-damaged")
+        defer { folder.remove() }
+        let spill = try IndexRowSpill(in: folder.url.path)
+        let field = IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: 1)
+        for run in 0..<2 {
+            var rows = HeldFieldRows(folds: false)
+            rows.integers = (0..<IndexRowChunk.rows * 4).map { (Int64($0 * 2 + run), Int64($0 * 2 + run)) }
+            rows.sort()
+            try spill.write(rows, of: field)
         }
-        // The helper lets go of the spill as it stops; give it a moment to get there.
-        let deadline = Date().addingTimeInterval(10)
-        while openSpills() > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(openSpills() == 0)
+        let descriptor = try #require(Self.openSpills(in: folder.url.path).first)
+        // Each row is 16 bytes: the second run loses its last 12,500 rows.
+        #expect(truncate("/proc/self/fd/" + descriptor, off_t(2 * IndexRowChunk.rows * 4 * 16 - 200_000)) == 0)
+        #expect(throws: CloudKitError.self) { try inserted(by: IndexRowChunker(merging: spill)) }
+    }
+
+    /// A writer slower than the helper: the helper fills its queue and waits, and is woken for
+    /// every chunk the writer takes; every row arrives, each field's shared columns bound once.
+    @Test func aSlowWriterGetsEveryChunk() throws {
+        let fields = (0..<10).map { index in
+            var rows = HeldFieldRows(folds: false)
+            rows.integers = (0..<IndexRowChunk.rows + 1).map { (Int64($0), Int64(index)) }
+            return (IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: Int64(index)), rows)
+        }
+        let queue = try DatabaseQueue()
+        var started: [Int64] = []
+        let count = try queue.write { db in
+            try db.execute(sql: "CREATE TABLE captured (zone_id, field_id, value, record_id, folded)")
+            let head = "INSERT INTO captured (zone_id, field_id, value, record_id, folded)"
+            let numbers = try ChunkedInsert(head, shared: 2, perRow: 2, tail: ", NULL", in: db)
+            let strings = try ChunkedInsert(head, shared: 2, perRow: 3, in: db)
+            try IndexRowChunker(sorting: fields).insertAll(numbers: numbers, strings: strings) { field in
+                started.append(field.fieldID)
+                Thread.sleep(forTimeInterval: 0.02)
+                for insert in [numbers, strings] { insert.bindShared { $0.bind(1, field.zoneRowID); $0.bind(2, field.fieldID) } }
+            }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM captured") ?? 0
+        }
+        #expect(started == Array(0..<10))
+        #expect(count == 10 * (IndexRowChunk.rows + 1))
     }
 
     @Test func referenceNamesAreNotFolded() throws {

@@ -80,12 +80,15 @@ final class IndexRowChunker: @unchecked Sendable {
         return nil
     }
 
-    /// Stops the helper at its next chunk (the writer failed, or has taken everything).
+    /// Stops the helper at its next chunk (the writer failed, or has taken everything) and
+    /// waits until it has let go of the rows, so a spill's file is closed when the insert
+    /// returns or throws. On success the helper has finished already.
     private func cancel() {
         condition.lock()
         cancelled = true
         ready.removeAll()
         condition.broadcast()
+        while !finished { condition.wait() }
         condition.unlock()
     }
 
