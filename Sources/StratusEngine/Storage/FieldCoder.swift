@@ -51,6 +51,17 @@ enum FieldCoder {
         return fields
     }
 
+    /// Whether two values are stored as the same bytes: then they have the same index rows.
+    /// Stricter than `==`, which takes a precomposed and a decomposed `é` as one string, and
+    /// 0.0 as -0.0, where the index holds each value's own bytes.
+    static func storesAlike(_ a: FieldValue?, _ b: FieldValue?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        var first = ByteWriter(), second = ByteWriter()
+        writeTagged(a, into: &first)
+        writeTagged(b, into: &second)
+        return first.bytes == second.bytes
+    }
+
     /// Writes one tagged value (a cursor's sort key, a query argument).
     static func writeValue(_ value: FieldValue, into writer: inout ByteWriter) {
         writeTagged(value, into: &writer)

@@ -29,17 +29,37 @@ struct RecordIndexer {
         try apply(recordID: recordID, fields: fields, tokens: [:], inserting: false)
     }
 
+    /// Moves a record's index rows from `oldFields` to `fields`, both under this indexer's
+    /// type: only the fields whose stored values differ lose their rows and gain new ones, and
+    /// the full-text row is rewritten only when a SEARCHABLE field changed. A record saved or
+    /// restored again unchanged (a store refilled from its own export) touches no index row,
+    /// where removing and adding every row cost 30 µs a record.
+    func update(recordID: Int64, from oldFields: [String: FieldValue], to fields: [String: FieldValue], tokens: [String: [String]] = [:]) throws {
+        var changed = Set<String>()
+        for (name, value) in fields where !FieldCoder.storesAlike(oldFields[name], value) { changed.insert(name) }
+        for name in oldFields.keys where fields[name] == nil { changed.insert(name) }
+        guard !changed.isEmpty else { return }
+        let rewritingText = changed.contains { type.fields[$0]?.searchesText == true }
+        try apply(recordID: recordID, fields: oldFields, tokens: [:], inserting: false, only: changed, rewritingText: rewritingText)
+        try apply(recordID: recordID, fields: fields, tokens: tokens, inserting: true, only: changed, rewritingText: rewritingText)
+    }
+
     /// A full-text token as indexed: the folded word behind a prefix naming the zone and record
     /// type (`z4t2xharbour`), so a search reads only its own zone and type's postings.
     static func scopedToken(_ token: String, zoneRowID: Int64, typeID: Int64) -> String { "z\(zoneRowID)t\(typeID)x\(token)" }
 
-    private func apply(recordID: Int64, fields: [String: FieldValue], tokens: [String: [String]], inserting: Bool) throws {
+    /// `only`: the fields whose value rows and reference edges change (nil: all of them);
+    /// `rewritingText`: whether the full-text row, made of every field's words, is removed or
+    /// written.
+    private func apply(recordID: Int64, fields: [String: FieldValue], tokens: [String: [String]], inserting: Bool,
+                       only: Set<String>? = nil, rewritingText: Bool = true) throws {
         // The full-text row, built as bytes: appending to a String cost more than the tokens.
         var text: [UInt8] = []
         var tokenPrefix: [UInt8] = []
         // Any field order will do: the full-text row is a bag of tokens.
         for (name, value) in fields {
-            if value.type.base == .reference {
+            let rowsChange = only?.contains(name) ?? true
+            if rowsChange, value.type.base == .reference {
                 try value.forEachElement { element in
                     if case .reference(let reference) = element, reference.action == .deleteSelf {
                         try edge(target: reference.recordName, source: recordID, inserting: inserting)
@@ -47,7 +67,7 @@ struct RecordIndexer {
                 }
             }
             guard let field = type.fields[name] else { continue }
-            if field.searchesText {
+            if rewritingText, inserting, field.searchesText {
                 if tokenPrefix.isEmpty {
                     tokenPrefix = Array(RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: type.id).utf8)
                     text.reserveCapacity(256)
@@ -58,11 +78,12 @@ struct RecordIndexer {
                     text.append(contentsOf: token.utf8)
                 }
             }
-            guard field.indexesValues else { continue }
+            guard rowsChange, field.indexesValues else { continue }
             try value.forEachElement { element in
                 if let key = IndexKey(element) { try valueRow(fieldID: field.id, key: key, recordID: recordID, inserting: inserting) }
             }
         }
+        guard rewritingText else { return }
         if inserting, !text.isEmpty {
             let insert = try DirectStatement("INSERT INTO record_text (rowid, tokens) VALUES (?, ?)", in: db.sqlite)
             insert.bind(1, recordID)

@@ -7,8 +7,8 @@ import StratusModel
 /// `reference_edge` rows cannot drift apart (and another backend writes both in one place).
 ///
 /// It adds no statement of its own: inserting is the row's insert and then its index rows;
-/// replacing removes the old index rows, updates the row, and adds the new ones, as the callers
-/// did by hand. New index rows go through `buffer` when given (held back and written sorted,
+/// replacing removes the old index rows, updates the row, and adds the new ones (only those of
+/// changed fields when the type's indexes are as before), as the callers did by hand. New index rows go through `buffer` when given (held back and written sorted,
 /// see ``IndexRowBuffer``); removals are always immediate, so a caller holding rows of a record
 /// it replaces flushes them first.
 struct RecordWriter {
@@ -37,10 +37,16 @@ struct RecordWriter {
 
     /// Replaces the record with row id `id` in its zone: removes the index rows `oldFields`
     /// had under `oldType`, updates the row as `update` says, and adds the rows `fields` have
-    /// under `type`.
+    /// under `type`. Under one type indexed alike, only the fields whose values changed move
+    /// (``RecordIndexer/update(recordID:from:to:tokens:)``).
     func replace(id: Int64, zoneRowID: Int64, oldFields: [String: FieldValue], oldType: SchemaCatalog.TypeEntry, update: RowUpdate,
                  fields: [String: FieldValue], tokens: [String: [String]] = [:], type: SchemaCatalog.TypeEntry, buffer: IndexRowBuffer? = nil) throws {
-        try RecordIndexer(db: db, zoneRowID: zoneRowID, type: oldType).remove(recordID: id, fields: oldFields)
+        let indexedAlike = oldType.id == type.id && oldType.fields == type.fields
+        if indexedAlike {
+            try RecordIndexer(db: db, zoneRowID: zoneRowID, type: type, buffer: buffer).update(recordID: id, from: oldFields, to: fields, tokens: tokens)
+        } else {
+            try RecordIndexer(db: db, zoneRowID: zoneRowID, type: oldType).remove(recordID: id, fields: oldFields)
+        }
         let rows = RecordRowWriter(db: db)
         switch update {
         case .all(let row):
@@ -51,7 +57,9 @@ struct RecordWriter {
         case .unchanged:
             break
         }
-        try RecordIndexer(db: db, zoneRowID: zoneRowID, type: type, buffer: buffer).add(recordID: id, fields: fields, tokens: tokens)
+        if !indexedAlike {
+            try RecordIndexer(db: db, zoneRowID: zoneRowID, type: type, buffer: buffer).add(recordID: id, fields: fields, tokens: tokens)
+        }
     }
 
     /// Deletes one record: its index rows (as `catalog`, the schema it was written under, says),

@@ -16,7 +16,7 @@ extension SchemaCatalog {
         private(set) var fields: [String: Field]
 
         /// What writing a value of one declared field needs to know.
-        struct Field: Sendable {
+        struct Field: Sendable, Equatable {
             var id: Int64
             var type: FieldType
             /// SEARCHABLE and a string: its words go in the full-text row.
