@@ -101,6 +101,27 @@ import StratusTestSupport
         #expect(stored == Data("Cafe\u{301}".utf8))
     }
 
+    /// `reference_edge` rows name no field: two fields pointing at one target with DELETE_SELF
+    /// share a row, and dropping one of them leaves the other's edge (the cascade still works).
+    @Test func twoFieldsPointingAtOneRecordKeepTheirEdge() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Z")
+        let db = temp.privateDB
+        let parent = StratusEngine.Record(recordType: "Item", recordID: RecordID(recordName: "parent", zoneID: zone), fields: ["title": .string("p")])
+        let child = StratusEngine.Record(recordType: "Item", recordID: RecordID(recordName: "child", zoneID: zone), fields: [
+            "owner": .reference(Reference(recordName: "parent", action: .deleteSelf)),
+            "links": .list(.reference, [.reference(Reference(recordName: "parent", action: .deleteSelf))]),
+        ])
+        _ = try db.modifyRecords(saving: [parent, child]).savedRecords()
+        var fetched = try #require(try db.records(for: [child.recordID]).first).result.get()
+        fetched["links"] = nil
+        _ = try db.modifyRecords(saving: [fetched]).savedRecords()
+        #expect(try temp.store.read { db in try Int.fetchOne(db.sqlite, sql: "SELECT count(*) FROM reference_edge") } == 1)
+        let result = try db.modifyRecords(deleting: [parent.recordID])
+        #expect(result.cascadeDeletedRecordIDs.map(\.recordName) == ["child"])
+        #expect(try db.records(for: [child.recordID]).first.map { (try? $0.result.get()) == nil } == true)
+    }
+
     /// A store filled again from its own export: every record is replaced by itself, and no
     /// index row moves.
     @Test func reimportingAnExportMovesNoIndexRow() throws {

@@ -42,6 +42,21 @@ struct RecordIndexer {
         let rewritingText = changed.contains { type.fields[$0]?.searchesText == true }
         try apply(recordID: recordID, fields: oldFields, tokens: [:], inserting: false, only: changed, rewritingText: rewritingText)
         try apply(recordID: recordID, fields: fields, tokens: tokens, inserting: true, only: changed, rewritingText: rewritingText)
+        // A `reference_edge` row names no field: two fields pointing at one target share it, so
+        // edges move by the record's whole set of DELETE_SELF targets, not by changed field.
+        guard changed.contains(where: { oldFields[$0]?.type.base == .reference || fields[$0]?.type.base == .reference }) else { return }
+        let before = RecordIndexer.edgeTargets(oldFields), after = RecordIndexer.edgeTargets(fields)
+        for target in before.subtracting(after).sorted() { try edge(target: target, source: recordID, inserting: false) }
+        for target in after.subtracting(before).sorted() { try edge(target: target, source: recordID, inserting: true) }
+    }
+
+    /// The records `fields` point at with DELETE_SELF.
+    private static func edgeTargets(_ fields: [String: FieldValue]) -> Set<String> {
+        var targets = Set<String>()
+        for value in fields.values where value.type.base == .reference {
+            value.forEachElement { if case .reference(let reference) = $0, reference.action == .deleteSelf { targets.insert(reference.recordName) } }
+        }
+        return targets
     }
 
     /// A full-text token as indexed: the folded word behind a prefix naming the zone and record
@@ -59,7 +74,8 @@ struct RecordIndexer {
         // Any field order will do: the full-text row is a bag of tokens.
         for (name, value) in fields {
             let rowsChange = only?.contains(name) ?? true
-            if rowsChange, value.type.base == .reference {
+            // Under `only`, update moves the edges itself.
+            if only == nil, value.type.base == .reference {
                 try value.forEachElement { element in
                     if case .reference(let reference) = element, reference.action == .deleteSelf {
                         try edge(target: reference.recordName, source: recordID, inserting: inserting)
