@@ -32,8 +32,8 @@ struct RecordIndexer {
     /// Moves a record's index rows from `oldFields` to `fields`, both under this indexer's
     /// type: only the fields whose stored values differ lose their rows and gain new ones, and
     /// the full-text row is rewritten only when a SEARCHABLE field changed. A record saved or
-    /// restored again unchanged (a store refilled from its own export) touches no index row,
-    /// where removing and adding every row cost 30 µs a record.
+    /// restored again unchanged (a store refilled from its own export) touches no index row:
+    /// removing and adding every row took 5.5 s of the 7.5 that 100,000 such records took.
     func update(recordID: Int64, from oldFields: [String: FieldValue], to fields: [String: FieldValue], tokens: [String: [String]] = [:]) throws {
         var changed = Set<String>()
         for (name, value) in fields where !FieldCoder.storesAlike(oldFields[name], value) { changed.insert(name) }

@@ -8,9 +8,10 @@ import StratusModel
 ///
 /// It adds no statement of its own: inserting is the row's insert and then its index rows;
 /// replacing removes the old index rows, updates the row, and adds the new ones (only those of
-/// changed fields when the type's indexes are as before), as the callers did by hand. New index rows go through `buffer` when given (held back and written sorted,
-/// see ``IndexRowBuffer``); removals are always immediate, so a caller holding rows of a record
-/// it replaces flushes them first.
+/// changed fields when the type's indexes are as before), as the callers did by hand. New index
+/// rows go through `buffer` when given (held back and written sorted, see ``IndexRowBuffer``);
+/// removals are always immediate, so a caller holding rows of a record it replaces flushes them
+/// first.
 struct RecordWriter {
     let db: StoreTransaction
 
