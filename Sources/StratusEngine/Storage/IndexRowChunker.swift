@@ -99,7 +99,7 @@ final class IndexRowChunker: @unchecked Sendable {
                 var chunk = IndexRowChunk(field: field, kind: kind, folds: false)
                 try RunMerge(list.map { NumberCursor(run: $0, spill: spill, real: kind == .reals) }).forEach { cursor in
                     chunk.append(value: cursor.value, id: cursor.id)
-                    return chunk.ids.count < IndexRowChunk.rows || hand(&chunk)
+                    return handWhenFull(&chunk)
                 }
                 guard hand(&chunk) else { return }
             }
@@ -107,7 +107,7 @@ final class IndexRowChunker: @unchecked Sendable {
             var chunk = IndexRowChunk(field: field, kind: .texts, folds: runs.folds)
             try RunMerge(runs.texts.map { TextCursor(run: $0, spill: spill) }).forEach { cursor in
                 cursor.text.withUnsafeBufferPointer { chunk.append(utf8: $0, id: cursor.id) }
-                return chunk.ids.count < IndexRowChunk.rows || hand(&chunk)
+                return handWhenFull(&chunk)
             }
             guard hand(&chunk) else { return }
         }
@@ -124,23 +124,28 @@ final class IndexRowChunker: @unchecked Sendable {
             var chunk = IndexRowChunk(field: field, kind: .integers, folds: false)
             for (value, id) in rows.integers {
                 chunk.append(value: UInt64(bitPattern: value), id: id)
-                guard chunk.ids.count < IndexRowChunk.rows || hand(&chunk) else { return }
+                guard handWhenFull(&chunk) else { return }
             }
             guard hand(&chunk) else { return }
             chunk = IndexRowChunk(field: field, kind: .reals, folds: false)
             for (value, id) in rows.reals {
                 chunk.append(value: value.bitPattern, id: id)
-                guard chunk.ids.count < IndexRowChunk.rows || hand(&chunk) else { return }
+                guard handWhenFull(&chunk) else { return }
             }
             guard hand(&chunk) else { return }
             chunk = IndexRowChunk(field: field, kind: .texts, folds: rows.folds)
             for position in rows.textOrder {
                 var text = rows.texts[position].0
                 text.withUTF8 { chunk.append(utf8: $0, id: rows.texts[position].1) }
-                guard chunk.ids.count < IndexRowChunk.rows || hand(&chunk) else { return }
+                guard handWhenFull(&chunk) else { return }
             }
             guard hand(&chunk) else { return }
         }
+    }
+
+    /// Hands `chunk` over once it holds ``IndexRowChunk/rows`` rows; false once cancelled.
+    private func handWhenFull(_ chunk: inout IndexRowChunk) -> Bool {
+        chunk.ids.count < IndexRowChunk.rows || hand(&chunk)
     }
 
     /// Hands a full (or last) chunk over and starts `chunk` anew; false once cancelled.
