@@ -52,4 +52,23 @@ import StratusModel
             #expect(try JSONParser.parse(utf8: Array(JSONWriter.string(value, pretty: true).utf8)) == value)
         }
     }
+
+    /// The parser reads its input through a pointer: a slice of a larger buffer (a line of a
+    /// file) is read in place, and bytes that are not contiguous are copied first. Either way
+    /// the answer, and where an error is said to be, are the same.
+    @Test func slicesAndNonContiguousBytesParseAlike() throws {
+        let line = #"{"recordName": "r1", "fields": {"title": {"value": "Caf\u00e9 \"Zeta\"", "type": "STRING"}}}"#
+        let buffer = Array(("junk\n" + line + "\nmore").utf8)
+        let start = 5, end = 5 + line.utf8.count
+        let expected = try JSONParser.parse(line)
+        #expect(expected["fields"]?["title"]?["value"] == .string("Café \"Zeta\""))
+        #expect(try JSONParser.parse(utf8: buffer[start..<end]) == expected)
+        #expect(try JSONParser.parse(utf8: buffer[start..<end].lazy.map { $0 }) == expected)
+        let broken = Array(#"{"a": [1, 2,, 3]}"#.utf8)
+        let contiguous = #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(utf8: broken) }
+        let copied = #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(utf8: broken.lazy.map { $0 }) }
+        #expect(contiguous == copied)
+        #expect(contiguous.map { [$0.line, $0.column] } == [1, 13])
+        #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(utf8: [UInt8]()) }
+    }
 }
