@@ -41,22 +41,43 @@ public enum TextTokenizer {
     }
 
     /// The folded tokens of `text`, in order, stop words removed, duplicates kept.
+    public static func tokens(_ text: String) -> [String] {
+        var result: [String] = []
+        forEachToken(text) { result.append(String(decoding: $0, as: UTF8.self)) }
+        return result
+    }
+
+    /// Appends the tokens of every string of `value`, each after a space (`separator`), to
+    /// `bytes`: what a full-text row holds, made without a string per token.
+    public static func appendTokens(of value: FieldValue, to bytes: inout [UInt8]) {
+        value.forEachElement { element in
+            guard case .string(let text) = element else { return }
+            forEachToken(text) { token in
+                bytes.append(separator)
+                bytes.append(contentsOf: token)
+            }
+        }
+    }
+
+    /// What ``appendTokens(of:to:)`` puts before each token.
+    public static let separator = UInt8(ascii: " ")
+
+    /// Hands each folded token of `text` to `body` as UTF-8, in order, stop words removed.
     ///
     /// Saving and importing tokenize every SEARCHABLE string, so this avoids Foundation's
     /// folding where it can: the text is cut at ASCII separators, and a piece of ASCII letters
     /// and digits is one token, lower-cased byte by byte. Only pieces holding other characters
     /// go through ``unicodeTokens(_:)``. Folding works within a character, and no ASCII
     /// separator folds into a letter, so the pieces give exactly the whole text's tokens.
-    public static func tokens(_ text: String) -> [String] {
-        var result: [String] = []
+    public static func forEachToken(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var piece: [UInt8] = []
         var pieceIsASCII = true
         func flush() {
             guard !piece.isEmpty else { return }
             if pieceIsASCII {
-                if !isStopWord(piece) { result.append(String(decoding: piece, as: UTF8.self)) }
+                if !isStopWord(piece) { piece.withUnsafeBufferPointer(body) }
             } else {
-                result += unicodeTokens(String(decoding: piece, as: UTF8.self))
+                for var token in unicodeTokens(String(decoding: piece, as: UTF8.self)) { token.withUTF8(body) }
             }
             piece.removeAll(keepingCapacity: true)
             pieceIsASCII = true
@@ -75,7 +96,6 @@ public enum TextTokenizer {
             }
         }
         flush()
-        return result
     }
 
     /// Tokens of any text, through Foundation's folding and the Unicode properties of each scalar.

@@ -41,17 +41,13 @@ public struct ImportBatch: Sendable {
 struct PreparedRecord: Sendable {
     var blob: Data
     /// The full-text tokens of each string field (all elements of a string list, in order).
-    var tokens: [String: [String]]
+    var tokens: FieldTokens
     /// The record passed ``RecordValidator/passesSchemaFreeChecks(recordName:recordType:fields:)``:
     /// the writer checks only the schema.
     var passesSchemaFreeChecks = false
 
     init(normalizedFields fields: [String: FieldValue]) {
         blob = FieldCoder.encode(fields)
-        var tokens: [String: [String]] = [:]
-        for (name, value) in fields where value.type.base == .string {
-            tokens[name] = TextTokenizer.tokens(of: value)
-        }
-        self.tokens = tokens
+        tokens = FieldTokens(fields)
     }
 }

@@ -19,14 +19,14 @@ struct RecordIndexer {
     /// later); nil writes them at once. Removals are always immediate.
     var buffer: IndexRowBuffer? = nil
 
-    /// - Parameter tokens: each string field's full-text tokens when already computed
+    /// - Parameter tokens: the string fields' full-text tokens when already computed
     ///   (``PreparedRecord``); missing ones are computed here.
-    func add(recordID: Int64, fields: [String: FieldValue], tokens: [String: [String]] = [:]) throws {
+    func add(recordID: Int64, fields: [String: FieldValue], tokens: FieldTokens? = nil) throws {
         try apply(recordID: recordID, fields: fields, tokens: tokens, inserting: true)
     }
 
     func remove(recordID: Int64, fields: [String: FieldValue]) throws {
-        try apply(recordID: recordID, fields: fields, tokens: [:], inserting: false)
+        try apply(recordID: recordID, fields: fields, tokens: nil, inserting: false)
     }
 
     /// Moves a record's index rows from `oldFields` to `fields`, both under this indexer's
@@ -34,13 +34,13 @@ struct RecordIndexer {
     /// the full-text row is rewritten only when a SEARCHABLE field changed. A record saved or
     /// restored again unchanged (a store refilled from its own export) touches no index row:
     /// removing and adding every row took 5.5 s of the 7.5 that 100,000 such records took.
-    func update(recordID: Int64, from oldFields: [String: FieldValue], to fields: [String: FieldValue], tokens: [String: [String]] = [:]) throws {
+    func update(recordID: Int64, from oldFields: [String: FieldValue], to fields: [String: FieldValue], tokens: FieldTokens? = nil) throws {
         var changed = Set<String>()
         for (name, value) in fields where !FieldCoder.storesAlike(oldFields[name], value) { changed.insert(name) }
         for name in oldFields.keys where fields[name] == nil { changed.insert(name) }
         guard !changed.isEmpty else { return }
         let rewritingText = changed.contains { type.fields[$0]?.searchesText == true }
-        try apply(recordID: recordID, fields: oldFields, tokens: [:], inserting: false, only: changed, rewritingText: rewritingText)
+        try apply(recordID: recordID, fields: oldFields, tokens: nil, inserting: false, only: changed, rewritingText: rewritingText)
         try apply(recordID: recordID, fields: fields, tokens: tokens, inserting: true, only: changed, rewritingText: rewritingText)
         // A `reference_edge` row names no field: two fields pointing at one target share it, so
         // edges move by the record's whole set of DELETE_SELF targets, not by changed field.
@@ -66,7 +66,7 @@ struct RecordIndexer {
     /// `only`: the fields whose value rows and reference edges change (nil: all of them);
     /// `rewritingText`: whether the full-text row, made of every field's words, is removed or
     /// written.
-    private func apply(recordID: Int64, fields: [String: FieldValue], tokens: [String: [String]], inserting: Bool,
+    private func apply(recordID: Int64, fields: [String: FieldValue], tokens: FieldTokens?, inserting: Bool,
                        only: Set<String>? = nil, rewritingText: Bool = true) throws {
         // The full-text row, built as bytes: appending to a String cost more than the tokens.
         var text: [UInt8] = []
@@ -88,10 +88,10 @@ struct RecordIndexer {
                     tokenPrefix = Array(RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: type.id).utf8)
                     text.reserveCapacity(256)
                 }
-                for token in tokens[name] ?? TextTokenizer.tokens(of: value) {
+                FieldTokens.forEachToken(of: value, named: name, known: tokens) { token in
                     if !text.isEmpty { text.append(UInt8(ascii: " ")) }
                     text.append(contentsOf: tokenPrefix)
-                    text.append(contentsOf: token.utf8)
+                    text.append(contentsOf: token)
                 }
             }
             guard rowsChange, field.indexesValues else { continue }

@@ -29,7 +29,7 @@ struct RecordWriter {
     /// written, when the zone already holds a record of that name. `clearingTombstone`: see
     /// ``RecordRowWriter/insert(_:clearingTombstone:)``. `tokens`: full-text tokens already
     /// computed (see ``RecordIndexer/add(recordID:fields:tokens:)``).
-    func insert(_ row: RecordRowWriter.Row, fields: [String: FieldValue], tokens: [String: [String]] = [:], type: SchemaCatalog.TypeEntry,
+    func insert(_ row: RecordRowWriter.Row, fields: [String: FieldValue], tokens: FieldTokens? = nil, type: SchemaCatalog.TypeEntry,
                 buffer: IndexRowBuffer? = nil, clearingTombstone: Bool = true) throws -> Int64? {
         guard let id = try RecordRowWriter(db: db).insert(row, clearingTombstone: clearingTombstone) else { return nil }
         try RecordIndexer(db: db, zoneRowID: row.zoneRowID, type: type, buffer: buffer).add(recordID: id, fields: fields, tokens: tokens)
@@ -41,7 +41,7 @@ struct RecordWriter {
     /// under `type`. Under one type indexed alike, only the fields whose values changed move
     /// (``RecordIndexer/update(recordID:from:to:tokens:)``).
     func replace(id: Int64, zoneRowID: Int64, oldFields: [String: FieldValue], oldType: SchemaCatalog.TypeEntry, update: RowUpdate,
-                 fields: [String: FieldValue], tokens: [String: [String]] = [:], type: SchemaCatalog.TypeEntry, buffer: IndexRowBuffer? = nil) throws {
+                 fields: [String: FieldValue], tokens: FieldTokens? = nil, type: SchemaCatalog.TypeEntry, buffer: IndexRowBuffer? = nil) throws {
         let indexedAlike = oldType.id == type.id && oldType.fields == type.fields
         if indexedAlike {
             try RecordIndexer(db: db, zoneRowID: zoneRowID, type: type, buffer: buffer).update(recordID: id, from: oldFields, to: fields, tokens: tokens)

@@ -1,0 +1,50 @@
+import StratusModel
+
+/// A record's full-text tokens, made before its write (``PreparedRecord``, on the import's
+/// reading thread): every string field's tokens in one UTF-8 buffer, each after a
+/// ``TextTokenizer/separator``, with each field's stretch of it.
+///
+/// Kept as bytes because the full-text row is bytes: an array of strings per field cost a
+/// string per word and a dictionary per record, only to be taken apart again by the writer.
+struct FieldTokens: Sendable {
+    private var bytes: [UInt8] = []
+    /// Few fields per record: found by a look along the list, no hashing.
+    private var fields: [(name: String, range: Range<Int>)] = []
+
+    /// The tokens of each string field of `fields` (normalized, as they are stored).
+    init(_ fields: [String: FieldValue]) {
+        for (name, value) in fields where value.type.base == .string {
+            let start = bytes.count
+            TextTokenizer.appendTokens(of: value, to: &bytes)
+            self.fields.append((name, start..<bytes.count))
+        }
+    }
+
+    /// Hands each token of field `name` to `body`; false, handing none, when this record's
+    /// tokens do not include that field.
+    func forEachToken(of name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard let range = fields.first(where: { $0.name == name })?.range else { return false }
+        bytes.withUnsafeBufferPointer { all in
+            // Each token follows one separator and holds none.
+            var start = range.lowerBound + 1
+            var index = start
+            while index <= range.upperBound {
+                if index == range.upperBound || all[index] == TextTokenizer.separator {
+                    if index > start { body(UnsafeBufferPointer(rebasing: all[start..<index])) }
+                    start = index + 1
+                }
+                index += 1
+            }
+        }
+        return true
+    }
+
+    /// Hands each token of `value`, field `name`, to `body`: from `known` when it holds them,
+    /// else tokenized now (a save, which has nothing prepared).
+    static func forEachToken(of value: FieldValue, named name: String, known: FieldTokens?, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if let known, known.forEachToken(of: name, body) { return }
+        value.forEachElement { element in
+            if case .string(let text) = element { TextTokenizer.forEachToken(text, body) }
+        }
+    }
+}
