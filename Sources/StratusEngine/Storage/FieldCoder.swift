@@ -10,11 +10,14 @@ enum FieldCoder {
 
     static func encode(_ fields: [String: FieldValue]) -> Data {
         var writer = ByteWriter()
+        // Room for a typical record's fields without growing the buffer step by step.
+        writer.bytes.reserveCapacity(256)
         writer.byte(formatVersion)
         writer.varint(UInt64(fields.count))
-        for key in fields.keys.sorted() {
+        // Sorted with their values: looking each key up again hashed it a second time.
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
             writer.string(key)
-            writeTagged(fields[key]!, into: &writer)
+            writeTagged(value, into: &writer)
         }
         return Data(writer.bytes)
     }
