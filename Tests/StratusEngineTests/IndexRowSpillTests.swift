@@ -184,6 +184,23 @@ import StratusTestSupport
         #expect(Self.openSpills(in: folder.url.path).isEmpty, "the helper let go of the spill before the insert threw")
     }
 
+    /// Rows held in memory are sorted a field ahead of the chunks being made; an insert refused
+    /// halfway stops that sorting too, and the error comes back instead of a wait.
+    @Test func aRefusedInsertStopsTheSortingAhead() throws {
+        let fields = (0..<6).map { index in
+            var rows = HeldFieldRows(folds: false)
+            rows.integers = (0..<IndexRowChunk.rows * 2).reversed().map { (Int64($0), Int64($0)) }
+            return (IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: Int64(index)), rows)
+        }
+        #expect(throws: DatabaseError.self) {
+            try inserted(by: IndexRowChunker(sorting: fields), constraint: ", CHECK (field_id <> 2 OR record_id <> 1234)")
+        }
+        // The same rows, not refused: every field whole and sorted.
+        let rows = try inserted(by: IndexRowChunker(sorting: fields))
+        #expect(rows.count == 6 * 2 * IndexRowChunk.rows)
+        #expect(rows.map { [$0[1] as Int64, $0[2] as Int64] } == (0..<6).flatMap { field in (0..<2 * IndexRowChunk.rows).map { [Int64(field), Int64($0)] } })
+    }
+
     /// Descriptors of this process open on (unlinked) spill files in `folder`.
     private static func openSpills(in folder: String) -> [String] {
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []

@@ -48,6 +48,7 @@ struct HeldFieldRows: Sendable {
 final class HeldRowsSorter: @unchecked Sendable {
     private let condition = NSCondition()
     private var sorted: [Int: HeldFieldRows] = [:]
+    private var cancelled = false
     /// Touched only by the helper thread once it starts; each field is taken out before it is
     /// sorted, so its arrays are sorted in place instead of copied.
     private var unsorted: [HeldFieldRows?]
@@ -57,7 +58,7 @@ final class HeldRowsSorter: @unchecked Sendable {
     init(_ fields: consuming [HeldFieldRows?]) {
         unsorted = fields
         let thread = Thread { [self] in
-            for index in unsorted.indices {
+            for index in unsorted.indices where !isCancelled {
                 guard var rows = unsorted[index].take() else { continue }
                 rows.sort()
                 condition.lock()
@@ -67,6 +68,19 @@ final class HeldRowsSorter: @unchecked Sendable {
             }
         }
         thread.start()
+    }
+
+    /// Stops sorting after the field under way: nobody will take the rest.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.unlock()
+    }
+
+    private var isCancelled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return cancelled
     }
 
     /// Field `index`'s rows, sorted; waits until they are.

@@ -113,13 +113,21 @@ final class IndexRowChunker: @unchecked Sendable {
         }
     }
 
-    /// Sorts each field's rows, taking them out of `fields` first.
+    /// Packs each field's rows, sorted by a ``HeldRowsSorter`` a field or more ahead: sorted
+    /// here, between packing one field and the next, the writer waited for every field's sort
+    /// (0.3 s of a 100,000-record import's 2.7).
     private func chunk(_ fields: inout [(IndexRowBuffer.FieldKey, HeldFieldRows)]) throws {
-        for index in fields.indices {
-            let field = fields[index].0
+        // Moved out, not copied, so the sorter sorts each field's arrays in place.
+        let taken: [HeldFieldRows?] = fields.indices.map { index in
             var rows = HeldFieldRows(folds: false)
             swap(&rows, &fields[index].1)
-            rows.sort()
+            return rows
+        }
+        let sorter = HeldRowsSorter(consume taken)
+        defer { sorter.cancel() }
+        for index in fields.indices {
+            let field = fields[index].0
+            let rows = sorter.take(index)
             // SQLite orders numbers before text; a field holds one type, so this is key order.
             var chunk = IndexRowChunk(field: field, kind: .integers, folds: false)
             for (value, id) in rows.integers {
