@@ -13,16 +13,23 @@ public enum TextTokenizer {
         "this", "to", "was", "will", "with",
     ]
 
-    /// ``stopWords`` as bytes, by length: a piece of lower-case ASCII is looked up without
-    /// making a string of it (most words are not stop words, and longer than any).
-    private static let stopWordBytes: [[[UInt8]]] = {
-        var table = [[[UInt8]]](repeating: [], count: 1 + stopWords.map(\.utf8.count).max()!)
-        for word in stopWords { table[word.utf8.count].append(Array(word.utf8)) }
-        return table
-    }()
+    /// ``stopWords`` as keys (``key(_:)``): a piece of lower-case ASCII is looked up without
+    /// making a string of it, by comparing one number per stop word.
+    private static let stopWordKeys: [UInt64] = stopWords.map { word in Array(word.utf8).withUnsafeBufferPointer { key($0)! } }
 
-    private static func isStopWord(_ piece: [UInt8]) -> Bool {
-        piece.count < stopWordBytes.count && stopWordBytes[piece.count].contains(piece)
+    /// A piece of up to seven bytes as one number: its bytes, and its length in the top byte;
+    /// nil for a longer piece (longer than any stop word).
+    private static func key(_ piece: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard piece.count < 8 else { return nil }
+        var key = UInt64(piece.count) << 56
+        for (index, byte) in piece.enumerated() { key |= UInt64(byte) << (8 * index) }
+        return key
+    }
+
+    /// `keys`: ``stopWordKeys``, fetched once by the caller rather than once per piece.
+    private static func isStopWord(_ piece: UnsafeBufferPointer<UInt8>, in keys: [UInt64]) -> Bool {
+        guard let key = key(piece) else { return false }
+        return keys.contains(key)
     }
 
     /// Folds case and strips diacritics (`Café` -> `cafe`).
@@ -60,7 +67,7 @@ public enum TextTokenizer {
     }
 
     /// What ``appendTokens(of:to:)`` puts before each token.
-    public static let separator = UInt8(ascii: " ")
+    @inlinable public static var separator: UInt8 { UInt8(ascii: " ") }
 
     /// Hands each folded token of `text` to `body` as UTF-8, in order, stop words removed.
     ///
@@ -69,33 +76,41 @@ public enum TextTokenizer {
     /// and digits is one token, lower-cased byte by byte. Only pieces holding other characters
     /// go through ``unicodeTokens(_:)``. Folding works within a character, and no ASCII
     /// separator folds into a letter, so the pieces give exactly the whole text's tokens.
+    /// An ASCII piece already in lower case is handed over where it lies in the text's bytes.
     public static func forEachToken(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        var piece: [UInt8] = []
-        var pieceIsASCII = true
-        func flush() {
-            guard !piece.isEmpty else { return }
-            if pieceIsASCII {
-                if !isStopWord(piece) { piece.withUnsafeBufferPointer(body) }
-            } else {
-                for var token in unicodeTokens(String(decoding: piece, as: UTF8.self)) { token.withUTF8(body) }
+        var text = text
+        let stopWords = stopWordKeys
+        var lowered: [UInt8] = []
+        text.withUTF8 { utf8 in
+            var start = 0
+            var isASCII = true
+            var hasUpper = false
+            func flush(_ end: Int) {
+                defer { (start, isASCII, hasUpper) = (end + 1, true, false) }
+                guard end > start else { return }
+                let piece = UnsafeBufferPointer(rebasing: utf8[start..<end])
+                guard isASCII else {
+                    for var token in unicodeTokens(String(decoding: piece, as: UTF8.self)) { token.withUTF8(body) }
+                    return
+                }
+                guard hasUpper else {
+                    if !isStopWord(piece, in: stopWords) { body(piece) }
+                    return
+                }
+                lowered.removeAll(keepingCapacity: true)
+                for byte in piece { lowered.append(byte | (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? 0x20 : 0)) }
+                lowered.withUnsafeBufferPointer { if !isStopWord($0, in: stopWords) { body($0) } }
             }
-            piece.removeAll(keepingCapacity: true)
-            pieceIsASCII = true
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                piece.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                piece.append(byte | 0x20)
-            case 0x80...:
-                piece.append(byte)
-                pieceIsASCII = false
-            default:
-                flush()
+            for index in utf8.indices {
+                switch utf8[index] {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): continue
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): hasUpper = true
+                case 0x80...: isASCII = false
+                default: flush(index)
+                }
             }
+            flush(utf8.count)
         }
-        flush()
     }
 
     /// Tokens of any text, through Foundation's folding and the Unicode properties of each scalar.

@@ -14,6 +14,8 @@ struct FieldTokens: Sendable {
     /// The tokens of each string field of `fields` (normalized, as they are stored).
     init(_ fields: [String: FieldValue]) {
         for (name, value) in fields where value.type.base == .string {
+            // Room for a record's words at once, not grown word by word.
+            if bytes.capacity == 0 { bytes.reserveCapacity(256) }
             let start = bytes.count
             TextTokenizer.appendTokens(of: value, to: &bytes)
             self.fields.append((name, start..<bytes.count))
