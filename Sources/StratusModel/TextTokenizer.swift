@@ -15,7 +15,8 @@ public enum TextTokenizer {
 
     /// ``stopWords`` as keys (``key(_:)``): a piece of lower-case ASCII is looked up without
     /// making a string of it, by comparing one number per stop word.
-    private static let stopWordKeys: [UInt64] = stopWords.map { word in Array(word.utf8).withUnsafeBufferPointer { key($0)! } }
+    /// (Every stop word is shorter than eight bytes; `TextTokenizerTests` checks each is dropped.)
+    private static let stopWordKeys: [UInt64] = stopWords.compactMap { word in Array(word.utf8).withUnsafeBufferPointer { key($0) } }
 
     /// A piece of up to seven bytes as one number: its bytes, and its length in the top byte;
     /// nil for a longer piece (longer than any stop word).
@@ -41,9 +42,7 @@ public enum TextTokenizer {
     /// list, in order); none for other types.
     public static func tokens(of value: FieldValue) -> [String] {
         var all: [String] = []
-        value.forEachElement { element in
-            if case .string(let text) = element { all += tokens(text) }
-        }
+        forEachToken(of: value) { all.append(String(decoding: $0, as: UTF8.self)) }
         return all
     }
 
@@ -57,12 +56,17 @@ public enum TextTokenizer {
     /// Appends the tokens of every string of `value`, each after a space (`separator`), to
     /// `bytes`: what a full-text row holds, made without a string per token.
     public static func appendTokens(of value: FieldValue, to bytes: inout [UInt8]) {
+        forEachToken(of: value) { token in
+            bytes.append(separator)
+            bytes.append(contentsOf: token)
+        }
+    }
+
+    /// Hands each token of every string of `value` (a string, or each element of a string
+    /// list, in order) to `body`; none for other types.
+    public static func forEachToken(of value: FieldValue, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         value.forEachElement { element in
-            guard case .string(let text) = element else { return }
-            forEachToken(text) { token in
-                bytes.append(separator)
-                bytes.append(contentsOf: token)
-            }
+            if case .string(let text) = element { forEachToken(text, body) }
         }
     }
 

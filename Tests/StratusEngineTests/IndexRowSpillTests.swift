@@ -162,7 +162,7 @@ import StratusTestSupport
             }
             return (field, all)
         }
-        #expect(try inserted(by: IndexRowChunker(sorting: held)) == expected)
+        #expect(try inserted(by: IndexRowChunker(sorting: HeldRowsSorter(held))) == expected)
     }
 
     /// An insert refused halfway stops the merge: the error comes back, and the helper thread
@@ -193,12 +193,39 @@ import StratusTestSupport
             return (IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: Int64(index)), rows)
         }
         #expect(throws: DatabaseError.self) {
-            try inserted(by: IndexRowChunker(sorting: fields), constraint: ", CHECK (field_id <> 2 OR record_id <> 1234)")
+            try inserted(by: IndexRowChunker(sorting: HeldRowsSorter(fields)), constraint: ", CHECK (field_id <> 2 OR record_id <> 1234)")
         }
         // The same rows, not refused: every field whole and sorted.
-        let rows = try inserted(by: IndexRowChunker(sorting: fields))
+        let rows = try inserted(by: IndexRowChunker(sorting: HeldRowsSorter(fields)))
         #expect(rows.count == 6 * 2 * IndexRowChunk.rows)
         #expect(rows.map { [$0[1] as Int64, $0[2] as Int64] } == (0..<6).flatMap { field in (0..<2 * IndexRowChunk.rows).map { [Int64(field), Int64($0)] } })
+    }
+
+    /// A cancelled sorter finishes the field under way and sorts no more; when `cancel` returns
+    /// its thread has stopped, so no held rows outlive the write.
+    @Test func aCancelledSorterStopsAfterTheFieldUnderWay() {
+        var generator = SeededGenerator(seed: 5)
+        let fields = (0..<8).map { index in
+            var rows = HeldFieldRows(folds: false)
+            rows.integers = (0..<50_000).map { (Int64(generator.below(1_000_000)), Int64($0)) }
+            return (IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: Int64(index)), rows)
+        }
+        let sorter = HeldRowsSorter(fields)
+        // Cancelled at once, while the next field is being sorted.
+        let first = sorter.take(0)
+        sorter.cancel()
+        let sorted = sorter.sortedCount
+        #expect(zip(first.integers, first.integers.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) })
+        #expect(sorted < 8, "the sorter went on after the cancel")
+        // Longer than a field takes to sort: a sorter still running would have sorted another.
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(sorter.sortedCount == sorted, "the sorter's thread was still running after the cancel returned")
+        // Not cancelled: every field, each taken once.
+        let whole = HeldRowsSorter(fields)
+        #expect(whole.keys == fields.map(\.0))
+        for index in fields.indices { #expect(whole.take(index).integers.count == 50_000) }
+        whole.cancel()
+        #expect(whole.sortedCount == 8)
     }
 
     /// Descriptors of this process open on (unlinked) spill files in `folder`.
@@ -242,7 +269,7 @@ import StratusTestSupport
             let head = "INSERT INTO captured (zone_id, field_id, value, record_id, folded)"
             let numbers = try ChunkedInsert(head, shared: 2, perRow: 2, tail: ", NULL", in: db)
             let strings = try ChunkedInsert(head, shared: 2, perRow: 3, in: db)
-            try IndexRowChunker(sorting: fields).insertAll(numbers: numbers, strings: strings) { field in
+            try IndexRowChunker(sorting: HeldRowsSorter(fields)).insertAll(numbers: numbers, strings: strings) { field in
                 started.append(field.fieldID)
                 Thread.sleep(forTimeInterval: 0.02)
                 for insert in [numbers, strings] { insert.bindShared { $0.bind(1, field.zoneRowID); $0.bind(2, field.fieldID) } }

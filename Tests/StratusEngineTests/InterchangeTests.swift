@@ -376,14 +376,14 @@ import StratusTestSupport
 
     @Test func theSortingHelperHandsEachFieldOverSortedWhicheverIsTakenFirst() {
         var generator = SeededGenerator(seed: 19)
-        let fields: [HeldFieldRows?] = (0..<6).map { field in
+        let fields: [(IndexRowBuffer.FieldKey, HeldFieldRows)] = (0..<6).map { field in
             var rows = HeldFieldRows(folds: field.isMultiple(of: 2))
             for record in (0..<500).shuffled(using: &generator) {
                 rows.integers.append((Int64(record % 37), Int64(record)))
                 rows.reals.append((Double(record % 11) / 3, Int64(record)))
                 rows.texts.append((["kiwi", "Äpfel", "apple", "東京", ""][record % 5], Int64(record)))
             }
-            return rows
+            return (IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: Int64(field)), rows)
         }
         let sorter = HeldRowsSorter(fields)
         // Taken out of order: the last field waits for every earlier one to be sorted first.

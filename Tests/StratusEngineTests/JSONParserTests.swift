@@ -69,6 +69,14 @@ import StratusModel
         let copied = #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(utf8: broken.lazy.map { $0 }) }
         #expect(contiguous == copied)
         #expect(contiguous.map { [$0.line, $0.column] } == [1, 13])
+        // A broken line inside a larger buffer, as a slice of an array and of `Data` (a request
+        // body): the error is placed within the line, not the buffer.
+        let withBroken = Array(("{\"x\": 1}\n" + #"{"a": [1, 2,, 3]}"# + "\n").utf8)
+        let lineStart = 9, lineEnd = withBroken.count - 1
+        let inArray = #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(utf8: withBroken[lineStart..<lineEnd]) }
+        let inData = #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(utf8: Data(withBroken)[lineStart..<lineEnd]) }
+        #expect(inArray == contiguous)
+        #expect(inData == contiguous)
         #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(utf8: [UInt8]()) }
     }
 }

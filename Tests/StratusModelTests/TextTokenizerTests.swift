@@ -26,6 +26,13 @@ import Testing
         }
     }
 
+    /// Stop words are found by their bytes packed into one number (up to seven bytes): words
+    /// at and past that length, and stop words run together, are ordinary words.
+    @Test func wordsAroundTheStopWordKeysLengthAreKept() {
+        #expect(TextTokenizer.tokens("theirxy thereabc THEREABC Theirs thethe andand") == ["theirxy", "thereabc", "thereabc", "theirs", "thethe", "andand"])
+        #expect(TextTokenizer.tokens("THEIR there, These; WITH") == [])
+    }
+
     @Test func emptyAndSymbolsOnly() {
         #expect(TextTokenizer.tokens("") == [])
         #expect(TextTokenizer.tokens("👍 -- !!") == [])

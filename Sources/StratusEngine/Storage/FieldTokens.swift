@@ -14,7 +14,7 @@ struct FieldTokens: Sendable {
     /// The tokens of each string field of `fields` (normalized, as they are stored).
     init(_ fields: [String: FieldValue]) {
         for (name, value) in fields where value.type.base == .string {
-            // Room for a record's words at once, not grown word by word.
+            // 256 bytes reserved up front: most records' words fit without growing the buffer.
             if bytes.capacity == 0 { bytes.reserveCapacity(256) }
             let start = bytes.count
             TextTokenizer.appendTokens(of: value, to: &bytes)
@@ -45,8 +45,6 @@ struct FieldTokens: Sendable {
     /// else tokenized now (a save, which has nothing prepared).
     static func forEachToken(of value: FieldValue, named name: String, known: FieldTokens?, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         if let known, known.forEachToken(of: name, body) { return }
-        value.forEachElement { element in
-            if case .string(let text) = element { TextTokenizer.forEachToken(text, body) }
-        }
+        TextTokenizer.forEachToken(of: value, body)
     }
 }

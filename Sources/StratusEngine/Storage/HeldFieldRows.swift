@@ -46,34 +46,54 @@ struct HeldFieldRows: Sendable {
 /// At the end of an import the reading thread has finished and its core is free; sorting there
 /// took a fifth of the writer's last stretch, when it writes every held row alone.
 final class HeldRowsSorter: @unchecked Sendable {
+    /// The fields, in the order they are sorted and taken.
+    let keys: [IndexRowBuffer.FieldKey]
     private let condition = NSCondition()
     private var sorted: [Int: HeldFieldRows] = [:]
     private var cancelled = false
+    /// The helper thread has finished (every field sorted, or cancelled).
+    private var stopped = false
+    private var fieldsSorted = 0
     /// Touched only by the helper thread once it starts; each field is taken out before it is
     /// sorted, so its arrays are sorted in place instead of copied.
-    private var unsorted: [HeldFieldRows?]
+    private var unsorted: [HeldFieldRows]
 
-    /// Starts sorting `fields`, in order. Pass them with `consume`: a copy left behind would
-    /// make each sort copy its arrays first.
-    init(_ fields: consuming [HeldFieldRows?]) {
-        unsorted = fields
+    /// Starts sorting `fields`, in order. Pass them with `consume` (or as a new array): a copy
+    /// left behind would make each sort copy its arrays first.
+    init(_ fields: consuming [(IndexRowBuffer.FieldKey, HeldFieldRows)]) {
+        keys = fields.map(\.0)
+        unsorted = fields.indices.map { index in
+            var rows = HeldFieldRows(folds: false)
+            swap(&rows, &fields[index].1)
+            return rows
+        }
         let thread = Thread { [self] in
             for index in unsorted.indices where !isCancelled {
-                guard var rows = unsorted[index].take() else { continue }
+                var rows = HeldFieldRows(folds: false)
+                swap(&rows, &unsorted[index])
                 rows.sort()
                 condition.lock()
                 sorted[index] = rows
+                fieldsSorted += 1
                 condition.broadcast()
                 condition.unlock()
             }
+            condition.lock()
+            stopped = true
+            condition.broadcast()
+            condition.unlock()
         }
         thread.start()
     }
 
-    /// Stops sorting after the field under way: nobody will take the rest.
+    /// Stops sorting after the field under way (nobody will take the rest), and waits until the
+    /// helper has finished, so no field's rows outlive the write that held them.
     func cancel() {
         condition.lock()
         cancelled = true
+        condition.broadcast()
+        while !stopped { condition.wait() }
+        sorted.removeAll()
         condition.unlock()
     }
 
@@ -83,11 +103,22 @@ final class HeldRowsSorter: @unchecked Sendable {
         return cancelled
     }
 
-    /// Field `index`'s rows, sorted; waits until they are.
+    /// How many fields have been sorted so far.
+    var sortedCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return fieldsSorted
+    }
+
+    /// Field `index`'s rows, sorted; waits until they are. Each field is taken once, before
+    /// ``cancel()``.
     func take(_ index: Int) -> HeldFieldRows {
         condition.lock()
         defer { condition.unlock() }
-        while sorted[index] == nil { condition.wait() }
-        return sorted.removeValue(forKey: index)!
+        while sorted[index] == nil && !stopped { condition.wait() }
+        guard let rows = sorted.removeValue(forKey: index) else {
+            preconditionFailure("field \(index) of the held rows was taken twice, or after the sorting was cancelled")
+        }
+        return rows
     }
 }

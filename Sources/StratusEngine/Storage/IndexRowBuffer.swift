@@ -76,9 +76,7 @@ final class IndexRowBuffer {
             chunker = IndexRowChunker(merging: spill)
             self.spill = nil
         } else {
-            // Moved out, not copied, so the helper sorts each field's arrays in place.
-            let keys = fields.keys.filter { fields[$0]!.count > 0 }.sorted()
-            chunker = IndexRowChunker(sorting: keys.map { ($0, fields.removeValue(forKey: $0)!) })
+            chunker = IndexRowChunker(sorting: sortHeldFields())
         }
         try chunker.insertAll(numbers: numbers, strings: strings, startingField: bindShared)
         try insertEdges()
@@ -105,17 +103,22 @@ final class IndexRowBuffer {
     /// Hands each field's held rows, sorted, to `body` in key order. A helper thread sorts the
     /// fields one after another while `body` takes them; each is emptied after (its memory kept).
     private func forEachSortedField(_ body: (FieldKey, HeldFieldRows) throws -> Void) throws {
-        let keys = fields.keys.filter { fields[$0]!.count > 0 }.sorted()
-        // Moved out, not copied, so the helper sorts each field's arrays in place.
-        let taken: [HeldFieldRows?] = keys.map { fields.removeValue(forKey: $0) }
-        let sorter = HeldRowsSorter(consume taken)
-        for (index, field) in keys.enumerated() {
+        let sorter = sortHeldFields()
+        defer { sorter.cancel() }
+        for (index, field) in sorter.keys.enumerated() {
             var rows = sorter.take(index)
             try body(field, rows)
             // Emptied but kept (see HeldFieldRows.removeAll).
             rows.removeAll()
             fields[field] = rows
         }
+    }
+
+    /// Moves every field that holds rows out, in key order (moved, not copied, so each field's
+    /// arrays are sorted in place), to a sorter that starts at once.
+    private func sortHeldFields() -> HeldRowsSorter {
+        let keys = fields.keys.filter { fields[$0]!.count > 0 }.sorted()
+        return HeldRowsSorter(keys.map { ($0, fields.removeValue(forKey: $0)!) })
     }
 
     private func insertEdges() throws {

@@ -18,31 +18,31 @@ final class IndexRowChunker: @unchecked Sendable {
     private var failure: Error?
     private var finished = false
     private var cancelled = false
-    /// The rows, touched by the helper thread only once it starts. It takes them out (so a
-    /// field's arrays are sorted in place, not copied first) and lets go of them before it says
-    /// it has finished, so a spill's file closes with the writer's last reference.
+    /// Where the rows come from, touched by the helper thread only once it starts. It lets go
+    /// of them (a sorter stopped first) before it says it has finished, so a spill's file closes
+    /// with the writer's last reference and no held rows outlive the insert.
     private var spill: IndexRowSpill?
-    private var held: [(IndexRowBuffer.FieldKey, HeldFieldRows)]?
+    private var sorter: HeldRowsSorter?
 
     /// Starts merging `spill`'s runs.
     convenience init(merging spill: IndexRowSpill) {
-        self.init(spill: spill, held: nil)
+        self.init(spill: spill, sorter: nil)
     }
 
-    /// Starts sorting rows held in memory, by field in key order. Pass them with `consume`
-    /// (or as a new array): a copy left behind would make each sort copy its arrays first.
-    convenience init(sorting fields: consuming [(IndexRowBuffer.FieldKey, HeldFieldRows)]) {
-        self.init(spill: nil, held: fields)
+    /// Starts packing the fields `sorter` sorts (rows held in memory), in its order, as it
+    /// hands them over.
+    convenience init(sorting sorter: HeldRowsSorter) {
+        self.init(spill: nil, sorter: sorter)
     }
 
-    private init(spill: IndexRowSpill?, held: consuming [(IndexRowBuffer.FieldKey, HeldFieldRows)]?) {
+    private init(spill: IndexRowSpill?, sorter: HeldRowsSorter?) {
         self.spill = spill
-        self.held = held
+        self.sorter = sorter
         let thread = Thread { [self] in
             var failure: Error?
             do {
                 if let spill = self.spill.take() { try chunk(spill) }
-                if var held = self.held.take() { try chunk(&held) }
+                if let sorter = self.sorter.take() { try chunk(sorter) }
             } catch {
                 failure = error
             }
@@ -113,20 +113,12 @@ final class IndexRowChunker: @unchecked Sendable {
         }
     }
 
-    /// Packs each field's rows, sorted by a ``HeldRowsSorter`` a field or more ahead: sorted
-    /// here, between packing one field and the next, the writer waited for every field's sort
-    /// (0.3 s of a 100,000-record import's 2.7).
-    private func chunk(_ fields: inout [(IndexRowBuffer.FieldKey, HeldFieldRows)]) throws {
-        // Moved out, not copied, so the sorter sorts each field's arrays in place.
-        let taken: [HeldFieldRows?] = fields.indices.map { index in
-            var rows = HeldFieldRows(folds: false)
-            swap(&rows, &fields[index].1)
-            return rows
-        }
-        let sorter = HeldRowsSorter(consume taken)
+    /// Packs each field's rows as `sorter` hands them over, sorted a field or more ahead on its
+    /// own thread: sorted here, between packing one field and the next, the writer waited for
+    /// every field's sort (0.3 s of a 100,000-record import's 2.7).
+    private func chunk(_ sorter: HeldRowsSorter) throws {
         defer { sorter.cancel() }
-        for index in fields.indices {
-            let field = fields[index].0
+        for (index, field) in sorter.keys.enumerated() {
             let rows = sorter.take(index)
             // SQLite orders numbers before text; a field holds one type, so this is key order.
             var chunk = IndexRowChunk(field: field, kind: .integers, folds: false)
