@@ -31,6 +31,21 @@ import StratusModel
         #expect(members.map(\.1) == [.string("STRING_LIST"), .string("TIMESTAMP"), .string("valu"), .string("recordChangeTags"), .string("REFERENCE")])
     }
 
+    /// Known strings are told apart by their first sixteen bytes packed into two numbers, the
+    /// rest compared byte by byte: words that differ only past the sixteenth byte, in the last
+    /// byte, or by one byte more or less are themselves, at the end of the input (where fewer
+    /// than sixteen bytes follow) and inside it.
+    @Test func stringsCloseToKnownOnesAreThemselves() throws {
+        let words = ["REGULAR_CUSTOM_ZONE", "REGULAR_CUSTOM_ZONF", "REGULAR_CUSTOM_ZON", "REGULAR_CUSTOM_ZONES", "__defaultOwner__",
+                     "__defaultOwner_", "__defaultOwnerX_", "STRING_LIST", "STRING_LISU", "DELETE_SELF", "DELETE_SELG", "v", "e", ""]
+        for word in words {
+            #expect(try JSONParser.parse("\"\(word)\"") == .string(word), "\(word), at the end")
+            #expect(try JSONParser.parse("[\"\(word)\", \"and some more text after it\"]") == .array([.string(word), .string("and some more text after it")]),
+                    "\(word), inside")
+            #expect(try JSONParser.parse("{\"\(word)\": 1}") == .object([(word, .integer(1))]), "\(word), as a name")
+        }
+    }
+
     /// Random documents written by the one writer read back as themselves.
     @Test func randomDocumentsSurviveARoundTrip() throws {
         var generator = SeededGenerator(seed: 23)

@@ -216,26 +216,64 @@ public struct JSONParser {
 
     /// Member names and type tags of the CKWS record shape, made once: a record line repeats
     /// dozens of them, and finding one here costs less than making a string of its bytes.
-    private static let knownStrings: [[(bytes: [UInt8], text: String)]] = {
+    private static let knownStrings: [[KnownString]] = {
         let words = ["value", "type", "fields", "recordName", "recordType", "recordChangeTag", "zoneID", "zoneName",
                      "ownerRecordName", "zoneType", "created", "modified", "timestamp", "userRecordName", "deleted", "parent",
                      "latitude", "longitude", "action", "fileChecksum", "size", "downloadURL", "NONE", "DELETE_SELF",
                      "__defaultOwner__", "_defaultZone", "DEFAULT_ZONE", "REGULAR_CUSTOM_ZONE"]
             + FieldType.BaseType.allCases.flatMap { [FieldType($0).webServicesTag, FieldType.list($0).webServicesTag] }
-        var table = [[(bytes: [UInt8], text: String)]](repeating: [], count: 1 + words.map(\.utf8.count).max()!)
-        for word in Set(words) { table[word.utf8.count].append((Array(word.utf8), word)) }
+        var table = [[KnownString]](repeating: [], count: 1 + words.map(\.utf8.count).max()!)
+        for word in Set(words) { table[word.utf8.count].append(KnownString(word)) }
         return table
     }()
 
+    /// A known string with its first sixteen bytes packed into two numbers, so telling it from
+    /// other bytes takes two comparisons, not a `memcmp` call (finding known strings was a
+    /// sixth of parsing a record line).
+    private struct KnownString {
+        let head: UInt64
+        let tail: UInt64
+        let bytes: [UInt8]
+        let text: String
+
+        init(_ text: String) {
+            self.text = text
+            bytes = Array(text.utf8)
+            (head, tail) = bytes.withUnsafeBufferPointer { KnownString.pack($0) }
+        }
+
+        /// The first eight bytes and the next eight, zero-padded. `readable`: how many bytes
+        /// from the start may be read (at least sixteen: two loads, masked to the length).
+        static func pack(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int = 0) -> (UInt64, UInt64) {
+            func mask(_ count: Int) -> UInt64 { count >= 8 ? .max : (1 << (8 * UInt64(max(count, 0)))) - 1 }
+            if readable >= 16, let base = bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                let head = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & mask(bytes.count)
+                let tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & mask(bytes.count - 8)
+                return (head, tail)
+            }
+            var head: UInt64 = 0, tail: UInt64 = 0
+            for index in 0..<min(bytes.count, 16) {
+                if index < 8 { head |= UInt64(bytes[index]) << (8 * index) } else { tail |= UInt64(bytes[index]) << (8 * (index - 8)) }
+            }
+            return (head, tail)
+        }
+
+        /// Whether `candidate` (of this string's length) holds this string's bytes.
+        func matches(_ candidate: UnsafeBufferPointer<UInt8>, head: UInt64, tail: UInt64) -> Bool {
+            guard head == self.head, tail == self.tail else { return false }
+            guard candidate.count > 16 else { return true }
+            return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + 16, candidate.baseAddress! + 16, candidate.count - 16) == 0 }
+        }
+    }
+
     /// The known string whose bytes `bytes[range]` are, if any.
     private static func knownString(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
-        guard range.count < knownStrings.count else { return nil }
-        let candidates = knownStrings[range.count]
-        guard !candidates.isEmpty, let base = bytes.baseAddress else { return nil }
-        let start = base + range.lowerBound
-        for candidate in candidates where candidate.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, start, range.count) == 0 }) {
-            return candidate.text
-        }
+        let table = knownStrings
+        guard range.count < table.count, !table[range.count].isEmpty else { return nil }
+        let candidate = UnsafeBufferPointer(rebasing: bytes[range])
+        let (head, tail) = KnownString.pack(candidate, readable: bytes.count - range.lowerBound)
+        for known in table[range.count] where known.matches(candidate, head: head, tail: tail) { return known.text }
         return nil
     }
 
