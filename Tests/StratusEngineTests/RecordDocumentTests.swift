@@ -14,6 +14,23 @@ import Testing
         entries.compactMap { if case .save(let record) = $0 { return record } else { return nil } }
     }
 
+    /// A document read to save marks every field it sets (and every field it clears) as changed,
+    /// for the changed-keys policy; read to restore, the same records carry the same fields and,
+    /// like fetched records, no changed keys.
+    @Test func restoredRecordsHaveTheirFieldsAndNoChangedKeys() throws {
+        let json = try JSONParser.parse("""
+            [{"recordName": "A1", "recordType": "Trip", "fields": {"title": {"value": "Lisbon"}, "nights": {"value": 3}, "gone": null}},
+             {"recordName": "A2", "recordType": "Trip", "fields": {}}]
+            """)
+        let saving = saved(try RecordDocument.entries(in: json, zoneID: .default))
+        let restoring = saved(try RecordDocument.entries(in: json, zoneID: .default, restoring: true))
+        #expect(saving.map(\.changedKeys) == [["title", "nights", "gone"], []])
+        #expect(restoring.map(\.changedKeys) == [[], []])
+        #expect(restoring.map(\.fields) == saving.map(\.fields))
+        #expect(restoring.map(\.fields) == [["title": .string("Lisbon"), "nights": .int64(3)], [:]])
+        #expect(restoring.map(\.recordID) == saving.map(\.recordID))
+    }
+
     @Test func aQueryResponseLandsInTheActingUsersZones() throws {
         let text = """
             {"records": [

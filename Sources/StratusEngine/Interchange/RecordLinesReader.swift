@@ -66,7 +66,7 @@ public struct RecordLinesReader {
                     if !RecordDocument.isWrapper(object) { try storeEmbeddedAssets(object) }
                     let entries: [RecordDocument.Entry]
                     do {
-                        entries = try RecordDocument.entries(in: object, zoneID: zoneID)
+                        entries = try RecordDocument.entries(in: object, zoneID: zoneID, restoring: true)
                     } catch {
                         throw Failure(line: lineNumber, message: error.description)
                     }

@@ -32,10 +32,12 @@ public enum RecordDocument {
     /// - Parameters:
     ///   - zoneID: the zone of entries that name none (the document's own `zoneID` comes first).
     ///   - owners: maps a zone's `ownerRecordName` (or `ownerName`) to the owner it lands with.
+    ///   - restoring: the records are restored as they are (`save --import`), so, like fetched
+    ///     records, they carry no changed keys (see ``RecordJSON/decode(_:zoneID:uploadAsset:restoring:)``).
     /// - Throws: ``RecordJSON/DecodingError`` whose path names the entry (`records[3].fields.title`).
     public static func entries(in json: JSONValue, zoneID: ZoneID, owners: @escaping OwnerMapping = actingUser,
-                               uploadAsset: RecordJSON.AssetUploader? = nil) throws(RecordJSON.DecodingError) -> [Entry] {
-        var reader = Reader(owners: owners, uploadAsset: uploadAsset)
+                               uploadAsset: RecordJSON.AssetUploader? = nil, restoring: Bool = false) throws(RecordJSON.DecodingError) -> [Entry] {
+        var reader = Reader(owners: owners, uploadAsset: uploadAsset, restoring: restoring)
         try reader.read(json, zoneID: zoneID, path: "")
         return reader.entries
     }
@@ -49,6 +51,7 @@ public enum RecordDocument {
     private struct Reader {
         let owners: OwnerMapping
         let uploadAsset: RecordJSON.AssetUploader?
+        let restoring: Bool
         var entries: [Entry] = []
 
         mutating func read(_ json: JSONValue, zoneID: ZoneID, path: String) throws(RecordJSON.DecodingError) {
@@ -120,7 +123,7 @@ public enum RecordDocument {
                 return
             }
             do {
-                var decoded = try RecordJSON.decode(json, zoneID: zone, uploadAsset: uploadAsset)
+                var decoded = try RecordJSON.decode(json, zoneID: zone, uploadAsset: uploadAsset, restoring: restoring)
                 decoded.recordID = RecordID(recordName: decoded.recordName, zoneID: zone)
                 entries.append(.save(decoded))
             } catch {

@@ -89,7 +89,12 @@ public enum RecordJSON {
     public typealias AssetUploader = (String) throws -> Asset
 
     /// Decodes a record object. `zoneID` applies when the object names none.
-    public static func decode(_ json: JSONValue, zoneID: ZoneID, uploadAsset: AssetUploader? = nil) throws(DecodingError) -> Record {
+    ///
+    /// Every field decoded counts as changed (a save with the changed-keys policy writes what
+    /// the document set), unless `restoring`: a restored record is written whole, as the store
+    /// held it, and like a fetched record has no changed keys. Marking them hashed every field
+    /// name a second time, for millions of fields in an import.
+    public static func decode(_ json: JSONValue, zoneID: ZoneID, uploadAsset: AssetUploader? = nil, restoring: Bool = false) throws(DecodingError) -> Record {
         guard case .object = json else { throw DecodingError(path: "", message: "a record must be a JSON object, not \(json.kindName)") }
         guard let type = json["recordType"]?.stringValue else {
             throw DecodingError(path: "recordType", message: "missing; every record needs a recordType")
@@ -129,7 +134,7 @@ public enum RecordJSON {
                 if case .null = field { decoded.append((name, nil)); continue }
                 decoded.append((name, try decodeField(field, path: "fields.\(name)", uploadAsset: uploadAsset)))
             }
-            record.setFields(decoded)
+            record.setFields(decoded, markingChanged: !restoring)
         }
         return record
     }

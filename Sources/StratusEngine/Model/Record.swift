@@ -56,10 +56,15 @@ public struct Record: Hashable, Sendable {
         }
     }
 
-    /// Sets fields as decoding does, each counting as changed; a nil value removes the field.
-    /// One dictionary sized up front, where setting them one by one grew it step by step.
-    mutating func setFields(_ values: [(String, FieldValue?)]) {
+    /// Sets fields as decoding does, each counting as changed unless not `markingChanged` (a
+    /// restored record); a nil value removes the field. One dictionary sized up front, where
+    /// setting them one by one grew it step by step.
+    mutating func setFields(_ values: [(String, FieldValue?)], markingChanged: Bool = true) {
         fields.reserveCapacity(fields.count + values.count)
+        guard markingChanged else {
+            for (key, value) in values { fields[key] = value }
+            return
+        }
         changedKeys.reserveCapacity(changedKeys.count + values.count)
         for (key, value) in values { self[key] = value }
     }
