@@ -261,8 +261,8 @@ struct ModifyBatch {
                                           createdBy: plan.existing?.createdBy ?? database.user, modifiedAt: nowMilliseconds,
                                           modifiedBy: database.user, parent: parent, changedKeys: changedKeys)
             if let existing = plan.existing {
-                try writer.replace(id: existing.id, zoneRowID: plan.zone.id, oldFields: plan.existingFields, oldType: type, update: .all(row),
-                                   fields: plan.fields, type: type, buffer: buffer)
+                try writer.replace(existing, oldFields: plan.existingFields, oldType: type, update: .all(row), fields: plan.fields, type: type,
+                                   buffer: buffer)
             } else if try writer.insert(row, fields: plan.fields, type: type, buffer: buffer) == nil {
                 throw CloudKitError(.internalError, "Record '\(plan.record.recordName)' was planned as new, but its name is taken.")
             }

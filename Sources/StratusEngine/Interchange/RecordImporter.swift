@@ -172,11 +172,7 @@ struct RecordImporter {
         // Its old rows are removed from the tables, so any this import still holds go first.
         if existing.id > lastRowIDBefore || replaced.contains(existing.id) { try buffer.flush() }
         replaced.insert(existing.id)
-        // The same stored bytes (a store refilled from its own export): the old fields are the
-        // new ones, with nothing to decode or compare.
-        let storedAlike = existing.fieldsBlob == blob
-        try writer.replace(id: existing.id, zoneRowID: zone.id, oldFields: storedAlike ? fields : try existing.fields(), oldType: type,
-                           update: .all(row), fields: fields, tokens: prepared.tokens, type: type, buffer: buffer, storedAlike: storedAlike)
+        try writer.replace(existing, oldType: type, update: .all(row), fields: fields, tokens: prepared.tokens, type: type, buffer: buffer)
     }
 
     /// Whether a zone has tombstones (a fresh zone being restored has none to clear).

@@ -40,8 +40,7 @@ struct IndexRebuilder {
                                  modifiedAt: now, modifiedBy: store.owner, changedKeys: ChangedKeys.encode(removedKeys))
                 strippedRecords += 1
             }
-            try RecordWriter(db: db).replace(id: id, zoneRowID: stored.zoneRowID, oldFields: oldFields, oldType: old, update: update,
-                                             fields: fields, type: new)
+            try RecordWriter(db: db).replace(stored, oldFields: oldFields, oldType: old, update: update, fields: fields, type: new)
             rebuiltRecords += 1
         }
     }
