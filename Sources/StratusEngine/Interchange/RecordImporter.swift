@@ -42,7 +42,12 @@ extension CloudDatabase {
             var count = 0
             while let batch = try nextBatch() {
                 try importer.store(assets: batch.assets)
-                for index in batch.records.indices { try importer.add(batch.records[index], prepared: batch.prepared?[index]) }
+                if let prepared = batch.prepared {
+                    // Each record and its preparation are borrowed where they lie, not copied.
+                    for index in batch.records.indices { try importer.add(batch.records[index], prepared: prepared[index]) }
+                } else {
+                    for record in batch.records { try importer.add(record) }
+                }
                 count += batch.records.count
                 progress(count)
             }
@@ -99,16 +104,16 @@ struct RecordImporter {
         return row
     }
 
+    mutating func add(_ record: Record) throws {
+        var normalized = record
+        normalized.normalizeFields()
+        try add(normalized, prepared: PreparedRecord(normalizedFields: normalized.fields))
+    }
+
     /// - Parameter prepared: from ``ImportBatch/prepare()``, which also normalized the record's fields.
-    mutating func add(_ record: Record, prepared: PreparedRecord? = nil) throws {
+    mutating func add(_ record: Record, prepared: PreparedRecord) throws {
         do {
-            if let prepared {
-                try write(record, prepared: prepared)
-            } else {
-                var normalized = record
-                normalized.normalizeFields()
-                try write(normalized, prepared: PreparedRecord(normalizedFields: normalized.fields))
-            }
+            try write(record, prepared: prepared)
         } catch let error as CloudKitError {
             var named = error
             named.message = "Record '\(record.recordName)': \(error.message)"

@@ -48,8 +48,10 @@ public struct RecordLinesReader {
             guard let line = try nextLine() else { return nil }
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
             var documents: [JSONValue]
+            var mayEmbedAssets = true
             do {
                 documents = [try JSONParser.parse(utf8: line)]
+                mayEmbedAssets = RecordLinesReader.mayEmbedAssets(line)
             } catch {
                 // A document spread over lines (a CKWS response as captured, pretty-printed):
                 // read it whole.
@@ -63,17 +65,20 @@ public struct RecordLinesReader {
                 let objects: [JSONValue]
                 if case .array(let items) = document { objects = items } else { objects = [document] }
                 for object in objects {
-                    if !RecordDocument.isWrapper(object) { try storeEmbeddedAssets(object) }
-                    let entries: [RecordDocument.Entry]
+                    if mayEmbedAssets, !RecordDocument.isWrapper(object) { try storeEmbeddedAssets(object) }
+                    var entries: [RecordDocument.Entry]
                     do {
                         entries = try RecordDocument.entries(in: object, zoneID: zoneID, restoring: true)
                     } catch {
                         throw Failure(line: lineNumber, message: error.description)
                     }
-                    for entry in entries {
+                    // Taken out of the array in order (moved, not copied: a record holds a
+                    // dozen references).
+                    entries.reverse()
+                    while let entry = entries.popLast() {
                         switch entry {
                         case .save(let record):
-                            deletions.removeAll { $0 == record.recordID }
+                            if !deletions.isEmpty { deletions.removeAll { $0 == record.recordID } }
                             pending.append(record)
                         case .delete(let recordID, _):
                             pending.removeAll { $0.recordID == recordID }
@@ -156,6 +161,28 @@ public struct RecordLinesReader {
             guard start < bytes.count, let base = bytes.baseAddress,
                   let found = memchr(base + start, 0x0A, bytes.count - start) else { return nil }
             return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// Whether a line may carry asset content: an embedded asset's `downloadURL` is a `data:`
+    /// URL, so a line without those bytes (and without an escape that could spell them) has
+    /// none, and its fields need not be looked through one by one.
+    private static let dataScheme = Array("data:".utf8)
+
+    static func mayEmbedAssets(_ line: ArraySlice<UInt8>) -> Bool {
+        line.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            if memchr(base, Int32(UInt8(ascii: "\\")), bytes.count) != nil { return true }
+            return dataScheme.withUnsafeBufferPointer { scheme in
+                var from = 0
+                while bytes.count - from >= scheme.count,
+                      let found = memchr(base + from, Int32(scheme[0]), bytes.count - from - scheme.count + 1) {
+                    let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + at, scheme.baseAddress!, scheme.count) == 0 { return true }
+                    from = at + 1
+                }
+                return false
+            }
         }
     }
 
