@@ -264,11 +264,11 @@ import StratusTestSupport
         return SortIndexStreamingTests.inMemoryAnswer(records, filter: compiled.filter, sorts: query.sortDescriptors)
     }
 
-    private static func name(ofRow id: Int64, in store: Store) throws -> String? {
+    static func name(ofRow id: Int64, in store: Store) throws -> String? {
         try store.read { db in try String.fetchOne(db.sqlite, sql: "SELECT name FROM record WHERE id = ?", arguments: [id]) }
     }
 
-    private static func rowID(named name: String, in store: Store) throws -> Int64? {
+    static func rowID(named name: String, in store: Store) throws -> Int64? {
         try store.read { db in try Int64.fetchOne(db.sqlite, sql: "SELECT id FROM record WHERE name = ?", arguments: [name]) }
     }
 }

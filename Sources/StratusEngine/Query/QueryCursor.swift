@@ -13,6 +13,10 @@ struct QueryCursor: Equatable {
         case streaming(key: FieldValue?, id: Int64)
         /// Among the records lacking the sort field, after (modification time, id).
         case lackingSortField(modifiedAt: Int64, id: Int64)
+        /// As `lackingSortField`, with the records that follow it among those lacking the sort
+        /// field (``QueryLookahead``; `endsGroup`: they are all there are), the last of them
+        /// modified at `listedThrough`.
+        case lackingLookahead(modifiedAt: Int64, id: Int64, lookahead: QueryLookahead, listedThrough: Int64)
         /// After row id `id` in id order.
         case collected(id: Int64)
         /// After these sort values and id, in the query's sort order.
@@ -75,13 +79,13 @@ struct QueryCursor: Equatable {
         case .sortedLookahead(let values, let id, let lookahead):
             writer.byte(4)
             QueryCursor.writeSorted(values, id, into: &writer)
-            writer.signed(lookahead.stamp.zoneRowID)
-            writer.signed(lookahead.stamp.incarnation)
-            writer.signed(lookahead.stamp.changeSequence)
-            writer.signed(lookahead.stamp.schemaVersion)
-            writer.byte(lookahead.endsGroup ? 1 : 0)
-            writer.varint(UInt64(lookahead.ids.count))
-            for id in lookahead.ids { writer.signed(id) }
+            QueryCursor.writeLookahead(lookahead, into: &writer)
+        case .lackingLookahead(let modifiedAt, let id, let lookahead, let listedThrough):
+            writer.byte(5)
+            writer.signed(modifiedAt)
+            writer.signed(id)
+            QueryCursor.writeLookahead(lookahead, into: &writer)
+            writer.signed(listedThrough)
         }
         return OpaqueToken(kind: .queryCursor, storeID: storeID, payload: writer.bytes).encoded()
     }
@@ -118,15 +122,11 @@ struct QueryCursor: Equatable {
                 position = .sorted(values: values, id: id)
             case 4:
                 let (values, id) = try readSorted(from: &reader)
-                let stamp = LookaheadStamp(zoneRowID: try reader.signed(), incarnation: try reader.signed(), changeSequence: try reader.signed(),
-                                           schemaVersion: try reader.signed())
-                let endsGroup = try reader.byte() == 1
-                let count = try reader.varint()
-                guard count > 0, count <= QueryLookahead.capacity else { throw ByteReader.Failure.corrupt }
-                var ids: [Int64] = []
-                ids.reserveCapacity(Int(count))
-                for _ in 0..<count { ids.append(try reader.signed()) }
-                position = .sortedLookahead(values: values, id: id, lookahead: QueryLookahead(stamp: stamp, ids: ids, endsGroup: endsGroup))
+                position = .sortedLookahead(values: values, id: id, lookahead: try readLookahead(from: &reader))
+            case 5:
+                let (modifiedAt, id) = (try exactMilliseconds(reader.signed()), try reader.signed())
+                let lookahead = try readLookahead(from: &reader)
+                position = .lackingLookahead(modifiedAt: modifiedAt, id: id, lookahead: lookahead, listedThrough: try exactMilliseconds(reader.signed()))
             default: throw ByteReader.Failure.corrupt
             }
             guard reader.isAtEnd else { throw ByteReader.Failure.corrupt }
@@ -154,6 +154,28 @@ struct QueryCursor: Equatable {
         var values: [FieldValue?] = []
         for _ in 0..<count { values.append(try readOptional(from: &reader)) }
         return (values, try reader.signed())
+    }
+
+    private static func writeLookahead(_ lookahead: QueryLookahead, into writer: inout ByteWriter) {
+        writer.signed(lookahead.stamp.zoneRowID)
+        writer.signed(lookahead.stamp.incarnation)
+        writer.signed(lookahead.stamp.changeSequence)
+        writer.signed(lookahead.stamp.schemaVersion)
+        writer.byte(lookahead.endsGroup ? 1 : 0)
+        writer.varint(UInt64(lookahead.ids.count))
+        for id in lookahead.ids { writer.signed(id) }
+    }
+
+    private static func readLookahead(from reader: inout ByteReader) throws -> QueryLookahead {
+        let stamp = LookaheadStamp(zoneRowID: try reader.signed(), incarnation: try reader.signed(), changeSequence: try reader.signed(),
+                                   schemaVersion: try reader.signed())
+        let endsGroup = try reader.byte() == 1
+        let count = try reader.varint()
+        guard count > 0, count <= QueryLookahead.capacity else { throw ByteReader.Failure.corrupt }
+        var ids: [Int64] = []
+        ids.reserveCapacity(Int(count))
+        for _ in 0..<count { ids.append(try reader.signed()) }
+        return QueryLookahead(stamp: stamp, ids: ids, endsGroup: endsGroup)
     }
 
     private static func writeOptional(_ value: FieldValue?, into writer: inout ByteWriter) {

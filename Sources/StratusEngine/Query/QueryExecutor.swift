@@ -26,6 +26,13 @@ struct QueryExecutor {
     /// caller sees every record (``stampForListing``). Nil: cursors carry none, and those that
     /// do are read as plain positions.
     var lookaheadStamp: LookaheadStamp?
+    /// For an executor streaming from the sort index in place of the plan's selective term
+    /// (``sortIndexInstead(at:)``): that term's driver. Every match is among its ids, so the
+    /// records lacking the sort field are loaded only when it yields them, not one by one.
+    var lackingCandidates: QueryPlan.Driver?
+    /// The most ids of ``lackingCandidates`` held to skip records by: beyond that many, most
+    /// records lacking the sort field may match anyway.
+    static let lackingCandidateLimit = 100_000
     /// Decodes the candidates' fields; they are mostly of one shape.
     private let decoder = FieldDecoder()
 
@@ -69,12 +76,13 @@ struct QueryExecutor {
             // page takes whichever is cheaper now.
             guard try storage.countIDs(of: plan.driver, upTo: sortIndexThreshold) >= sortIndexThreshold else { return nil }
         case .sorted?, .sortedLookahead?, .collected?: return nil
-        case .streaming?, .lackingSortField?: break
+        case .streaming?, .lackingSortField?, .lackingLookahead?: break
         }
         var executor = QueryExecutor(storage: storage, zoneRowID: zoneRowID, type: type, query: query, plan: streaming, limit: limit)
         executor.visible = visible
         executor.walkableGroupSize = walkableGroupSize
         executor.lookaheadStamp = lookaheadStamp
+        if case .typeScan = plan.driver {} else { executor.lackingCandidates = plan.driver }
         return executor
     }
 
@@ -96,6 +104,8 @@ struct QueryExecutor {
             cursorID = id
         case .lackingSortField(let modifiedAt, let id)?:
             return try runLackingSortField(after: (modifiedAt, id), results: &results, last: &last)
+        case .lackingLookahead(let modifiedAt, let id, let lookahead, let listedThrough)?:
+            return try runLackingLookahead(after: (modifiedAt, id), lookahead, listedThrough: listedThrough)
         default:
             throw QueryExecutor.staleCursor
         }
@@ -151,17 +161,27 @@ struct QueryExecutor {
         return try runLackingSortField(after: nil, results: &results, last: &last)
     }
 
-    /// The second phase of a sort-index driver: records without the sort field, in modification order.
-    private func runLackingSortField(after start: (Int64, Int64)?, results: inout [LoadedRecord],
-                                     last: inout QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
+    /// The second phase of a sort-index driver: records without the sort field, in modification
+    /// order. When one pass over the indexes found them (few lack the field), the cursor carries
+    /// those that follow the page (``QueryLookahead``), so the next pages load them by id
+    /// instead of counting and passing over the indexes again.
+    func runLackingSortField(after start: (Int64, Int64)?, results: inout [LoadedRecord],
+                             last: inout QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
         guard let sortKey = plan.appendsRecordsLackingSortField else { throw QueryExecutor.staleCursor }
-        let exhausted = try walkLackingSortField(sortKey, after: start) { record, modifiedAt, id in
+        var following: [(modifiedAt: Int64, id: Int64)]? = stampForListing == nil ? nil : []
+        let exhausted = try walkLackingSortField(sortKey, after: start, following: &following) { record, modifiedAt, id in
             if results.count == limit { return false }
             results.append(record)
             last = .lackingSortField(modifiedAt: modifiedAt, id: id)
             return true
         }
-        return (results, exhausted ? nil : last)
+        if exhausted { return (results, nil) }
+        if case .lackingSortField(let modifiedAt, let id)? = last, let following, !following.isEmpty, let stamp = stampForListing {
+            let listed = following.prefix(QueryLookahead.capacity)
+            let lookahead = QueryLookahead(stamp: stamp, ids: listed.map(\.id), endsGroup: listed.count == following.count)
+            return (results, .lackingLookahead(modifiedAt: modifiedAt, id: id, lookahead: lookahead, listedThrough: listed.last!.modifiedAt))
+        }
+        return (results, last)
     }
 
     /// Hands `body` each matching record without the sort field, in modification order (or
@@ -174,11 +194,25 @@ struct QueryExecutor {
     /// order finds a page of them soon.
     func walkLackingSortField(_ sortKey: FieldKey, after start: (Int64, Int64)?, backwards: Bool = false,
                               _ body: (LoadedRecord, _ modifiedAt: Int64, _ id: Int64) throws -> Bool) throws -> Bool {
+        var following: [(modifiedAt: Int64, id: Int64)]?
+        return try walkLackingSortField(sortKey, after: start, backwards: backwards, following: &following, body)
+    }
+
+    /// `following`: when not nil and the one pass found the records (few lack the field), set
+    /// to the rows from the one `body` stopped at to the end, each yet to be loaded and checked;
+    /// left empty otherwise.
+    func walkLackingSortField(_ sortKey: FieldKey, after start: (Int64, Int64)?, backwards: Bool = false,
+                              following: inout [(modifiedAt: Int64, id: Int64)]?,
+                              _ body: (LoadedRecord, _ modifiedAt: Int64, _ id: Int64) throws -> Bool) throws -> Bool {
         var lackingField: Int64?
         if plan.appendsRecordsLackingSortField != nil, case .range(let fieldID, nil, nil, false) = plan.driver {
             let (lacking, records) = try storage.lackingCount(fieldID: fieldID)
             if lacking == 0 { return true }
             if lacking * 10 < records { lackingField = fieldID }
+        }
+        let allowed = try lackingCandidates.flatMap { driver -> Set<Int64>? in
+            let ids = try storage.candidateIDs(of: driver, stoppingAt: QueryExecutor.lackingCandidateLimit + 1)
+            return ids.count > QueryExecutor.lackingCandidateLimit ? nil : ids
         }
         var position = start
         // A pass that finds only the lacking records reads them all at once: each statement
@@ -186,10 +220,17 @@ struct QueryExecutor {
         let chunk = lackingField == nil ? max(limit * 2, 64) : .max
         while true {
             let rows = try storage.modificationOrder(after: position, count: chunk, backwards: backwards, lackingField: lackingField)
-            for row in rows {
+            for (index, row) in rows.enumerated() {
                 position = row
+                if let allowed, !allowed.contains(row.id) { continue }
                 guard let record = try loadMatching(row.id), record.value(for: sortKey) == nil else { continue }
-                if try !body(record, row.modifiedAt, row.id) { return false }
+                if try !body(record, row.modifiedAt, row.id) {
+                    // The pass read every row left (`chunk` is unbounded): they follow in order.
+                    if following != nil, lackingField != nil {
+                        following = rows[index...].filter { allowed?.contains($0.id) ?? true }
+                    }
+                    return false
+                }
             }
             if rows.count < chunk { return true }
         }
