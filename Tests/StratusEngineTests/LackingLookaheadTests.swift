@@ -42,10 +42,15 @@ import StratusTestSupport
                 return
             }
             let plan = QueryPlanner(type: storages.type).plan(compiled)
-            func pages(listing: Bool) throws -> (pages: [[String]], storage: CountingQueryStorage, lookaheads: Int) {
+            /// `candidateShare`: the type's records for each of the 2,400 that `k == 1` yields
+            /// at which those are loaded to find the ones lacking `r` (1: they are; 2: they are
+            /// not, 3,600 being fewer than 4,800).
+            func pages(listing: Bool, candidateShare: Int? = nil) throws
+                -> (pages: [[String]], searches: (passes: Int, counts: Int), lookaheads: Int, tail: [String]) {
                 let storage = CountingQueryStorage(storages.sqlite)
                 var executor = QueryExecutor(storage: storage, zoneRowID: storages.zoneRowID, type: storages.type, query: compiled, plan: plan, limit: 10)
                 if listing { executor.lookaheadStamp = LookaheadStamp(zoneRowID: storages.zoneRowID, incarnation: 1, changeSequence: 1, schemaVersion: 1) }
+                if let candidateShare { executor.candidateShare = candidateShare }
                 var pages: [[String]] = []
                 var position: QueryCursor.Position?
                 var lookaheads = 0
@@ -55,18 +60,32 @@ import StratusTestSupport
                     if case .lackingLookahead? = next { lookaheads += 1 }
                     position = next
                 } while position != nil && pages.count < 1_000
-                return (pages, storage, lookaheads)
+                let searches = (storage.lackingPasses, storage.lackingCounts)
+                // Read from its end too: the records lacking `r` come first, newest first.
+                executor.limit = 90
+                return (pages, searches, lookaheads, try executor.runTail().map(\.stored.name))
             }
             let plain = try pages(listing: false)
             let listed = try pages(listing: true)
             #expect(listed.pages == plain.pages)
+            #expect(plain.tail == Array(plain.pages.flatMap { $0 }.suffix(90)))
+            // Loading the candidates gives the same pages without counting or any pass, listed
+            // or not, and the same end.
+            for listing in [false, true] {
+                let loaded = try pages(listing: listing, candidateShare: 1)
+                #expect(loaded.pages == plain.pages && loaded.tail == plain.tail, "listing: \(listing)")
+                #expect(loaded.searches.passes == 0 && loaded.searches.counts == 0, "listing: \(listing)")
+                #expect(listing ? loaded.lookaheads >= 9 : loaded.lookaheads == 0)
+            }
+            let passing = try pages(listing: true, candidateShare: 2)
+            #expect(passing.pages == plain.pages && passing.searches.passes == 1)
             // 96 matches lack `r`: the last of 250 names, in the order they were saved.
             let names = plain.pages.flatMap { $0 }
             let lacking = (0..<3_600).filter { $0 % 25 == 0 && $0 % 3 != 0 }.map { "i\($0)" }
             #expect(names.count == 2_400 && Array(names.suffix(lacking.count)) == lacking)
             #expect(plain.lookaheads == 0)
-            #expect(plain.storage.lackingPasses >= 9 && plain.storage.lackingCounts >= 9, "one search a page among them")
-            #expect(listed.storage.lackingPasses == 1 && listed.storage.lackingCounts == 1)
+            #expect(plain.searches.passes >= 9 && plain.searches.counts >= 9, "one search a page among them")
+            #expect(listed.searches.passes == 1 && listed.searches.counts == 1)
             #expect(listed.lookaheads >= 9)
         }
     }

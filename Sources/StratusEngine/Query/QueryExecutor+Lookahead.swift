@@ -40,32 +40,3 @@ extension QueryExecutor {
         return (page, .sorted(values: last.values, id: last.id, lookahead: QueryLookahead.following(ids, stamp: stampForListing, endingGroup: endsGroup)))
     }
 }
-
-extension QueryExecutor {
-    /// A page among the records lacking the sort field after a cursor that lists those that
-    /// follow: they are loaded by id and checked like any candidate (and for lacking the field),
-    /// and the one pass over the indexes runs again only past the last of them.
-    func runLackingLookahead(after position: (modifiedAt: Int64, id: Int64), _ lookahead: QueryLookahead, listedThrough: Int64) throws
-        -> (records: [LoadedRecord], next: QueryCursor.Position?) {
-        guard let sortKey = plan.appendsRecordsLackingSortField else { throw QueryExecutor.staleCursor }
-        var page: [LoadedRecord] = []
-        var last: QueryCursor.Position?
-        // A write since may have added, dropped or moved one: the position alone is exact.
-        guard let lookaheadStamp, lookahead.stamp == lookaheadStamp, let lastListed = lookahead.ids.last else {
-            return try runLackingSortField(after: position, results: &page, last: &last)
-        }
-        for (index, id) in lookahead.ids.enumerated() {
-            guard let record = try loadListed(id), record.value(for: sortKey) == nil else { continue }
-            if page.count == limit, case .lackingSortField(let modifiedAt, let lastID)? = last {
-                // Full, and a record is known to follow: the rest ride on.
-                let rest = QueryLookahead(stamp: lookaheadStamp, ids: Array(lookahead.ids[index...]), endsGroup: lookahead.endsGroup)
-                return (page, .lackingLookahead(modifiedAt: modifiedAt, id: lastID, lookahead: rest, listedThrough: listedThrough))
-            }
-            page.append(record)
-            last = .lackingSortField(modifiedAt: record.stored.modifiedAt, id: id)
-        }
-        if lookahead.endsGroup { return (page, nil) }
-        // Past the ids: the walk goes on after the last listed.
-        return try runLackingSortField(after: (listedThrough, lastListed), results: &page, last: &last)
-    }
-}

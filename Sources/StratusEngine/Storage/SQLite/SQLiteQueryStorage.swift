@@ -53,11 +53,14 @@ struct SQLiteQueryStorage: QueryStorage {
     }
 
     func countIDs(of driver: QueryPlan.Driver, upTo limit: Int) throws -> Int {
-        // One value's rows, and a single-valued field's range (a row per record), are counted
-        // inside SQLite; other drivers collect their ids.
+        // One value's rows, a single-valued field's range (a row per record) and the type's
+        // records are counted inside SQLite; other drivers collect their ids.
         var sql = "SELECT count(*) FROM (SELECT 1 FROM field_value WHERE zone_id = ? AND field_id = ?"
         var arguments: StatementArguments = [zoneRowID]
         switch driver {
+        case .typeScan:
+            sql = "SELECT count(*) FROM (SELECT 1 FROM record WHERE zone_id = ? AND type_id = ?"
+            arguments += [typeID]
         case .values(let fieldID, let keys, false, _) where keys.count == 1:
             sql += " AND value = ?"
             arguments += [fieldID, keys[0]]
