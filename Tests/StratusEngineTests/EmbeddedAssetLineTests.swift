@@ -15,6 +15,9 @@ import StratusTestSupport
         // An escape could spell the scheme (`d\u0061ta:`): such a line is looked through.
         #expect(check(#"{"downloadURL":"d\u0061ta:application/octet-stream;base64,AA=="}"#))
         #expect(check(#"{"title":{"value":"a \"quoted\" word","type":"STRING"}}"#))
+        // At the line's edges: the scheme as its last bytes or as the whole line; shorter lines.
+        #expect(check("xx data:") && check("data:"))
+        #expect(!check("data") && !check("d") && !check("ata:") && !check("xxdata"))
     }
 
     @Test func anAssetWhoseDataURLIsSpelledWithEscapesIsStillRestored() throws {

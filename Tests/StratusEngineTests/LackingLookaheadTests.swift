@@ -79,6 +79,37 @@ import StratusTestSupport
             }
             let passing = try pages(listing: true, candidateShare: 2)
             #expect(passing.pages == plain.pages && passing.searches.passes == 1)
+            // A caller who sees only some records gets no list (it would be what they saw), and
+            // a list made for one who sees all is read through their view.
+            var limited = QueryExecutor(storage: storages.sqlite, zoneRowID: storages.zoneRowID, type: storages.type, query: compiled, plan: plan, limit: 10)
+            limited.lookaheadStamp = LookaheadStamp(zoneRowID: storages.zoneRowID, incarnation: 1, changeSequence: 1, schemaVersion: 1)
+            limited.visible = { $0.name != "i50" }
+            var position: QueryCursor.Position?
+            var seen: [String] = []
+            repeat {
+                let (page, next) = try limited.run(after: position)
+                seen += page.map(\.stored.name)
+                if case .lackingLookahead? = next { Issue.record("a list made for a caller who sees only some records") }
+                position = next
+            } while position != nil && seen.count < 5_000
+            #expect(seen == plain.pages.flatMap { $0 }.filter { $0 != "i50" })
+            var full = limited
+            full.visible = nil
+            let first = try full.run(after: nil)
+            var carried = first.next
+            while let next = carried, case .streaming = next { carried = try full.run(after: next).next }
+            guard case .lackingLookahead? = carried else {
+                Issue.record("no list among the records lacking r")
+                return
+            }
+            var rest: [String] = []
+            position = carried
+            while let next = position {
+                let (page, following) = try limited.run(after: next)
+                rest += page.map(\.stored.name)
+                position = following
+            }
+            #expect(!rest.isEmpty && !rest.contains("i50") && Array(seen.suffix(rest.count)) == rest)
             // 96 matches lack `r`: the last of 250 names, in the order they were saved.
             let names = plain.pages.flatMap { $0 }
             let lacking = (0..<3_600).filter { $0 % 25 == 0 && $0 % 3 != 0 }.map { "i\($0)" }
@@ -87,6 +118,22 @@ import StratusTestSupport
             #expect(plain.searches.passes >= 9 && plain.searches.counts >= 9, "one search a page among them")
             #expect(listed.searches.passes == 1 && listed.searches.counts == 1)
             #expect(listed.lookaheads >= 9)
+        }
+    }
+
+    /// Tag 5 of a cursor: a position among the records lacking the sort field with the ids
+    /// that follow; a list of none, or of more than a cursor carries, is refused as damaged.
+    @Test func lackingLookaheadCursorsRoundTripAndRefuseImpossibleCounts() throws {
+        let storeID = UUID()
+        func cursor(_ ids: [Int64]) -> QueryCursor {
+            let lookahead = QueryLookahead(stamp: LookaheadStamp(zoneRowID: 3, incarnation: 2, changeSequence: 9_001, schemaVersion: 7), ids: ids, endsGroup: false)
+            return QueryCursor(scope: .private, zoneID: ZoneID(zoneName: "Z"), query: Self.query, now: Date(timeIntervalSince1970: 1_700_000_000),
+                               position: .lackingLookahead(modifiedAt: 1_700_000_000_123, id: 42, lookahead: lookahead, listedThrough: 1_700_000_000_456))
+        }
+        let made = cursor([7, -3, 1 << 40, 12])
+        #expect(try QueryCursor.decode(made.encoded(storeID: storeID), storeID: storeID) == made)
+        for ids in [[], Array(repeating: Int64(1), count: QueryLookahead.capacity + 1)] {
+            #expect(throws: CloudKitError.self) { try QueryCursor.decode(cursor(ids).encoded(storeID: storeID), storeID: storeID) }
         }
     }
 
