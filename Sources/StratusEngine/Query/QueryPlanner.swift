@@ -42,7 +42,7 @@ struct QueryPlanner {
                 }
             case .beginsWith(let key, let prefix, false):
                 if let driver = rangeDriver(key, lower: QueryPlan.Bound(value: .text(prefix), inclusive: true),
-                                            upper: QueryPlan.Bound(value: .text(prefix + "\u{10FFFF}\u{10FFFF}"), inclusive: false)) {
+                                            upper: UTF8Order.successor(ofPrefix: prefix).map { QueryPlan.Bound(value: .text($0), inclusive: false) }) {
                     consider(4, driver, exact: false)
                 }
             case .between(let key, let low, let high):

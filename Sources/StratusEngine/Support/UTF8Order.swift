@@ -42,4 +42,22 @@ enum UTF8Order {
         }
         return keys.map(\.index)
     }
+
+    /// The least string that sorts after every string beginning with `prefix`: its last code
+    /// point made the next one (U+10FFFF dropped and the one before it raised instead, the
+    /// surrogates stepped over). Nil when no string sorts after them all (an empty prefix, or
+    /// one of U+10FFFF alone). In code point order every string in [`prefix`, successor)
+    /// begins with `prefix`, so the two bound a BEGINSWITH exactly, whatever follows.
+    static func successor(ofPrefix prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            guard last.value < 0x10FFFF else { continue }
+            let next = last.value == 0xD7FF ? 0xE000 : last.value + 1
+            scalars.append(Unicode.Scalar(next)!)
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: scalars)
+            return String(text)
+        }
+        return nil
+    }
 }
