@@ -121,6 +121,48 @@ import StratusTestSupport
         }
     }
 
+    /// A list that runs out before the records lacking `r` do (cut here to three ids): the
+    /// pages past it are those of the plain position, and the pass that finds them needs no
+    /// count first, the list having been made under the same stamp.
+    @Test func aListThatRunsOutIsFollowedByAPassWithoutACount() throws {
+        let (temp, zone) = try Self.store()
+        try QueryStorages.read(temp, zone: zone, type: "Item") { storages in
+            guard case .success(let compiled) = PredicateCompiler.compile(format: Self.query.predicateFormat, arguments: [], recordType: "Item",
+                                                                         schema: storages.type.schema, sorts: Self.query.sortDescriptors, now: Date()) else {
+                Issue.record("the query does not compile")
+                return
+            }
+            let storage = CountingQueryStorage(storages.sqlite)
+            var executor = QueryExecutor(storage: storage, zoneRowID: storages.zoneRowID, type: storages.type, query: compiled,
+                                         plan: QueryPlanner(type: storages.type).plan(compiled), limit: 10)
+            func rest(after position: QueryCursor.Position) throws -> [String] {
+                var names: [String] = []
+                var next: QueryCursor.Position? = position
+                while let at = next {
+                    let (page, following) = try executor.run(after: at)
+                    names += page.map(\.stored.name)
+                    next = following
+                }
+                return names
+            }
+            executor.lookaheadStamp = LookaheadStamp(zoneRowID: storages.zoneRowID, incarnation: 1, changeSequence: 1, schemaVersion: 1)
+            var reached = try executor.run(after: nil).next
+            while let next = reached, case .streaming = next { reached = try executor.run(after: next).next }
+            guard case .lackingLookahead(let modifiedAt, let id, let list, _)? = reached else {
+                Issue.record("no list among the records lacking r")
+                return
+            }
+            let third = try #require(try storages.sqlite.record(id: list.ids[2]))
+            let short = QueryLookahead(stamp: list.stamp, ids: Array(list.ids.prefix(3)), endsGroup: false)
+            let (counted, passed) = (storage.lackingCounts, storage.lackingPasses)
+            let continued = try rest(after: .lackingLookahead(modifiedAt: modifiedAt, id: id, lookahead: short, listedThrough: third.modifiedAt))
+            #expect(storage.lackingCounts == counted && storage.lackingPasses == passed + 1)
+            executor.lookaheadStamp = nil
+            let plain = try rest(after: .lackingSortField(modifiedAt: modifiedAt, id: id))
+            #expect(continued.count > 3 && continued == plain)
+        }
+    }
+
     /// Tag 5 of a cursor: a position among the records lacking the sort field with the ids
     /// that follow; a list of none, or of more than a cursor carries, is refused as damaged.
     @Test func lackingLookaheadCursorsRoundTripAndRefuseImpossibleCounts() throws {

@@ -17,11 +17,13 @@ extension QueryExecutor {
     /// order. When the walk found them all at once (the filter's candidates loaded, or one pass
     /// over the indexes), the cursor carries those that follow the page (``QueryLookahead``), so
     /// the next pages load them by id instead of searching again.
-    func runLackingSortField(after start: (Int64, Int64)?, results: inout [LoadedRecord],
+    /// `fewLack`: a list made under the zone's current stamp has run out; the records were found
+    /// all at once when it was made, so a pass needs no count first.
+    func runLackingSortField(after start: (Int64, Int64)?, fewLack: Bool = false, results: inout [LoadedRecord],
                              last: inout QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
         guard let sortKey = plan.appendsRecordsLackingSortField else { throw QueryExecutor.staleCursor }
         var following: [(modifiedAt: Int64, id: Int64)]? = stampForListing == nil ? nil : []
-        let exhausted = try walkLackingSortField(sortKey, after: start, following: &following) { record, modifiedAt, id in
+        let exhausted = try walkLackingSortField(sortKey, after: start, fewLack: fewLack, following: &following) { record, modifiedAt, id in
             if results.count == limit { return false }
             results.append(record)
             last = .lackingSortField(modifiedAt: modifiedAt, id: id)
@@ -49,13 +51,13 @@ extension QueryExecutor {
     func walkLackingSortField(_ sortKey: FieldKey, after start: (Int64, Int64)?, backwards: Bool = false,
                               _ body: (LoadedRecord, _ modifiedAt: Int64, _ id: Int64) throws -> Bool) throws -> Bool {
         var following: [(modifiedAt: Int64, id: Int64)]?
-        return try walkLackingSortField(sortKey, after: start, backwards: backwards, following: &following, body)
+        return try walkLackingSortField(sortKey, after: start, backwards: backwards, fewLack: false, following: &following, body)
     }
 
     /// `following`: when not nil and the walk found every record at once (the candidates, or
     /// the one pass), set to those from the one `body` stopped at to the end, each to be loaded
     /// and checked again; left as it was otherwise.
-    func walkLackingSortField(_ sortKey: FieldKey, after start: (Int64, Int64)?, backwards: Bool = false,
+    func walkLackingSortField(_ sortKey: FieldKey, after start: (Int64, Int64)?, backwards: Bool = false, fewLack: Bool,
                               following: inout [(modifiedAt: Int64, id: Int64)]?,
                               _ body: (LoadedRecord, _ modifiedAt: Int64, _ id: Int64) throws -> Bool) throws -> Bool {
         let allowed = try lackingCandidates.flatMap { driver -> Set<Int64>? in
@@ -67,9 +69,13 @@ extension QueryExecutor {
         }
         var lackingField: Int64?
         if plan.appendsRecordsLackingSortField != nil, case .range(let fieldID, nil, nil, false) = plan.driver {
-            let (lacking, records) = try storage.lackingCount(fieldID: fieldID)
-            if lacking == 0 { return true }
-            if lacking * 10 < records { lackingField = fieldID }
+            if fewLack {
+                lackingField = fieldID
+            } else {
+                let (lacking, records) = try storage.lackingCount(fieldID: fieldID)
+                if lacking == 0 { return true }
+                if lacking * 10 < records { lackingField = fieldID }
+            }
         }
         var position = start
         // A pass that finds only the lacking records reads them all at once: each statement
@@ -117,7 +123,7 @@ extension QueryExecutor {
         }
         if lookahead.endsGroup { return (page, nil) }
         // Past the ids: the walk goes on after the last listed.
-        return try runLackingSortField(after: (listedThrough, lastListed), results: &page, last: &last)
+        return try runLackingSortField(after: (listedThrough, lastListed), fewLack: true, results: &page, last: &last)
     }
 
     /// Hands `body` the records lacking the sort field among `candidates` (ids of the filter's
