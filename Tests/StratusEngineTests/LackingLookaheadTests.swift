@@ -30,18 +30,22 @@ import StratusTestSupport
 
     static let query = Query(recordType: "Item", predicateFormat: "k == 1", sortDescriptors: [QuerySort("r")])
 
+    /// ``query`` compiled and planned over `storages`' type.
+    static func compiled(_ storages: QueryStorages) throws -> (CompiledQuery, QueryPlan) {
+        guard case .success(let compiled) = PredicateCompiler.compile(format: query.predicateFormat, arguments: [], recordType: "Item",
+                                                                     schema: storages.type.schema, sorts: query.sortDescriptors, now: Date()) else {
+            throw CloudKitError(.invalidArguments, "\(query.predicateFormat) does not compile")
+        }
+        return (compiled, QueryPlanner(type: storages.type).plan(compiled))
+    }
+
     /// Over the query seam, counting what each page asks of SQLite: with a stamp to list under,
     /// the records lacking `r` are counted and searched for once, not once a page, and the pages
     /// are exactly those read from plain positions.
     @Test func pagesAmongRecordsLackingTheSortFieldSearchForThemOnce() throws {
         let (temp, zone) = try Self.store()
         try QueryStorages.read(temp, zone: zone, type: "Item") { storages in
-            guard case .success(let compiled) = PredicateCompiler.compile(format: Self.query.predicateFormat, arguments: [], recordType: "Item",
-                                                                         schema: storages.type.schema, sorts: Self.query.sortDescriptors, now: Date()) else {
-                Issue.record("the query does not compile")
-                return
-            }
-            let plan = QueryPlanner(type: storages.type).plan(compiled)
+            let (compiled, plan) = try Self.compiled(storages)
             /// `candidateShare`: the type's records for each of the 2,400 that `k == 1` yields
             /// at which those are loaded to find the ones lacking `r` (1: they are; 2: they are
             /// not, 3,600 being fewer than 4,800).
@@ -127,14 +131,9 @@ import StratusTestSupport
     @Test func aListThatRunsOutIsFollowedByAPassWithoutACount() throws {
         let (temp, zone) = try Self.store()
         try QueryStorages.read(temp, zone: zone, type: "Item") { storages in
-            guard case .success(let compiled) = PredicateCompiler.compile(format: Self.query.predicateFormat, arguments: [], recordType: "Item",
-                                                                         schema: storages.type.schema, sorts: Self.query.sortDescriptors, now: Date()) else {
-                Issue.record("the query does not compile")
-                return
-            }
+            let (compiled, plan) = try Self.compiled(storages)
             let storage = CountingQueryStorage(storages.sqlite)
-            var executor = QueryExecutor(storage: storage, zoneRowID: storages.zoneRowID, type: storages.type, query: compiled,
-                                         plan: QueryPlanner(type: storages.type).plan(compiled), limit: 10)
+            var executor = QueryExecutor(storage: storage, zoneRowID: storages.zoneRowID, type: storages.type, query: compiled, plan: plan, limit: 10)
             func rest(after position: QueryCursor.Position) throws -> [String] {
                 var names: [String] = []
                 var next: QueryCursor.Position? = position
