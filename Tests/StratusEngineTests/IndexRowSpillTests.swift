@@ -59,7 +59,10 @@ import StratusTestSupport
             for rows in runs {
                 for (value, id) in rows.integers { try add(value, id, nil) }
                 for (value, id) in rows.reals { try add(value, id, nil) }
-                for (value, id) in rows.texts { try add(value, id, rows.folds ? CaseFolding.key(value) : nil) }
+                for index in 0..<rows.texts.count {
+                    let value = rows.texts.text(at: index)
+                    try add(value, rows.texts.recordID(at: index), rows.folds ? CaseFolding.key(value) : nil)
+                }
             }
             return try Row.fetchAll(db, sql: "SELECT * FROM t ORDER BY value, record_id")
         }
@@ -108,9 +111,9 @@ import StratusTestSupport
         for run in 0..<25 {
             var rows = HeldFieldRows(folds: true)
             for index in 0..<generator.below(400) {
-                rows.texts.append((words[generator.below(words.count)] + String(generator.below(30)), Int64(run * 1_000 + index)))
+                rows.texts.append(words[generator.below(words.count)] + String(generator.below(30)), recordID: Int64(run * 1_000 + index))
             }
-            if run % 10 == 0 { rows.texts.append((long, Int64(run))) }
+            if run % 10 == 0 { rows.texts.append(long, recordID: Int64(run)) }
             runs.append(rows)
         }
         let field = IndexRowBuffer.FieldKey(zoneRowID: 4, fieldID: 2)
@@ -139,7 +142,7 @@ import StratusTestSupport
                     let id = Int64(run * 10_000 + index)
                     switch kind {
                     case 0: rows.integers.append((Int64(generator.below(100_000)), id))
-                    case 1: rows.texts.append((words[generator.below(words.count)] + String(generator.below(5_000)), id))
+                    case 1: rows.texts.append(words[generator.below(words.count)] + String(generator.below(5_000)), recordID: id)
                     default: rows.reals.append((Double(generator.below(1_000)) / 8, id))
                     }
                 }
@@ -158,7 +161,7 @@ import StratusTestSupport
             for rows in runsByField[field]! {
                 all.integers += rows.integers
                 all.reals += rows.reals
-                all.texts += rows.texts
+                all.texts.append(contentsOf: rows.texts)
             }
             return (field, all)
         }
@@ -282,7 +285,8 @@ import StratusTestSupport
 
     @Test func referenceNamesAreNotFolded() throws {
         var rows = HeldFieldRows(folds: false)
-        rows.texts = [("Thing-B", 1), ("thing-a", 2)]
+        rows.texts.append("Thing-B", recordID: 1)
+        rows.texts.append("thing-a", recordID: 2)
         let merged = try mergedRows([rows], field: IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: 3))
         #expect(merged.map { $0[2] as String } == ["Thing-B", "thing-a"])
         #expect(merged.allSatisfy { ($0[4] as DatabaseValue).isNull })

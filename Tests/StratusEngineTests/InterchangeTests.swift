@@ -381,7 +381,7 @@ import StratusTestSupport
             for record in (0..<500).shuffled(using: &generator) {
                 rows.integers.append((Int64(record % 37), Int64(record)))
                 rows.reals.append((Double(record % 11) / 3, Int64(record)))
-                rows.texts.append((["kiwi", "Äpfel", "apple", "東京", ""][record % 5], Int64(record)))
+                rows.texts.append(["kiwi", "Äpfel", "apple", "東京", ""][record % 5], recordID: Int64(record))
             }
             return (IndexRowBuffer.FieldKey(zoneRowID: 1, fieldID: Int64(field)), rows)
         }
@@ -393,7 +393,7 @@ import StratusTestSupport
             #expect(rows.integers.count == 500 && rows.reals.count == 500 && rows.textOrder.count == 500)
             #expect(zip(rows.integers, rows.integers.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) })
             #expect(zip(rows.reals, rows.reals.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) })
-            let texts = rows.textOrder.map { rows.texts[$0] }
+            let texts = rows.textOrder.map { (rows.texts.text(at: $0), rows.texts.recordID(at: $0)) }
             #expect(zip(texts, texts.dropFirst()).allSatisfy { a, b in
                 let order = UTF8Order.compare(a.0, b.0)
                 return order < 0 || (order == 0 && a.1 < b.1)

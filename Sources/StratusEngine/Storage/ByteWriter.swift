@@ -27,4 +27,10 @@ struct ByteWriter {
         varint(UInt64(utf8.count))
         bytes.append(contentsOf: utf8)
     }
+
+    /// ``string(_:)`` of bytes that are UTF-8 already.
+    mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        varint(UInt64(utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
 }

@@ -6,7 +6,7 @@ import StratusModel
 struct HeldFieldRows: Sendable {
     var integers: [(Int64, Int64)] = []
     var reals: [(Double, Int64)] = []
-    var texts: [(String, Int64)] = []
+    var texts = HeldTexts()
     /// Strings are case-folded for `folded`; reference names are not.
     var folds: Bool
     /// After ``sort()``: the indices of `texts` in key order.
@@ -21,8 +21,7 @@ struct HeldFieldRows: Sendable {
     mutating func sort() {
         integers.sort(by: HeldFieldRows.keyOrder)
         reals.sort(by: HeldFieldRows.keyOrder)
-        let rows = texts
-        textOrder = UTF8Order.order(of: rows.map(\.0)) { rows[$0].1 < rows[$1].1 }
+        textOrder = texts.keyOrder()
     }
 
     /// Empties the rows but keeps their memory: a transaction that fills the buffer more than
@@ -30,7 +29,7 @@ struct HeldFieldRows: Sendable {
     mutating func removeAll() {
         integers.removeAll(keepingCapacity: true)
         reals.removeAll(keepingCapacity: true)
-        texts.removeAll(keepingCapacity: true)
+        texts.removeAll()
         textOrder.removeAll(keepingCapacity: true)
     }
 

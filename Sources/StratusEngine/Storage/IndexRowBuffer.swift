@@ -41,7 +41,7 @@ final class IndexRowBuffer {
         switch key {
         case .integer(let number): fields[field, default: HeldFieldRows(folds: false)].integers.append((number, recordID))
         case .real(let number): fields[field, default: HeldFieldRows(folds: false)].reals.append((number, recordID))
-        case .text(let text, let folds): fields[field, default: HeldFieldRows(folds: folds)].texts.append((text, recordID))
+        case .text(let text, let folds): fields[field, default: HeldFieldRows(folds: folds)].texts.append(text, recordID: recordID)
         }
         try count()
     }

@@ -135,8 +135,7 @@ final class IndexRowChunker: @unchecked Sendable {
             guard hand(&chunk) else { return }
             chunk = IndexRowChunk(field: field, kind: .texts, folds: rows.folds)
             for position in rows.textOrder {
-                var text = rows.texts[position].0
-                text.withUTF8 { chunk.append(utf8: $0, id: rows.texts[position].1) }
+                rows.texts.withUTF8(at: position) { chunk.append(utf8: $0, id: rows.texts.recordID(at: position)) }
                 guard handWhenFull(&chunk) else { return }
             }
             guard hand(&chunk) else { return }

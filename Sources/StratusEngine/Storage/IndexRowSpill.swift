@@ -71,8 +71,8 @@ final class IndexRowSpill {
         }
         if !rows.textOrder.isEmpty {
             for index in rows.textOrder {
-                writer.string(rows.texts[index].0)
-                writer.fixed64(UInt64(bitPattern: rows.texts[index].1))
+                rows.texts.withUTF8(at: index) { writer.string(utf8: $0) }
+                writer.fixed64(UInt64(bitPattern: rows.texts.recordID(at: index)))
             }
             runs.texts.append(try run(rows.textOrder.count))
         }

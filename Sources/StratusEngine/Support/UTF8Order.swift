@@ -6,24 +6,28 @@ enum UTF8Order {
     /// Negative, zero or positive as `a`'s UTF-8 bytes sort before, with or after `b`'s.
     static func compare(_ a: String, _ b: String) -> Int {
         var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
-                    let order = memcmp(p, q, common)
-                    if order != 0 { return Int(order) }
-                }
-                return x.count - y.count
-            }
+        return a.withUTF8 { x in b.withUTF8 { y in compare(utf8: x, y) } }
+    }
+
+    /// ``compare(_:_:)`` of bytes where they lie.
+    static func compare(utf8 x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(x.count, y.count)
+        if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+            let order = memcmp(p, q, common)
+            if order != 0 { return Int(order) }
         }
+        return x.count - y.count
     }
 
     /// The first eight UTF-8 bytes of `text`, big-endian, zero-padded: ordered as the bytes are,
     /// so comparing two prefixes settles most comparisons without touching the strings.
-    static func prefix(_ text: String) -> UInt64 {
+    static func prefix(_ text: String) -> UInt64 { prefix(utf8: text.utf8.prefix(8)) }
+
+    /// ``prefix(_:)`` of bytes.
+    static func prefix<Bytes: Collection<UInt8>>(utf8 bytes: Bytes) -> UInt64 {
         var value: UInt64 = 0
         var count = 0
-        for byte in text.utf8.prefix(8) {
+        for byte in bytes.prefix(8) {
             value = value << 8 | UInt64(byte)
             count += 1
         }
@@ -34,10 +38,20 @@ enum UTF8Order {
     /// between equal texts. The first eight bytes are compared as one integer, which settles
     /// most comparisons without touching the strings (sorting was a fifth of a flush before).
     static func order(of texts: [String], tieBreak: (Int, Int) -> Bool) -> [Int] {
-        var keys = texts.indices.map { (prefix: prefix(texts[$0]), index: $0) }
+        order(count: texts.count, prefix: { prefix(texts[$0]) }, compare: { compare(texts[$0], texts[$1]) }, tieBreak: tieBreak)
+    }
+
+    /// ``order(of:tieBreak:)`` of texts held as bytes (``HeldTexts``).
+    static func order(of texts: [UnsafeBufferPointer<UInt8>], tieBreak: (Int, Int) -> Bool) -> [Int] {
+        order(count: texts.count, prefix: { prefix(utf8: texts[$0]) }, compare: { compare(utf8: texts[$0], texts[$1]) }, tieBreak: tieBreak)
+    }
+
+    @inline(__always)
+    private static func order(count: Int, prefix: (Int) -> UInt64, compare: (Int, Int) -> Int, tieBreak: (Int, Int) -> Bool) -> [Int] {
+        var keys = (0..<count).map { (prefix: prefix($0), index: $0) }
         keys.sort { a, b in
             if a.prefix != b.prefix { return a.prefix < b.prefix }
-            let order = compare(texts[a.index], texts[b.index])
+            let order = compare(a.index, b.index)
             return order != 0 ? order < 0 : tieBreak(a.index, b.index)
         }
         return keys.map(\.index)
