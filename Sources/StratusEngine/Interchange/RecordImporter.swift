@@ -43,8 +43,13 @@ extension CloudDatabase {
             while let batch = try nextBatch() {
                 try importer.store(assets: batch.assets)
                 if let prepared = batch.prepared {
-                    // Each record and its preparation are borrowed where they lie, not copied.
-                    for index in batch.records.indices { try importer.add(batch.records[index], prepared: prepared[index]) }
+                    // Each record and its preparation are borrowed where they lie: an array's
+                    // subscript copied both (a retain of every field and back) on the writer.
+                    try batch.records.withUnsafeBufferPointer { records in
+                        try prepared.withUnsafeBufferPointer { prepared in
+                            for index in records.indices { try importer.add(records[index], prepared: prepared[index]) }
+                        }
+                    }
                 } else {
                     for record in batch.records { try importer.add(record) }
                 }
