@@ -10,7 +10,7 @@ enum AssetRows {
     static func insert(_ data: Data, in db: StoreTransaction) throws -> Asset {
         let checksum = SHA256.hexDigest(data)
         // Bound one by one, so the cached statement does not keep the content (see RecordRowWriter.update).
-        let insert = try DirectStatement("INSERT OR IGNORE INTO asset (checksum, size, data) VALUES (?, ?, ?)", in: db.sqlite)
+        let insert = try DirectStatement("INSERT OR IGNORE INTO asset (checksum, size, data) VALUES (?, ?, ?)", in: db)
         insert.bind(1, checksum)
         insert.bind(2, Int64(data.count))
         insert.bind(3, data)

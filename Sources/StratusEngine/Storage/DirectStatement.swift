@@ -19,6 +19,12 @@ struct DirectStatement {
         connection = db.sqliteConnection!
     }
 
+    /// A statement of literal SQL, held by the transaction (``HeldStatements``) after its first use.
+    init(_ sql: StaticString, in db: StoreTransaction) throws {
+        statement = try db.statements.statement(sql, in: db.sqlite)
+        connection = db.sqlite.sqliteConnection!
+    }
+
     /// SQLite copies bound text and blobs (`SQLITE_TRANSIENT`), so Swift buffers may go at once.
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
     private static let empty: [CChar] = [0]

@@ -35,7 +35,7 @@ enum NotificationRow {
             INSERT INTO notification (id, scope, owner, subscription_id, kind, reason, zone_name, zone_owner, record_name, record_type,
                                       fields, info, created_at, origin_device)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, in: db.sqlite)
+            """, in: db)
         insert.bind(1, id)
         insert.bind(2, Int64(scope.rawValue))
         insert.bind(3, owner)

@@ -101,7 +101,7 @@ struct RecordIndexer {
         }
         guard rewritingText else { return }
         if inserting, !text.isEmpty {
-            let insert = try DirectStatement("INSERT INTO record_text (rowid, tokens) VALUES (?, ?)", in: db.sqlite)
+            let insert = try DirectStatement("INSERT INTO record_text (rowid, tokens) VALUES (?, ?)", in: db)
             insert.bind(1, recordID)
             insert.bind(2, utf8: text)
             try insert.run()
@@ -114,7 +114,7 @@ struct RecordIndexer {
         if inserting, let buffer {
             try buffer.appendValue(zoneRowID: zoneRowID, fieldID: fieldID, key: key, recordID: recordID)
         } else if inserting {
-            let insert = try DirectStatement("INSERT OR IGNORE INTO field_value (zone_id, field_id, value, record_id, folded) VALUES (?, ?, ?, ?, ?)", in: db.sqlite)
+            let insert = try DirectStatement("INSERT OR IGNORE INTO field_value (zone_id, field_id, value, record_id, folded) VALUES (?, ?, ?, ?, ?)", in: db)
             insert.bind(1, zoneRowID)
             insert.bind(2, fieldID)
             switch key {

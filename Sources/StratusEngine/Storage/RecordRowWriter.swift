@@ -35,7 +35,7 @@ struct RecordRowWriter {
         let insert = try DirectStatement("""
             INSERT INTO record (zone_id, name, type_id, fields, change_tag, seq, created_at, created_by, modified_at, modified_by, parent, size, changed_keys)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (zone_id, name) DO NOTHING
-            """, in: db.sqlite)
+            """, in: db)
         insert.bind(1, row.zoneRowID)
         insert.bind(2, row.name)
         insert.bind(3, row.typeID)
@@ -51,7 +51,7 @@ struct RecordRowWriter {
         let update = try DirectStatement("""
             UPDATE record SET fields = ?, change_tag = ?, seq = ?, created_at = ?, created_by = ?, modified_at = ?, modified_by = ?, parent = ?,
             size = ?, changed_keys = ? WHERE id = ?
-            """, in: db.sqlite)
+            """, in: db)
         Self.bindContent(of: row, from: 1, to: update)
         update.bind(11, id)
         try update.run()
@@ -77,7 +77,7 @@ struct RecordRowWriter {
     func rewriteFields(id: Int64, blob: Data, changeTag: String, sequence: Int64, modifiedAt: Int64, modifiedBy: String, changedKeys: String?) throws {
         let rewrite = try DirectStatement(
             "UPDATE record SET fields = ?, change_tag = ?, seq = ?, modified_at = ?, modified_by = ?, size = ?, changed_keys = ? WHERE id = ?",
-            in: db.sqlite)
+            in: db)
         rewrite.bind(1, blob)
         rewrite.bind(2, changeTag)
         rewrite.bind(3, sequence)

@@ -12,6 +12,8 @@ struct StoreTransaction {
     /// The connection, inside its transaction (outside one only in
     /// ``Store/writeWithoutTransaction(_:)``, whose caller begins and commits).
     let sqlite: GRDB.Database
+    /// Statements prepared once for this transaction (``DirectStatement``'s literal SQL).
+    let statements = HeldStatements()
 
     /// Whether a transaction is open (for ``Store/writeWithoutTransaction(_:)``'s caller).
     var isInsideTransaction: Bool { sqlite.isInsideTransaction }
