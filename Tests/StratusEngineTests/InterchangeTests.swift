@@ -367,9 +367,11 @@ import StratusTestSupport
                                 arguments: StatementArguments(words))
         }
         #expect(words.sorted { UTF8Order.compare($0, $1) < 0 } == sqlite)
-        // The same order through the eight-byte prefixes, ties broken by position.
+        // The same order through the eight-byte prefixes of held texts, ties broken by record.
         let repeated = words + ["abcdefgh1", "abcdefgh0", "abcdefgh", "a"]
-        let order = UTF8Order.order(of: repeated) { $0 < $1 }
+        var held = HeldTexts()
+        for (index, word) in repeated.enumerated() { held.append(word, recordID: Int64(index)) }
+        let order = held.keyOrder()
         #expect(order.map { repeated[$0] } == repeated.sorted { UTF8Order.compare($0, $1) < 0 })
         #expect(order.filter { repeated[$0] == "a" } == [6, 12])
     }

@@ -25,7 +25,10 @@ final class IndexRowBuffer {
     private let db: StoreTransaction
     private let limit: Int
     private var fields: [FieldKey: HeldFieldRows] = [:]
-    private var edges: [(zoneRowID: Int64, target: String, sourceID: Int64)] = []
+    /// The held `reference_edge` rows: targets copied as bytes (``HeldTexts``, for the reason
+    /// given there), each with its source as the row's record, and the zones alongside.
+    private var edgeTargets = HeldTexts()
+    private var edgeZones: [Int64] = []
     private var held = 0
     /// Sorted runs of rows let go of when the buffer was full, merged in at the next flush.
     private var spill: IndexRowSpill?
@@ -48,7 +51,8 @@ final class IndexRowBuffer {
 
     /// Holds the `reference_edge` row saying `sourceID` points at `target` with DELETE_SELF.
     func appendEdge(zoneRowID: Int64, target: String, sourceID: Int64) throws {
-        edges.append((zoneRowID, target, sourceID))
+        edgeTargets.append(target, recordID: sourceID)
+        edgeZones.append(zoneRowID)
         try count()
     }
 
@@ -122,18 +126,18 @@ final class IndexRowBuffer {
     }
 
     private func insertEdges() throws {
-        guard !edges.isEmpty else { return }
+        guard !edgeTargets.isEmpty else { return }
         // By (target, source), then by zone: Swift's sort is stable, so that is key order.
-        let order = UTF8Order.order(of: edges.map(\.target)) { edges[$0].sourceID < edges[$1].sourceID }
-        edges = order.map { edges[$0] }
-        edges.sort { $0.zoneRowID < $1.zoneRowID }
+        var order = edgeTargets.keyOrder()
+        order.sort { edgeZones[$0] < edgeZones[$1] }
         let insert = try ChunkedInsert("INSERT OR IGNORE INTO reference_edge (zone_id, target, source_id)", shared: 0, perRow: 3, in: db.sqlite)
-        try insert.insert(count: edges.count) { index, statement, first in
-            let row = edges[index]
-            statement.bind(first, row.zoneRowID)
-            statement.bind(first + 1, row.target)
-            statement.bind(first + 2, row.sourceID)
+        try insert.insert(count: order.count) { index, statement, first in
+            let row = order[index]
+            statement.bind(first, edgeZones[row])
+            edgeTargets.withUTF8(at: row) { statement.bind(first + 1, utf8: $0) }
+            statement.bind(first + 2, edgeTargets.recordID(at: row))
         }
-        edges.removeAll(keepingCapacity: true)
+        edgeTargets.removeAll()
+        edgeZones.removeAll(keepingCapacity: true)
     }
 }

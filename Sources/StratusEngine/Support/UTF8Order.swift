@@ -34,24 +34,15 @@ enum UTF8Order {
         return count == 8 ? value : value << (8 * (8 - count))
     }
 
-    /// The indices of `texts` in SQLite's BINARY order (by UTF-8 bytes), `tieBreak` deciding
-    /// between equal texts. The first eight bytes are compared as one integer, which settles
-    /// most comparisons without touching the strings (sorting was a fifth of a flush before).
-    static func order(of texts: [String], tieBreak: (Int, Int) -> Bool) -> [Int] {
-        order(count: texts.count, prefix: { prefix(texts[$0]) }, compare: { compare(texts[$0], texts[$1]) }, tieBreak: tieBreak)
-    }
-
-    /// ``order(of:tieBreak:)`` of texts held as bytes (``HeldTexts``).
+    /// The indices of `texts` (UTF-8 bytes, as ``HeldTexts`` holds them) in SQLite's BINARY
+    /// order, `tieBreak` deciding between equal texts. The first eight bytes are compared as one
+    /// integer, which settles most comparisons without touching the texts (sorting was a fifth
+    /// of a flush before).
     static func order(of texts: [UnsafeBufferPointer<UInt8>], tieBreak: (Int, Int) -> Bool) -> [Int] {
-        order(count: texts.count, prefix: { prefix(utf8: texts[$0]) }, compare: { compare(utf8: texts[$0], texts[$1]) }, tieBreak: tieBreak)
-    }
-
-    @inline(__always)
-    private static func order(count: Int, prefix: (Int) -> UInt64, compare: (Int, Int) -> Int, tieBreak: (Int, Int) -> Bool) -> [Int] {
-        var keys = (0..<count).map { (prefix: prefix($0), index: $0) }
+        var keys = texts.indices.map { (prefix: prefix(utf8: texts[$0]), index: $0) }
         keys.sort { a, b in
             if a.prefix != b.prefix { return a.prefix < b.prefix }
-            let order = compare(a.index, b.index)
+            let order = compare(utf8: texts[a.index], texts[b.index])
             return order != 0 ? order < 0 : tieBreak(a.index, b.index)
         }
         return keys.map(\.index)
