@@ -42,3 +42,12 @@ import StratusModel
         #expect(first.text(at: 0) == "again" && first.recordID(at: 0) == 4)
     }
 }
+
+/// What the tests read held texts with (the write path reads the bytes where they lie).
+extension HeldTexts {
+    func text(at index: Int) -> String { withUTF8(at: index) { String(decoding: $0, as: UTF8.self) } }
+
+    mutating func append(contentsOf other: HeldTexts) {
+        for index in 0..<other.count { other.withUTF8(at: index) { append(utf8: $0, recordID: other.recordID(at: index)) } }
+    }
+}

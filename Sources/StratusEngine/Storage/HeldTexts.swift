@@ -34,10 +34,6 @@ struct HeldTexts: Sendable {
         bytes.append(contentsOf: utf8)
     }
 
-    mutating func append(contentsOf other: HeldTexts) {
-        for index in 0..<other.count { other.withUTF8(at: index) { append(utf8: $0, recordID: other.recordID(at: index)) } }
-    }
-
     func recordID(at index: Int) -> Int64 { rows[index].recordID }
 
     /// Row `index`'s text, as bytes where they lie.
@@ -45,9 +41,6 @@ struct HeldTexts: Sendable {
         let row = rows[index]
         return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[row.start..<row.start + row.count])) }
     }
-
-    /// Row `index`'s text as a string (tests and messages; the write path reads the bytes).
-    func text(at index: Int) -> String { withUTF8(at: index) { String(decoding: $0, as: UTF8.self) } }
 
     /// The rows' indices in `field_value`'s key order: by the texts' bytes (SQLite's BINARY
     /// order), then by record.
