@@ -21,7 +21,7 @@ enum UTF8Order {
 
     /// The first eight UTF-8 bytes of `text`, big-endian, zero-padded: ordered as the bytes are,
     /// so comparing two prefixes settles most comparisons without touching the strings.
-    static func prefix(_ text: String) -> UInt64 { prefix(utf8: text.utf8.prefix(8)) }
+    static func prefix(_ text: String) -> UInt64 { prefix(utf8: text.utf8) }
 
     /// ``prefix(_:)`` of bytes.
     static func prefix<Bytes: Collection<UInt8>>(utf8 bytes: Bytes) -> UInt64 {
