@@ -40,18 +40,13 @@ extension CloudDatabase {
             try PageCache.enlarge(db)
             var importer = try RecordImporter(database: self, db: db, indexRowLimit: indexRowLimit)
             var count = 0
-            while let batch = try nextBatch() {
+            while var batch = try nextBatch() {
                 try importer.store(assets: batch.assets)
-                if let prepared = batch.prepared {
-                    // Each record and its preparation are borrowed where they lie: an array's
-                    // subscript copied both (a retain of every field and back) on the writer.
-                    try batch.records.withUnsafeBufferPointer { records in
-                        try prepared.withUnsafeBufferPointer { prepared in
-                            for index in records.indices { try importer.add(records[index], prepared: prepared[index]) }
-                        }
-                    }
-                } else {
-                    for record in batch.records { try importer.add(record) }
+                if batch.prepared == nil { batch.prepare() }
+                // Each record and its preparation are borrowed where they lie: an array's
+                // subscript copied both (a retain of every field and back) on the writer.
+                try batch.records.withUnsafeBufferPointer { records in
+                    try (batch.prepared ?? []).withUnsafeBufferPointer { prepared in try importer.add(records, prepared: prepared) }
                 }
                 count += batch.records.count
                 progress(count)
@@ -82,6 +77,11 @@ struct RecordImporter {
     let lastRowIDBefore: Int64
     /// Records this import replaced: their new rows may still be in `buffer` too.
     var replaced: Set<Int64> = []
+    /// The id the next inserted record row takes (rows go in many to a statement, so ids are
+    /// given here rather than by SQLite).
+    var nextRowID: Int64
+    /// The record table's many-rows insert, made once.
+    let recordRows: ChunkedInsert
     let now = FieldValue.milliseconds(Date())
 
     /// About 64 bytes each: a million rows held is some 64 MB besides their strings.
@@ -95,6 +95,8 @@ struct RecordImporter {
         buffer = IndexRowBuffer(db: db, limit: indexRowLimit)
         gate = AccessGate(database, db: db, catalog: catalog)
         lastRowIDBefore = try StoredRecord.maxRowID(in: db)
+        nextRowID = lastRowIDBefore + 1
+        recordRows = try RecordRowWriter(db: db).manyRowsInsert()
     }
 
     private mutating func zone(_ requested: ZoneID) throws -> ZoneRow {
@@ -109,16 +111,56 @@ struct RecordImporter {
         return row
     }
 
-    mutating func add(_ record: Record) throws {
-        var normalized = record
-        normalized.normalizeFields()
-        try add(normalized, prepared: PreparedRecord(normalizedFields: normalized.fields))
+    /// A record checked and given its row, waiting for ``add(_:prepared:)`` to insert it with
+    /// the others of its chunk.
+    private struct Staged {
+        var row: RecordRowWriter.Row
+        var type: SchemaCatalog.TypeEntry
     }
 
-    /// - Parameter prepared: from ``ImportBatch/prepare()``, which also normalized the record's fields.
-    mutating func add(_ record: Record, prepared: PreparedRecord) throws {
+    /// Writes `records` in order, 256 rows to an insert statement
+    /// (``RecordRowWriter/insert(_:firstID:through:)``): each chunk's records are checked and
+    /// given their rows first, then inserted together, then given their index rows (or, for a
+    /// name the zone holds already, replaced) one by one in order, so the store ends as if
+    /// each had been written alone. `prepared[i]` is from ``ImportBatch/prepare()`` for
+    /// `records[i]`, whose fields it normalized.
+    mutating func add(_ records: UnsafeBufferPointer<Record>, prepared: UnsafeBufferPointer<PreparedRecord>) throws {
+        var staged: [Staged?] = []
+        staged.reserveCapacity(min(records.count, ChunkedInsert.rowsPerChunk))
+        var rows: [RecordRowWriter.Row] = []
+        var start = 0
+        while start < records.count {
+            staged.removeAll(keepingCapacity: true)
+            rows.removeAll(keepingCapacity: true)
+            // Outside the private database a save is checked against the record it replaces, so
+            // a name met twice ends the chunk: the second is checked after the first is written.
+            var names = Set<String>()
+            var end = start
+            while end < records.count, staged.count < ChunkedInsert.rowsPerChunk {
+                if database.scope != .private, !names.insert(records[end].recordName).inserted { break }
+                let next = try named(records[end]) { try stage(records[end], prepared: prepared[end]) }
+                staged.append(next)
+                if let next { rows.append(next.row) }
+                end += 1
+            }
+            let firstID = nextRowID
+            let skipped = try rows.withUnsafeBufferPointer { try RecordRowWriter(db: db).insert($0, firstID: firstID, through: recordRows) }
+            nextRowID += Int64(rows.count)
+            var position = 0
+            for index in start..<end {
+                guard let entry = staged[index - start] else { continue }
+                defer { position += 1 }
+                let id = skipped.contains(position) ? nil : firstID + Int64(position)
+                try named(records[index]) { try complete(records[index], prepared: prepared[index], staged: entry, insertedAs: id) }
+            }
+            start = end
+        }
+    }
+
+    /// `body`'s refusal names the record it refused.
+    private func named<T>(_ record: Record, _ body: () throws -> T) throws -> T {
         do {
-            try write(record, prepared: prepared)
+            return try body()
         } catch let error as CloudKitError {
             var named = error
             named.message = "Record '\(record.recordName)': \(error.message)"
@@ -126,8 +168,9 @@ struct RecordImporter {
         }
     }
 
-    /// `record`'s fields are normalized; `prepared` was computed from them.
-    private mutating func write(_ record: Record, prepared: PreparedRecord) throws {
+    /// Checks a record (`record`'s fields are normalized; `prepared` was computed from them) and
+    /// works out its row; nil when there is nothing to write.
+    private mutating func stage(_ record: Record, prepared: PreparedRecord) throws -> Staged? {
         let fields = record.fields
         if !prepared.passesSchemaFreeChecks, let problem = RecordID.problem(withName: record.recordName) {
             throw CloudKitError(.invalidArguments, "Invalid record name: \(problem).")
@@ -143,7 +186,7 @@ struct RecordImporter {
                 throw error
             }
             try growSchema(typeName: record.recordType, fields: fields)
-            guard let grown = catalog.type(named: record.recordType) else { return }
+            guard let grown = catalog.type(named: record.recordType) else { return nil }
             type = grown
         }
         if database.scope != .private {
@@ -163,17 +206,23 @@ struct RecordImporter {
         let tag = record.recordChangeTag ?? ChangeTag.make()
         let createdBy = record.creatorUserRecordName ?? user
         let modifiedBy = record.lastModifiedUserRecordName ?? createdBy
-        let writer = RecordWriter(db: db)
         let row = RecordRowWriter.Row(zoneRowID: zone.id, name: record.recordName, typeID: type.id, blob: blob, changeTag: tag, sequence: sequence,
                                       createdAt: created, createdBy: createdBy, modifiedAt: modified, modifiedBy: modifiedBy,
                                       parent: record.parent?.recordName, changedKeys: nil)
-        // Most restored records are new: try the insert and take the replace path only when
-        // the name is taken, instead of looking every name up first.
-        if try writer.insert(row, fields: fields, tokens: prepared.tokens, type: type, buffer: buffer,
-                             clearingTombstone: try zoneHasTombstones(zone.id)) != nil {
+        if try zoneHasTombstones(zone.id) { try RecordRowWriter(db: db).clearTombstone(of: row) }
+        return Staged(row: row, type: type)
+    }
+
+    /// A staged record after its chunk's insert: its index rows when its row went in as
+    /// `insertedAs`, or else (its zone held the name) the replace path. Most restored records
+    /// are new, so the insert is tried first instead of looking every name up.
+    private mutating func complete(_ record: Record, prepared: PreparedRecord, staged: Staged, insertedAs id: Int64?) throws {
+        let (row, type) = (staged.row, staged.type)
+        if let id {
+            try RecordIndexer(db: db, zoneRowID: row.zoneRowID, type: type, buffer: buffer).add(recordID: id, fields: record.fields, tokens: prepared.tokens)
             return
         }
-        guard let existing = try StoredRecord.find(zoneRowID: zone.id, name: record.recordName, in: db) else {
+        guard let existing = try StoredRecord.find(zoneRowID: row.zoneRowID, name: record.recordName, in: db) else {
             throw CloudKitError(.internalError, "the record could be neither inserted nor found.")
         }
         guard existing.typeID == type.id else {
@@ -182,7 +231,8 @@ struct RecordImporter {
         // Its old rows are removed from the tables, so any this import still holds go first.
         if existing.id > lastRowIDBefore || replaced.contains(existing.id) { try buffer.flush() }
         replaced.insert(existing.id)
-        try writer.replace(existing, oldType: type, update: .all(row), fields: fields, tokens: prepared.tokens, type: type, buffer: buffer)
+        try RecordWriter(db: db).replace(existing, oldType: type, update: .all(row), fields: record.fields, tokens: prepared.tokens, type: type,
+                                         buffer: buffer)
     }
 
     /// Whether a zone has tombstones (a fresh zone being restored has none to clear).

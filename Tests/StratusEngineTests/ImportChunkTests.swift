@@ -1,0 +1,109 @@
+import Foundation
+import class GRDB.Row
+import Testing
+import StratusModel
+@testable import StratusEngine
+import StratusTestSupport
+
+/// An import inserts its record rows 256 to a statement; a store must end as if each record had
+/// been written alone, whatever a chunk holds: names met twice, names the store holds already,
+/// and outside the private database, a second write a role refuses.
+@Suite struct ImportChunkTests {
+    private static let written = Date(timeIntervalSince1970: 1_700_000_000)
+
+    /// 700 records: most new, every seventh naming one a few places before it (in the same
+    /// chunk of 256 or across two), and every thirteenth one the store held before the import.
+    private func records(zone: ZoneID) -> [Record] {
+        var generator = SeededGenerator(seed: 11)
+        return (0..<700).map { index in
+            let name: String
+            if index % 13 == 5 {
+                name = "stored-\(index % 20)"
+            } else if index % 7 == 3, index > 40 {
+                name = "r\(index - 1 - generator.below(30))"
+            } else {
+                name = "r\(index)"
+            }
+            var record = Record(recordType: "Item", recordID: RecordID(recordName: name, zoneID: zone), fields: [
+                "count": .int64(Int64(generator.below(50))),
+                "label": .string("label \(generator.below(90)) \(index)"),
+                "tags": .list(.string, (0..<generator.below(3)).map { .string("t\($0 + generator.below(4))") }),
+            ])
+            record.recordChangeTag = "tag\(index)"
+            record.creationDate = Self.written
+            record.modificationDate = Self.written.addingTimeInterval(Double(index))
+            return record
+        }
+    }
+
+    /// A store holding the records `stored-0` ... `stored-19`, as both stores begin.
+    private func storeWithEarlierRecords() throws -> (TemporaryStore, ZoneID) {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Bulk")
+        let earlier = (0..<20).map { Record(recordType: "Item", recordID: RecordID(recordName: "stored-\($0)", zoneID: zone),
+                                            fields: ["count": .int64(-1), "label": .string("before \($0)")]) }
+        _ = try temp.privateDB.modifyRecords(saving: earlier)
+        return (temp, zone)
+    }
+
+    /// Each record's row in the zone as the change feed and an export see it, in change order,
+    /// with the store's index rows.
+    private func contents(_ temp: TemporaryStore) throws -> [String] {
+        let rows = try temp.store.read { db in
+            try Row.fetchAll(db.sqlite, sql: """
+                SELECT r.name, r.seq, r.change_tag, r.modified_at, hex(r.fields) FROM record r JOIN zone z ON z.id = r.zone_id
+                WHERE z.name = 'Bulk' ORDER BY r.seq
+                """).map { row in
+                "\(row[0] as String) seq \(row[1] as Int64) \(row[2] as String) \(row[3] as Int64) \(row[4] as String)"
+            }
+        }
+        return rows + (try IndexUpdateDifferentialTests.indexRows(temp.store))
+    }
+
+    @Test(arguments: [false, true])
+    func aBatchOfRepeatedAndStoredNamesEndsAsIfWrittenOneByOne(prepares: Bool) throws {
+        let (alone, zone) = try storeWithEarlierRecords()
+        let input = records(zone: zone)
+        // One record to a batch: each goes in by its own statement.
+        var single = input.reversed().map { ImportBatch(records: [$0]) }
+        #expect(try alone.privateDB.importRecords(batches: { single.popLast() }) == 700)
+
+        let (chunked, _) = try storeWithEarlierRecords()
+        var batch = ImportBatch(records: input)
+        if prepares { batch.prepare() }
+        var batches = [batch]
+        #expect(try chunked.privateDB.importRecords(batches: { batches.popLast() }) == 700)
+
+        let expected = try contents(alone)
+        #expect(expected.count > 1500)
+        #expect(try contents(chunked) == expected)
+        // A name repeated inside a chunk holds its last version only.
+        let repeated = try #require(input.lastIndex { $0.recordName == "r\(input.count / 2)" })
+        let stored = try chunked.privateDB.record(for: input[repeated].recordID)
+        #expect(stored.recordChangeTag == input[repeated].recordChangeTag)
+        #expect(stored["label"] == input[repeated]["label"])
+    }
+
+    /// In the public database the second write of a name is a change, checked against the
+    /// record the first wrote: a role that may create but not change is refused it, in a chunk
+    /// as when written alone.
+    @Test func aPublicImportChecksARepeatedNameAgainstItsFirstWrite() throws {
+        let temp = try TemporaryStore()
+        _ = try temp.store.importSchema(text: """
+            DEFINE SCHEMA
+                RECORD TYPE Log (entry STRING QUERYABLE, GRANT CREATE TO "_icloud", GRANT READ TO "_world");
+            """)
+        let dave = try temp.store.createUser(alias: "dave")
+        let database = temp.store.database(.public, caller: .user(dave.recordName))
+        let log = { (entry: String, name: String) in Record(recordType: "Log", recordID: RecordID(recordName: name), fields: ["entry": .string(entry)]) }
+        var batches = [ImportBatch(records: [log("first", "log-1"), log("other", "log-2"), log("second", "log-1")])]
+        #expect(throws: CloudKitError.self) { try database.importRecords(batches: { batches.popLast() }) }
+        // Nothing of the refused import stays (the public database holds the users' records).
+        #expect(try temp.store.database(.public).exportCount(recordType: "Log") == 0)
+
+        // Distinct names are all created.
+        var distinct = [ImportBatch(records: (0..<300).map { log("entry \($0)", "log-\($0)") })]
+        #expect(try database.importRecords(batches: { distinct.popLast() }) == 300)
+        #expect(try temp.store.database(.public).record(for: RecordID(recordName: "log-299"))["entry"] == .string("entry 299"))
+    }
+}
