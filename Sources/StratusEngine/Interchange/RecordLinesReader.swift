@@ -47,6 +47,14 @@ public struct RecordLinesReader {
         while pending.isEmpty {
             guard let line = try nextLine() else { return nil }
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+            // Most lines are one record as an export writes it, with no asset content: read
+            // straight into the record. Anything else goes through the tree below.
+            if !RecordLinesReader.mayEmbedAssets(line),
+               let record = line.withUnsafeBufferPointer({ RecordJSON.decodeRestored(utf8: $0, zoneID: zoneID) }) {
+                sawContent = true
+                if !deletions.isEmpty { deletions.removeAll { $0 == record.recordID } }
+                return record
+            }
             var documents: [JSONValue]
             var mayEmbedAssets = true
             do {

@@ -323,3 +323,47 @@ public struct JSONParser {
         return .number(double)
     }
 }
+
+// MARK: - Reading member by member
+
+extension JSONParser {
+    /// Runs `body` over `bytes` as a reader that takes the document a piece at a time (with
+    /// ``take(_:)``, ``readString()``, ``readValue()``), for a caller that knows the shape it
+    /// expects and builds its own values without a tree of ``JSONValue``s in between. Nil when
+    /// `body` returns nil, the JSON is malformed, or text follows the document: the caller then
+    /// reads the bytes through ``parse(utf8:)``, which says what is wrong and where.
+    static func read<T>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (inout JSONParser) throws(SyntaxError) -> T?) -> T? {
+        var parser = JSONParser(bytes: bytes)
+        guard let result = try? body(&parser) else { return nil }
+        parser.skipSpace()
+        return parser.position == bytes.count ? result : nil
+    }
+
+    /// Takes `byte` if it comes next, after any white space.
+    mutating func take(_ byte: UInt8) -> Bool {
+        skipSpace()
+        guard position < bytes.count, bytes[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    /// The byte that comes next, after any white space, not taken.
+    mutating func peek() -> UInt8? {
+        skipSpace()
+        return position < bytes.count ? bytes[position] : nil
+    }
+
+    /// The string that comes next, after any white space; nil (nothing taken) when something
+    /// else comes.
+    mutating func readString() throws(SyntaxError) -> String? {
+        skipSpace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
+        return try string()
+    }
+
+    /// The value that comes next, after any white space, as a tree.
+    mutating func readValue() throws(SyntaxError) -> JSONValue {
+        skipSpace()
+        return try value()
+    }
+}

@@ -81,7 +81,7 @@ public enum RecordJSON {
     // MARK: - Decoding
 
     /// The tags `encode` writes, looked up without parsing (import reads millions of them).
-    private static let exactTags: [String: FieldType] = Dictionary(uniqueKeysWithValues: FieldType.BaseType.allCases.flatMap { base in
+    static let exactTags: [String: FieldType] = Dictionary(uniqueKeysWithValues: FieldType.BaseType.allCases.flatMap { base in
         [(FieldType(base).webServicesTag, FieldType(base)), (FieldType.list(base).webServicesTag, FieldType.list(base))]
     })
 
