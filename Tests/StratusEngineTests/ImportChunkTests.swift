@@ -11,8 +11,9 @@ import StratusTestSupport
 @Suite struct ImportChunkTests {
     private static let written = Date(timeIntervalSince1970: 1_700_000_000)
 
-    /// 700 records: most new, every seventh naming one a few places before it (in the same
-    /// chunk of 256 or across two), and every thirteenth one the store held before the import.
+    /// 700 records in two zones: most new, every seventh naming one a few places before it (in
+    /// the same chunk of 256 or across two), and every thirteenth one the store held before the
+    /// import.
     private func records(zone: ZoneID) -> [Record] {
         var generator = SeededGenerator(seed: 11)
         return (0..<700).map { index in
@@ -24,7 +25,9 @@ import StratusTestSupport
             } else {
                 name = "r\(index)"
             }
-            var record = Record(recordType: "Item", recordID: RecordID(recordName: name, zoneID: zone), fields: [
+            // A third in a second zone: the same fields' rows there are held apart.
+            let inZone = index % 3 == 1 && !name.hasPrefix("stored") ? ZoneID(zoneName: "Other") : zone
+            var record = Record(recordType: "Item", recordID: RecordID(recordName: name, zoneID: inZone), fields: [
                 "count": .int64(Int64(generator.below(50))),
                 "label": .string("label \(generator.below(90)) \(index)"),
                 "tags": .list(.string, (0..<generator.below(3)).map { .string("t\($0 + generator.below(4))") }),
@@ -52,7 +55,7 @@ import StratusTestSupport
         let rows = try temp.store.read { db in
             try Row.fetchAll(db.sqlite, sql: """
                 SELECT r.name, r.seq, r.change_tag, r.modified_at, hex(r.fields) FROM record r JOIN zone z ON z.id = r.zone_id
-                WHERE z.name = 'Bulk' ORDER BY r.seq
+                WHERE z.name IN ('Bulk', 'Other') ORDER BY z.name, r.seq
                 """).map { row in
                 "\(row[0] as String) seq \(row[1] as Int64) \(row[2] as String) \(row[3] as Int64) \(row[4] as String)"
             }
@@ -77,6 +80,15 @@ import StratusTestSupport
         let expected = try contents(alone)
         #expect(expected.count > 1500)
         #expect(try contents(chunked) == expected)
+        // And the index rows are those saving each record writes (no held rows there).
+        let (saved, _) = try storeWithEarlierRecords()
+        try saved.privateDB.modifyRecordZones(saving: [ZoneID(zoneName: "Other")])
+        for record in input {
+            var fresh = record
+            fresh.recordChangeTag = nil
+            _ = try saved.privateDB.modifyRecords(saving: [fresh], savePolicy: .allKeys).saveResults[0].result.get()
+        }
+        #expect(try IndexUpdateDifferentialTests.indexRows(saved.store) == IndexUpdateDifferentialTests.indexRows(chunked.store))
         // A name repeated inside a chunk holds its last version only.
         let repeated = try #require(input.lastIndex { $0.recordName == "r\(input.count / 2)" })
         let stored = try chunked.privateDB.record(for: input[repeated].recordID)

@@ -111,66 +111,71 @@ struct RecordImporter {
         return row
     }
 
-    /// A record checked and given its row, waiting for ``add(_:prepared:)`` to insert it with
-    /// the others of its chunk.
-    private struct Staged {
-        var row: RecordRowWriter.Row
-        var type: SchemaCatalog.TypeEntry
-    }
-
     /// Writes `records` in order, 256 rows to an insert statement
     /// (``RecordRowWriter/insert(_:firstID:through:)``): each chunk's records are checked and
     /// given their rows first, then inserted together, then given their index rows (or, for a
     /// name the zone holds already, replaced) one by one in order, so the store ends as if
     /// each had been written alone. `prepared[i]` is from ``ImportBatch/prepare()`` for
-    /// `records[i]`, whose fields it normalized.
+    /// `records[i]`, whose fields it normalized. Records, rows and types are borrowed where
+    /// they lie, not copied (a copy retains every string and field of a record).
     mutating func add(_ records: UnsafeBufferPointer<Record>, prepared: UnsafeBufferPointer<PreparedRecord>) throws {
-        var staged: [Staged?] = []
-        staged.reserveCapacity(min(records.count, ChunkedInsert.rowsPerChunk))
-        var rows: [RecordRowWriter.Row] = []
+        var rows: [RecordRowWriter.Row] = [], types: [SchemaCatalog.TypeEntry] = []
+        // For each record of the chunk, its row's place in `rows` (nil: nothing to write).
+        var places: [Int?] = []
         var start = 0
         while start < records.count {
-            staged.removeAll(keepingCapacity: true)
             rows.removeAll(keepingCapacity: true)
+            types.removeAll(keepingCapacity: true)
+            places.removeAll(keepingCapacity: true)
             // Outside the private database a save is checked against the record it replaces, so
             // a name met twice ends the chunk: the second is checked after the first is written.
             var names = Set<String>()
             var end = start
-            while end < records.count, staged.count < ChunkedInsert.rowsPerChunk {
+            while end < records.count, places.count < ChunkedInsert.rowsPerChunk {
                 if database.scope != .private, !names.insert(records[end].recordName).inserted { break }
-                let next = try named(records[end]) { try stage(records[end], prepared: prepared[end]) }
-                staged.append(next)
-                if let next { rows.append(next.row) }
+                do {
+                    if let (row, type) = try stage(records[end], prepared: prepared[end]) {
+                        places.append(rows.count)
+                        rows.append(row)
+                        types.append(type)
+                    } else {
+                        places.append(nil)
+                    }
+                } catch let error as CloudKitError {
+                    throw Self.naming(error, records[end])
+                }
                 end += 1
             }
             let firstID = nextRowID
             let skipped = try rows.withUnsafeBufferPointer { try RecordRowWriter(db: db).insert($0, firstID: firstID, through: recordRows) }
             nextRowID += Int64(rows.count)
-            var position = 0
-            for index in start..<end {
-                guard let entry = staged[index - start] else { continue }
-                defer { position += 1 }
-                let id = skipped.contains(position) ? nil : firstID + Int64(position)
-                try named(records[index]) { try complete(records[index], prepared: prepared[index], staged: entry, insertedAs: id) }
+            try rows.withUnsafeBufferPointer { rows in
+                try types.withUnsafeBufferPointer { types in
+                    for index in start..<end {
+                        guard let place = places[index - start] else { continue }
+                        let id = skipped.contains(place) ? nil : firstID + Int64(place)
+                        do {
+                            try complete(records[index], prepared: prepared[index], row: rows[place], type: types[place], insertedAs: id)
+                        } catch let error as CloudKitError {
+                            throw Self.naming(error, records[index])
+                        }
+                    }
+                }
             }
             start = end
         }
     }
 
-    /// `body`'s refusal names the record it refused.
-    private func named<T>(_ record: Record, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as CloudKitError {
-            var named = error
-            named.message = "Record '\(record.recordName)': \(error.message)"
-            throw named
-        }
+    /// `error` with the name of the record it refused.
+    private static func naming(_ error: CloudKitError, _ record: Record) -> CloudKitError {
+        var named = error
+        named.message = "Record '\(record.recordName)': \(error.message)"
+        return named
     }
 
     /// Checks a record (`record`'s fields are normalized; `prepared` was computed from them) and
     /// works out its row; nil when there is nothing to write.
-    private mutating func stage(_ record: Record, prepared: PreparedRecord) throws -> Staged? {
+    private mutating func stage(_ record: Record, prepared: PreparedRecord) throws -> (RecordRowWriter.Row, SchemaCatalog.TypeEntry)? {
         let fields = record.fields
         if !prepared.passesSchemaFreeChecks, let problem = RecordID.problem(withName: record.recordName) {
             throw CloudKitError(.invalidArguments, "Invalid record name: \(problem).")
@@ -210,14 +215,14 @@ struct RecordImporter {
                                       createdAt: created, createdBy: createdBy, modifiedAt: modified, modifiedBy: modifiedBy,
                                       parent: record.parent?.recordName, changedKeys: nil)
         if try zoneHasTombstones(zone.id) { try RecordRowWriter(db: db).clearTombstone(of: row) }
-        return Staged(row: row, type: type)
+        return (row, type)
     }
 
-    /// A staged record after its chunk's insert: its index rows when its row went in as
+    /// A record given its row, after its chunk's insert: its index rows when its row went in as
     /// `insertedAs`, or else (its zone held the name) the replace path. Most restored records
     /// are new, so the insert is tried first instead of looking every name up.
-    private mutating func complete(_ record: Record, prepared: PreparedRecord, staged: Staged, insertedAs id: Int64?) throws {
-        let (row, type) = (staged.row, staged.type)
+    private mutating func complete(_ record: Record, prepared: PreparedRecord, row: RecordRowWriter.Row, type: SchemaCatalog.TypeEntry,
+                                   insertedAs id: Int64?) throws {
         if let id {
             try RecordIndexer(db: db, zoneRowID: row.zoneRowID, type: type, buffer: buffer).add(recordID: id, fields: record.fields, tokens: prepared.tokens)
             return

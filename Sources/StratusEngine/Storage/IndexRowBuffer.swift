@@ -24,7 +24,14 @@ final class IndexRowBuffer {
 
     private let db: StoreTransaction
     private let limit: Int
-    private var fields: [FieldKey: HeldFieldRows] = [:]
+    /// Each field's held rows, at the slot `slots` gives its key.
+    private var fields: [HeldFieldRows] = []
+    private var fieldKeys: [FieldKey] = []
+    private var slots: [FieldKey: Int] = [:]
+    /// The slot of the field last held under each of 64 field ids (`fieldID % 64`). Records of
+    /// a type bring the same fields again and again; found here, a value's field is not hashed
+    /// and looked up (two hashes a value, with the schema's, were a tenth of the writer's work).
+    private var recentSlots = [(key: FieldKey, slot: Int)](repeating: (FieldKey(zoneRowID: -1, fieldID: -1), 0), count: 64)
     /// The held `reference_edge` rows: targets copied as bytes (``HeldTexts``, for the reason
     /// given there), each with its source as the row's record, and the zones alongside.
     private var edgeTargets = HeldTexts()
@@ -42,11 +49,29 @@ final class IndexRowBuffer {
     func appendValue(zoneRowID: Int64, fieldID: Int64, key: IndexKey, recordID: Int64) throws {
         let field = FieldKey(zoneRowID: zoneRowID, fieldID: fieldID)
         switch key {
-        case .integer(let number): fields[field, default: HeldFieldRows(folds: false)].integers.append((number, recordID))
-        case .real(let number): fields[field, default: HeldFieldRows(folds: false)].reals.append((number, recordID))
-        case .text(let text, let folds): fields[field, default: HeldFieldRows(folds: folds)].texts.append(text, recordID: recordID)
+        case .integer(let number): fields[slot(of: field, folds: false)].integers.append((number, recordID))
+        case .real(let number): fields[slot(of: field, folds: false)].reals.append((number, recordID))
+        case .text(let text, let folds): fields[slot(of: field, folds: folds)].texts.append(text, recordID: recordID)
         }
         try count()
+    }
+
+    /// Where `field`'s rows are held; a field first held gets a slot (folding its strings as
+    /// `folds` says).
+    private func slot(of field: FieldKey, folds: Bool) -> Int {
+        let recent = Int(UInt64(bitPattern: field.fieldID) % UInt64(recentSlots.count))
+        if recentSlots[recent].key == field { return recentSlots[recent].slot }
+        let slot: Int
+        if let known = slots[field] {
+            slot = known
+        } else {
+            slot = fields.count
+            fields.append(HeldFieldRows(folds: folds))
+            fieldKeys.append(field)
+            slots[field] = slot
+        }
+        recentSlots[recent] = (field, slot)
+        return slot
     }
 
     /// Holds the `reference_edge` row saying `sourceID` points at `target` with DELETE_SELF.
@@ -114,15 +139,19 @@ final class IndexRowBuffer {
             try body(field, rows)
             // Emptied but kept (see HeldFieldRows.removeAll).
             rows.removeAll()
-            fields[field] = rows
+            if let slot = slots[field] { fields[slot] = rows }
         }
     }
 
     /// Moves every field that holds rows out, in key order (moved, not copied, so each field's
-    /// arrays are sorted in place), to a sorter that starts at once.
+    /// arrays are sorted in place), to a sorter that starts at once; each slot is left empty.
     private func sortHeldFields() -> HeldRowsSorter {
-        let keys = fields.keys.filter { fields[$0]!.count > 0 }.sorted()
-        return HeldRowsSorter(keys.map { ($0, fields.removeValue(forKey: $0)!) })
+        let order = fields.indices.filter { fields[$0].count > 0 }.sorted { fieldKeys[$0] < fieldKeys[$1] }
+        return HeldRowsSorter(order.map { slot in
+            var rows = HeldFieldRows(folds: fields[slot].folds)
+            swap(&rows, &fields[slot])
+            return (fieldKeys[slot], rows)
+        })
     }
 
     private func insertEdges() throws {
