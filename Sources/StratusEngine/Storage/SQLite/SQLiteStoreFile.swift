@@ -186,13 +186,17 @@ final class SQLiteStoreFile: Sendable {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
             throw CloudKitError(.badDatabase, "\(url.path) is a folder, not a store file.")
         }
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        if header.isEmpty { return }
-        guard header.count == 16, header == Data("SQLite format 3\0".utf8) else {
-            throw CloudKitError(.badDatabase, "\(url.path) is not a Stratus store: it is not an SQLite database.")
+        // Read outside SQLite's locks: another process making this store may be writing its first
+        // page right now, and a read can see that write half done. A header that does not match
+        // is read again a few times before the file is refused.
+        for attempt in 1...5 {
+            guard let handle = try? FileHandle(forReadingFrom: url) else { return }
+            let header = (try? handle.read(upToCount: 16)) ?? Data()
+            try? handle.close()
+            if header.isEmpty || header == Data("SQLite format 3\0".utf8) { return }
+            if attempt < 5 { usleep(20_000) }
         }
+        throw CloudKitError(.badDatabase, "\(url.path) is not a Stratus store: it is not an SQLite database.")
     }
 
     /// Checks a file that exists through a read-only connection, which changes nothing in it.
