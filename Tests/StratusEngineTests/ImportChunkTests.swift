@@ -118,4 +118,60 @@ import StratusTestSupport
         #expect(try database.importRecords(batches: { distinct.popLast() }) == 300)
         #expect(try temp.store.database(.public).record(for: RecordID(recordName: "log-299"))["entry"] == .string("entry 299"))
     }
+
+    /// Index rows of `input` saved one record at a time into a store holding the earlier records.
+    private func savedRows(_ input: [Record], schema: String? = nil) throws -> [String] {
+        let (saved, _) = try storeWithEarlierRecords()
+        if let schema { _ = try saved.store.importSchema(text: schema) }
+        try saved.privateDB.modifyRecordZones(saving: [ZoneID(zoneName: "Other")])
+        for record in input {
+            var fresh = record
+            fresh.recordChangeTag = nil
+            _ = try saved.privateDB.modifyRecords(saving: [fresh], savePolicy: .allKeys).saveResults[0].result.get()
+        }
+        return try IndexUpdateDifferentialTests.indexRows(saved.store)
+    }
+
+    /// Batches of 100 prepared as a line import's reading thread prepares them, after the
+    /// writer has said which zone and type row ids it met (`scopes`), so their full-text rows
+    /// are made ahead; `lying` first tells the reading side wrong ids for the main zone.
+    private func importPrepared(_ input: [Record], schema: String? = nil, lying: Bool = false) throws -> [String] {
+        let (chunked, zone) = try storeWithEarlierRecords()
+        if let schema { _ = try chunked.store.importSchema(text: schema) }
+        let scopes = TextScopes()
+        if lying { scopes.record(zone: zone, type: "Item", zoneRowID: 999, typeID: 998) }
+        var batches = stride(from: 0, to: input.count, by: 100).map { ImportBatch(records: Array(input[$0..<min($0 + 100, input.count)])) }
+        batches.reverse()
+        var madeAhead = 0
+        let count = try chunked.privateDB.importRecords(batches: {
+            guard var batch = batches.popLast() else { return nil }
+            batch.prepare(scopes: scopes)
+            madeAhead += batch.prepared?.filter { !$0.text.isEmpty }.count ?? 0
+            return batch
+        }, progress: { _ in }, indexRowLimit: 1_000_000, scopes: scopes)
+        #expect(count == input.count)
+        #expect(madeAhead > input.count / 2, "most records' full-text rows were made ahead")
+        return try IndexUpdateDifferentialTests.indexRows(chunked.store)
+    }
+
+    @Test func fullTextRowsMadeAheadAreTheOnesTheWriterMakes() throws {
+        let input = records(zone: ZoneID(zoneName: "Bulk"))
+        let expected = try savedRows(input)
+        #expect(expected.contains { $0.hasPrefix("text ") })
+        #expect(try importPrepared(input) == expected)
+        // Ids that are not the zone's own are not used.
+        #expect(try importPrepared(input, lying: true) == expected)
+    }
+
+    /// A type with a string field that is not SEARCHABLE: the rows made ahead hold its words, so
+    /// the writer makes its own.
+    @Test func aTypeSearchingSomeStringsMakesItsOwnFullTextRows() throws {
+        let schema = """
+            DEFINE SCHEMA
+                RECORD TYPE Item (count INT64 QUERYABLE, label STRING QUERYABLE SEARCHABLE, tags LIST<STRING> QUERYABLE);
+            """
+        let input = records(zone: ZoneID(zoneName: "Bulk"))
+        let expected = try savedRows(input, schema: schema)
+        #expect(try importPrepared(input, schema: schema) == expected)
+    }
 }

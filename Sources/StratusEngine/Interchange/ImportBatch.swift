@@ -24,12 +24,27 @@ public struct ImportBatch: Sendable {
     /// fields, tokenizing text, the checks that need no schema) so a reading thread can do it
     /// while the writer writes the previous batch. Optional: the import does whatever was not
     /// prepared itself.
-    public mutating func prepare() {
+    public mutating func prepare() { prepare(scopes: nil) }
+
+    /// `scopes`: the zone and type row ids the writer has met so far, so each record whose
+    /// pair is known also gets its full-text row made here (``PreparedRecord/text``).
+    mutating func prepare(scopes: TextScopes?) {
         for index in records.indices { records[index].normalizeFields() }
+        var lastScope: (zone: ZoneID, type: String, ids: TextScopes.IDs?)?
         prepared = records.map { record in
             var prepared = PreparedRecord(normalizedFields: record.fields)
             prepared.passesSchemaFreeChecks = RecordValidator.passesSchemaFreeChecks(
                 recordName: record.recordName, recordType: record.recordType, fields: record.fields)
+            if let scopes {
+                // Records of an import share a zone and type, mostly: asked once per run of them.
+                if lastScope?.zone != record.recordID.zoneID || lastScope?.type != record.recordType {
+                    lastScope = (record.recordID.zoneID, record.recordType, scopes.ids(zone: record.recordID.zoneID, type: record.recordType))
+                }
+                if let ids = lastScope?.ids {
+                    prepared.text = prepared.tokens.scopedText(prefix: ids.prefix)
+                    prepared.textScope = (ids.zoneRowID, ids.typeID)
+                }
+            }
             return prepared
         }
     }
@@ -45,9 +60,48 @@ struct PreparedRecord: Sendable {
     /// The record passed ``RecordValidator/passesSchemaFreeChecks(recordName:recordType:fields:)``:
     /// the writer checks only the schema.
     var passesSchemaFreeChecks = false
+    /// The full-text row, made ahead for the zone and type row ids `textScope` (see
+    /// ``ImportBatch/prepare(scopes:)``); the writer uses it when the record's zone and type are
+    /// those and the type makes every string field SEARCHABLE, and makes the row itself otherwise.
+    var text: [UInt8] = []
+    var textScope: (zoneRowID: Int64, typeID: Int64)?
 
     init(normalizedFields fields: [String: FieldValue]) {
         blob = FieldCoder.encode(fields)
         tokens = FieldTokens(fields)
+    }
+}
+
+/// The zone and record type row ids an import's writer has met, by zone and type name, for the
+/// reading thread to prefix full-text words with (``ImportBatch/prepare(scopes:)``). Written by
+/// the writer, read by the reader, under a lock.
+final class TextScopes: @unchecked Sendable {
+    struct IDs {
+        var zoneRowID: Int64
+        var typeID: Int64
+        /// ``RecordIndexer/scopedToken(_:zoneRowID:typeID:)``'s prefix, as bytes.
+        var prefix: [UInt8]
+    }
+
+    private struct Key: Hashable {
+        var zone: ZoneID
+        var type: String
+    }
+
+    private let lock = NSLock()
+    private var known: [Key: IDs] = [:]
+
+    func ids(zone: ZoneID, type: String) -> IDs? {
+        lock.lock()
+        defer { lock.unlock() }
+        return known[Key(zone: zone, type: type)]
+    }
+
+    /// Says the records of `type` in `zone` are written under these row ids.
+    func record(zone: ZoneID, type: String, zoneRowID: Int64, typeID: Int64) {
+        let prefix = Array(RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: typeID).utf8)
+        lock.lock()
+        known[Key(zone: zone, type: type)] = IDs(zoneRowID: zoneRowID, typeID: typeID, prefix: prefix)
+        lock.unlock()
     }
 }

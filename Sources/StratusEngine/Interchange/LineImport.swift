@@ -23,6 +23,9 @@ extension CloudDatabase {
     ) throws -> Int {
         precondition(recordsPerTransaction > 0 && batchSize > 0, "transactions and batches hold at least one record")
         let queue = ImportBatchQueue(capacity: 8)
+        // The writer says which zone and type row ids it met; the reading thread then makes
+        // those records' full-text rows, work the writer (which sets the pace) no longer does.
+        let scopes = TextScopes()
         // The reading thread reads its own duplicate of the descriptor: after a failure this
         // call returns (and the caller may close `handle`) while that thread finishes a read.
         let own = FileHandle(fileDescriptor: dup(handle.fileDescriptor), closeOnDealloc: true)
@@ -36,7 +39,7 @@ extension CloudDatabase {
                     // Prepared here while the writer has batches waiting; handed over as read
                     // when it has none, so it prepares them itself instead of idling. The two
                     // threads share the preparing as their loads go (JSON heavy or index heavy).
-                    if queue.hasWaiting { batch.prepare() }
+                    if queue.hasWaiting { batch.prepare(scopes: scopes) }
                     queue.put(.batch(batch, LineImportProgress(bytes: reader.bytesRead, line: reader.lineNumber, records: 0)))
                     if batch.records.isEmpty { return }
                 } catch {
@@ -85,7 +88,7 @@ extension CloudDatabase {
                     var now = position
                     now.records += written
                     progress(now)
-                })
+                }, indexRowLimit: RecordImporter.indexRowLimit, scopes: scopes)
             }
             // Deletions go through the one delete path (tombstones, cascades), 400 at a time; a
             // record already absent counts as deleted, as a replayed change feed expects.

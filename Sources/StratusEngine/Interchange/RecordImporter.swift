@@ -34,15 +34,18 @@ extension CloudDatabase {
         try importRecords(batches: nextBatch, progress: progress, indexRowLimit: RecordImporter.indexRowLimit)
     }
 
-    /// `indexRowLimit`: index rows held before a sorted write (tests make it small).
-    func importRecords(batches nextBatch: () throws -> ImportBatch?, progress: (Int) -> Void, indexRowLimit: Int) throws -> Int {
+    /// `indexRowLimit`: index rows held before a sorted write (tests make it small). `scopes`:
+    /// told the zone and type row ids met, for batches prepared ahead with them
+    /// (``ImportBatch/prepare(scopes:)``).
+    func importRecords(batches nextBatch: () throws -> ImportBatch?, progress: (Int) -> Void, indexRowLimit: Int,
+                       scopes: TextScopes? = nil) throws -> Int {
         try store.write { db in
             try PageCache.enlarge(db)
-            var importer = try RecordImporter(database: self, db: db, indexRowLimit: indexRowLimit)
+            var importer = try RecordImporter(database: self, db: db, indexRowLimit: indexRowLimit, scopes: scopes)
             var count = 0
             while var batch = try nextBatch() {
                 try importer.store(assets: batch.assets)
-                if batch.prepared == nil { batch.prepare() }
+                if batch.prepared == nil { batch.prepare(scopes: scopes) }
                 // Each record and its preparation are borrowed where they lie: an array's
                 // subscript copied both (a retain of every field and back) on the writer.
                 try batch.records.withUnsafeBufferPointer { records in
@@ -82,12 +85,18 @@ struct RecordImporter {
     var nextRowID: Int64
     /// The record table's many-rows insert, made once.
     let recordRows: ChunkedInsert
+    /// Told each zone and type met, for the reading thread's full-text rows; nil when nothing
+    /// prepares batches ahead.
+    let scopes: TextScopes?
+    /// The zone and type row ids last told to `scopes`.
+    var lastScope: (Int64, Int64)?
     let now = FieldValue.milliseconds(Date())
 
     /// About 64 bytes each: a million rows held is some 64 MB besides their strings.
     static let indexRowLimit = 1_000_000
 
-    init(database: CloudDatabase, db: StoreTransaction, indexRowLimit: Int) throws {
+    init(database: CloudDatabase, db: StoreTransaction, indexRowLimit: Int, scopes: TextScopes? = nil) throws {
+        self.scopes = scopes
         self.database = database
         self.db = db
         catalog = try database.store.catalog(db)
@@ -119,13 +128,14 @@ struct RecordImporter {
     /// `records[i]`, whose fields it normalized. Records, rows and types are borrowed where
     /// they lie, not copied (a copy retains every string and field of a record).
     mutating func add(_ records: UnsafeBufferPointer<Record>, prepared: UnsafeBufferPointer<PreparedRecord>) throws {
-        var rows: [RecordRowWriter.Row] = [], types: [SchemaCatalog.TypeEntry] = []
+        var rows: [RecordRowWriter.Row] = [], types: [SchemaCatalog.TypeEntry] = [], textsReady: [Bool] = []
         // For each record of the chunk, its row's place in `rows` (nil: nothing to write).
         var places: [Int?] = []
         var start = 0
         while start < records.count {
             rows.removeAll(keepingCapacity: true)
             types.removeAll(keepingCapacity: true)
+            textsReady.removeAll(keepingCapacity: true)
             places.removeAll(keepingCapacity: true)
             // Outside the private database a save is checked against the record it replaces, so
             // a name met twice ends the chunk: the second is checked after the first is written.
@@ -134,10 +144,11 @@ struct RecordImporter {
             while end < records.count, places.count < ChunkedInsert.rowsPerChunk {
                 if database.scope != .private, !names.insert(records[end].recordName).inserted { break }
                 do {
-                    if let (row, type) = try stage(records[end], prepared: prepared[end]) {
+                    if let (row, type, textReady) = try stage(records[end], prepared: prepared[end]) {
                         places.append(rows.count)
                         rows.append(row)
                         types.append(type)
+                        textsReady.append(textReady)
                     } else {
                         places.append(nil)
                     }
@@ -155,7 +166,8 @@ struct RecordImporter {
                         guard let place = places[index - start] else { continue }
                         let id = skipped.contains(place) ? nil : firstID + Int64(place)
                         do {
-                            try complete(records[index], prepared: prepared[index], row: rows[place], type: types[place], insertedAs: id)
+                            try complete(records[index], prepared: prepared[index], row: rows[place], type: types[place], textReady: textsReady[place],
+                                         insertedAs: id)
                         } catch let error as CloudKitError {
                             throw Self.naming(error, records[index])
                         }
@@ -175,17 +187,20 @@ struct RecordImporter {
 
     /// Checks a record (`record`'s fields are normalized; `prepared` was computed from them) and
     /// works out its row; nil when there is nothing to write.
-    private mutating func stage(_ record: Record, prepared: PreparedRecord) throws -> (RecordRowWriter.Row, SchemaCatalog.TypeEntry)? {
+    private mutating func stage(_ record: Record, prepared: PreparedRecord) throws -> (RecordRowWriter.Row, SchemaCatalog.TypeEntry, textReady: Bool)? {
         let fields = record.fields
         if !prepared.passesSchemaFreeChecks, let problem = RecordID.problem(withName: record.recordName) {
             throw CloudKitError(.invalidArguments, "Invalid record name: \(problem).")
         }
         let zone = try zone(record.recordID.zoneID)
         let type: SchemaCatalog.TypeEntry
+        var textReady = false
         if prepared.passesSchemaFreeChecks, let known = catalog.type(named: record.recordType), known.declares(fields) {
             // Every field is declared with its value's type: the schema has nothing to refuse
-            // or to learn from this record (most records of an import).
+            // or to learn from this record (most records of an import). Its full-text row, when
+            // made ahead for this zone and type, is the one the indexer would make.
             type = known
+            textReady = known.searchesEveryString && prepared.textScope.map { $0 == (zone.id, known.id) } == true
         } else {
             if let error = validator.validate(recordType: record.recordType, fields: fields, schemaFreeChecked: prepared.passesSchemaFreeChecks) {
                 throw error
@@ -215,16 +230,22 @@ struct RecordImporter {
                                       createdAt: created, createdBy: createdBy, modifiedAt: modified, modifiedBy: modifiedBy,
                                       parent: record.parent?.recordName, changedKeys: nil)
         if try zoneHasTombstones(zone.id) { try RecordRowWriter(db: db).clearTombstone(of: row) }
-        return (row, type)
+        if let scopes, lastScope.map({ $0 != (zone.id, type.id) }) ?? true {
+            // The reading thread makes the full-text rows of this zone and type's records from now on.
+            scopes.record(zone: record.recordID.zoneID, type: record.recordType, zoneRowID: zone.id, typeID: type.id)
+            lastScope = (zone.id, type.id)
+        }
+        return (row, type, textReady)
     }
 
     /// A record given its row, after its chunk's insert: its index rows when its row went in as
     /// `insertedAs`, or else (its zone held the name) the replace path. Most restored records
     /// are new, so the insert is tried first instead of looking every name up.
     private mutating func complete(_ record: Record, prepared: PreparedRecord, row: RecordRowWriter.Row, type: SchemaCatalog.TypeEntry,
-                                   insertedAs id: Int64?) throws {
+                                   textReady: Bool, insertedAs id: Int64?) throws {
         if let id {
-            try RecordIndexer(db: db, zoneRowID: row.zoneRowID, type: type, buffer: buffer).add(recordID: id, fields: record.fields, tokens: prepared.tokens)
+            try RecordIndexer(db: db, zoneRowID: row.zoneRowID, type: type, buffer: buffer)
+                .add(recordID: id, fields: record.fields, tokens: prepared.tokens, text: textReady ? prepared.text : nil)
             return
         }
         guard let existing = try StoredRecord.find(zoneRowID: row.zoneRowID, name: record.recordName, in: db) else {

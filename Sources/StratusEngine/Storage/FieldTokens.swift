@@ -22,6 +22,26 @@ struct FieldTokens: Sendable {
         }
     }
 
+    /// The full-text row of every string field's words, each behind `prefix` (its zone and
+    /// type, ``RecordIndexer/scopedToken(_:zoneRowID:typeID:)``), in the fields' order: what
+    /// ``RecordIndexer`` writes when every string field is SEARCHABLE.
+    func scopedText(prefix: [UInt8]) -> [UInt8] {
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count + bytes.count / 4 * prefix.count)
+        bytes.withUnsafeBufferPointer { all in
+            var start = 0
+            for index in 0...all.count where index == all.count || all[index] == TextTokenizer.separator {
+                if index > start {
+                    if !text.isEmpty { text.append(UInt8(ascii: " ")) }
+                    text.append(contentsOf: prefix)
+                    text.append(contentsOf: UnsafeBufferPointer(rebasing: all[start..<index]))
+                }
+                start = index + 1
+            }
+        }
+        return text
+    }
+
     /// Hands each token of field `name` to `body`; false, handing none, when this record's
     /// tokens do not include that field.
     func forEachToken(of name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {

@@ -21,8 +21,10 @@ struct RecordIndexer {
 
     /// - Parameter tokens: the string fields' full-text tokens when already computed
     ///   (``PreparedRecord``); missing ones are computed here.
-    func add(recordID: Int64, fields: [String: FieldValue], tokens: FieldTokens? = nil) throws {
-        try apply(recordID: recordID, fields: fields, tokens: tokens, inserting: true)
+    /// `text`: the record's full-text row made ahead (``PreparedRecord/text``), when the caller
+    /// knows it is the one this would make.
+    func add(recordID: Int64, fields: [String: FieldValue], tokens: FieldTokens? = nil, text: [UInt8]? = nil) throws {
+        try apply(recordID: recordID, fields: fields, tokens: tokens, inserting: true, preparedText: text)
     }
 
     func remove(recordID: Int64, fields: [String: FieldValue]) throws {
@@ -67,9 +69,10 @@ struct RecordIndexer {
     /// `rewritingText`: whether the full-text row, made of every field's words, is removed or
     /// written.
     private func apply(recordID: Int64, fields: [String: FieldValue], tokens: FieldTokens?, inserting: Bool,
-                       only: Set<String>? = nil, rewritingText: Bool = true) throws {
+                       only: Set<String>? = nil, rewritingText: Bool = true, preparedText: [UInt8]? = nil) throws {
         // The full-text row, built as bytes: appending to a String cost more than the tokens.
         var text: [UInt8] = []
+        let buildsText = rewritingText && inserting && preparedText == nil
         var tokenPrefix: [UInt8] = []
         // Any field order will do: the full-text row is a bag of tokens.
         for (name, value) in fields {
@@ -83,7 +86,7 @@ struct RecordIndexer {
                 }
             }
             guard let field = type.fields[name] else { continue }
-            if rewritingText, inserting, field.searchesText {
+            if buildsText, field.searchesText {
                 if tokenPrefix.isEmpty {
                     tokenPrefix = Array(RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: type.id).utf8)
                     text.reserveCapacity(256)
@@ -100,6 +103,7 @@ struct RecordIndexer {
             }
         }
         guard rewritingText else { return }
+        if let preparedText { text = preparedText }
         if inserting, !text.isEmpty {
             let insert = try DirectStatement("INSERT INTO record_text (rowid, tokens) VALUES (?, ?)", in: db)
             insert.bind(1, recordID)
