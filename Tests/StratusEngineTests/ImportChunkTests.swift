@@ -138,13 +138,13 @@ import StratusTestSupport
     private func importPrepared(_ input: [Record], schema: String? = nil, lying: Bool = false) throws -> [String] {
         let (chunked, zone) = try storeWithEarlierRecords()
         if let schema { _ = try chunked.store.importSchema(text: schema) }
-        let scopes = TextScopes()
-        if lying { scopes.record(zone: zone, type: "Item", zoneRowID: 999, typeID: 998) }
+        let scopes = ImportScopes()
         var batches = stride(from: 0, to: input.count, by: 100).map { ImportBatch(records: Array(input[$0..<min($0 + 100, input.count)])) }
         batches.reverse()
         var madeAhead = 0
         let count = try chunked.privateDB.importRecords(batches: {
             guard var batch = batches.popLast() else { return nil }
+            if lying, madeAhead == 0 { scopes.record(zone: zone, type: "Item", zoneRowID: 999, typeID: 998, fields: [:]) }
             batch.prepare(scopes: scopes)
             madeAhead += batch.prepared?.filter { !$0.text.isEmpty }.count ?? 0
             return batch
@@ -173,5 +173,34 @@ import StratusTestSupport
         let input = records(zone: ZoneID(zoneName: "Bulk"))
         let expected = try savedRows(input, schema: schema)
         #expect(try importPrepared(input, schema: schema) == expected)
+    }
+
+    /// What the reading thread was told before this transaction began is not trusted: a
+    /// record it thought declared (its snapshot of the type had the field) is checked again,
+    /// and the schema learns the field.
+    @Test func aSchemaToldBeforeTheTransactionIsCheckedAgain() throws {
+        let (chunked, zone) = try storeWithEarlierRecords()
+        let ids = try chunked.store.read { db in
+            (try Int64.fetchOne(db.sqlite, sql: "SELECT id FROM zone WHERE name = 'Bulk'") ?? 0,
+             try Int64.fetchOne(db.sqlite, sql: "SELECT id FROM record_type WHERE name = 'Item'") ?? 0)
+        }
+        typealias Field = SchemaCatalog.TypeEntry.Field
+        let claimed: [String: Field] = [
+            "count": Field(id: 1, type: .int64, searchesText: false, indexesValues: true),
+            "label": Field(id: 2, type: .string, searchesText: true, indexesValues: true),
+            "extra": Field(id: 3, type: .int64, searchesText: false, indexesValues: true),
+        ]
+        let scopes = ImportScopes()
+        scopes.record(zone: zone, type: "Item", zoneRowID: ids.0, typeID: ids.1, fields: claimed)
+        let input = (0..<20).map { Record(recordType: "Item", recordID: RecordID(recordName: "x\($0)", zoneID: zone),
+                                          fields: ["count": .int64(Int64($0)), "label": .string("l\($0)"), "extra": .int64(7)]) }
+        var batch = ImportBatch(records: input)
+        batch.prepare(scopes: scopes)
+        #expect(batch.prepared?.allSatisfy(\.declared) == true)
+        var batches = [batch]
+        _ = try chunked.privateDB.importRecords(batches: { batches.popLast() }, progress: { _ in }, indexRowLimit: 1_000_000, scopes: scopes)
+        let extra = try chunked.privateDB.records(matching: Query(recordType: "Item", predicateFormat: "extra == 7"), inZoneWith: zone).records
+        #expect(extra.count == 20)
+        #expect(try IndexUpdateDifferentialTests.indexRows(chunked.store) == savedRows(input))
     }
 }

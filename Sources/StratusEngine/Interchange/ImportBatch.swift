@@ -26,11 +26,12 @@ public struct ImportBatch: Sendable {
     /// prepared itself.
     public mutating func prepare() { prepare(scopes: nil) }
 
-    /// `scopes`: the zone and type row ids the writer has met so far, so each record whose
-    /// pair is known also gets its full-text row made here (``PreparedRecord/text``).
-    mutating func prepare(scopes: TextScopes?) {
+    /// `scopes`: the zones and types the writer has met so far, so each record of a known pair
+    /// also gets its full-text row made here (``PreparedRecord/text``) and its fields checked
+    /// against the type's (``PreparedRecord/declared``).
+    mutating func prepare(scopes: ImportScopes?) {
         for index in records.indices { records[index].normalizeFields() }
-        var lastScope: (zone: ZoneID, type: String, ids: TextScopes.IDs?)?
+        var lastScope: (zone: ZoneID, type: String, ids: ImportScopes.IDs?)?
         prepared = records.map { record in
             var prepared = PreparedRecord(normalizedFields: record.fields)
             prepared.passesSchemaFreeChecks = RecordValidator.passesSchemaFreeChecks(
@@ -42,7 +43,8 @@ public struct ImportBatch: Sendable {
                 }
                 if let ids = lastScope?.ids {
                     prepared.text = prepared.tokens.scopedText(prefix: ids.prefix)
-                    prepared.textScope = (ids.zoneRowID, ids.typeID)
+                    prepared.scope = (ids.zoneRowID, ids.typeID, ids.generation)
+                    prepared.declared = SchemaCatalog.TypeEntry.declares(record.fields, in: ids.fields)
                 }
             }
             return prepared
@@ -60,11 +62,17 @@ struct PreparedRecord: Sendable {
     /// The record passed ``RecordValidator/passesSchemaFreeChecks(recordName:recordType:fields:)``:
     /// the writer checks only the schema.
     var passesSchemaFreeChecks = false
-    /// The full-text row, made ahead for the zone and type row ids `textScope` (see
-    /// ``ImportBatch/prepare(scopes:)``); the writer uses it when the record's zone and type are
-    /// those and the type makes every string field SEARCHABLE, and makes the row itself otherwise.
+    /// The zone and type row ids, and the schema's generation, this record was prepared
+    /// against (``ImportBatch/prepare(scopes:)``); nil when the writer had not met them yet.
+    var scope: (zoneRowID: Int64, typeID: Int64, generation: Int)?
+    /// The full-text row, made ahead under `scope`; the writer uses it when the record's zone
+    /// and type are those and the type makes every string field SEARCHABLE, and makes the row
+    /// itself otherwise.
     var text: [UInt8] = []
-    var textScope: (zoneRowID: Int64, typeID: Int64)?
+    /// Under `scope`, the type declares every field of the record with its value's type
+    /// (``SchemaCatalog/TypeEntry/declares(_:)``, done here); the writer trusts it while the
+    /// schema is still of that generation.
+    var declared = false
 
     init(normalizedFields fields: [String: FieldValue]) {
         blob = FieldCoder.encode(fields)
@@ -72,36 +80,3 @@ struct PreparedRecord: Sendable {
     }
 }
 
-/// The zone and record type row ids an import's writer has met, by zone and type name, for the
-/// reading thread to prefix full-text words with (``ImportBatch/prepare(scopes:)``). Written by
-/// the writer, read by the reader, under a lock.
-final class TextScopes: @unchecked Sendable {
-    struct IDs {
-        var zoneRowID: Int64
-        var typeID: Int64
-        /// ``RecordIndexer/scopedToken(_:zoneRowID:typeID:)``'s prefix, as bytes.
-        var prefix: [UInt8]
-    }
-
-    private struct Key: Hashable {
-        var zone: ZoneID
-        var type: String
-    }
-
-    private let lock = NSLock()
-    private var known: [Key: IDs] = [:]
-
-    func ids(zone: ZoneID, type: String) -> IDs? {
-        lock.lock()
-        defer { lock.unlock() }
-        return known[Key(zone: zone, type: type)]
-    }
-
-    /// Says the records of `type` in `zone` are written under these row ids.
-    func record(zone: ZoneID, type: String, zoneRowID: Int64, typeID: Int64) {
-        let prefix = Array(RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: typeID).utf8)
-        lock.lock()
-        known[Key(zone: zone, type: type)] = IDs(zoneRowID: zoneRowID, typeID: typeID, prefix: prefix)
-        lock.unlock()
-    }
-}

@@ -25,7 +25,7 @@ extension CloudDatabase {
         let queue = ImportBatchQueue(capacity: 8)
         // The writer says which zone and type row ids it met; the reading thread then makes
         // those records' full-text rows, work the writer (which sets the pace) no longer does.
-        let scopes = TextScopes()
+        let scopes = ImportScopes()
         // The reading thread reads its own duplicate of the descriptor: after a failure this
         // call returns (and the caller may close `handle`) while that thread finishes a read.
         let own = FileHandle(fileDescriptor: dup(handle.fileDescriptor), closeOnDealloc: true)

@@ -38,7 +38,7 @@ extension CloudDatabase {
     /// told the zone and type row ids met, for batches prepared ahead with them
     /// (``ImportBatch/prepare(scopes:)``).
     func importRecords(batches nextBatch: () throws -> ImportBatch?, progress: (Int) -> Void, indexRowLimit: Int,
-                       scopes: TextScopes? = nil) throws -> Int {
+                       scopes: ImportScopes? = nil) throws -> Int {
         try store.write { db in
             try PageCache.enlarge(db)
             var importer = try RecordImporter(database: self, db: db, indexRowLimit: indexRowLimit, scopes: scopes)
@@ -87,15 +87,17 @@ struct RecordImporter {
     let recordRows: ChunkedInsert
     /// Told each zone and type met, for the reading thread's full-text rows; nil when nothing
     /// prepares batches ahead.
-    let scopes: TextScopes?
+    let scopes: ImportScopes?
     /// The zone and type row ids last told to `scopes`.
     var lastScope: (Int64, Int64)?
+    /// The schema's generation in `scopes`: records prepared under another are checked again.
+    var schemaGeneration = 0
     let now = FieldValue.milliseconds(Date())
 
     /// About 64 bytes each: a million rows held is some 64 MB besides their strings.
     static let indexRowLimit = 1_000_000
 
-    init(database: CloudDatabase, db: StoreTransaction, indexRowLimit: Int, scopes: TextScopes? = nil) throws {
+    init(database: CloudDatabase, db: StoreTransaction, indexRowLimit: Int, scopes: ImportScopes? = nil) throws {
         self.scopes = scopes
         self.database = database
         self.db = db
@@ -106,6 +108,7 @@ struct RecordImporter {
         lastRowIDBefore = try StoredRecord.maxRowID(in: db)
         nextRowID = lastRowIDBefore + 1
         recordRows = try RecordRowWriter(db: db).manyRowsInsert()
+        schemaGeneration = scopes?.newGeneration() ?? 0
     }
 
     private mutating func zone(_ requested: ZoneID) throws -> ZoneRow {
@@ -195,12 +198,14 @@ struct RecordImporter {
         let zone = try zone(record.recordID.zoneID)
         let type: SchemaCatalog.TypeEntry
         var textReady = false
-        if prepared.passesSchemaFreeChecks, let known = catalog.type(named: record.recordType), known.declares(fields) {
-            // Every field is declared with its value's type: the schema has nothing to refuse
-            // or to learn from this record (most records of an import). Its full-text row, when
-            // made ahead for this zone and type, is the one the indexer would make.
+        if prepared.passesSchemaFreeChecks, let known = catalog.type(named: record.recordType),
+           prepared.declared && prepared.scope.map({ $0 == (zone.id, known.id, schemaGeneration) }) == true || known.declares(fields) {
+            // Every field is declared with its value's type (checked by the reading thread
+            // against this very schema, or here): the schema has nothing to refuse or to learn
+            // from this record (most records of an import). Its full-text row, when made ahead
+            // for this zone and type, is the one the indexer would make.
             type = known
-            textReady = known.searchesEveryString && prepared.textScope.map { $0 == (zone.id, known.id) } == true
+            textReady = known.searchesEveryString && prepared.scope.map { ($0.zoneRowID, $0.typeID) == (zone.id, known.id) } == true
         } else {
             if let error = validator.validate(recordType: record.recordType, fields: fields, schemaFreeChecked: prepared.passesSchemaFreeChecks) {
                 throw error
@@ -232,7 +237,7 @@ struct RecordImporter {
         if try zoneHasTombstones(zone.id) { try RecordRowWriter(db: db).clearTombstone(of: row) }
         if let scopes, lastScope.map({ $0 != (zone.id, type.id) }) ?? true {
             // The reading thread makes the full-text rows of this zone and type's records from now on.
-            scopes.record(zone: record.recordID.zoneID, type: record.recordType, zoneRowID: zone.id, typeID: type.id)
+            scopes.record(zone: record.recordID.zoneID, type: record.recordType, zoneRowID: zone.id, typeID: type.id, fields: type.fields)
             lastScope = (zone.id, type.id)
         }
         return (row, type, textReady)
@@ -271,14 +276,22 @@ struct RecordImporter {
 
     /// Persists the types and fields a development store learns from the record.
     private mutating func growSchema(typeName: String, fields: [String: FieldValue]) throws {
+        var grew = false
         if catalog.type(named: typeName) == nil {
             _ = try catalog.addType(typeName, systemIndexes: RecordTypeSchema.developmentSystemIndexes, in: db)
-            schemaGrew = true
+            grew = true
         }
-        guard let known = catalog.type(named: typeName)?.schema.fields else { return }
-        for (name, value) in fields where known[name] == nil {
-            try catalog.addField(SchemaField(name: name, type: value.type, indexes: value.type.defaultIndexes), toType: typeName, in: db)
-            schemaGrew = true
+        if let known = catalog.type(named: typeName)?.schema.fields {
+            for (name, value) in fields where known[name] == nil {
+                try catalog.addField(SchemaField(name: name, type: value.type, indexes: value.type.defaultIndexes), toType: typeName, in: db)
+                grew = true
+            }
+        }
+        schemaGrew = schemaGrew || grew
+        // What the reading thread was told of the schema no longer holds.
+        if grew, let scopes {
+            schemaGeneration = scopes.newGeneration()
+            lastScope = nil
         }
     }
 

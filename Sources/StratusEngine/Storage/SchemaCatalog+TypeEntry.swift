@@ -41,7 +41,10 @@ extension SchemaCatalog {
 
         /// Whether the schema declares every one of `values`' fields with the value's type: the
         /// record then needs no schema check beyond this and adds nothing to the schema.
-        func declares(_ values: [String: FieldValue]) -> Bool {
+        func declares(_ values: [String: FieldValue]) -> Bool { TypeEntry.declares(values, in: fields) }
+
+        /// ``declares(_:)`` against a type's `fields` (an import's reading thread holds a copy).
+        static func declares(_ values: [String: FieldValue], in fields: [String: Field]) -> Bool {
             for (name, value) in values {
                 guard let field = fields[name], field.type == value.type else { return false }
             }
