@@ -79,4 +79,3 @@ struct PreparedRecord: Sendable {
         tokens = FieldTokens(fields)
     }
 }
-

@@ -88,8 +88,14 @@ struct RecordImporter {
     /// Told each zone and type met, for the reading thread's full-text rows; nil when nothing
     /// prepares batches ahead.
     let scopes: ImportScopes?
-    /// The zone and type row ids last told to `scopes`.
-    var lastScope: (Int64, Int64)?
+    /// The zone and type row ids told to `scopes` in this generation: an import that goes
+    /// back and forth between zones tells each pair once, not at every switch.
+    var told: Set<ScopePair> = []
+
+    struct ScopePair: Hashable {
+        var zoneRowID: Int64
+        var typeID: Int64
+    }
     /// The schema's generation in `scopes`: records prepared under another are checked again.
     var schemaGeneration = 0
     let now = FieldValue.milliseconds(Date())
@@ -235,10 +241,9 @@ struct RecordImporter {
                                       createdAt: created, createdBy: createdBy, modifiedAt: modified, modifiedBy: modifiedBy,
                                       parent: record.parent?.recordName, changedKeys: nil)
         if try zoneHasTombstones(zone.id) { try RecordRowWriter(db: db).clearTombstone(of: row) }
-        if let scopes, lastScope.map({ $0 != (zone.id, type.id) }) ?? true {
+        if let scopes, told.insert(ScopePair(zoneRowID: zone.id, typeID: type.id)).inserted {
             // The reading thread makes the full-text rows of this zone and type's records from now on.
             scopes.record(zone: record.recordID.zoneID, type: record.recordType, zoneRowID: zone.id, typeID: type.id, fields: type.fields)
-            lastScope = (zone.id, type.id)
         }
         return (row, type, textReady)
     }
@@ -291,7 +296,7 @@ struct RecordImporter {
         // What the reading thread was told of the schema no longer holds.
         if grew, let scopes {
             schemaGeneration = scopes.newGeneration()
-            lastScope = nil
+            told.removeAll()
         }
     }
 

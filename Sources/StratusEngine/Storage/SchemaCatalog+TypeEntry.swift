@@ -14,7 +14,7 @@ extension SchemaCatalog {
         /// The declared fields that have a row id, by name: one lookup where a record's write
         /// made three (the schema's field, its id, and again to check its type).
         private(set) var fields: [String: Field] {
-            didSet { searchesEveryString = fields.values.allSatisfy { $0.searchesText == ($0.type.base == .string) } }
+            didSet { searchesEveryString = TypeEntry.searchesEveryString(fields) }
         }
         /// Every string field (and string list) is SEARCHABLE, and nothing else is: a record the
         /// type ``declares(_:)`` then has a full-text row of all its string fields' words, which an
@@ -36,7 +36,11 @@ extension SchemaCatalog {
             self.schema = schema
             self.fieldIDs = fieldIDs
             fields = TypeEntry.fields(of: schema, ids: fieldIDs)
-            searchesEveryString = fields.values.allSatisfy { $0.searchesText == ($0.type.base == .string) }
+            searchesEveryString = TypeEntry.searchesEveryString(fields)
+        }
+
+        private static func searchesEveryString(_ fields: [String: Field]) -> Bool {
+            fields.values.allSatisfy { $0.searchesText == ($0.type.base == .string) }
         }
 
         /// Whether the schema declares every one of `values`' fields with the value's type: the
