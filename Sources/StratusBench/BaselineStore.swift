@@ -98,12 +98,15 @@ final class BaselineStore {
 
     /// Copies every row of a Stratus store's record and index tables into another store made
     /// with the same schema, table by table, with SQL alone: the baseline of `import`.
-    static func copyRows(of source: String, into target: String) throws {
+    /// `inPlace`: pages go straight into the file under a rollback journal, synced fully, as an
+    /// import into a new store writes them; else through the write-ahead log.
+    static func copyRows(of source: String, into target: String, inPlace: Bool) throws {
         var configuration = Configuration()
         // Rows go in table by table; the source store already holds them consistently.
         configuration.foreignKeysEnabled = false
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -262144")
+            let journal = inPlace ? "PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL" : "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL"
+            try db.execute(sql: journal + "; PRAGMA cache_size = -262144")
         }
         let queue = try DatabaseQueue(path: target, configuration: configuration)
         try queue.writeWithoutTransaction { db in

@@ -143,22 +143,25 @@ public final class BenchRunner {
 
     /// Imports the exported venues into a new store, then has SQLite alone copy the rows that
     /// import wrote into another new store with the same tables: what the indexes cost anyway.
+    /// The floor writes its store the way the import wrote its own (in place under a rollback
+    /// journal, or through the log); the other way's floor is reported beside it.
     private func measureImport() throws -> BenchResult {
         let file = directory.appendingPathComponent("export.jsonl")
         if !FileManager.default.fileExists(atPath: file.path) { _ = try exportVenues(to: file) }
         let imported = directory.appendingPathComponent("import.sqlite").path
         let copied = directory.appendingPathComponent("import-raw.sqlite").path
-        func remove() {
-            for path in [imported, copied] {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        func remove(_ paths: [String]) {
+            for path in paths {
+                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             }
         }
-        remove()
+        remove([imported, copied])
         defer {
-            remove()
+            remove([imported, copied])
             try? FileManager.default.removeItem(at: file)
         }
         var written = 0
+        var inPlace = false
         let bytesBefore: Double?, bytesAfter: Double?
         let stratus: Double, size: Double
         // The imported store closes before the floor reads it (SQLite folds its log into the
@@ -170,17 +173,25 @@ public final class BenchRunner {
             stratus = try BenchMeasurement.once {
                 let handle = try FileHandle(forReadingFrom: file)
                 defer { try? handle.close() }
-                written = try target.database(.private).importRecords(lines: handle)
+                written = try target.database(.private).importRecords(lines: handle, progress: { inPlace = $0.inPlace })
             }
             bytesAfter = BenchMeasurement.bytesWritten()
             // File and log as the import left them, before closing folds the log in.
             size = BenchMeasurement.storeBytes(imported)
         }
-        _ = try Store(path: copied)
-        BenchMeasurement.settleDisk()
-        let base = try BenchMeasurement.once { try BaselineStore.copyRows(of: imported, into: copied) }
+        func floor(inPlace: Bool) throws -> Double {
+            remove([copied])
+            _ = try Store(path: copied)
+            BenchMeasurement.settleDisk()
+            return try BenchMeasurement.once { try BaselineStore.copyRows(of: imported, into: copied, inPlace: inPlace) }
+        }
+        let base = try floor(inPlace: inPlace)
+        let otherBase = try floor(inPlace: !inPlace)
         var extras: [(String, Double)] = [("stratus_records_per_s", Double(written) / stratus * 1000),
-                                          ("baseline_records_per_s", Double(written) / base * 1000)]
+                                          ("baseline_records_per_s", Double(written) / base * 1000),
+                                          ("in_place", inPlace ? 1 : 0),
+                                          (inPlace ? "wal_floor_ms" : "in_place_floor_ms", otherBase),
+                                          (inPlace ? "wal_floor_ratio" : "in_place_floor_ratio", stratus / otherBase)]
         if let bytesBefore, let bytesAfter, size > 0 {
             extras += [("bytes_written", bytesAfter - bytesBefore), ("store_bytes", size), ("written_ratio", (bytesAfter - bytesBefore) / size)]
         }

@@ -103,6 +103,13 @@ public final class Store: Sendable {
         try file.writeWithoutTransaction(body)
     }
 
+    /// Runs a bulk write that commits as it goes with its pages straight in the file when the
+    /// store holds no records and no one else has it open
+    /// (``SQLiteStoreFile/writingInPlaceWhenEmpty(_:)``).
+    func writingInPlaceWhenEmpty<T>(_ body: (_ inPlace: Bool) throws -> T) throws -> T {
+        try file.writingInPlaceWhenEmpty(body)
+    }
+
     /// The schema catalog as of this transaction, reloaded only when another write changed it.
     func catalog(_ db: StoreTransaction) throws -> SchemaCatalog {
         let version = try StoreInfo.schemaVersion(in: db)

@@ -22,8 +22,13 @@ func playBack(_ database: CloudDatabase, zone: ZoneID, since token: String?, pag
 
 /// Every record of a zone, through queries a page at a time (by cursor).
 func allRecords(_ database: CloudDatabase, type: String, zone: ZoneID) throws -> [Record] {
+    try allRecords(database, query: Query(recordType: type, predicateFormat: "TRUEPREDICATE"), zone: zone)
+}
+
+/// Every record of a zone that `query` matches, a page at a time (by cursor).
+func allRecords(_ database: CloudDatabase, query: Query, zone: ZoneID) throws -> [Record] {
     var records: [Record] = []
-    var page = try database.records(matching: Query(recordType: type, predicateFormat: "TRUEPREDICATE"), inZoneWith: zone, resultsLimit: 200)
+    var page = try database.records(matching: query, inZoneWith: zone, resultsLimit: 200)
     records += page.records
     while let cursor = page.cursor {
         page = try database.records(continuingMatchFrom: cursor, resultsLimit: 200)

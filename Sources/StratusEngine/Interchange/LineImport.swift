@@ -9,8 +9,10 @@ extension CloudDatabase {
     /// whichever thread would otherwise wait.
     /// Each transaction is all there or not at all. A million records go in one: its index rows
     /// are merged into their tables once, at its end (``IndexRowSpill``), where transactions of a
-    /// hundred thousand merged them ten times (31 s against 41 s at a million). The write-ahead
-    /// log grows to about the store's size meanwhile; larger inputs commit every million records.
+    /// hundred thousand merged them ten times (31 s against 41 s at a million). Larger inputs
+    /// commit every million records. The write-ahead log grows to about the store's size
+    /// meanwhile, unless the store held no records: then the pages go straight into the file
+    /// (``LineImportProgress/inPlace``), half the bytes written.
     ///
     /// - Parameter zoneID: the zone of records whose line names none.
     /// - Returns: how many records were written.
@@ -54,54 +56,58 @@ extension CloudDatabase {
         var finished = false
         var deletions: [RecordID] = []
         do {
-            while !finished {
-                var inTransaction = 0
-                var handed: ImportBatch?
-                /// The transaction's records are all handed over: what is left is writing its
-                /// index rows and committing (seconds at a million records), said as such.
-                func ending() -> ImportBatch? {
-                    var now = position
-                    now.records += inTransaction
-                    now.committing = true
-                    progress(now)
-                    return nil
-                }
-                position.records += try importRecords(batches: {
-                    if let written = handed.take() { queue.giveBack(written) }
-                    guard inTransaction < recordsPerTransaction else { return ending() }
-                    switch queue.take() {
-                    case .failure(let error, let line):
-                        position.line = line
-                        throw error
-                    case .batch(let batch, let read):
-                        (position.bytes, position.line) = (read.bytes, read.line)
-                        if batch.records.isEmpty {
-                            finished = true
-                            deletions = batch.deletions
-                            return ending()
-                        }
-                        inTransaction += batch.records.count
-                        handed = batch
-                        return batch
+            // A new store's pages go straight into its file: see Store.writingInPlaceWhenEmpty.
+            try store.writingInPlaceWhenEmpty { inPlace in
+                position.inPlace = inPlace
+                while !finished {
+                    var inTransaction = 0
+                    var handed: ImportBatch?
+                    /// The transaction's records are all handed over: what is left is writing its
+                    /// index rows and committing (seconds at a million records), said as such.
+                    func ending() -> ImportBatch? {
+                        var now = position
+                        now.records += inTransaction
+                        now.committing = true
+                        progress(now)
+                        return nil
                     }
-                }, progress: { written in
-                    var now = position
-                    now.records += written
-                    progress(now)
-                }, indexRowLimit: RecordImporter.indexRowLimit, scopes: scopes)
-            }
-            // Deletions go through the one delete path (tombstones, cascades), 400 at a time; a
-            // record already absent counts as deleted, as a replayed change feed expects.
-            var start = 0
-            while start < deletions.count {
-                let batch = Array(deletions[start..<min(start + CloudDatabase.maximumBatchSize, deletions.count)])
-                let result = try modifyRecords(deleting: batch, atomically: false)
-                for item in result.deleteResults {
-                    if case .failure(let error) = item.result, error.code != .unknownItem { throw error }
+                    position.records += try importRecords(batches: {
+                        if let written = handed.take() { queue.giveBack(written) }
+                        guard inTransaction < recordsPerTransaction else { return ending() }
+                        switch queue.take() {
+                        case .failure(let error, let line):
+                            position.line = line
+                            throw error
+                        case .batch(let batch, let read):
+                            (position.bytes, position.line) = (read.bytes, read.line)
+                            if batch.records.isEmpty {
+                                finished = true
+                                deletions = batch.deletions
+                                return ending()
+                            }
+                            inTransaction += batch.records.count
+                            handed = batch
+                            return batch
+                        }
+                    }, progress: { written in
+                        var now = position
+                        now.records += written
+                        progress(now)
+                    }, indexRowLimit: RecordImporter.indexRowLimit, scopes: scopes)
                 }
-                start += batch.count
-                position.deleted = start
-                progress(position)
+                // Deletions go through the one delete path (tombstones, cascades), 400 at a time; a
+                // record already absent counts as deleted, as a replayed change feed expects.
+                var start = 0
+                while start < deletions.count {
+                    let batch = Array(deletions[start..<min(start + CloudDatabase.maximumBatchSize, deletions.count)])
+                    let result = try modifyRecords(deleting: batch, atomically: false)
+                    for item in result.deleteResults {
+                        if case .failure(let error) = item.result, error.code != .unknownItem { throw error }
+                    }
+                    start += batch.count
+                    position.deleted = start
+                    progress(position)
+                }
             }
         } catch {
             throw LineImportFailure(underlying: error, line: position.line, recordsBefore: position.records)
@@ -122,6 +128,9 @@ public struct LineImportProgress: Sendable {
     public var deleted: Int = 0
     /// The transaction's records are written; its index rows are being written and it commits.
     public var committing = false
+    /// The records go straight into the store's file, under a rollback journal, not through the
+    /// write-ahead log: the store held no records, and no other connection had it open.
+    public var inPlace = false
 }
 
 /// Why a line import stopped, and where.

@@ -68,7 +68,7 @@ final class SQLiteStoreFile: Sendable {
     }
 
     /// Runs `work`, its SQLite errors said in CloudKit's words.
-    private func described<T>(_ work: () throws -> T) throws -> T {
+    func described<T>(_ work: () throws -> T) throws -> T {
         do {
             return try work()
         } catch let error as DatabaseError {
@@ -258,6 +258,10 @@ final class SQLiteStoreFile: Sendable {
         case .SQLITE_CORRUPT:
             return CloudKitError(.badDatabase, "The store at \(path) is damaged (\(error.message ?? "corrupt")); restore it from a copy.")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
+            // A rollback journal beside a store in WAL mode: an import is filling it in place.
+            if FileManager.default.fileExists(atPath: path + "-journal") {
+                return CloudKitError(.zoneBusy, "The store at \(path) is being filled by an import in another process, which holds it until it commits; try again when it has finished.")
+            }
             return CloudKitError(.zoneBusy, "The store at \(path) is locked by another process (writers wait up to 15 seconds); try again.")
         case .SQLITE_FULL:
             return CloudKitError(.quotaExceeded, "The disk holding \(path) is full; nothing was written. Free some space and try again.")

@@ -1,0 +1,192 @@
+import Foundation
+import GRDB
+import StratusEngine
+import StratusModel
+import StratusTestSupport
+import Testing
+
+/// An import into a store without records writes its pages straight into the file under a
+/// rollback journal (`LineImportProgress.inPlace`): the store it leaves must equal one filled
+/// through the log, be in WAL mode again, survive a kill at any moment, and the path must not
+/// be taken where another connection has the store open or the store holds records.
+@Suite struct InPlaceImportTests {
+    let zone = ZoneID(zoneName: "inplace")
+
+    /// `count` export lines in the zone, with strings, numbers and lists to index.
+    func lines(_ count: Int, bad line: Int? = nil) -> String {
+        var random = SeededGenerator(seed: testSeed("in-place import"))
+        let words = ["harbour", "mill", "café", "東京", "quiet", "corner", "🍜", "Straße"]
+        return (1...count).map { index -> String in
+            if index == line { return "{\"recordName\": " }
+            let title = (0..<3).map { _ in words[random.below(words.count)] }.joined(separator: " ")
+            let tags = (0..<random.below(3)).map { _ in "\"\(words[random.below(words.count)])\"" }.joined(separator: ",")
+            let time = #""timestamp":\#(1_700_000_000_000 + index),"userRecordName":"_importer""#
+            return #"{"recordName":"r\#(index)","recordType":"Item","recordChangeTag":"t\#(index)","zoneID":{"zoneName":"\#(zone.zoneName)"},"created":{\#(time)},"modified":{\#(time)},"fields":{"title":{"value":"\#(title) \#(index)","type":"STRING"},"n":{"value":\#(random.below(1000)),"type":"INT64"},"tags":{"value":[\#(tags)],"type":"STRING_LIST"}}}"#
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// Imports `text` into the store at `path`; returns the count and whether it went in place.
+    func importLines(_ text: String, into path: String, folder: TemporaryDirectory,
+                     recordsPerTransaction: Int = 1_000_000) throws -> (count: Int, inPlace: Bool) {
+        let file = try folder.write(Data(text.utf8), to: "lines-\(UUID().uuidString).jsonl")
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var inPlace: Bool?
+        let count = try Store(path: path).database(.private).importRecords(
+            lines: handle, recordsPerTransaction: recordsPerTransaction, batchSize: 300,
+            progress: { progress in
+                #expect(inPlace == nil || inPlace == progress.inPlace, "the way pages are written changed during the import")
+                inPlace = progress.inPlace
+            })
+        return (count, inPlace ?? false)
+    }
+
+    func export(_ path: String) throws -> String {
+        var text = Data()
+        _ = try Store(path: path).database(.private).exportRecords(zone: zone, embedAssets: false, write: { text.append($0) })
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// What a read-only connection sees of the file: its journal mode and the records.
+    func fileState(_ path: String) throws -> (journal: String, records: Int) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM record WHERE type_id NOT IN (SELECT id FROM record_type WHERE name = 'Users')") ?? -1)
+        }
+    }
+
+    func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+
+    @Test func aNewStoreIsFilledInPlaceAndEqualsOneFilledThroughTheLog() throws {
+        let folder = try TemporaryDirectory()
+        let text = lines(2500)
+        let inPlacePath = folder.path("in-place.sqlite"), loggedPath = folder.path("logged.sqlite")
+
+        let inPlace = try importLines(text, into: inPlacePath, folder: folder)
+        #expect(inPlace.count == 2500)
+        #expect(inPlace.inPlace)
+
+        // Another connection holding the store open keeps the import on the log.
+        _ = try Store(path: loggedPath)
+        let holder = try DatabaseQueue(path: loggedPath)
+        try holder.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM record") }
+        let logged = try importLines(text, into: loggedPath, folder: folder)
+        #expect(logged.count == 2500)
+        #expect(!logged.inPlace)
+        #expect(fileSize(loggedPath + "-wal") > 0, "the logged import left no log")
+        try holder.close()
+
+        // Back in WAL mode, with no journal left, and the same store either way.
+        #expect(try fileState(inPlacePath).journal == "wal")
+        #expect(!FileManager.default.fileExists(atPath: inPlacePath + "-journal"))
+        #expect(try integrityCheck(inPlacePath) == "ok")
+        let exported = try export(inPlacePath)
+        #expect(exported.split(separator: "\n").count == 2500)
+        #expect(try exported == export(loggedPath))
+        for predicate in ["self CONTAINS 'harbour'", "tags CONTAINS '東京'", "n < 100", "title BEGINSWITH 'café'"] {
+            let query = Query(recordType: "Item", predicateFormat: predicate)
+            let names = { (path: String) throws -> [String] in
+                try allRecords(Store(path: path).database(.private), query: query, zone: self.zone).map(\.recordName).sorted()
+            }
+            let found = try names(inPlacePath)
+            #expect(!found.isEmpty, "\(predicate) found nothing")
+            #expect(try found == names(loggedPath), "\(predicate)")
+        }
+    }
+
+    @Test func aStoreWithRecordsIsFilledThroughTheLog() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.storePath
+        do {
+            // Closed before the import: only the record it holds keeps the import on the log.
+            let database = try Store(path: path).database(.private)
+            try database.modifyRecordZones(saving: [zone])
+            let saved = try database.modifyRecords(saving: [Record(recordType: "Item", recordID: RecordID(recordName: "first", zoneID: zone),
+                                                                   fields: ["n": .int64(1)])])
+            #expect(saved.partialFailure == nil)
+        }
+        let result = try importLines(lines(300), into: path, folder: folder)
+        #expect(result.count == 300)
+        #expect(!result.inPlace)
+        #expect(try fileState(path).records == 301)
+    }
+
+    @Test func aFailedImportKeepsItsCommittedTransactionsAndTheLog() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.storePath
+        #expect(throws: LineImportFailure.self) {
+            try importLines(lines(700, bad: 651), into: path, folder: folder, recordsPerTransaction: 200)
+        }
+        // Transactions of 200 at batches of 300: the first three commits hold 600 records.
+        let state = try fileState(path)
+        #expect(state.journal == "wal")
+        #expect(state.records == 600)
+        #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
+        #expect(try integrityCheck(path) == "ok")
+        // The store now holds records: the next import goes through the log, and replaces them.
+        let again = try importLines(lines(700), into: path, folder: folder)
+        #expect(again.count == 700)
+        #expect(!again.inPlace)
+        #expect(try fileState(path).records == 700)
+    }
+
+    /// Kills `stratus save --import` of a new store at moments spread over its run: the next
+    /// open must find every record or none, SQLite must find nothing wrong, and the store must
+    /// be in WAL mode again with no journal left.
+    @Test func aKilledImportLeavesAllOrNothing() throws {
+        let folder = try TemporaryDirectory("stratus-inplace-kill")
+        let count = 6000
+        let file = try folder.write(Data(lines(count).utf8), to: "lines.jsonl")
+        var random = SeededGenerator(seed: testSeed("in-place kills"))
+
+        func run(_ store: String, killAfter delay: Double?) throws -> Bool {
+            let process = StratusBinary.process(["save", "--import", file.path], store: store)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            if let delay {
+                let deadline = Date().addingTimeInterval(delay)
+                while process.isRunning, Date() < deadline { usleep(500) }
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            }
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { return true }
+            #expect(process.terminationStatus == 0)
+            return false
+        }
+
+        let clock = Date()
+        #expect(try !run(folder.path("timed.sqlite"), killAfter: nil))
+        let duration = Date().timeIntervalSince(clock)
+        #expect(try fileState(folder.path("timed.sqlite")).records == count)
+
+        var outcomes = (killed: 0, none: 0, all: 0)
+        for round in 0..<6 {
+            let store = folder.path("killed-\(round).sqlite")
+            // Half the kills fall in the run's last fifth, where the pages go to the file.
+            let delay = round % 2 == 0 ? Double.random(in: 0.1...0.8, using: &random) * duration
+                                       : Double.random(in: 0.8...1.05, using: &random) * duration
+            if try run(store, killAfter: delay) { outcomes.killed += 1 }
+            // Opening as a store rolls back what the kill left and turns WAL mode on again.
+            _ = try Store(path: store)
+            let state = try fileState(store)
+            #expect(state.journal == "wal", "round \(round)")
+            #expect(!FileManager.default.fileExists(atPath: store + "-journal"), "round \(round)")
+            #expect(try integrityCheck(store) == "ok", "round \(round)")
+            #expect(state.records == 0 || state.records == count, "round \(round): \(state.records) records")
+            if state.records == 0 { outcomes.none += 1 } else { outcomes.all += 1 }
+            // The store takes the import again and ends whole.
+            if state.records == 0 {
+                #expect(try !run(store, killAfter: nil))
+                #expect(try fileState(store).records == count)
+            }
+        }
+        #expect(outcomes.killed > 0, "no run was killed: \(outcomes)")
+    }
+}
