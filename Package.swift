@@ -27,11 +27,13 @@ let package = Package(
         .target(name: "StratusText"),
         // The NSPredicate format language under CloudKit's rules. Pure logic, no I/O.
         .target(name: "StratusPredicates", dependencies: ["StratusModel", "StratusText"]),
+        // SQLite's process-wide options, set before its first use (`sqlite3_config` is variadic).
+        .target(name: "CSQLiteSetup", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The record engine, stored in SQLite through GRDB.
         .target(
             name: "StratusEngine",
             dependencies: [
-                "StratusModel", "StratusPredicates",
+                "StratusModel", "StratusPredicates", "CSQLiteSetup",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the bulk write path's statements (DirectStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
