@@ -12,13 +12,19 @@ extension CloudDatabase {
     /// fraction of the bytes and the B-tree work on a large store. A thrown error (from a batch
     /// or from `body`) rolls back the transaction under way; what was committed before stays, as
     /// after separate `modifyRecords` calls. Per-record failures are in each batch's result, as
-    /// ever. Filling a store is not a client's sync, so the fault plan is not met here.
+    /// ever. Filling a store is not a client's sync, so the fault plan is not met here. A store
+    /// without records that no one else has open is filled in place, under a rollback journal.
     public func writeInBulk<T>(itemsPerTransaction: Int = 50_000, _ body: (inout BulkWriter) throws -> T) throws -> T {
         try writeInBulk(itemsPerTransaction: itemsPerTransaction, indexRowLimit: RecordImporter.indexRowLimit, body)
     }
 
     /// `indexRowLimit`: index rows held before they go to a spill file (tests make it small).
     func writeInBulk<T>(itemsPerTransaction: Int, indexRowLimit: Int, _ body: (inout BulkWriter) throws -> T) throws -> T {
+        // A new store's pages go straight into its file (``Store/writingInPlaceWhenEmpty(_:)``).
+        try store.writingInPlaceWhenEmpty { _ in try writeInBulkTransactions(itemsPerTransaction: itemsPerTransaction, indexRowLimit: indexRowLimit, body) }
+    }
+
+    private func writeInBulkTransactions<T>(itemsPerTransaction: Int, indexRowLimit: Int, _ body: (inout BulkWriter) throws -> T) throws -> T {
         try store.writeWithoutTransaction { db in
             try PageCache.enlarge(db)
             var writer = BulkWriter(database: self, db: db, itemsPerTransaction: max(1, itemsPerTransaction), indexRowLimit: indexRowLimit)

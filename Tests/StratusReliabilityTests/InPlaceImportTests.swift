@@ -136,6 +136,72 @@ import Testing
         #expect(try fileState(path).records == 700)
     }
 
+    /// A bulk fill (`writeInBulk`, as the demo fills its store) goes in place in a new store:
+    /// its log stays empty while the store is open, where a second fill, of a store that now
+    /// holds records, goes through it.
+    @Test func aBulkFillOfANewStoreGoesInPlace() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.storePath
+        let store = try Store(path: path)
+        let database = store.database(.private)
+        try database.modifyRecordZones(saving: [zone])
+        func fill(_ names: Range<Int>) throws {
+            try database.writeInBulk(itemsPerTransaction: 500) { writer in
+                var start = names.lowerBound
+                while start < names.upperBound {
+                    let records = (start..<min(start + 400, names.upperBound)).map { index in
+                        Record(recordType: "Item", recordID: RecordID(recordName: "b\(index)", zoneID: zone),
+                               fields: ["title": .string("harbour \(index)"), "n": .int64(Int64(index))])
+                    }
+                    let result = try writer.modifyRecords(saving: records)
+                    #expect(result.partialFailure == nil)
+                    start += records.count
+                }
+            }
+        }
+        try fill(0..<1500)
+        #expect(fileSize(path + "-wal") == 0, "the fill of a new store went through the log")
+        #expect(try fileState(path) == ("wal", 1500))
+        try fill(1500..<2000)
+        #expect(fileSize(path + "-wal") > 0, "the fill of a store with records did not go through the log")
+        #expect(try fileState(path).records == 2000)
+        let found = try allRecords(database, query: Query(recordType: "Item", predicateFormat: "self CONTAINS 'harbour' AND n >= 1400"), zone: zone)
+        #expect(found.count == 600)
+    }
+
+    /// A store left with a hot rollback journal (its files copied while a transaction under a
+    /// rollback journal had spilled pages into the file) opens: the transaction is rolled back,
+    /// and the store is in WAL mode again.
+    @Test func aStoreLeftWithAHotJournalOpensRolledBack() throws {
+        let folder = try TemporaryDirectory()
+        let original = folder.path("original.sqlite"), copy = folder.path("copy.sqlite")
+        do {
+            let database = try Store(path: original).database(.private)
+            try database.modifyRecordZones(saving: [zone])
+        }
+        let writer = try DatabaseQueue(path: original)
+        try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA cache_size = 8")
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            // Enough rows that the small cache spills pages into the file.
+            for index in 0..<3000 {
+                try db.execute(sql: "INSERT INTO zone (scope, owner, name) VALUES (1, 'someone', ?)",
+                               arguments: ["z\(index)" + String(repeating: "x", count: 200)])
+            }
+            for suffix in ["", "-journal"] {
+                try FileManager.default.copyItem(atPath: original + suffix, toPath: copy + suffix)
+            }
+            try db.execute(sql: "ROLLBACK")
+        }
+        try writer.close()
+        #expect(FileManager.default.fileExists(atPath: copy + "-journal"))
+        let zones = try Store(path: copy).database(.private).allRecordZones().map(\.zoneID.zoneName).sorted()
+        #expect(zones == [ZoneID.defaultZoneName, zone.zoneName].sorted())
+        #expect(try fileState(copy).journal == "wal")
+        #expect(!FileManager.default.fileExists(atPath: copy + "-journal"))
+        #expect(try integrityCheck(copy) == "ok")
+    }
+
     /// Kills `stratus save --import` of a new store at moments spread over its run: the next
     /// open must find every record or none, SQLite must find nothing wrong, and the store must
     /// be in WAL mode again with no journal left.

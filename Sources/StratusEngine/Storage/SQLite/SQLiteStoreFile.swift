@@ -207,15 +207,25 @@ final class SQLiteStoreFile: Sendable {
         throw CloudKitError(.badDatabase, "\(url.path) is not a Stratus store: it is not an SQLite database.")
     }
 
-    /// Checks a file that exists through a read-only connection, which changes nothing in it.
+    /// Checks a file that exists through a read-only connection, which changes nothing in it;
+    /// but a file left with a hot rollback journal (a process died inside a transaction written
+    /// in place, ``writingInPlaceWhenEmpty(_:)``) is read by a writable one, which rolls that
+    /// transaction back first, as SQLite has any opener do. Neither switches to WAL mode.
     private static func checkExistingFile(sqlitePath: String, filePath path: String) throws {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(15)
-        let queue = try DatabaseQueue(path: sqlitePath, configuration: configuration)
-        defer { try? queue.close() }
-        try queue.read { db in try checkIsStratusStore(db) }
+        func check(readOnly: Bool) throws {
+            var configuration = Configuration()
+            configuration.readonly = readOnly
+            configuration.busyMode = .timeout(15)
+            let queue = try DatabaseQueue(path: sqlitePath, configuration: configuration)
+            defer { try? queue.close() }
+            try queue.read { db in try checkIsStratusStore(db) }
+        }
+        do {
+            try check(readOnly: true)
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
+            try check(readOnly: false)
+        }
     }
 
     /// Refuses SQLite files that are not stores, and stores made by a newer Stratus.
