@@ -21,10 +21,13 @@ extension CloudDatabase {
     /// `indexRowLimit`: index rows held before they go to a spill file (tests make it small).
     func writeInBulk<T>(itemsPerTransaction: Int, indexRowLimit: Int, _ body: (inout BulkWriter) throws -> T) throws -> T {
         // A new store's pages go straight into its file (``Store/writingInPlaceWhenEmpty(_:)``).
-        try store.writingInPlaceWhenEmpty { _ in try writeInBulkTransactions(itemsPerTransaction: itemsPerTransaction, indexRowLimit: indexRowLimit, body) }
+        try store.writingInPlaceWhenEmpty { _ in
+            try writeInBulkTransactions(itemsPerTransaction: itemsPerTransaction, indexRowLimit: indexRowLimit, body)
+        }
     }
 
-    private func writeInBulkTransactions<T>(itemsPerTransaction: Int, indexRowLimit: Int, _ body: (inout BulkWriter) throws -> T) throws -> T {
+    private func writeInBulkTransactions<T>(itemsPerTransaction: Int, indexRowLimit: Int,
+                                            _ body: (inout BulkWriter) throws -> T) throws -> T {
         try store.writeWithoutTransaction { db in
             try PageCache.enlarge(db)
             var writer = BulkWriter(database: self, db: db, itemsPerTransaction: max(1, itemsPerTransaction), indexRowLimit: indexRowLimit)

@@ -13,9 +13,9 @@ extension SQLiteStoreFile {
     /// fully meanwhile (`synchronous = FULL`): a committed import is as durable as under the log.
     ///
     /// While `body` runs, another process opening the store waits a few seconds, then is told
-    /// an import is filling it; one that had it open already keeps the write on the log. Afterwards the store is in WAL mode again, whatever `body` did; if
-    /// this process dies first, the next open rolls back the transaction under way and turns
-    /// WAL mode back on.
+    /// an import is filling it; one that had it open already keeps the write on the log.
+    /// Afterwards the store is in WAL mode again, whatever `body` did; if this process dies
+    /// first, the next open rolls back the transaction under way and turns WAL mode back on.
     ///
     /// `body` is told whether the pages go in place.
     func writingInPlaceWhenEmpty<T>(_ body: (_ inPlace: Bool) throws -> T) throws -> T {
