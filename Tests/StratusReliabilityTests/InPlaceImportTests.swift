@@ -202,6 +202,31 @@ import Testing
         #expect(try integrityCheck(copy) == "ok")
     }
 
+    /// A process opening a store that another is filling in place (a write transaction under a
+    /// rollback journal) is told so, not left waiting without end or told of a permission.
+    @Test func openingAStoreBeingFilledInPlaceSaysSo() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.storePath
+        _ = try Store(path: path)
+        let filler = try DatabaseQueue(path: path)
+        defer { try? filler.close() }
+        // GRDB closes no transaction across accesses: the other opening runs inside this one.
+        try filler.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = DELETE")
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            try db.execute(sql: "INSERT INTO zone (scope, owner, name) VALUES (1, 'someone', 'filling')")
+            defer { try? db.execute(sql: "ROLLBACK") }
+            #expect(FileManager.default.fileExists(atPath: path + "-journal"))
+            do {
+                _ = try Store(path: path)
+                Issue.record("the store opened while another process filled it")
+            } catch let error as CloudKitError {
+                #expect(error.code == .zoneBusy)
+                #expect("\(error)".contains("being filled by an import in another process"), "\(error)")
+            }
+        }
+    }
+
     /// Kills `stratus save --import` of a new store at moments spread over its run: the next
     /// open must find every record or none, SQLite must find nothing wrong, and the store must
     /// be in WAL mode again with no journal left.

@@ -33,13 +33,13 @@ extension SQLiteStoreFile {
     /// Takes the writer out of WAL mode when the store is empty and this is the only connection;
     /// nil when it stays in WAL mode.
     private func enterRollbackJournal() throws -> SavedSettings? {
-        guard readOnly == nil else { return nil }
+        guard readOnly == nil, try described({ try pool.write(SQLiteStoreFile.holdsOnlyUsers) }) else { return nil }
         // This process's idle readers hold the file open in WAL mode too: closed here (the next
-        // read opens a new one), after the reads under way finish.
+        // read opens a new one), after the reads under way finish. Only for a store about to be
+        // filled in place: any other keeps its readers.
         pool.releaseMemory()
         return try described {
             try pool.writeWithoutTransaction { db -> SavedSettings? in
-                guard try SQLiteStoreFile.holdsOnlyUsers(db) else { return nil }
                 let saved = SavedSettings(synchronous: try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 1,
                                           busyTimeout: try Int.fetchOne(db, sql: "PRAGMA busy_timeout") ?? 0)
                 // Leaving WAL mode needs the file to itself: when another connection has it open,
@@ -51,7 +51,7 @@ extension SQLiteStoreFile {
                 } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) {
                     return nil
                 }
-                // A record written by another process between the look above and the switch:
+                // A record written by another process between the first look and the switch:
                 // that store has readers to keep going.
                 guard try SQLiteStoreFile.holdsOnlyUsers(db) else {
                     try db.execute(sql: "PRAGMA journal_mode = WAL")
