@@ -46,6 +46,45 @@ import StratusModel
         }
     }
 
+    /// Decimals the parser reads without `strtod` (digits below 2^53, a power of ten within 22)
+    /// are the very doubles `Double(String)` reads, bit for bit, sign of zero included; the
+    /// others go to `Double(String)` itself. Random decimals of every length and exponent,
+    /// and the edges of the fast path.
+    @Test func decimalsAreReadAsStrtodReadsThem() throws {
+        var generator = SeededGenerator(seed: 41)
+        var texts = ["0.1", "-0.0", "0.0", "1e22", "1e23", "-1E+22", "9007199254740991.0", "9007199254740993.0", "900719925474099.3",
+                     "123456789012345678.0", "0.000000000000000000001", "1e-22", "1e-23", "44.87641", "-75.96074999999999", "4.35e-5",
+                     "0.30000000000000004", "5e-324", "1.7976931348623157e308", "0.5e1"]
+        for _ in 0..<4000 {
+            var text = generator.below(2) == 0 ? "-" : ""
+            text += String(generator.below(1_000_000_000)) + "." + String(repeating: "0", count: generator.below(4))
+                + String(generator.below(Int(Int32.max)))
+            if generator.below(3) == 0 { text += ["e", "E", "e-", "E+", "e+"][generator.below(5)] + String(generator.below(30)) }
+            texts.append(text)
+        }
+        for text in texts {
+            guard let expected = Double(text) else { Issue.record("\(text) is not a number"); continue }
+            guard case .number(let parsed) = try JSONParser.parse(text) else { Issue.record("\(text) is not read as a double"); continue }
+            #expect(parsed.bitPattern == expected.bitPattern, "\(text): \(parsed) against \(expected)")
+        }
+    }
+
+    /// Every member name and type tag is found in the table, as a string and as a word
+    /// (``JSONParser/readKnownWord()``), and a string that is not one is no word.
+    @Test func everyKnownWordIsFoundByItsBytes() throws {
+        for (number, word) in JSONParser.knownWords.enumerated() {
+            let bytes = Array("\"\(word)\" ".utf8)
+            let found = bytes.withUnsafeBufferPointer { buffer in JSONParser.read(buffer) { (parser: inout JSONParser) in parser.readKnownWord() } }
+            #expect(found == number, "\(word)")
+            #expect(JSONParser.knownText(number) == word)
+            #expect(try JSONParser.parse("\"\(word)\"") == .string(word))
+        }
+        for other in ["category", "valuE", "STRING_LIS", "", "REGULAR_CUSTOM_ZONF", "esc\\u0061ped"] {
+            let bytes = Array("\"\(other)\"".utf8)
+            #expect(bytes.withUnsafeBufferPointer { buffer in JSONParser.read(buffer) { (parser: inout JSONParser) in parser.readKnownWord() } } == nil, "\(other)")
+        }
+    }
+
     /// Random documents written by the one writer read back as themselves.
     @Test func randomDocumentsSurviveARoundTrip() throws {
         var generator = SeededGenerator(seed: 23)

@@ -114,6 +114,8 @@ import StratusModel
         #"{"recordName":"\u00e9t\u00e9","recordType":"T","fields":{"s":{"value":"\ud83d\ude00\/","type":"STRING"}}}"#,
         #"{"recordName":"a","recordType":"T","fields":{"r":{"value":"plain-name","type":"REFERENCE"}}}"#,
         #"{"recordName":"a","recordType":"T","fields":{}}"#,
+        // A field named twice, and one named and then null: in order, as the tree sets them.
+        #"{"recordName":"a","recordType":"T","fields":{"n":{"value":1,"type":"INT64"},"n":null,"m":{"value":2,"type":"INT64"},"m":{"value":3,"type":"INT64"}}}"#,
         #"{"recordName":"a","recordType":"T","fields":{"n":{"value":"2024-01-02T03:04:05Z","type":"TIMESTAMP"}}}"#,
     ])
     func equivalentSpellingsReadAsTheTreeReadsThem(line: String) throws {

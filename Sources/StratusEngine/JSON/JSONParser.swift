@@ -14,8 +14,8 @@ public struct JSONParser {
     /// The text being parsed, valid for the one static call that made this parser. Read through
     /// a pointer and no longer copied into an array first: the parser's own time in a
     /// million-record import fell from 1.55 s to 1.2 s.
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var position = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
     private var depth = 0
     private static let maximumDepth = 512
 
@@ -73,7 +73,7 @@ public struct JSONParser {
         return SyntaxError(message: message, line: line, column: column)
     }
 
-    private mutating func skipSpace() {
+    mutating func skipSpace() {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1
@@ -161,7 +161,8 @@ public struct JSONParser {
         var end = position
         while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-            let text = JSONParser.knownString(bytes, position..<end) ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+            let text = JSONParser.knownWord(bytes, position..<end).map(JSONParser.knownText)
+                ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
             position = end + 1
             return text
         }
@@ -214,69 +215,6 @@ public struct JSONParser {
         }
     }
 
-    /// Member names and type tags of the CKWS record shape, made once: a record line repeats
-    /// dozens of them, and finding one here costs less than making a string of its bytes.
-    private static let knownStrings: [[KnownString]] = {
-        let words = ["value", "type", "fields", "recordName", "recordType", "recordChangeTag", "zoneID", "zoneName",
-                     "ownerRecordName", "zoneType", "created", "modified", "timestamp", "userRecordName", "deleted", "parent",
-                     "latitude", "longitude", "action", "fileChecksum", "size", "downloadURL", "NONE", "DELETE_SELF",
-                     "__defaultOwner__", "_defaultZone", "DEFAULT_ZONE", "REGULAR_CUSTOM_ZONE"]
-            + FieldType.BaseType.allCases.flatMap { [FieldType($0).webServicesTag, FieldType.list($0).webServicesTag] }
-        var table = [[KnownString]](repeating: [], count: 1 + words.map(\.utf8.count).max()!)
-        for word in Set(words) { table[word.utf8.count].append(KnownString(word)) }
-        return table
-    }()
-
-    /// A known string with its first sixteen bytes packed into two numbers, so telling it from
-    /// other bytes takes two comparisons, not a `memcmp` call (finding known strings was a
-    /// sixth of parsing a record line).
-    private struct KnownString {
-        let head: UInt64
-        let tail: UInt64
-        let bytes: [UInt8]
-        let text: String
-
-        init(_ text: String) {
-            self.text = text
-            bytes = Array(text.utf8)
-            (head, tail) = bytes.withUnsafeBufferPointer { KnownString.pack($0) }
-        }
-
-        /// The first eight bytes and the next eight, zero-padded. `readable`: how many bytes
-        /// from the start may be read (at least sixteen: two loads, masked to the length).
-        static func pack(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int = 0) -> (UInt64, UInt64) {
-            func mask(_ count: Int) -> UInt64 { count >= 8 ? .max : (1 << (8 * UInt64(max(count, 0)))) - 1 }
-            if readable >= 16, let base = bytes.baseAddress {
-                let raw = UnsafeRawPointer(base)
-                let head = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & mask(bytes.count)
-                let tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & mask(bytes.count - 8)
-                return (head, tail)
-            }
-            var head: UInt64 = 0, tail: UInt64 = 0
-            for index in 0..<min(bytes.count, 16) {
-                if index < 8 { head |= UInt64(bytes[index]) << (8 * index) } else { tail |= UInt64(bytes[index]) << (8 * (index - 8)) }
-            }
-            return (head, tail)
-        }
-
-        /// Whether `candidate` (of this string's length) holds this string's bytes.
-        func matches(_ candidate: UnsafeBufferPointer<UInt8>, head: UInt64, tail: UInt64) -> Bool {
-            guard head == self.head, tail == self.tail else { return false }
-            guard candidate.count > 16 else { return true }
-            return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + 16, candidate.baseAddress! + 16, candidate.count - 16) == 0 }
-        }
-    }
-
-    /// The known string whose bytes `bytes[range]` are, if any.
-    private static func knownString(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
-        let table = knownStrings
-        guard range.count < table.count, !table[range.count].isEmpty else { return nil }
-        let candidate = UnsafeBufferPointer(rebasing: bytes[range])
-        let (head, tail) = KnownString.pack(candidate, readable: bytes.count - range.lowerBound)
-        for known in table[range.count] where known.matches(candidate, head: head, tail: tail) { return known.text }
-        return nil
-    }
-
     private mutating func hex4() throws(SyntaxError) -> UInt32 {
         guard position + 4 <= bytes.count, let code = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<position + 4]), as: UTF8.self), radix: 16) else {
             throw failure("expected four hex digits after \\u")
@@ -313,6 +251,7 @@ public struct JSONParser {
             for byte in bytes[(negative ? start + 1 : start)..<position] { magnitude = magnitude * 10 + Int64(byte - UInt8(ascii: "0")) }
             return .integer(negative ? -magnitude : magnitude)
         }
+        if !isInteger, let exact = JSONParser.exactDouble(UnsafeBufferPointer(rebasing: bytes[start..<position])) { return .number(exact) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }
         // Past ±1.8e308 a double is infinite, which JSON cannot write back: refuse it here.
@@ -322,6 +261,59 @@ public struct JSONParser {
         }
         return .number(double)
     }
+}
+
+extension JSONParser {
+    /// The double a number's text (already checked against JSON's grammar) spells, when it
+    /// can be had exactly without `strtod`: its digits make an integer below 2^53 and its
+    /// power of ten is at most 22 either way, so both are exact doubles and the one
+    /// multiplication or division between them rounds correctly, giving `strtod`'s own result
+    /// (Clinger's fast path). Nil otherwise. Coordinates and ratings are most of an import's
+    /// decimals, and `Double(String)` took a thousand instructions for each.
+    static func exactDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var index = 0
+        let negative = text[0] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var digits: UInt64 = 0, count = 0, power = 0
+        var fraction = false
+        while index < text.count {
+            let byte = text[index]
+            if byte == UInt8(ascii: ".") {
+                fraction = true
+            } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                break
+            } else {
+                // Leading zeros add nothing; any nineteenth digit could overflow.
+                if digits != 0 || byte != UInt8(ascii: "0") { count += 1 }
+                guard count <= 18 else { return nil }
+                digits = digits * 10 + UInt64(byte - UInt8(ascii: "0"))
+                if fraction { power -= 1 }
+            }
+            index += 1
+        }
+        if index < text.count {
+            index += 1
+            var exponentNegative = false
+            if text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") {
+                exponentNegative = text[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            var exponent = 0
+            while index < text.count {
+                exponent = exponent * 10 + Int(text[index] - UInt8(ascii: "0"))
+                guard exponent <= 400 else { return nil }
+                index += 1
+            }
+            power += exponentNegative ? -exponent : exponent
+        }
+        guard digits < 1 << 53, (-22...22).contains(power) else { return nil }
+        let scale = exactPowersOfTen[abs(power)]
+        let magnitude = power < 0 ? Double(digits) / scale : Double(digits) * scale
+        return negative ? -magnitude : magnitude
+    }
+
+    /// 10^0 through 10^22, every one exact as a double (so each product by ten is too).
+    private static let exactPowersOfTen: [Double] = (1...22).reduce(into: [1]) { powers, _ in powers.append(powers.last! * 10) }
 }
 
 // MARK: - Reading member by member

@@ -32,13 +32,29 @@ private struct RestoredRecordReader {
     var parent: String?
     var created: (milliseconds: Int64?, user: String?)?
     var modified: (milliseconds: Int64?, user: String?)?
-    var fields: [(String, FieldValue?)]?
+    var fields: [String: FieldValue] = [:]
 
     init(zoneID: ZoneID) { zone = zoneID }
 
     /// The members a record line may have.
-    private enum Member: String {
+    private enum Member {
         case recordName, recordType, recordChangeTag, zoneID, fields, created, modified, parent
+
+        /// The member `key` names, compared in the order exports write them (the synthesized
+        /// `init(rawValue:)` searched a table of the case names at each of a line's keys).
+        init?(_ key: String) {
+            switch key {
+            case "recordName": self = .recordName
+            case "recordType": self = .recordType
+            case "recordChangeTag": self = .recordChangeTag
+            case "zoneID": self = .zoneID
+            case "fields": self = .fields
+            case "created": self = .created
+            case "modified": self = .modified
+            case "parent": self = .parent
+            default: return nil
+            }
+        }
 
         /// Its flag among the members read.
         var bit: UInt8 {
@@ -59,7 +75,7 @@ private struct RestoredRecordReader {
         // Each member once: the tree would take the first of two, this reader leaves them to it.
         var seen: UInt8 = 0
         let complete = try Self.members(of: &parser) { (parser: inout JSONParser, key: String) throws(JSONParser.SyntaxError) -> Bool in
-            guard let member = Member(rawValue: key), seen & member.bit == 0 else { return false }
+            guard let member = Member(key), seen & member.bit == 0 else { return false }
             seen |= member.bit
             switch member {
             case .recordName: name = try parser.readString()
@@ -71,8 +87,7 @@ private struct RestoredRecordReader {
                 guard let zone = try Self.zone(&parser) else { return false }
                 self.zone = zone
             case .fields:
-                guard let fields = try Self.fields(&parser) else { return false }
-                self.fields = fields
+                guard try Self.fields(&parser, into: &fields) else { return false }
             case .created:
                 guard let stamp = try Self.stamp(&parser) else { return false }
                 created = stamp
@@ -87,7 +102,8 @@ private struct RestoredRecordReader {
         }
         // A record without a name is given one, and one without a type is refused: the tree says how.
         guard complete, let name, let type else { return nil }
-        var record = Record(recordType: type, recordID: RecordID(recordName: name, zoneID: zone))
+        // Restored as stored: no changed keys.
+        var record = Record(restored: RecordID(recordName: name, zoneID: zone), recordType: type, fields: fields)
         record.recordChangeTag = tag
         if let parent { record.parent = Reference(recordName: parent) }
         if let created {
@@ -98,8 +114,6 @@ private struct RestoredRecordReader {
             record.modificationDate = modified.milliseconds.map { FieldValue.date(milliseconds: $0) }
             record.lastModifiedUserRecordName = modified.user
         }
-        // Restored as stored: no changed keys.
-        if let fields { record.setFields(fields, markingChanged: false) }
         return record
     }
 
@@ -165,21 +179,21 @@ private struct RestoredRecordReader {
         return complete ? name : nil
     }
 
-    /// `fields`: each `{value, type}` (or null), in document order, as the tree path lists them.
-    private static func fields(_ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> [(String, FieldValue?)]? {
-        var fields: [(String, FieldValue?)] = []
+    /// `fields`: each `{value, type}` (or null, which removes a field named before it), in
+    /// document order, as the tree path sets them; false for anything else. Put straight into
+    /// the record's dictionary: a list of them first cost a second copy of every name and value.
+    private static func fields(_ parser: inout JSONParser, into fields: inout [String: FieldValue]) throws(JSONParser.SyntaxError) -> Bool {
         fields.reserveCapacity(16)
-        let complete = try members(of: &parser) { (parser: inout JSONParser, name: String) throws(JSONParser.SyntaxError) -> Bool in
+        return try members(of: &parser) { (parser: inout JSONParser, name: String) throws(JSONParser.SyntaxError) -> Bool in
             if parser.peek() == UInt8(ascii: "n") {
                 guard case .null = try parser.readValue() else { return false }
-                fields.append((name, nil))
+                fields[name] = nil
                 return true
             }
             guard let value = try field(&parser) else { return false }
-            fields.append((name, value))
+            fields[name] = value
             return true
         }
-        return complete ? fields : nil
     }
 
     /// One `{value, type}` field whose type is one of the tags exports write.
@@ -190,7 +204,7 @@ private struct RestoredRecordReader {
             switch key {
             case "value" where value == nil: value = try parser.readValue()
             case "type" where type == nil:
-                guard let tag = try parser.readString(), let known = RecordJSON.exactTags[tag] else { return false }
+                guard let word = parser.readKnownWord(), let known = RecordJSON.tagsByKnownWord[word] else { return false }
                 type = known
             default: return false
             }

@@ -85,6 +85,12 @@ public enum RecordJSON {
         [(FieldType(base).webServicesTag, FieldType(base)), (FieldType.list(base).webServicesTag, FieldType.list(base))]
     })
 
+    /// ``exactTags`` by the number of their word among ``JSONParser/knownWords`` (every tag is
+    /// one), for a reader that takes tags as words without making strings of them.
+    static let tagsByKnownWord: [FieldType?] = exactTags.reduce(into: Array(repeating: nil, count: JSONParser.knownWords.count)) { table, entry in
+        table[JSONParser.knownWordNumber(entry.key)!] = entry.value
+    }
+
     /// Turns a file reference in an asset value (`{"file": "path"}`) into a stored asset.
     public typealias AssetUploader = (String) throws -> Asset
 

@@ -30,6 +30,15 @@ public struct Record: Hashable, Sendable {
         for (key, value) in fields { self[key] = value }
     }
 
+    /// A record read back as it was stored (a restore's line), with no changed keys: its
+    /// fields are taken as they are, not set one by one.
+    init(restored recordID: RecordID, recordType: String, fields: [String: FieldValue]) {
+        self.recordID = recordID
+        self.recordType = recordType
+        self.fields = fields
+        self.changedKeys = []
+    }
+
     /// A record as the store holds it, with no changed keys.
     init(stored recordID: RecordID, recordType: String, fields: [String: FieldValue], changeTag: String,
          created: Date, createdBy: String, modified: Date, modifiedBy: String, parent: Reference?) {

@@ -20,7 +20,9 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
     /// Why a record name is not acceptable to CloudKit, or nil when it is (ASCII, 1-255 characters).
     public static func problem(withName name: String) -> String? {
         if name.isEmpty { return "a record name cannot be empty" }
-        if !name.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }) {
+        // On bytes: a byte from 0x20 to 0x7E is a printable ASCII character, and any other
+        // (a control character, or part of a multi-byte one) is not.
+        if !name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
             return "record name '\(name)' must be printable ASCII"
         }
         if name.utf8.count > 255 { return "record name is \(name.utf8.count) characters long; the limit is 255" }

@@ -16,11 +16,14 @@ struct RecordValidator {
     }
 
     static func identifierProblem(_ name: String, what: String) -> String? {
-        guard let first = name.utf8.first else { return "A \(what) cannot be empty." }
-        // ASCII letters, digits and '_' only: checked on bytes, as every saved field name passes here.
+        guard !name.isEmpty else { return "A \(what) cannot be empty." }
+        // ASCII letters, digits and '_' only: checked on bytes, in place (most names are
+        // stored inside the string itself), as every saved field name passes here.
         func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
-        let valid = isLetter(first)
-            && name.utf8.allSatisfy { isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") }
+        var text = name
+        let valid = text.withUTF8 { utf8 in
+            isLetter(utf8[0]) && utf8.allSatisfy { isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_") }
+        }
         if !valid { return "'\(name)' is not a valid \(what): use letters, digits and '_', starting with a letter." }
         if name.utf8.count > 255 { return "The \(what) '\(name.prefix(20))...' is longer than 255 characters." }
         return nil
