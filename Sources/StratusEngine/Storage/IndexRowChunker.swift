@@ -240,18 +240,19 @@ struct IndexRowChunk {
                 statement.bind(first + 1, ids[row])
             }
         case .texts:
+            // The chunk's bytes stay put until every insert of it has run: bound where they lie.
             try text.withUnsafeBufferPointer { text in
                 try folded.withUnsafeBufferPointer { folded in
                     try strings.insert(count: ids.count) { row, statement, first in
                         let own = UnsafeBufferPointer(rebasing: text[(row == 0 ? 0 : textEnds[row - 1])..<textEnds[row]])
-                        statement.bind(first, utf8: own)
+                        statement.bind(first, borrowing: own)
                         statement.bind(first + 1, ids[row])
                         if !folds {
                             statement.bindNull(first + 2)
                         } else if foldedStarts[row] < 0 {
-                            statement.bind(first + 2, utf8: own)
+                            statement.bind(first + 2, borrowing: own)
                         } else {
-                            statement.bind(first + 2, utf8: UnsafeBufferPointer(rebasing: folded[foldedStarts[row]..<foldedEnds[row]]))
+                            statement.bind(first + 2, borrowing: UnsafeBufferPointer(rebasing: folded[foldedStarts[row]..<foldedEnds[row]]))
                         }
                     }
                 }

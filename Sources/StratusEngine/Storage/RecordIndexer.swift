@@ -107,8 +107,10 @@ struct RecordIndexer {
         if inserting, !text.isEmpty {
             let insert = try DirectStatement("INSERT INTO record_text (rowid, tokens) VALUES (?, ?)", in: db)
             insert.bind(1, recordID)
-            insert.bind(2, utf8: text)
-            try insert.run()
+            try text.withUnsafeBufferPointer { text in
+                insert.bind(2, borrowing: text)
+                try insert.run()
+            }
         } else if !inserting {
             try db.sqlite.cachedStatement(sql: "DELETE FROM record_text WHERE rowid = ?").execute(arguments: [recordID])
         }
