@@ -32,6 +32,15 @@ import StratusTestSupport
                 "label": .string("label \(generator.below(90)) \(index)"),
                 "tags": .list(.string, (0..<generator.below(3)).map { .string("t\($0 + generator.below(4))") }),
             ])
+            // Each record of the main zone not named as a stored one points at a stored record
+            // (a DELETE_SELF edge), and each has a place and a rating: every kind of index row,
+            // made ahead or not. The same fields for every version of a name, as saving merges
+            // fields where an import replaces them.
+            if inZone == zone, !name.hasPrefix("stored") {
+                record["owner"] = .reference(Reference(recordName: "stored-\(index % 20)", action: .deleteSelf))
+            }
+            record["place"] = .location(Location(latitude: Double(index % 80), longitude: Double(index % 170)))
+            record["rating"] = .double(Double(index % 9) / 2)
             record.recordChangeTag = "tag\(index)"
             record.creationDate = Self.written
             record.modificationDate = Self.written.addingTimeInterval(Double(index))

@@ -43,12 +43,14 @@ extension CloudDatabase {
                     // threads share the preparing as their loads go (JSON heavy or index heavy).
                     if queue.hasWaiting { batch.prepare(scopes: scopes) }
                     queue.put(.batch(batch, LineImportProgress(bytes: reader.bytesRead, line: reader.lineNumber, records: 0)))
-                    if batch.records.isEmpty { return }
+                    if batch.records.isEmpty { break }
                 } catch {
                     queue.put(.failure(error, line: reader.lineNumber))
-                    return
+                    break
                 }
             }
+            // The batches the writer has yet to give back are freed here too, as it goes.
+            queue.freeWrittenUntilCancelled()
         }
         producer.start()
         defer { queue.cancel() }
@@ -61,7 +63,6 @@ extension CloudDatabase {
                 position.inPlace = inPlace
                 while !finished {
                     var inTransaction = 0
-                    var handed: ImportBatch?
                     /// The transaction's records are all handed over: what is left is writing its
                     /// index rows and committing (seconds at a million records), said as such.
                     func ending() -> ImportBatch? {
@@ -72,7 +73,6 @@ extension CloudDatabase {
                         return nil
                     }
                     position.records += try importRecords(batches: {
-                        if let written = handed.take() { queue.giveBack(written) }
                         guard inTransaction < recordsPerTransaction else { return ending() }
                         switch queue.take() {
                         case .failure(let error, let line):
@@ -86,14 +86,13 @@ extension CloudDatabase {
                                 return ending()
                             }
                             inTransaction += batch.records.count
-                            handed = batch
                             return batch
                         }
                     }, progress: { written in
                         var now = position
                         now.records += written
                         progress(now)
-                    }, indexRowLimit: RecordImporter.indexRowLimit, scopes: scopes)
+                    }, indexRowLimit: RecordImporter.indexRowLimit, scopes: scopes, written: queue.giveBack)
                 }
                 // Deletions go through the one delete path (tombstones, cascades), 400 at a time; a
                 // record already absent counts as deleted, as a replayed change feed expects.
@@ -195,7 +194,24 @@ final class ImportBatchQueue: @unchecked Sendable {
     func giveBack(_ batch: ImportBatch) {
         condition.lock()
         written.append(batch)
+        condition.broadcast()
         condition.unlock()
+    }
+
+    /// Frees the batches given back until the queue is cancelled (the writer is done), for the
+    /// reading thread once it has read everything: the writer's last batches would otherwise be
+    /// freed by the writer, after its commit, while the caller waits.
+    func freeWrittenUntilCancelled() {
+        while true {
+            condition.lock()
+            while written.isEmpty && !cancelled { condition.wait() }
+            let batches = written, done = cancelled
+            written.removeAll()
+            condition.unlock()
+            // Freed here, outside the lock.
+            _ = consume batches
+            if done { return }
+        }
     }
 
     /// The batches given back since the last call.

@@ -36,9 +36,11 @@ extension CloudDatabase {
 
     /// `indexRowLimit`: index rows held before a sorted write (tests make it small). `scopes`:
     /// told the zone and type row ids met, for batches prepared ahead with them
-    /// (``ImportBatch/prepare(scopes:)``).
+    /// (``ImportBatch/prepare(scopes:)``). `written`: handed each batch once its records are
+    /// written, to be freed elsewhere (the caller holding no copy, a batch prepared here is
+    /// changed in place, not copied, and freeing it is not left to this thread).
     func importRecords(batches nextBatch: () throws -> ImportBatch?, progress: (Int) -> Void, indexRowLimit: Int,
-                       scopes: ImportScopes? = nil) throws -> Int {
+                       scopes: ImportScopes? = nil, written: (ImportBatch) -> Void = { _ in }) throws -> Int {
         try store.write { db in
             try PageCache.enlarge(db)
             var importer = try RecordImporter(database: self, db: db, indexRowLimit: indexRowLimit, scopes: scopes)
@@ -53,6 +55,7 @@ extension CloudDatabase {
                 }
                 count += batch.records.count
                 progress(count)
+                written(batch)
             }
             try importer.finish()
             return count
@@ -69,6 +72,8 @@ struct RecordImporter {
     /// Imports are checked as saves are: a restore cannot reach what the caller could not write.
     let gate: AccessGate
     var zones: [ZoneID: ZoneRow] = [:]
+    /// The zone ``zone(_:)`` found last, as asked for.
+    var lastZone: (requested: ZoneID, row: ZoneRow)?
     var sequences: [Int64: Int64] = [:]
     var knownAssets: Set<String> = []
     var tombstones: [Int64: Bool] = [:]
@@ -91,6 +96,8 @@ struct RecordImporter {
     /// The zone and type row ids told to `scopes` in this generation: an import that goes
     /// back and forth between zones tells each pair once, not at every switch.
     var told: Set<ScopePair> = []
+    /// The pair of the record staged last, which `told` holds (most records repeat it).
+    var lastTold: ScopePair?
 
     struct ScopePair: Hashable {
         var zoneRowID: Int64
@@ -118,7 +125,12 @@ struct RecordImporter {
     }
 
     private mutating func zone(_ requested: ZoneID) throws -> ZoneRow {
-        if let known = zones[requested] { return known }
+        // Records of an import come zone by zone: the last zone is compared, not hashed.
+        if let last = lastZone, last.requested == requested { return last.row }
+        if let known = zones[requested] {
+            lastZone = (requested, known)
+            return known
+        }
         let zoneID = database.scope.allowsCustomZones ? try gate.ownZoneID(requested) : requested
         if !zoneID.isDefault, database.scope.allowsCustomZones {
             if let problem = CloudDatabase.zoneNameProblem(zoneID.zoneName) { throw CloudKitError(.invalidArguments, problem) }
@@ -126,6 +138,7 @@ struct RecordImporter {
         }
         let row = try gate.zone(requested)
         zones[requested] = row
+        lastZone = (requested, row)
         return row
     }
 
@@ -241,10 +254,12 @@ struct RecordImporter {
                                       createdAt: created, createdBy: createdBy, modifiedAt: modified, modifiedBy: modifiedBy,
                                       parent: record.parent?.recordName, changedKeys: nil)
         if try zoneHasTombstones(zone.id) { try RecordRowWriter(db: db).clearTombstone(of: row) }
-        if let scopes, told.insert(ScopePair(zoneRowID: zone.id, typeID: type.id)).inserted {
+        let pair = ScopePair(zoneRowID: zone.id, typeID: type.id)
+        if let scopes, pair != lastTold, told.insert(pair).inserted {
             // The reading thread makes the full-text rows of this zone and type's records from now on.
             scopes.record(zone: record.recordID.zoneID, type: record.recordType, zoneRowID: zone.id, typeID: type.id, fields: type.fields)
         }
+        lastTold = pair
         return (row, type, textReady)
     }
 
@@ -297,6 +312,7 @@ struct RecordImporter {
         if grew, let scopes {
             schemaGeneration = scopes.newGeneration()
             told.removeAll()
+            lastTold = nil
         }
     }
 

@@ -24,19 +24,21 @@ final class IndexRowBuffer {
 
     private let db: StoreTransaction
     private let limit: Int
-    /// Each field's held rows, at the slot `slots` gives its key.
-    private var fields: [HeldFieldRows] = []
+    /// Each field's held rows, at the slot `slots` gives its key. Unchecked for overlapping
+    /// access (this buffer is one transaction's, on its one thread, and nothing here calls out
+    /// while it changes them): the runtime's check cost two calls for each value held.
+    @exclusivity(unchecked) private var fields: [HeldFieldRows] = []
     private var fieldKeys: [FieldKey] = []
     private var slots: [FieldKey: Int] = [:]
     /// The slot of the field last held under each of 64 field ids (`fieldID % 64`). Records of
     /// a type bring the same fields again and again; found here, a value's field is not hashed
     /// and looked up (two hashes a value, with the schema's, were a tenth of the writer's work).
-    private var recentSlots = [(key: FieldKey, slot: Int)](repeating: (FieldKey(zoneRowID: -1, fieldID: -1), 0), count: 64)
+    @exclusivity(unchecked) private var recentSlots = [(key: FieldKey, slot: Int)](repeating: (FieldKey(zoneRowID: -1, fieldID: -1), 0), count: 64)
     /// The held `reference_edge` rows: targets copied as bytes (``HeldTexts``, for the reason
     /// given there), each with its source as the row's record, and the zones alongside.
     private var edgeTargets = HeldTexts()
     private var edgeZones: [Int64] = []
-    private var held = 0
+    @exclusivity(unchecked) private var held = 0
     /// Sorted runs of rows let go of when the buffer was full, merged in at the next flush.
     private var spill: IndexRowSpill?
 
