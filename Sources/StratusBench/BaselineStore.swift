@@ -106,7 +106,8 @@ final class BaselineStore {
         configuration.foreignKeysEnabled = false
         configuration.prepareDatabase { db in
             let journal = inPlace ? "PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL" : "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL"
-            try db.execute(sql: journal + "; PRAGMA cache_size = -262144")
+            // The import's own page cache (PageCache.importKiB), as it writes its store.
+            try db.execute(sql: journal + "; PRAGMA cache_size = -\(PageCache.importKiB)")
         }
         let queue = try DatabaseQueue(path: target, configuration: configuration)
         try queue.writeWithoutTransaction { db in

@@ -42,7 +42,7 @@ extension CloudDatabase {
     func importRecords(batches nextBatch: () throws -> ImportBatch?, progress: (Int) -> Void, indexRowLimit: Int,
                        scopes: ImportScopes? = nil, written: (ImportBatch) -> Void = { _ in }) throws -> Int {
         try store.write { db in
-            try PageCache.enlarge(db)
+            try PageCache.enlarge(db, toKiB: PageCache.importKiB)
             var importer = try RecordImporter(database: self, db: db, indexRowLimit: indexRowLimit, scopes: scopes)
             var count = 0
             while var batch = try nextBatch() {
