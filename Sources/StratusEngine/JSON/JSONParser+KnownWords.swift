@@ -39,19 +39,6 @@ extension JSONParser {
             slot = (slot + 1) & (KnownWordTable.slotCount - 1)
         }
     }
-
-    /// The number of the known word that comes next, after any white space, taken; nil when
-    /// something else comes (a string with an escape, another string, another value), and the
-    /// caller then gives up on the document, which the tree reads again.
-    mutating func readKnownWord() -> Int? {
-        skipSpace()
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
-        var end = position + 1
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: "\""), let number = JSONParser.knownWord(bytes, position + 1..<end) else { return nil }
-        position = end + 1
-        return number
-    }
 }
 
 /// ``JSONParser/knownWords`` laid out for look-ups: each word's first sixteen bytes packed

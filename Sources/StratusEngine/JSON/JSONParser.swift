@@ -14,8 +14,8 @@ public struct JSONParser {
     /// The text being parsed, valid for the one static call that made this parser. Read through
     /// a pointer and no longer copied into an array first: the parser's own time in a
     /// million-record import fell from 1.55 s to 1.2 s.
-    let bytes: UnsafeBufferPointer<UInt8>
-    var position = 0
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
     private var depth = 0
     private static let maximumDepth = 512
 
@@ -73,7 +73,7 @@ public struct JSONParser {
         return SyntaxError(message: message, line: line, column: column)
     }
 
-    mutating func skipSpace() {
+    private mutating func skipSpace() {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1
@@ -351,6 +351,19 @@ extension JSONParser {
         skipSpace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
         return try string()
+    }
+
+    /// The number of the known word that comes next, after any white space, taken; nil when
+    /// something else comes (a string with an escape, another string, another value), and the
+    /// caller then gives up on the document, which the tree reads again.
+    mutating func readKnownWord() -> Int? {
+        skipSpace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
+        var end = position + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\""), let number = JSONParser.knownWord(bytes, position + 1..<end) else { return nil }
+        position = end + 1
+        return number
     }
 
     /// The value that comes next, after any white space, as a tree.
