@@ -14,13 +14,18 @@ extension CloudDatabase {
     /// meanwhile, unless the store held no records: then the pages go straight into the file
     /// (``LineImportProgress/inPlace``), half the bytes written.
     ///
-    /// - Parameter zoneID: the zone of records whose line names none.
+    /// - Parameters:
+    ///   - zoneID: the zone of records whose line names none.
+    ///   - batchSize: records read and handed over at a time. A thousand, not five: the writer
+    ///     waits for the first batch, and a smaller one fits the CPU's caches while the other
+    ///     thread works on it (100k records: 1.70-1.78 s against 1.86 s; 1M: 17.2 s against
+    ///     18.3 s, and a 222 MiB peak against 311).
     /// - Returns: how many records were written.
     /// - Throws: ``LineImportFailure``, saying where the input went wrong and how many records
     ///   the transactions before it wrote.
     @discardableResult
     public func importRecords(
-        lines handle: FileHandle, zoneID: ZoneID = .default, recordsPerTransaction: Int = 1_000_000, batchSize: Int = 5000,
+        lines handle: FileHandle, zoneID: ZoneID = .default, recordsPerTransaction: Int = 1_000_000, batchSize: Int = 1000,
         progress: (LineImportProgress) -> Void = { _ in }
     ) throws -> Int {
         precondition(recordsPerTransaction > 0 && batchSize > 0, "transactions and batches hold at least one record")
