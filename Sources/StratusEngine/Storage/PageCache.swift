@@ -15,10 +15,9 @@ public enum PageCache {
     /// 256 MB. The bench's import floor uses the same cache.
     public static let importKiB = 32_768
 
-    /// Index rows land all over large B-trees: a large cache keeps their pages in memory between
-    /// batches instead of re-reading them from the OS, and lets a transaction hold its dirty
-    /// pages until it commits rather than spilling them to the log early. Kept for the
-    /// connection's life (it is the store's one writer); never made smaller here.
+    /// Raises the writer's cache to at least `kib` for a bulk write (see the two sizes above).
+    /// Kept for the connection's life (it is the store's one writer); never made smaller here,
+    /// so an import after a bulk fill on the same connection keeps the larger cache.
     static func enlarge(_ db: StoreTransaction, toKiB kib: Int = bulkKiB) throws {
         if try Int.fetchOne(db.sqlite, sql: "PRAGMA cache_size") ?? 0 > -kib {
             try db.sqlite.execute(sql: "PRAGMA cache_size = -\(kib)")
