@@ -28,7 +28,7 @@ public struct ImportBatch: Sendable {
 
     /// `scopes`: the zones and types the writer has met so far, so each record of a known pair
     /// also gets its full-text row made here (``PreparedRecord/text``) and its fields checked
-    /// against the type's (``PreparedRecord/declared``).
+    /// against the type's (``PreparedRecord/declaredFields``).
     mutating func prepare(scopes: ImportScopes?) {
         for index in records.indices { records[index].normalizeFields() }
         var lastScope: (zone: ZoneID, type: String, ids: ImportScopes.IDs?)?
@@ -44,7 +44,7 @@ public struct ImportBatch: Sendable {
                 if let ids = lastScope?.ids {
                     prepared.text = prepared.tokens.scopedText(prefix: ids.prefix)
                     prepared.scope = (ids.zoneRowID, ids.typeID, ids.generation)
-                    prepared.declared = SchemaCatalog.TypeEntry.declares(record.fields, in: ids.fields)
+                    prepared.declaredFields = SchemaCatalog.TypeEntry.declaredFields(of: record.fields, in: ids.fields)
                 }
             }
             return prepared
@@ -69,10 +69,11 @@ struct PreparedRecord: Sendable {
     /// and type are those and the type makes every string field SEARCHABLE, and makes the row
     /// itself otherwise.
     var text: [UInt8] = []
-    /// Under `scope`, the type declares every field of the record with its value's type
-    /// (``SchemaCatalog/TypeEntry/declares(_:)``, done here); the writer trusts it while the
-    /// schema is still of that generation.
-    var declared = false
+    /// Under `scope`, when the type declares every field of the record with its value's type
+    /// (``SchemaCatalog/TypeEntry/declares(_:)``, done here): each field's entry, in the order
+    /// the record's fields iterate. The writer trusts them while the schema is still of that
+    /// generation, and indexes the fields without looking their names up.
+    var declaredFields: [SchemaCatalog.TypeEntry.Field]?
 
     init(normalizedFields fields: [String: FieldValue]) {
         blob = FieldCoder.encode(fields)

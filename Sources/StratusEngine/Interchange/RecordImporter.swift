@@ -99,6 +99,25 @@ struct RecordImporter {
     /// The pair of the record staged last, which `told` holds (most records repeat it).
     var lastTold: ScopePair?
 
+    /// The record types met, each as the catalog had it when met: a staged record names its
+    /// type by its place here, so no type (three tables) is copied for each record. A type that
+    /// grows is met again, at a new place.
+    var typesMet: [SchemaCatalog.TypeEntry] = []
+    /// The place in `typesMet` of each type as the catalog has it now.
+    var typeSlots: [String: Int] = [:]
+    /// The type ``typeSlot(named:)`` found last.
+    var lastTypeSlot: (name: String, slot: Int)?
+    /// The indexer of the last record indexed, by its zone and its type's place in `typesMet`.
+    var lastIndexer: (zoneRowID: Int64, typeSlot: Int, indexer: RecordIndexer)?
+
+    /// What of a record's preparation (``PreparedRecord``) holds for the writer as it is.
+    struct ReadyAhead {
+        /// Its full-text row is the one the indexer would make.
+        var text = false
+        /// Its declared fields were found under the schema the writer has.
+        var fields = false
+    }
+
     struct ScopePair: Hashable {
         var zoneRowID: Int64
         var typeID: Int64
@@ -147,17 +166,21 @@ struct RecordImporter {
     /// given their rows first, then inserted together, then given their index rows (or, for a
     /// name the zone holds already, replaced) one by one in order, so the store ends as if
     /// each had been written alone. `prepared[i]` is from ``ImportBatch/prepare()`` for
-    /// `records[i]`, whose fields it normalized. Records, rows and types are borrowed where
-    /// they lie, not copied (a copy retains every string and field of a record).
+    /// `records[i]`, whose fields it normalized.
+    ///
+    /// Records, preparations, rows and types are handed on as pointers to where they lie: a
+    /// value read from a buffer and passed to a mutating method is copied first (the method
+    /// might change the memory), and a copy retains every string and table the value holds.
     mutating func add(_ records: UnsafeBufferPointer<Record>, prepared: UnsafeBufferPointer<PreparedRecord>) throws {
-        var rows: [RecordRowWriter.Row] = [], types: [SchemaCatalog.TypeEntry] = [], textsReady: [Bool] = []
+        guard let firstRecord = records.baseAddress, let firstPrepared = prepared.baseAddress else { return }
+        var rows: [RecordRowWriter.Row] = [], typeSlots: [Int] = [], readies: [ReadyAhead] = []
         // For each record of the chunk, its row's place in `rows` (nil: nothing to write).
         var places: [Int?] = []
         var start = 0
         while start < records.count {
             rows.removeAll(keepingCapacity: true)
-            types.removeAll(keepingCapacity: true)
-            textsReady.removeAll(keepingCapacity: true)
+            typeSlots.removeAll(keepingCapacity: true)
+            readies.removeAll(keepingCapacity: true)
             places.removeAll(keepingCapacity: true)
             // Outside the private database a save is checked against the record it replaces, so
             // a name met twice ends the chunk: the second is checked after the first is written.
@@ -166,11 +189,11 @@ struct RecordImporter {
             while end < records.count, places.count < ChunkedInsert.rowsPerChunk {
                 if database.scope != .private, !names.insert(records[end].recordName).inserted { break }
                 do {
-                    if let (row, type, textReady) = try stage(records[end], prepared: prepared[end]) {
+                    if let (row, slot, ready) = try stage(firstRecord + end, prepared: firstPrepared + end) {
                         places.append(rows.count)
                         rows.append(row)
-                        types.append(type)
-                        textsReady.append(textReady)
+                        typeSlots.append(slot)
+                        readies.append(ready)
                     } else {
                         places.append(nil)
                     }
@@ -182,14 +205,17 @@ struct RecordImporter {
             let firstID = nextRowID
             let skipped = try rows.withUnsafeBufferPointer { try RecordRowWriter(db: db).insert($0, firstID: firstID, through: recordRows) }
             nextRowID += Int64(rows.count)
+            // The types as staged (a later record of the chunk may have grown one since).
+            let types = typesMet
             try rows.withUnsafeBufferPointer { rows in
                 try types.withUnsafeBufferPointer { types in
                     for index in start..<end {
-                        guard let place = places[index - start] else { continue }
+                        guard let place = places[index - start], let row = rows.baseAddress.map({ $0 + place }) else { continue }
+                        let slot = typeSlots[place]
                         let id = skipped.contains(place) ? nil : firstID + Int64(place)
                         do {
-                            try complete(records[index], prepared: prepared[index], row: rows[place], type: types[place], textReady: textsReady[place],
-                                         insertedAs: id)
+                            try complete(firstRecord + index, prepared: firstPrepared + index, row: row, type: types.baseAddress! + slot,
+                                         typeSlot: slot, ready: readies[place], insertedAs: id)
                         } catch let error as CloudKitError {
                             throw Self.naming(error, records[index])
                         }
@@ -207,83 +233,122 @@ struct RecordImporter {
         return named
     }
 
-    /// Checks a record (`record`'s fields are normalized; `prepared` was computed from them) and
-    /// works out its row; nil when there is nothing to write.
-    private mutating func stage(_ record: Record, prepared: PreparedRecord) throws -> (RecordRowWriter.Row, SchemaCatalog.TypeEntry, textReady: Bool)? {
-        let fields = record.fields
-        if !prepared.passesSchemaFreeChecks, let problem = RecordID.problem(withName: record.recordName) {
+    /// Checks a record (its fields are normalized; `prepared` was computed from them) and works
+    /// out its row and the place of its type in ``typesMet``; nil when there is nothing to write.
+    private mutating func stage(_ record: UnsafePointer<Record>, prepared: UnsafePointer<PreparedRecord>) throws
+        -> (RecordRowWriter.Row, typeSlot: Int, ready: ReadyAhead)? {
+        let fields = record.pointee.fields
+        let schemaFreeChecked = prepared.pointee.passesSchemaFreeChecks
+        if !schemaFreeChecked, let problem = RecordID.problem(withName: record.pointee.recordName) {
             throw CloudKitError(.invalidArguments, "Invalid record name: \(problem).")
         }
-        let zone = try zone(record.recordID.zoneID)
-        let type: SchemaCatalog.TypeEntry
-        var textReady = false
-        if prepared.passesSchemaFreeChecks, let known = catalog.type(named: record.recordType),
-           prepared.declared && prepared.scope.map({ $0 == (zone.id, known.id, schemaGeneration) }) == true || known.declares(fields) {
-            // Every field is declared with its value's type (checked by the reading thread
-            // against this very schema, or here): the schema has nothing to refuse or to learn
-            // from this record (most records of an import). Its full-text row, when made ahead
-            // for this zone and type, is the one the indexer would make.
-            type = known
-            textReady = known.searchesEveryString && prepared.scope.map { ($0.zoneRowID, $0.typeID) == (zone.id, known.id) } == true
+        let zone = try zone(record.pointee.recordID.zoneID)
+        var declaredSlot = schemaFreeChecked ? typeSlot(named: record.pointee.recordType) : nil
+        var ready = ReadyAhead()
+        if let slot = declaredSlot {
+            // Every field declared with its value's type (checked by the reading thread against
+            // this very schema, or here): the schema has nothing to refuse or to learn from this
+            // record (most records of an import).
+            let typeID = typesMet[slot].id
+            ready.fields = prepared.pointee.declaredFields != nil && prepared.pointee.scope.map { $0 == (zone.id, typeID, schemaGeneration) } == true
+            if !ready.fields, !typesMet[slot].declares(fields) { declaredSlot = nil }
+        }
+        let slot: Int
+        // A record whose fields are all its type's points at an asset only if the type has one.
+        var mayPointAtAssets = true
+        if let declaredSlot {
+            slot = declaredSlot
+            // Its full-text row, when made ahead for this zone and type, is the one the indexer
+            // would make.
+            let typeID = typesMet[slot].id
+            ready.text = typesMet[slot].searchesEveryString && prepared.pointee.scope.map { ($0.zoneRowID, $0.typeID) == (zone.id, typeID) } == true
+            mayPointAtAssets = typesMet[slot].declaresAssets
         } else {
-            if let error = validator.validate(recordType: record.recordType, fields: fields, schemaFreeChecked: prepared.passesSchemaFreeChecks) {
+            if let error = validator.validate(recordType: record.pointee.recordType, fields: fields, schemaFreeChecked: schemaFreeChecked) {
                 throw error
             }
-            try growSchema(typeName: record.recordType, fields: fields)
-            guard let grown = catalog.type(named: record.recordType) else { return nil }
-            type = grown
+            try growSchema(typeName: record.pointee.recordType, fields: fields)
+            guard let grown = typeSlot(named: record.pointee.recordType) else { return nil }
+            slot = grown
         }
         if database.scope != .private {
-            let existing = try StoredRecord.find(zoneRowID: zone.id, name: record.recordName, in: db)
-            try gate.checkSave(recordName: record.recordName, recordType: record.recordType, parent: record.parent?.recordName, existing: existing, zone: zone)
+            let existing = try StoredRecord.find(zoneRowID: zone.id, name: record.pointee.recordName, in: db)
+            try gate.checkSave(recordName: record.pointee.recordName, recordType: record.pointee.recordType, parent: record.pointee.parent?.recordName,
+                               existing: existing, zone: zone)
         }
-        try checkAssets(fields)
-        let blob = prepared.blob
+        if mayPointAtAssets { try checkAssets(fields) }
+        let blob = prepared.pointee.blob
         guard blob.count <= CloudDatabase.maximumRecordSize else {
             throw CloudKitError(.limitExceeded, "The record is \(blob.count) bytes without its assets; CloudKit's limit is 1 MB.")
         }
         let sequence = (sequences[zone.id] ?? zone.changeSequence) + 1
         sequences[zone.id] = sequence
-        let user = database.user
-        let created = record.creationDate.map(FieldValue.milliseconds) ?? now
-        let modified = record.modificationDate.map(FieldValue.milliseconds) ?? created
-        let tag = record.recordChangeTag ?? ChangeTag.make()
-        let createdBy = record.creatorUserRecordName ?? user
-        let modifiedBy = record.lastModifiedUserRecordName ?? createdBy
-        let row = RecordRowWriter.Row(zoneRowID: zone.id, name: record.recordName, typeID: type.id, blob: blob, changeTag: tag, sequence: sequence,
-                                      createdAt: created, createdBy: createdBy, modifiedAt: modified, modifiedBy: modifiedBy,
-                                      parent: record.parent?.recordName, changedKeys: nil)
+        let created = record.pointee.creationDate.map(FieldValue.milliseconds) ?? now
+        let modified = record.pointee.modificationDate.map(FieldValue.milliseconds) ?? created
+        let createdBy = record.pointee.creatorUserRecordName ?? database.user
+        let typeID = typesMet[slot].id
+        let row = RecordRowWriter.Row(zoneRowID: zone.id, name: record.pointee.recordName, typeID: typeID, blob: blob,
+                                      changeTag: record.pointee.recordChangeTag ?? ChangeTag.make(), sequence: sequence,
+                                      createdAt: created, createdBy: createdBy, modifiedAt: modified,
+                                      modifiedBy: record.pointee.lastModifiedUserRecordName ?? createdBy,
+                                      parent: record.pointee.parent?.recordName, changedKeys: nil)
         if try zoneHasTombstones(zone.id) { try RecordRowWriter(db: db).clearTombstone(of: row) }
-        let pair = ScopePair(zoneRowID: zone.id, typeID: type.id)
+        let pair = ScopePair(zoneRowID: zone.id, typeID: typeID)
         if let scopes, pair != lastTold, told.insert(pair).inserted {
             // The reading thread makes the full-text rows of this zone and type's records from now on.
-            scopes.record(zone: record.recordID.zoneID, type: record.recordType, zoneRowID: zone.id, typeID: type.id, fields: type.fields)
+            scopes.record(zone: record.pointee.recordID.zoneID, type: record.pointee.recordType, zoneRowID: zone.id, typeID: typeID,
+                          fields: typesMet[slot].fields)
         }
         lastTold = pair
-        return (row, type, textReady)
+        return (row, slot, ready)
+    }
+
+    /// The place in ``typesMet`` of the catalog's type `name` as it is now; nil when the
+    /// catalog has no such type.
+    private mutating func typeSlot(named name: String) -> Int? {
+        // Records of an import come type by type: the last type is compared, not hashed.
+        if let last = lastTypeSlot, last.name == name { return last.slot }
+        let slot: Int
+        if let known = typeSlots[name] {
+            slot = known
+        } else {
+            guard let entry = catalog.type(named: name) else { return nil }
+            slot = typesMet.count
+            typesMet.append(entry)
+            typeSlots[name] = slot
+        }
+        lastTypeSlot = (name, slot)
+        return slot
     }
 
     /// A record given its row, after its chunk's insert: its index rows when its row went in as
     /// `insertedAs`, or else (its zone held the name) the replace path. Most restored records
-    /// are new, so the insert is tried first instead of looking every name up.
-    private mutating func complete(_ record: Record, prepared: PreparedRecord, row: RecordRowWriter.Row, type: SchemaCatalog.TypeEntry,
-                                   textReady: Bool, insertedAs id: Int64?) throws {
+    /// are new, so the insert is tried first instead of looking every name up. `type` is
+    /// ``typesMet``'s entry at `typeSlot`.
+    private mutating func complete(_ record: UnsafePointer<Record>, prepared: UnsafePointer<PreparedRecord>, row: UnsafePointer<RecordRowWriter.Row>,
+                                   type: UnsafePointer<SchemaCatalog.TypeEntry>, typeSlot: Int, ready: ReadyAhead, insertedAs id: Int64?) throws {
         if let id {
-            try RecordIndexer(db: db, zoneRowID: row.zoneRowID, type: type, buffer: buffer)
-                .add(recordID: id, fields: record.fields, tokens: prepared.tokens, text: textReady ? prepared.text : nil)
+            let zoneRowID = row.pointee.zoneRowID
+            if lastIndexer?.zoneRowID != zoneRowID || lastIndexer?.typeSlot != typeSlot {
+                lastIndexer = (zoneRowID, typeSlot, RecordIndexer(db: db, zoneRowID: zoneRowID, type: type.pointee, buffer: buffer))
+            }
+            try lastIndexer?.indexer.add(recordID: id, fields: record.pointee.fields, tokens: prepared.pointee.tokens,
+                                         text: ready.text ? prepared.pointee.text : nil,
+                                         declaredFields: ready.fields ? prepared.pointee.declaredFields : nil)
             return
         }
-        guard let existing = try StoredRecord.find(zoneRowID: row.zoneRowID, name: record.recordName, in: db) else {
+        let typeID = type.pointee.id
+        guard let existing = try StoredRecord.find(zoneRowID: row.pointee.zoneRowID, name: record.pointee.recordName, in: db) else {
             throw CloudKitError(.internalError, "the record could be neither inserted nor found.")
         }
-        guard existing.typeID == type.id else {
-            throw CloudKitError(.invalidArguments, "it is a '\(catalog.typeNames[existing.typeID] ?? "?")' in the store; a record cannot change its type to '\(record.recordType)'.")
+        guard existing.typeID == typeID else {
+            throw CloudKitError(.invalidArguments, "it is a '\(catalog.typeNames[existing.typeID] ?? "?")' in the store; a record cannot change its type to '\(record.pointee.recordType)'.")
         }
         // Its old rows are removed from the tables, so any this import still holds go first.
         if existing.id > lastRowIDBefore || replaced.contains(existing.id) { try buffer.flush() }
         replaced.insert(existing.id)
-        try RecordWriter(db: db).replace(existing, oldType: type, update: .all(row), fields: record.fields, tokens: prepared.tokens, type: type,
-                                         buffer: buffer)
+        try RecordWriter(db: db).replace(existing, oldType: type.pointee, update: .all(row.pointee), fields: record.pointee.fields,
+                                         tokens: prepared.pointee.tokens, type: type.pointee, buffer: buffer)
     }
 
     /// Whether a zone has tombstones (a fresh zone being restored has none to clear).
@@ -308,6 +373,11 @@ struct RecordImporter {
             }
         }
         schemaGrew = schemaGrew || grew
+        // The type is met again as it is now.
+        if grew {
+            typeSlots.removeAll()
+            lastTypeSlot = nil
+        }
         // What the reading thread was told of the schema no longer holds.
         if grew, let scopes {
             schemaGeneration = scopes.newGeneration()

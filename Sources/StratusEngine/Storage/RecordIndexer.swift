@@ -22,9 +22,11 @@ struct RecordIndexer {
     /// - Parameter tokens: the string fields' full-text tokens when already computed
     ///   (``PreparedRecord``); missing ones are computed here.
     /// `text`: the record's full-text row made ahead (``PreparedRecord/text``), when the caller
-    /// knows it is the one this would make.
-    func add(recordID: Int64, fields: [String: FieldValue], tokens: FieldTokens? = nil, text: [UInt8]? = nil) throws {
-        try apply(recordID: recordID, fields: fields, tokens: tokens, inserting: true, preparedText: text)
+    /// knows it is the one this would make. `declaredFields`: this type's entry for each of
+    /// `fields`, in the order `fields` iterates (``PreparedRecord/declaredFields``), when known.
+    func add(recordID: Int64, fields: [String: FieldValue], tokens: FieldTokens? = nil, text: [UInt8]? = nil,
+             declaredFields: [SchemaCatalog.TypeEntry.Field]? = nil) throws {
+        try apply(recordID: recordID, fields: fields, tokens: tokens, inserting: true, preparedText: text, declaredFields: declaredFields)
     }
 
     func remove(recordID: Int64, fields: [String: FieldValue]) throws {
@@ -69,13 +71,16 @@ struct RecordIndexer {
     /// `rewritingText`: whether the full-text row, made of every field's words, is removed or
     /// written.
     private func apply(recordID: Int64, fields: [String: FieldValue], tokens: FieldTokens?, inserting: Bool,
-                       only: Set<String>? = nil, rewritingText: Bool = true, preparedText: [UInt8]? = nil) throws {
+                       only: Set<String>? = nil, rewritingText: Bool = true, preparedText: [UInt8]? = nil,
+                       declaredFields: [SchemaCatalog.TypeEntry.Field]? = nil) throws {
         // The full-text row, built as bytes: appending to a String cost more than the tokens.
         var text: [UInt8] = []
         let buildsText = rewritingText && inserting && preparedText == nil
         var tokenPrefix: [UInt8] = []
+        // Entries found for another dictionary than `fields` would not line up: none are trusted.
+        let declaredFields = declaredFields?.count == fields.count ? declaredFields : nil
         // Any field order will do: the full-text row is a bag of tokens.
-        for (name, value) in fields {
+        for (position, (name, value)) in fields.enumerated() {
             let rowsChange = only?.contains(name) ?? true
             // Under `only`, update moves the edges itself.
             if only == nil, value.type.base == .reference {
@@ -85,7 +90,7 @@ struct RecordIndexer {
                     }
                 }
             }
-            guard let field = type.fields[name] else { continue }
+            guard let field = declaredFields?[position] ?? type.fields[name] else { continue }
             if buildsText, field.searchesText {
                 if tokenPrefix.isEmpty {
                     tokenPrefix = Array(RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: type.id).utf8)

@@ -14,12 +14,18 @@ extension SchemaCatalog {
         /// The declared fields that have a row id, by name: one lookup where a record's write
         /// made three (the schema's field, its id, and again to check its type).
         private(set) var fields: [String: Field] {
-            didSet { searchesEveryString = TypeEntry.searchesEveryString(fields) }
+            didSet {
+                searchesEveryString = TypeEntry.searchesEveryString(fields)
+                declaresAssets = TypeEntry.declaresAssets(fields)
+            }
         }
         /// Every string field (and string list) is SEARCHABLE, and nothing else is: a record the
         /// type ``declares(_:)`` then has a full-text row of all its string fields' words, which an
         /// import's reading thread can make ahead (``PreparedRecord/text``).
         private(set) var searchesEveryString = false
+        /// Some field is an ASSET or an asset list. A record the type ``declares(_:)`` points at
+        /// no asset when none is: an import then has no asset of it to look for.
+        private(set) var declaresAssets = false
 
         /// What writing a value of one declared field needs to know.
         struct Field: Sendable, Equatable {
@@ -37,6 +43,11 @@ extension SchemaCatalog {
             self.fieldIDs = fieldIDs
             fields = TypeEntry.fields(of: schema, ids: fieldIDs)
             searchesEveryString = TypeEntry.searchesEveryString(fields)
+            declaresAssets = TypeEntry.declaresAssets(fields)
+        }
+
+        private static func declaresAssets(_ fields: [String: Field]) -> Bool {
+            fields.values.contains { $0.type.base == .asset }
         }
 
         private static func searchesEveryString(_ fields: [String: Field]) -> Bool {
@@ -53,6 +64,19 @@ extension SchemaCatalog {
                 guard let field = fields[name], field.type == value.type else { return false }
             }
             return true
+        }
+
+        /// The field of each of `values`, in the order `values` is iterated, when `fields`
+        /// ``declares(_:in:)`` them all; nil otherwise. The writer indexing the very same
+        /// dictionary, which iterates in the same order, then looks no name up again.
+        static func declaredFields(of values: [String: FieldValue], in fields: [String: Field]) -> [Field]? {
+            var found: [Field] = []
+            found.reserveCapacity(values.count)
+            for (name, value) in values {
+                guard let field = fields[name], field.type == value.type else { return nil }
+                found.append(field)
+            }
+            return found
         }
 
         private static func fields(of schema: RecordTypeSchema, ids: [String: Int64]) -> [String: Field] {
