@@ -85,6 +85,24 @@ import StratusModel
         }
     }
 
+    /// The eight-at-a-time scan stops where a byte-by-byte one does: at the first quote,
+    /// backslash or control character, wherever it falls in a word and whatever bytes (high
+    /// ones, other stops) follow it; at the end when there is none.
+    @Test func plainRunsEndWhereAByteByByteScanEnds() {
+        var generator = SeededGenerator(seed: 41)
+        let alphabet: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0x9F, 0xA0, 0xDF, 0xFF, 0x41, 0x61, 0x01, 0x02]
+        for _ in 0..<4_000 {
+            let length = generator.below(40)
+            // Mostly letters, so stops fall at every offset of a word.
+            let bytes: [UInt8] = (0..<length).map { _ in generator.below(6) == 0 ? alphabet[generator.below(alphabet.count)] : UInt8(0x61 + generator.below(26)) }
+            let start = length == 0 ? 0 : generator.below(length + 1)
+            var expected = start
+            while expected < bytes.count, bytes[expected] != 0x22, bytes[expected] != 0x5C, bytes[expected] >= 0x20 { expected += 1 }
+            let found = bytes.withUnsafeBufferPointer { JSONParser.plainRunEnd($0, from: start) }
+            #expect(found == expected, "\(bytes) from \(start)")
+        }
+    }
+
     /// Random documents written by the one writer read back as themselves.
     @Test func randomDocumentsSurviveARoundTrip() throws {
         var generator = SeededGenerator(seed: 23)

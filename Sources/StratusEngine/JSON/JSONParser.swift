@@ -158,8 +158,7 @@ public struct JSONParser {
     private mutating func string() throws(SyntaxError) -> String {
         position += 1
         // Fast path: a string without escapes is its bytes.
-        var end = position
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        let end = JSONParser.plainRunEnd(bytes, from: position)
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
             let text = JSONParser.knownWord(bytes, position..<end).map(JSONParser.knownText)
                 ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
@@ -213,6 +212,28 @@ public struct JSONParser {
             }
             start = position
         }
+    }
+
+    /// Where the run of bytes from `start` that a string holds as they are ends: at the first
+    /// double quote, backslash or control character, or at the end of `bytes`. Eight bytes are
+    /// looked at together: a record file's strings are mostly longer than that, and scanning
+    /// them byte by byte was the largest part of reading one.
+    static func plainRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var end = start
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            while end + 8 <= bytes.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self))
+                let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
+                // A byte's high bit is set where it is zero (or below 0x20), the classic bit trick:
+                // exact for the first such byte, which is all that is read.
+                let stops = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word) & highs
+                if stops != 0 { return end + stops.trailingZeroBitCount / 8 }
+                end += 8
+            }
+        }
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        return end
     }
 
     private mutating func hex4() throws(SyntaxError) -> UInt32 {
@@ -359,8 +380,7 @@ extension JSONParser {
     mutating func readKnownWord() -> Int? {
         skipSpace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
-        var end = position + 1
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+        let end = JSONParser.plainRunEnd(bytes, from: position + 1)
         guard end < bytes.count, bytes[end] == UInt8(ascii: "\""), let number = JSONParser.knownWord(bytes, position + 1..<end) else { return nil }
         position = end + 1
         return number
