@@ -36,27 +36,20 @@ private struct RestoredRecordReader {
 
     init(zoneID: ZoneID) { zone = zoneID }
 
-    /// The members a record line may have.
-    private enum Member {
+    /// The member names of a record line's objects other than its fields: the record's, its
+    /// zone's, its times', its parent's and each field's. Each is a known word
+    /// (``JSONParser/knownWords``), read as its number, so no string is made of it and no
+    /// string compared with it.
+    private enum Key: CaseIterable {
         case recordName, recordType, recordChangeTag, zoneID, fields, created, modified, parent
+        case zoneName, ownerRecordName, zoneType, timestamp, userRecordName, value, type
 
-        /// The member `key` names, compared in the order exports write them (the synthesized
-        /// `init(rawValue:)` searched a table of the case names at each of a line's keys).
-        init?(_ key: String) {
-            switch key {
-            case "recordName": self = .recordName
-            case "recordType": self = .recordType
-            case "recordChangeTag": self = .recordChangeTag
-            case "zoneID": self = .zoneID
-            case "fields": self = .fields
-            case "created": self = .created
-            case "modified": self = .modified
-            case "parent": self = .parent
-            default: return nil
-            }
+        /// Each key by the number of its word (its case name).
+        static let byWord: [Key?] = allCases.reduce(into: Array(repeating: nil, count: JSONParser.knownWords.count)) { table, key in
+            table[JSONParser.knownWordNumber("\(key)")!] = key
         }
 
-        /// Its flag among the members read.
+        /// Its flag among the record's members read.
         var bit: UInt8 {
             switch self {
             case .recordName: 1
@@ -67,6 +60,7 @@ private struct RestoredRecordReader {
             case .created: 32
             case .modified: 64
             case .parent: 128
+            default: 0
             }
         }
     }
@@ -74,8 +68,8 @@ private struct RestoredRecordReader {
     mutating func read(_ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> Record? {
         // Each member once: the tree would take the first of two, this reader leaves them to it.
         var seen: UInt8 = 0
-        let complete = try Self.members(of: &parser) { (parser: inout JSONParser, key: String) throws(JSONParser.SyntaxError) -> Bool in
-            guard let member = Member(key), seen & member.bit == 0 else { return false }
+        let complete = try Self.members(of: &parser) { (parser: inout JSONParser, member: Key) throws(JSONParser.SyntaxError) -> Bool in
+            guard member.bit != 0, seen & member.bit == 0 else { return false }
             seen |= member.bit
             switch member {
             case .recordName: name = try parser.readString()
@@ -97,6 +91,7 @@ private struct RestoredRecordReader {
             case .parent:
                 guard let parent = try Self.parent(&parser) else { return false }
                 self.parent = parent
+            default: return false
             }
             return true
         }
@@ -129,18 +124,32 @@ private struct RestoredRecordReader {
         return parser.take(UInt8(ascii: "}"))
     }
 
+    /// ``members(of:_:)`` for an object whose member names are ``Key``s: false at any other
+    /// name (or one written with an escape), which the tree then reads.
+    private static func members(of parser: inout JSONParser,
+                                _ body: (inout JSONParser, Key) throws(JSONParser.SyntaxError) -> Bool) throws(JSONParser.SyntaxError) -> Bool {
+        guard parser.take(UInt8(ascii: "{")) else { return false }
+        if parser.take(UInt8(ascii: "}")) { return true }
+        repeat {
+            guard let word = parser.readKnownWord(), let key = Key.byWord[word], parser.take(UInt8(ascii: ":")), try body(&parser, key) else {
+                return false
+            }
+        } while parser.take(UInt8(ascii: ","))
+        return parser.take(UInt8(ascii: "}"))
+    }
+
     /// A `zoneID` with its name; every owner lands with the acting user, as a restore maps them.
     private static func zone(_ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> ZoneID? {
         var name: String?, owner = false, kind = false
-        let complete = try members(of: &parser) { (parser: inout JSONParser, key: String) throws(JSONParser.SyntaxError) -> Bool in
+        let complete = try members(of: &parser) { (parser: inout JSONParser, key: Key) throws(JSONParser.SyntaxError) -> Bool in
             switch key {
-            case "zoneName" where name == nil:
+            case .zoneName where name == nil:
                 name = try parser.readString()
                 return name != nil
-            case "ownerRecordName" where !owner:
+            case .ownerRecordName where !owner:
                 owner = true
                 return try parser.readString() != nil
-            case "zoneType" where !kind:
+            case .zoneType where !kind:
                 kind = true
                 return try parser.readString() != nil
             default: return false
@@ -154,12 +163,12 @@ private struct RestoredRecordReader {
     private static func stamp(_ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> (milliseconds: Int64?, user: String?)? {
         var stamp: (milliseconds: Int64?, user: String?) = (nil, nil)
         var time = false, user = false
-        let complete = try members(of: &parser) { (parser: inout JSONParser, key: String) throws(JSONParser.SyntaxError) -> Bool in
+        let complete = try members(of: &parser) { (parser: inout JSONParser, key: Key) throws(JSONParser.SyntaxError) -> Bool in
             switch key {
-            case "timestamp" where !time:
+            case .timestamp where !time:
                 time = true
                 stamp.milliseconds = try parser.readValue().int64Value
-            case "userRecordName" where !user:
+            case .userRecordName where !user:
                 user = true
                 stamp.user = try parser.readValue().stringValue
             default: return false
@@ -171,8 +180,8 @@ private struct RestoredRecordReader {
 
     private static func parent(_ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> String? {
         var name: String?
-        let complete = try members(of: &parser) { (parser: inout JSONParser, key: String) throws(JSONParser.SyntaxError) -> Bool in
-            guard key == "recordName", name == nil else { return false }
+        let complete = try members(of: &parser) { (parser: inout JSONParser, key: Key) throws(JSONParser.SyntaxError) -> Bool in
+            guard key == .recordName, name == nil else { return false }
             name = try parser.readString()
             return name != nil
         }
@@ -200,10 +209,10 @@ private struct RestoredRecordReader {
     private static func field(_ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> FieldValue? {
         var value: JSONValue?
         var type: FieldType?
-        let complete = try members(of: &parser) { (parser: inout JSONParser, key: String) throws(JSONParser.SyntaxError) -> Bool in
+        let complete = try members(of: &parser) { (parser: inout JSONParser, key: Key) throws(JSONParser.SyntaxError) -> Bool in
             switch key {
-            case "value" where value == nil: value = try parser.readValue()
-            case "type" where type == nil:
+            case .value where value == nil: value = try parser.readValue()
+            case .type where type == nil:
                 guard let word = parser.readKnownWord(), let known = RecordJSON.tagsByKnownWord[word] else { return false }
                 type = known
             default: return false
