@@ -160,7 +160,9 @@ public struct JSONParser {
         // Fast path: a string without escapes is its bytes.
         let end = JSONParser.plainRunEnd(bytes, from: position)
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-            let text = JSONParser.knownWord(bytes, position..<end).map(JSONParser.knownText)
+            // Up to fifteen bytes, a string is kept inline, with nothing allocated: making it
+            // costs less than looking it up among the known words.
+            let text = (end - position > 15 ? JSONParser.knownWord(bytes, position..<end).map(JSONParser.knownText) : nil)
                 ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
             position = end + 1
             return text
