@@ -60,6 +60,23 @@ import StratusTestSupport
         #expect(try FieldCoder.decode(FieldCoder.encode([:])).isEmpty)
     }
 
+    /// A blob lists its fields in the order of their names, whatever order the dictionary
+    /// keeps them in: each field's bytes are those it has alone, one after another by name.
+    @Test func aBlobListsItsFieldsByName() throws {
+        var generator = SeededGenerator(seed: 5)
+        let entries = Array(Self.everyType) + [("a", .int64(1)), ("B", .int64(2)), ("a_b", .string("x")), ("aa", .double(3)), ("Z9", .string(""))]
+        for _ in 0..<300 {
+            var fields: [String: FieldValue] = [:]
+            for _ in 0..<generator.below(entries.count + 1) {
+                let (name, value) = entries[generator.below(entries.count)]
+                fields[name] = value
+            }
+            var expected: [UInt8] = [FieldCoder.formatVersion, UInt8(fields.count)]
+            for name in fields.keys.sorted() { expected += FieldCoder.encode([name: fields[name]!]).dropFirst(2) }
+            #expect([UInt8](FieldCoder.encode(fields)) == expected, "\(fields.keys.sorted())")
+        }
+    }
+
     @Test func damagedBlobsThrowInsteadOfTrapping() throws {
         let blob = [UInt8](FieldCoder.encode(Self.everyType))
         let decoder = FieldDecoder()

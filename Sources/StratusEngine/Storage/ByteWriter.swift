@@ -23,9 +23,9 @@ struct ByteWriter {
     }
 
     mutating func string(_ text: String) {
-        let utf8 = text.utf8
-        varint(UInt64(utf8.count))
-        bytes.append(contentsOf: utf8)
+        // As one buffer: appending the UTF-8 view went byte by byte.
+        var text = text
+        text.withUTF8 { string(utf8: $0) }
     }
 
     /// ``string(_:)`` of bytes that are UTF-8 already.

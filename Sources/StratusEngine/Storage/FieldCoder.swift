@@ -14,10 +14,30 @@ enum FieldCoder {
         writer.bytes.reserveCapacity(256)
         writer.byte(formatVersion)
         writer.varint(UInt64(fields.count))
-        // Sorted with their values: looking each key up again hashed it a second time.
-        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-            writer.string(key)
-            writeTagged(value, into: &writer)
+        // In key order, the fields' places sorted where they lie: a sorted array of the fields
+        // retained every key and value and freed them again; looking each key up again hashed it.
+        withUnsafeTemporaryAllocation(of: [String: FieldValue].Index.self, capacity: fields.count) { order in
+            var count = 0
+            for index in fields.indices {
+                order.initializeElement(at: count, to: index)
+                count += 1
+            }
+            // By insertion: a record has few fields.
+            let keys = fields.keys
+            for next in order.indices.dropFirst().prefix(max(count - 1, 0)) {
+                let moving = order[next]
+                var place = next
+                while place > 0, keys[moving] < keys[order[place - 1]] {
+                    order[place] = order[place - 1]
+                    place -= 1
+                }
+                order[place] = moving
+            }
+            for index in order.prefix(count) {
+                writer.string(keys[index])
+                writeTagged(fields.values[index], into: &writer)
+            }
+            order.baseAddress?.deinitialize(count: count)
         }
         return Data(writer.bytes)
     }
