@@ -41,6 +41,11 @@ import StratusModel
                 #expect(fallback == expected)
             }
             #expect(collected(tokens, "absent") == nil)
+            // The full-text row: every string field's tokens in the fields' order, each behind
+            // the prefix, one space apart.
+            let prefix = generator.below(2) == 0 ? "z4t2x" : ""
+            let words = fields.flatMap { $0.value.type.base == .string ? TextTokenizer.tokens(of: $0.value) : [] }
+            #expect(String(decoding: tokens.scopedText(prefix: Array(prefix.utf8)), as: UTF8.self) == words.map { prefix + $0 }.joined(separator: " "))
         }
     }
 

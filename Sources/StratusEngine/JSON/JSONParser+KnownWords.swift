@@ -20,7 +20,9 @@ extension JSONParser {
     /// The word `number` names.
     static func knownText(_ number: Int) -> String { KnownWordTable.shared.texts[number] }
 
-    /// The number of the known word whose bytes `bytes[range]` are, if any.
+    /// The number of the known word whose bytes `bytes[range]` are, if any. Inlined: a
+    /// record line looks up dozens of member names.
+    @inline(__always)
     static func knownWord(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         let table = KnownWordTable.shared
         guard range.count < KnownWordTable.stride else { return nil }
@@ -96,6 +98,7 @@ struct KnownWordTable: @unchecked Sendable {
 
     /// The first eight bytes and the next eight, zero-padded. `readable`: how many bytes from
     /// the start may be read (at least sixteen: two loads, masked to the length).
+    @inline(__always)
     static func pack(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int = 0) -> (UInt64, UInt64) {
         func mask(_ count: Int) -> UInt64 { count >= 8 ? .max : (1 << (8 * UInt64(max(count, 0)))) - 1 }
         if readable >= 16, let base = bytes.baseAddress {

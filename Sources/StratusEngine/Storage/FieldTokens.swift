@@ -26,20 +26,38 @@ struct FieldTokens: Sendable {
     /// type, ``RecordIndexer/scopedToken(_:zoneRowID:typeID:)``), in the fields' order: what
     /// ``RecordIndexer`` writes when every string field is SEARCHABLE.
     func scopedText(prefix: [UInt8]) -> [UInt8] {
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count + bytes.count / 4 * prefix.count)
         bytes.withUnsafeBufferPointer { all in
-            var start = 0
-            for index in 0...all.count where index == all.count || all[index] == TextTokenizer.separator {
-                if index > start {
-                    if !text.isEmpty { text.append(UInt8(ascii: " ")) }
-                    text.append(contentsOf: prefix)
-                    text.append(contentsOf: UnsafeBufferPointer(rebasing: all[start..<index]))
+            // Written in place into a row sized once (appending token by token checked and grew
+            // the array each time). At most one more token than separators, each with a prefix
+            // and a space: an upper bound, whatever the bytes.
+            guard let source = all.baseAddress else { return [] }
+            var separators = 0
+            for byte in all where byte == TextTokenizer.separator { separators += 1 }
+            let bound = all.count + 1 + (separators + 1) * prefix.count
+            return prefix.withUnsafeBufferPointer { prefix in
+                [UInt8](unsafeUninitializedCapacity: bound) { row, written in
+                    guard let first = row.baseAddress else { return }
+                    var out = first
+                    var start = 0
+                    for index in 0...all.count where index == all.count || all[index] == TextTokenizer.separator {
+                        if index > start {
+                            if out != first {
+                                out.initialize(to: UInt8(ascii: " "))
+                                out += 1
+                            }
+                            if let prefixStart = prefix.baseAddress {
+                                out.initialize(from: prefixStart, count: prefix.count)
+                                out += prefix.count
+                            }
+                            out.initialize(from: source + start, count: index - start)
+                            out += index - start
+                        }
+                        start = index + 1
+                    }
+                    written = out - first
                 }
-                start = index + 1
             }
         }
-        return text
     }
 
     /// Hands each token of field `name` to `body`; false, handing none, when this record's
