@@ -100,6 +100,9 @@ import StratusModel
         #"[{"recordName":"a","recordType":"T"}]"#,
         #"{"records":[{"recordName":"a","recordType":"T"}]}"#,
         #"{"recordName":7,"recordType":"T"}"#,
+        // A place under another type, and a place of strings.
+        #"{"recordName":"a","recordType":"T","fields":{"p":{"value":{"latitude":1,"longitude":2},"type":"INT64"}}}"#,
+        #"{"recordName":"a","recordType":"T","fields":{"p":{"value":{"latitude":"1","longitude":2},"type":"LOCATION"}}}"#,
     ])
     func otherLinesAreLeftToTheTree(line: String) {
         #expect(restored(line) == nil)
@@ -117,6 +120,13 @@ import StratusModel
         // A field named twice, and one named and then null: in order, as the tree sets them.
         #"{"recordName":"a","recordType":"T","fields":{"n":{"value":1,"type":"INT64"},"n":null,"m":{"value":2,"type":"INT64"},"m":{"value":3,"type":"INT64"}}}"#,
         #"{"recordName":"a","recordType":"T","fields":{"n":{"value":"2024-01-02T03:04:05Z","type":"TIMESTAMP"}}}"#,
+        // Places: members in either order, integers, the type first, more members (read
+        // again as a tree), a member named twice.
+        #"{"recordName":"a","recordType":"T","fields":{"p":{"value":{"longitude":-2,"latitude":1.5},"type":"LOCATION"}}}"#,
+        #"{"recordName":"a","recordType":"T","fields":{"p":{"type":"LOCATION","value":{ "latitude" : 3 , "longitude" : 4 }}}}"#,
+        #"{"recordName":"a","recordType":"T","fields":{"p":{"value":{"latitude":1,"altitude":9,"longitude":2,"speed":3},"type":"LOCATION"}}}"#,
+        #"{"recordName":"a","recordType":"T","fields":{"p":{"value":{"latitude":1,"latitude":5,"longitude":2},"type":"LOCATION"}}}"#,
+        #"{"recordName":"a","recordType":"T","fields":{"d":{"value":7,"type":"DOUBLE"},"t":{"value":1.5e3,"type":"TIMESTAMP"}}}"#,
     ])
     func equivalentSpellingsReadAsTheTreeReadsThem(line: String) throws {
         let tree = try #require(throughTree(line))

@@ -363,6 +363,12 @@ extension JSONParser {
     }
 
     /// The byte that comes next, after any white space, not taken.
+    /// Where the parser is, to come back to (``rewind(to:)``) when a reading member by member
+    /// gives up part way and the value is read as a tree instead.
+    var mark: Int { position }
+
+    mutating func rewind(to mark: Int) { position = mark }
+
     mutating func peek() -> UInt8? {
         skipSpace()
         return position < bytes.count ? bytes[position] : nil

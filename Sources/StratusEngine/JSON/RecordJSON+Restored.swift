@@ -42,7 +42,7 @@ private struct RestoredRecordReader {
     /// string compared with it.
     private enum Key: CaseIterable {
         case recordName, recordType, recordChangeTag, zoneID, fields, created, modified, parent
-        case zoneName, ownerRecordName, zoneType, timestamp, userRecordName, value, type
+        case zoneName, ownerRecordName, zoneType, timestamp, userRecordName, value, type, latitude, longitude
 
         /// Each key by the number of its word (its case name).
         static let byWord: [Key?] = allCases.reduce(into: Array(repeating: nil, count: JSONParser.knownWords.count)) { table, key in
@@ -208,10 +208,20 @@ private struct RestoredRecordReader {
     /// One `{value, type}` field whose type is one of the tags exports write.
     private static func field(_ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> FieldValue? {
         var value: JSONValue?
+        var place: Location?
         var type: FieldType?
         let complete = try members(of: &parser) { (parser: inout JSONParser, key: Key) throws(JSONParser.SyntaxError) -> Bool in
             switch key {
-            case .value where value == nil: value = try parser.readValue()
+            case .value where value == nil && place == nil:
+                // A place as exports write it is read without a tree; any other object is read
+                // again, as a tree.
+                let mark = parser.mark
+                if parser.peek() == UInt8(ascii: "{"), let read = try Self.place(&parser) {
+                    place = read
+                } else {
+                    parser.rewind(to: mark)
+                    value = try parser.readValue()
+                }
             case .type where type == nil:
                 guard let word = parser.readKnownWord(), let known = RecordJSON.tagsByKnownWord[word] else { return false }
                 type = known
@@ -219,7 +229,38 @@ private struct RestoredRecordReader {
             }
             return true
         }
-        guard complete, let value, let type else { return nil }
+        guard complete, let type else { return nil }
+        if let place { return type == .location ? .location(place) : nil }
+        guard let value else { return nil }
+        if !type.isList {
+            // The commonest pairs, taken as decodeValue takes them, without its general path.
+            switch (type.base, value) {
+            case (.string, .string(let text)): return .string(text)
+            case (.int64, .integer(let number)): return .int64(number)
+            case (.double, .number(let number)): return .double(number)
+            case (.timestamp, .integer(let milliseconds)): return .timestamp(FieldValue.date(milliseconds: milliseconds))
+            default: break
+            }
+        }
         return try? RecordJSON.decodeValue(value, as: type, path: "", uploadAsset: nil)
+    }
+
+    /// A place written `{"latitude": ..., "longitude": ...}`, numbers in either order, as
+    /// exports write one without its optional parts; nil for anything else.
+    private static func place(_ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> Location? {
+        var latitude: Double?, longitude: Double?
+        let complete = try members(of: &parser) { (parser: inout JSONParser, key: Key) throws(JSONParser.SyntaxError) -> Bool in
+            switch key {
+            case .latitude where latitude == nil:
+                latitude = try parser.readValue().doubleValue
+                return latitude != nil
+            case .longitude where longitude == nil:
+                longitude = try parser.readValue().doubleValue
+                return longitude != nil
+            default: return false
+            }
+        }
+        guard complete, let latitude, let longitude else { return nil }
+        return Location(latitude: latitude, longitude: longitude)
     }
 }
