@@ -332,7 +332,8 @@ struct RecordImporter {
             if lastIndexer?.zoneRowID != zoneRowID || lastIndexer?.typeSlot != typeSlot {
                 lastIndexer = (zoneRowID, typeSlot, RecordIndexer(db: db, zoneRowID: zoneRowID, type: type.pointee, buffer: buffer))
             }
-            try lastIndexer?.indexer.add(recordID: id, fields: record.pointee.fields, tokens: prepared.pointee.tokens,
+            // Called where it lies (set just above, so never nil): a copy would retain its type's tables.
+            try lastIndexer!.indexer.add(recordID: id, fields: record.pointee.fields, tokens: prepared.pointee.tokens,
                                          text: ready.text ? prepared.pointee.text : nil,
                                          declaredFields: ready.fields ? prepared.pointee.declaredFields : nil)
             return

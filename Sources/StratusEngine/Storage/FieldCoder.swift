@@ -17,14 +17,10 @@ enum FieldCoder {
         // In key order, the fields' places sorted where they lie: a sorted array of the fields
         // retained every key and value and freed them again; looking each key up again hashed it.
         withUnsafeTemporaryAllocation(of: [String: FieldValue].Index.self, capacity: fields.count) { order in
-            var count = 0
-            for index in fields.indices {
-                order.initializeElement(at: count, to: index)
-                count += 1
-            }
+            for (place, index) in zip(order.indices, fields.indices) { order.initializeElement(at: place, to: index) }
             // By insertion: a record has few fields.
             let keys = fields.keys
-            for next in order.indices.dropFirst().prefix(max(count - 1, 0)) {
+            for next in order.indices.dropFirst() {
                 let moving = order[next]
                 var place = next
                 while place > 0, keys[moving] < keys[order[place - 1]] {
@@ -33,11 +29,11 @@ enum FieldCoder {
                 }
                 order[place] = moving
             }
-            for index in order.prefix(count) {
+            for index in order {
                 writer.string(keys[index])
                 writeTagged(fields.values[index], into: &writer)
             }
-            order.baseAddress?.deinitialize(count: count)
+            order.baseAddress?.deinitialize(count: order.count)
         }
         return Data(writer.bytes)
     }
