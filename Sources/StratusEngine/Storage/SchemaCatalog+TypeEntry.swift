@@ -56,27 +56,26 @@ extension SchemaCatalog {
 
         /// Whether the schema declares every one of `values`' fields with the value's type: the
         /// record then needs no schema check beyond this and adds nothing to the schema.
-        func declares(_ values: [String: FieldValue]) -> Bool { TypeEntry.declares(values, in: fields) }
+        func declares(_ values: [String: FieldValue]) -> Bool { TypeEntry.visitDeclared(values, in: fields) { _ in } }
 
-        /// ``declares(_:)`` against a type's `fields` (an import's reading thread holds a copy).
-        static func declares(_ values: [String: FieldValue], in fields: [String: Field]) -> Bool {
-            for (name, value) in values {
-                guard let field = fields[name], field.type == value.type else { return false }
-            }
-            return true
-        }
-
-        /// The field of each of `values`, in the order `values` is iterated, when `fields`
-        /// ``declares(_:in:)`` them all; nil otherwise. The writer indexing the very same
-        /// dictionary, which iterates in the same order, then looks no name up again.
+        /// The field of each of `values`, in the order `values` is iterated, when `fields` (an
+        /// import's reading thread holds a copy of a type's) declares them all with their
+        /// values' types; nil otherwise. The writer indexing the very same dictionary, which
+        /// iterates in the same order, then looks no name up again.
         static func declaredFields(of values: [String: FieldValue], in fields: [String: Field]) -> [Field]? {
             var found: [Field] = []
             found.reserveCapacity(values.count)
+            return visitDeclared(values, in: fields) { found.append($0) } ? found : nil
+        }
+
+        /// Hands `body` the field of each of `values` in order; false at the first that `fields`
+        /// does not declare with its value's type.
+        private static func visitDeclared(_ values: [String: FieldValue], in fields: [String: Field], _ body: (Field) -> Void) -> Bool {
             for (name, value) in values {
-                guard let field = fields[name], field.type == value.type else { return nil }
-                found.append(field)
+                guard let field = fields[name], field.type == value.type else { return false }
+                body(field)
             }
-            return found
+            return true
         }
 
         private static func fields(of schema: RecordTypeSchema, ids: [String: Int64]) -> [String: Field] {
