@@ -1,4 +1,5 @@
 import GRDB
+import StratusCloud
 
 /// The counter that orders a database's change feed (`database_state.change_seq`): a database
 /// change token is a position in it.

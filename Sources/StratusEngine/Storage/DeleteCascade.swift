@@ -1,4 +1,5 @@
 import GRDB
+import StratusCloud
 
 /// The records a delete takes with it: the record itself and, recursively, every record that
 /// points at a deleted one with a DELETE_SELF reference (`reference_edge`).

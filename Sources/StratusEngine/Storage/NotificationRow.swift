@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusCloud
 
 /// Reads `notification` rows back as `CloudNotification`s.
 enum NotificationRow {

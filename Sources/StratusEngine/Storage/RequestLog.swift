@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusCloud
 
 /// One request the CloudKit Web Services server answered, as `stratus logs` and the
 /// dashboard show it.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusCloud
 
 /// The store's record types and fields with their row ids, as one transaction sees them.
 ///

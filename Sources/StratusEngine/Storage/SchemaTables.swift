@@ -1,5 +1,6 @@
 import GRDB
 import StratusModel
+import StratusCloud
 
 /// The schema's tables as a schema import rewrites them: `record_type`, `schema_field`,
 /// `schema_grant` and `schema_role` (``SchemaCatalog`` reads them back for every transaction).

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusCloud
 
 /// The `share` and `share_participant` tables: which records and zones are shared, with whom,
 /// and when each participant's access last changed.

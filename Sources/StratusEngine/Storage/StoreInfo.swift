@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusCloud
 
 /// The one `store_info` row: identity, format, environment and owner of a store.
 struct StoreInfo: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusCloud
 
 /// A `record` row as the write and read paths use it.
 struct StoredRecord {
@@ -83,7 +84,7 @@ struct StoredRecord {
 
     /// The record as the API hands it out.
     func record(zoneID: ZoneID, typeName: String, desiredKeys: [String]? = nil, decodedFields: [String: FieldValue]? = nil,
-                decoder: FieldDecoder? = nil) throws -> Record {
+                decoder: FieldDecoder? = nil) throws -> StratusCloud.Record {
         var fields: [String: FieldValue]
         if desiredKeys?.isEmpty == true {
             fields = [:]

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// A `subscription` row: how a `Subscription` is written and read back.
 struct SubscriptionRow {

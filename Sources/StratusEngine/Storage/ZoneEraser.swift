@@ -1,4 +1,5 @@
 import GRDB
+import StratusCloud
 
 /// Deletes everything a zone holds, in the caller's transaction: records, their index rows and
 /// the zone's tombstones. The zone row itself stays so database changes can report the deletion.

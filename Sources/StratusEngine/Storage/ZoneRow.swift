@@ -1,4 +1,5 @@
 import GRDB
+import StratusCloud
 
 /// A `zone` row: a zone's identity, incarnation and change counters.
 struct ZoneRow: Sendable {
