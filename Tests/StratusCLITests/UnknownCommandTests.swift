@@ -31,6 +31,5 @@ import Testing
         let zones = try cli.run(["zones"])
         #expect(zones.status == 0, "\(zones.stderr)")
     }
-
 }
 
