@@ -61,7 +61,7 @@ extension CloudDatabase {
                     _ = try CloudDatabase.compile(query, schema: nil, now: now)
                 }
                 throw CloudKitError(.unknownItem, "Did not find record type: '\(query.recordType)'. Save a record of that type first (development) or declare it in the schema.",
-                                        reason: .unknownRecordType(query.recordType))
+                                    reason: .unknownRecordType(query.recordType))
             }
             let compiled = try CloudDatabase.compile(query, schema: type.schema, now: now)
             let gate = AccessGate(self, db: db, catalog: catalog)
