@@ -89,6 +89,9 @@ extension Dashboard {
         case .bulkDeleteFinished(let job, let result):
             return bulkDeleteFinished(&state, job: job, result)
 
+        case .bulkDeleteStopped(let job, let deleted):
+            return bulkDeleteStopped(&state, job: job, deleted: deleted)
+
         case .histogramLoaded(let job, let result):
             return histogramLoaded(&state, job: job, result)
 

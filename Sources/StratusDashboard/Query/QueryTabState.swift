@@ -64,6 +64,8 @@ public struct QueryTabState: Sendable {
     /// Records a bulk delete (Ctrl-X) removed so far, of how many it set out to.
     public var bulkDeleted = 0
     public var bulkDeleteTotal = 0
+    /// The bulk delete Esc stopped, until its last batch has ended.
+    public var stoppingBulkDelete: Int?
     public var lastMilliseconds: Int?
     public var error: String?
 
