@@ -66,6 +66,9 @@ public struct QueryTabState: Sendable {
     public var bulkDeleteTotal = 0
     /// The bulk delete Esc stopped, until its last batch has ended.
     public var stoppingBulkDelete: Int?
+    /// The record to select when the query run under way brings its first page (the record
+    /// this dashboard just saved or put back), if it is among the rows.
+    public var selectAfterRun: RecordID?
     public var lastMilliseconds: Int?
     public var error: String?
 
