@@ -176,6 +176,10 @@ import StratusCloud
         // Rounds go on until `kills` writers were killed (some finish before their kill lands).
         var killCount = 0
         var round = 0
+        // The writer's speed was measured once; on a machine whose load changes it can speed up,
+        // and every kill would come after its writer ended. Each writer that ends before its kill
+        // brings the next kills sooner; each kill lets them drift back.
+        var pace = 1.0
         while killCount < kills, round < kills * 3 {
             round += 1
             // A token handed out now, while nothing writes, stands for exactly the model's state.
@@ -203,11 +207,12 @@ import StratusCloud
             }
             // A third of the kills fall anywhere from the start (often before the store is open),
             // the rest while records are being parsed and written.
-            let delay = Int.random(in: 0..<3, using: &random) == 0
+            let delay = pace * (Int.random(in: 0..<3, using: &random) == 0
                 ? Double.random(in: 0...startTime, using: &random)
-                : startTime * 0.7 + Double.random(in: 0...(recordTime * Double(count) * 1.1), using: &random)
+                : startTime * 0.7 + Double.random(in: 0...(recordTime * Double(count) * 1.1), using: &random))
             let (killed, errors) = try runWriter(batches, killAfter: delay)
             if killed { killCount += 1 }
+            pace = killed ? min(1, pace * 1.05) : pace * 0.8
 
             // 1. The store opens and SQLite finds nothing wrong in it.
             #expect(try integrityCheck(store) == "ok", "round \(round)")
