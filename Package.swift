@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "stratus", targets: ["stratus"]),
         .library(name: "StratusCloud", targets: ["StratusCloud"]),
+        .library(name: "StratusCKWS", targets: ["StratusCKWS"]),
         .library(name: "StratusEngine", targets: ["StratusEngine"]),
         .library(name: "StratusPredicates", targets: ["StratusPredicates"]),
         .library(name: "StratusTerminal", targets: ["StratusTerminal"]),
@@ -31,13 +32,16 @@ let package = Package(
         // CloudKit's vocabulary, shared by every backend, transport and front end: records and
         // their IDs, zones, databases, pages of changes, save policies and CloudKit's errors.
         .target(name: "StratusCloud", dependencies: ["StratusModel", "StratusPredicates"]),
+        // The CloudKit Web Services JSON: one codec for records, deletions, per-item errors, zones,
+        // subscriptions and change tokens, shared by the server, the CLI's JSON and import/export.
+        .target(name: "StratusCKWS", dependencies: ["StratusModel", "StratusPredicates", "StratusCloud"]),
         // SQLite's process-wide options, set before its first use (`sqlite3_config` is variadic).
         .target(name: "CSQLiteSetup", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The record engine, stored in SQLite through GRDB.
         .target(
             name: "StratusEngine",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusCloud", "CSQLiteSetup",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "CSQLiteSetup",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the bulk write path's statements (DirectStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -51,7 +55,7 @@ let package = Package(
         .target(
             name: "StratusBench",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine", "StratusDashboard", "StratusServer",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusDashboard", "StratusServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -60,7 +64,7 @@ let package = Package(
         .target(
             name: "StratusServer",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "StratusEngine",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // Server-to-server keys: P-256 ECDSA signatures.
@@ -71,11 +75,11 @@ let package = Package(
         // A small terminal UI toolkit that knows nothing of records.
         .target(name: "StratusTerminal", dependencies: ["CNcurses", "StratusText"]),
         // The dashboard: state, update, views and the key map, in the Elm architecture.
-        .target(name: "StratusDashboard", dependencies: ["StratusCloud", "StratusEngine", "StratusTerminal", "StratusModel", "StratusPredicates"]),
+        .target(name: "StratusDashboard", dependencies: ["StratusCloud", "StratusCKWS", "StratusEngine", "StratusTerminal", "StratusModel", "StratusPredicates"]),
         .executableTarget(
             name: "stratus",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine", "StratusBench", "StratusDashboard", "StratusTerminal",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusBench", "StratusDashboard", "StratusTerminal",
                 "StratusServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -87,18 +91,19 @@ let package = Package(
         .testTarget(name: "StratusTestSupportTests", dependencies: ["StratusTestSupport"]),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusPredicatesTests", dependencies: ["StratusPredicates", "StratusModel"]),
-        .testTarget(name: "StratusEngineTests", dependencies: ["StratusCloud", "StratusEngine", "StratusModel", "StratusPredicates", "StratusTestSupport"]),
+        .testTarget(name: "StratusCKWSTests", dependencies: ["StratusCKWS", "StratusCloud", "StratusModel", "StratusPredicates"]),
+        .testTarget(name: "StratusEngineTests", dependencies: ["StratusCloud", "StratusCKWS", "StratusEngine", "StratusModel", "StratusPredicates", "StratusTestSupport"]),
         .testTarget(name: "StratusTerminalTests", dependencies: ["StratusTerminal", "StratusTestSupport"]),
         .testTarget(
             name: "StratusDashboardTests",
-            dependencies: ["StratusDashboard", "StratusCloud", "StratusEngine", "StratusTerminal", "StratusModel", "StratusTestSupport"],
+            dependencies: ["StratusDashboard", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusTerminal", "StratusModel", "StratusTestSupport"],
             exclude: ["Snapshots"]
         ),
         // Crash safety, several processes, fuzzing inputs, bad input: runs the built binary too.
         .testTarget(
             name: "StratusReliabilityTests",
             dependencies: [
-                "stratus", "StratusCloud", "StratusEngine", "StratusModel", "StratusPredicates", "StratusTerminal", "StratusTestSupport",
+                "stratus", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusModel", "StratusPredicates", "StratusTerminal", "StratusTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

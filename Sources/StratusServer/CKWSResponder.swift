@@ -3,6 +3,7 @@ import Hummingbird
 import StratusEngine
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// Answers CloudKit Web Services requests: reads the path, the credentials and the JSON body,
 /// runs the endpoint on the engine (off the event loop: SQLite calls block), and writes the

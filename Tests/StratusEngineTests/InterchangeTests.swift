@@ -7,6 +7,7 @@ import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
 import StratusCloud
+import StratusCKWS
 
 @Suite struct InterchangeTests {
     /// Records of every type in two zones of the private database, one updated by another user.

@@ -4,6 +4,7 @@ import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
 import StratusCloud
+import StratusCKWS
 
 @Suite struct StoreSharingTests {
     @Test func twoStoreHandlesWriteAtOnceAndSeeEachOthersChanges() async throws {

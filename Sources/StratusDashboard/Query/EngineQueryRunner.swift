@@ -2,6 +2,7 @@ import StratusEngine
 import StratusModel
 import StratusPredicates
 import StratusCloud
+import StratusCKWS
 
 /// The dashboard's ``QueryRunner`` over the engine's query API
 /// (`records(matching:inZoneWith:desiredKeys:resultsLimit:)`, `records(continuingMatchFrom:)`,

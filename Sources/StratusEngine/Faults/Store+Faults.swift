@@ -1,5 +1,6 @@
 import Foundation
 import StratusCloud
+import StratusCKWS
 
 extension Store {
     /// Adds a fault to the store's plan; every process using the store meets it from its next call.

@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 extension CloudDatabase {
     /// How many records ``exportRecords(zone:recordType:embedAssets:chunkSize:write:progress:)`` would write.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// Reads `notification` rows back as `CloudNotification`s.
 enum NotificationRow {

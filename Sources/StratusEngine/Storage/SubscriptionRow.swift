@@ -3,6 +3,7 @@ import GRDB
 import StratusModel
 import StratusPredicates
 import StratusCloud
+import StratusCKWS
 
 /// A `subscription` row: how a `Subscription` is written and read back.
 struct SubscriptionRow {

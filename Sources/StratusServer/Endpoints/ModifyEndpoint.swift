@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// `records/modify`: each CKWS operation type as the engine's save policy that means it.
 ///
@@ -86,7 +87,7 @@ enum ModifyEndpoint {
             }
             for (operation, deleted) in zip(deleting, result.deleteResults) {
                 switch deleted.result {
-                case .success: results[operation.index] = .object([("recordName", .string(operation.record.recordName)), ("deleted", .bool(true))])
+                case .success: results[operation.index] = DeletionJSON.record(operation.record.recordName)
                 case .failure(let error): results[operation.index] = item(error, name: operation.record.recordName)
                 }
             }
@@ -99,9 +100,10 @@ enum ModifyEndpoint {
         return .object([("records", .array(results.map { $0 ?? .null }))])
     }
 
-    /// A per-record error; a failed atomic batch's bystanders are `ATOMIC_ERROR`.
+    /// A per-record error, with the server's record for a conflict; a failed atomic batch's
+    /// bystanders are `ATOMIC_ERROR`.
     private static func item(_ error: CloudKitError, name: String) -> JSONValue {
-        error.ckwsItem(("recordName", .string(name)), adding: error.serverRecord.map { [("serverRecord", RecordJSON.encode($0))] } ?? [])
+        error.ckwsItem(("recordName", .string(name)))
     }
 
     private static func operation(_ json: JSONValue, index: Int, zoneID: ZoneID, call: CKWSCall) throws -> Operation {

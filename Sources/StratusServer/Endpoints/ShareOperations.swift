@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// The `records/modify` operations on `cloudkit.share` records, as CloudKit Web Services makes
 /// and changes shares: `create` with `forRecord` shares that root (a record of the same request
@@ -48,10 +49,12 @@ enum ShareOperations {
             }
             return ShareEndpoints.shareRecordJSON(try database.shareMetadata(share.url), call: call)
         } catch let error as CloudKitError {
-            return .object([("recordName", .string(record.recordName)), ("reason", .string(error.message)),
-                            ("serverErrorCode", .string(error.code.serverErrorCode))])
+            // Without `retryAfter`, as this answer has always been.
+            return ItemErrorJSON.encode(item: [("recordName", .string(record.recordName))], serverErrorCode: error.code.serverErrorCode,
+                                        reason: error.message, layout: .reasonFirst)
         } catch {
-            return .object([("recordName", .string(record.recordName)), ("reason", .string("\(error)")), ("serverErrorCode", .string("BAD_REQUEST"))])
+            return ItemErrorJSON.encode(item: [("recordName", .string(record.recordName))], serverErrorCode: "BAD_REQUEST",
+                                        reason: "\(error)", layout: .reasonFirst)
         }
     }
 

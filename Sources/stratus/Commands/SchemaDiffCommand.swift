@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusEngine
+import StratusCKWS
 
 /// `stratus schema diff A B`: what changes from one schema to another, and which changes
 /// CloudKit would refuse to deploy to production.

@@ -1,6 +1,5 @@
 import Foundation
 import StratusPredicates
-import StratusCloud
 
 /// A query, as `CKQuery` describes one: a record type, a predicate format string with its
 /// arguments, and sort descriptors.
@@ -18,17 +17,5 @@ public struct Query: Hashable, Sendable {
         self.predicateFormat = predicateFormat
         self.arguments = arguments
         self.sortDescriptors = sortDescriptors
-    }
-}
-
-/// One page of query results and the cursor for the next, as `CKQueryOperation` returns them.
-public struct QueryResultsPage: Sendable {
-    public var records: [Record]
-    /// Pass to `records(continuingMatchFrom:)` for the next page; nil when no more match.
-    public var cursor: String?
-
-    public init(records: [Record], cursor: String?) {
-        self.records = records
-        self.cursor = cursor
     }
 }

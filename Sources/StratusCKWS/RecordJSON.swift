@@ -12,6 +12,12 @@ public enum RecordJSON {
         public var path: String
         public var message: String
         public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+
+        /// For the engine's readers (CSV, faults) that report in this shape too.
+        package init(path: String, message: String) {
+            self.path = path
+            self.message = message
+        }
     }
 
     // MARK: - Encoding
@@ -27,12 +33,7 @@ public enum RecordJSON {
             ("recordType", .string(record.recordType)),
         ]
         if let tag = record.recordChangeTag { members.append(("recordChangeTag", .string(tag))) }
-        if let owner {
-            members.append(("zoneID", encodeZoneID(record.recordID.zoneID, owner: owner)))
-        } else {
-            members.append(("zoneID", .object([("zoneName", .string(record.recordID.zoneID.zoneName)),
-                                                 ("ownerRecordName", .string(record.recordID.zoneID.ownerName))])))
-        }
+        members.append(("zoneID", encodeZoneID(record.recordID.zoneID, owner: owner)))
         members.append(("fields", .object(record.fields.keys.sorted().map { ($0, encodeField(record.fields[$0]!)) })))
         if let created = record.creationDate {
             members.append(("created", .object([("timestamp", .integer(FieldValue.milliseconds(created))),
@@ -47,11 +48,15 @@ public enum RecordJSON {
     }
 
     /// A zone ID as Web Services writes it: name, owner (the acting user's record name for the
-    /// default owner) and `zoneType`.
-    public static func encodeZoneID(_ zoneID: ZoneID, owner: String) -> JSONValue {
-        .object([("zoneName", .string(zoneID.zoneName)),
-                 ("ownerRecordName", .string(zoneID.ownerName == ZoneID.defaultOwnerName ? owner : zoneID.ownerName)),
-                 ("zoneType", .string(zoneID.isDefault ? "DEFAULT_ZONE" : "REGULAR_CUSTOM_ZONE"))])
+    /// default owner) and `zoneType`; with no owner, the store's own names only, as exports
+    /// write it.
+    public static func encodeZoneID(_ zoneID: ZoneID, owner: String?) -> JSONValue {
+        guard let owner else {
+            return .object([("zoneName", .string(zoneID.zoneName)), ("ownerRecordName", .string(zoneID.ownerName))])
+        }
+        return .object([("zoneName", .string(zoneID.zoneName)),
+                        ("ownerRecordName", .string(zoneID.ownerName == ZoneID.defaultOwnerName ? owner : zoneID.ownerName)),
+                        ("zoneType", .string(zoneID.isDefault ? "DEFAULT_ZONE" : "REGULAR_CUSTOM_ZONE"))])
     }
 
     public static func encodeField(_ value: FieldValue) -> JSONValue {
@@ -178,7 +183,7 @@ public enum RecordJSON {
         return FieldType(base, isList: isList)
     }
 
-    static func decodeValue(_ json: JSONValue, as type: FieldType?, path: @autoclosure () -> String, uploadAsset: AssetUploader?) throws(DecodingError) -> FieldValue {
+    package static func decodeValue(_ json: JSONValue, as type: FieldType?, path: @autoclosure () -> String, uploadAsset: AssetUploader?) throws(DecodingError) -> FieldValue {
         let resolved = type ?? inferType(json)
         guard let resolved else { throw DecodingError(path: path(), message: "cannot tell the type of \(json.kindName); add a \"type\"") }
         if resolved.isList {

@@ -15,7 +15,7 @@ extension RecordJSON {
     /// zone, its fields, each field, its times) and looked each member up by name, then freed
     /// it all: half of the reading thread's time in an import. Each value is still decoded by
     /// ``decodeValue(_:as:path:uploadAsset:)``, so a value means the same on either path.
-    static func decodeRestored(utf8 line: UnsafeBufferPointer<UInt8>, zoneID: ZoneID) -> Record? {
+    package static func decodeRestored(utf8 line: UnsafeBufferPointer<UInt8>, zoneID: ZoneID) -> Record? {
         JSONParser.read(line) { (parser: inout JSONParser) throws(JSONParser.SyntaxError) -> Record? in
             var reader = RestoredRecordReader(zoneID: zoneID)
             return try reader.read(&parser)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import StratusModel
-@testable import StratusEngine
+@testable import StratusCKWS
 
 /// The one JSON parser: integers read straight from their digits and the CKWS record shape's
 /// member names and type tags taken from a table must give exactly what the general path gives.

@@ -45,8 +45,10 @@ public enum SubscriptionJSON {
         }
     }
 
-    /// A subscription as responses carry it; `owner` stands for the default zone owner.
-    public static func encode(_ subscription: Subscription, owner: String) -> JSONValue {
+    /// A subscription as responses carry it; `owner` stands for the default zone owner. With no
+    /// owner, with the store's own names, as the command line prints it (see `encodeStored`).
+    public static func encode(_ subscription: Subscription, owner: String?) -> JSONValue {
+        guard let owner else { return encodeStored(subscription) }
         var members: [(String, JSONValue)] = [("subscriptionID", .string(subscription.subscriptionID))]
         switch subscription.kind {
         case .query(let recordType, let format, let arguments, let options, let zoneID):
@@ -61,11 +63,7 @@ public enum SubscriptionJSON {
                 query = .object(keys)
             }
             members.append(("query", query))
-            var events: [JSONValue] = []
-            if options.contains(.firesOnRecordCreation) { events.append(.string("create")) }
-            if options.contains(.firesOnRecordUpdate) { events.append(.string("update")) }
-            if options.contains(.firesOnRecordDeletion) { events.append(.string("delete")) }
-            members.append(("firesOn", .array(events)))
+            members.append(("firesOn", .array(firesOn(options).map { .string($0) })))
             members.append(("firesOnce", .bool(options.contains(.firesOnce))))
             members.append(("zoneWide", .bool(zoneID == nil)))
             if let zoneID { members.append(("zoneID", RecordJSON.encodeZoneID(zoneID, owner: owner))) }

@@ -1,6 +1,5 @@
 import Foundation
 import StratusPredicates
-import StratusCloud
 
 /// A subscription, as `CKSubscription` and its three kinds describe one: a query subscription
 /// (`CKQuerySubscription`), a record zone subscription (`CKRecordZoneSubscription`) or a database
@@ -86,67 +85,5 @@ public struct Subscription: Hashable, Sendable {
     public var querySubscriptionOptions: QuerySubscriptionOptions {
         if case .query(_, _, _, let options, _) = kind { return options }
         return []
-    }
-}
-
-/// `CKSubscription.SubscriptionType`, with CloudKit's raw values.
-public enum SubscriptionType: Int, Hashable, Sendable, CaseIterable {
-    case query = 1
-    case recordZone = 2
-    case database = 3
-
-    /// The name the command line prints and reads.
-    public var name: String {
-        switch self {
-        case .query: return "query"
-        case .recordZone: return "zone"
-        case .database: return "database"
-        }
-    }
-}
-
-/// `CKQuerySubscription.Options`, with CloudKit's raw values.
-public struct QuerySubscriptionOptions: OptionSet, Hashable, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-
-    /// A record starts to match: it is created matching, or an update makes it match.
-    public static let firesOnRecordCreation = QuerySubscriptionOptions(rawValue: 1 << 0)
-    /// A record that matched before and after an update changed.
-    public static let firesOnRecordUpdate = QuerySubscriptionOptions(rawValue: 1 << 1)
-    /// A matching record is deleted, or an update makes it stop matching.
-    public static let firesOnRecordDeletion = QuerySubscriptionOptions(rawValue: 1 << 2)
-    /// The subscription is removed after it fires once.
-    public static let firesOnce = QuerySubscriptionOptions(rawValue: 1 << 3)
-
-    /// The three "fires on" options.
-    public static let firesOnAnyChange: QuerySubscriptionOptions = [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion]
-}
-
-/// `CKSubscription.NotificationInfo`: what the notifications of a subscription carry.
-public struct NotificationInfo: Hashable, Sendable {
-    /// The most `desiredKeys` CloudKit takes.
-    public static let maximumDesiredKeys = 3
-
-    /// Fields of the record whose values a query notification carries (at most 3).
-    public var desiredKeys: [String]?
-    public var alertBody: String?
-    public var title: String?
-    public var subtitle: String?
-    public var soundName: String?
-    public var category: String?
-    public var shouldBadge: Bool
-    public var shouldSendContentAvailable: Bool
-
-    public init(desiredKeys: [String]? = nil, alertBody: String? = nil, title: String? = nil, subtitle: String? = nil,
-                soundName: String? = nil, category: String? = nil, shouldBadge: Bool = false, shouldSendContentAvailable: Bool = false) {
-        self.desiredKeys = desiredKeys
-        self.alertBody = alertBody
-        self.title = title
-        self.subtitle = subtitle
-        self.soundName = soundName
-        self.category = category
-        self.shouldBadge = shouldBadge
-        self.shouldSendContentAvailable = shouldSendContentAvailable
     }
 }
