@@ -10,8 +10,8 @@ import StratusCKWS
 /// and `participants` (by user record name) set who may join; a later save of the share changes
 /// them. Deleting the share record is an ordinary delete and ends the share.
 enum ShareOperations {
-    /// The share record as saved, with its share keys, or the per-record error.
-    static func save(_ record: Record, json: JSONValue, creating: Bool, zoneID: ZoneID, call: CKWSCall) -> JSONValue {
+    /// The share record as saved, with its share keys, or the per-record error; `failed` says which.
+    static func save(_ record: Record, json: JSONValue, creating: Bool, zoneID: ZoneID, call: CKWSCall) -> (json: JSONValue, failed: Bool) {
         do {
             let database = call.database
             let wanted = try participants(json)
@@ -47,14 +47,14 @@ enum ShareOperations {
                     share = try database.addParticipant(user, permission: permission, toShare: share.url)
                 }
             }
-            return ShareEndpoints.shareRecordJSON(try database.shareMetadata(share.url), call: call)
+            return (ShareEndpoints.shareRecordJSON(try database.shareMetadata(share.url), call: call), false)
         } catch let error as CloudKitError {
             // Without `retryAfter`, as this answer has always been.
-            return ItemErrorJSON.encode(item: [("recordName", .string(record.recordName))], serverErrorCode: error.code.serverErrorCode,
-                                        reason: error.message, layout: .reasonFirst)
+            return (ItemErrorJSON.encode(item: [("recordName", .string(record.recordName))], serverErrorCode: error.code.serverErrorCode,
+                                         reason: error.message, layout: .reasonFirst), true)
         } catch {
-            return ItemErrorJSON.encode(item: [("recordName", .string(record.recordName))], serverErrorCode: "BAD_REQUEST",
-                                        reason: "\(error)", layout: .reasonFirst)
+            return (ItemErrorJSON.encode(item: [("recordName", .string(record.recordName))], serverErrorCode: "BAD_REQUEST",
+                                         reason: "\(error)", layout: .reasonFirst), true)
         }
     }
 
