@@ -138,6 +138,8 @@ public struct FilterEditorState: Sendable {
     public var check: FilterCheck?
     /// Increases with every text change; a check result for an older text is dropped.
     public var generation = 0
+    /// Enter came before the check of this text: apply it when the check arrives (valid).
+    public var applyWhenChecked = false
     /// One row per format specifier of the text, in order.
     public var argumentRows: [FilterArgumentRow] = []
     /// The selected argument row.
