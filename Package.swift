@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "StratusBench",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusDashboard", "StratusServer",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine", "StratusDashboard", "StratusServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
