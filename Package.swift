@@ -109,6 +109,8 @@ let package = Package(
         ),
         // Real HTTP on loopback against the server, in process and through the built binary.
         .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusCloud", "StratusEngine", "StratusModel", "stratus", "StratusTestSupport"]),
+        // The bench's own parts (the dashboard probe), without running a workload.
+        .testTarget(name: "StratusBenchTests", dependencies: ["StratusBench", "StratusCloud", "StratusEngine", "StratusTestSupport"]),
         // Runs the built `stratus` binary, so it depends on it to have it built.
         .testTarget(name: "StratusCLITests", dependencies: ["stratus", "StratusTestSupport"]),
     ]

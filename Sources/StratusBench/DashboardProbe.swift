@@ -3,6 +3,7 @@ import StratusEngine
 import StratusModel
 import StratusTerminal
 import StratusCloud
+import StratusDashboard
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
