@@ -38,6 +38,12 @@ import Testing
         #expect(harness.state.query.filter != "nights > 'many'")
         #expect(harness.state.status?.text.hasPrefix("Not applied") == true)
         #expect(harness.state.topModal != nil, "the editor stays open to fix the filter")
+        // Fixed and applied: the refusal's message goes with it.
+        harness.press(.ctrl("u"))
+        harness.type("nights > 3")
+        harness.press(.enter)
+        #expect(harness.state.query.filter == "nights > 3")
+        #expect(harness.state.status == nil, "a message belongs to the action that made it")
     }
 
     @Test func typingAfterEnterTakesThePendingApplyBack() throws {

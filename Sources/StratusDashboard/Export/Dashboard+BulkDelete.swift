@@ -73,6 +73,16 @@ extension Dashboard {
         return []
     }
 
+    /// The delete Esc stopped has ended its last batch: say how many went in all, and run the
+    /// query again so the rows and the count show what is left.
+    static func bulkDeleteStopped(_ state: inout DashboardState, job: Int, deleted: Int) -> [Effect] {
+        guard state.query.stoppingBulkDelete == job else { return [] }
+        state.query.stoppingBulkDelete = nil
+        state.query.bulkDeleted = deleted
+        state.status = StatusMessage("Stopped the bulk delete: \(deleted.formatted()) record\(deleted == 1 ? " was" : "s were") deleted and stay\(deleted == 1 ? "s" : "") deleted.")
+        return runQuery(&state)
+    }
+
     static func bulkDeleteFinished(_ state: inout DashboardState, job: Int, _ result: Result<Int, CloudKitError>) -> [Effect] {
         guard state.job(job) != nil else { return [] }
         state.endJob(job)

@@ -32,6 +32,15 @@ extension Dashboard {
         return effects
     }
 
+    /// After this dashboard changed records: the Query tab reads its first page and its count
+    /// again, so the header, the rows and the selection are true without `r`; the selection
+    /// goes to `recordID` when that record is among the rows.
+    static func refreshAfterEdit(_ state: inout DashboardState, selecting recordID: RecordID?) -> [Effect] {
+        guard state.query.hasRun, state.query.request != nil else { return [] }
+        state.query.selectAfterRun = recordID
+        return runQuery(&state)
+    }
+
     /// Rows the Query tab wants in memory: the viewport and a screen either side of it.
     static func neededQueryRows(_ state: DashboardState) -> Range<Int> {
         let visible = Layout.queryRows(state.size)
