@@ -59,3 +59,40 @@ import Testing
         #expect(harness.state.topModal != nil)
     }
 }
+
+/// Counts on screen read as numbers with their nouns: grouped digits on both sides of a slash,
+/// one event or page, a question that says what it deletes.
+@Suite struct CountWordingTests {
+    @Test func countsCarryTheirNounInTheRightNumber() {
+        #expect(ViewKit.count(1, "event") == "1 event")
+        #expect(ViewKit.count(2_400, "event") == "2,400 events")
+        #expect(ViewKit.count(1, "match", plural: "matches") == "1 match")
+        #expect(Dashboard.compactionQuestion(zone: "Library", before: nil, keep: 0) == "Drop all of the change history of Library?")
+        #expect(Dashboard.compactionQuestion(zone: "Library", before: nil, keep: 1) == "Drop the change history of Library but its newest 1 change?")
+        #expect(Dashboard.compactionQuestion(zone: "Library", before: "t", keep: nil) == "Drop the change history of Library before that token?")
+    }
+
+    @Test func aBulkDeleteWithoutAFilterAsksAboutAllTheRecords() throws {
+        let harness = try Harness(records: Fixtures.trips(1_234))
+        harness.press(.char("r"))
+        harness.runMapping()
+        harness.press(.ctrl("x"))
+        guard case .confirm(let confirm)? = harness.state.topModal else {
+            Issue.record("no confirmation")
+            return
+        }
+        #expect(confirm.title == "Delete 1,234 records")
+        #expect(confirm.message.hasPrefix("Delete all 1,234 Trip records in Travel?"), "\(confirm.message)")
+    }
+
+    @Test func aRecordDeleteDoesNotSayItCannotBeUndone() throws {
+        let harness = try Harness(records: Fixtures.trips(3))
+        harness.press(.char("d"))
+        guard case .confirm(let confirm)? = harness.state.topModal else {
+            Issue.record("no confirmation")
+            return
+        }
+        #expect(!confirm.message.contains("cannot be undone"))
+        #expect(confirm.message.contains("U undoes it"))
+    }
+}

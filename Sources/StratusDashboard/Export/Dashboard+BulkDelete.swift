@@ -43,10 +43,12 @@ extension Dashboard {
             state.status = StatusMessage("The filter matches no records: nothing to delete.")
             return
         }
-        let filter = request.filter.isEmpty ? "every \(request.recordType) record" : "\(request.recordType) records matching \(request.filter)"
+        let records = ViewKit.count(count, "\(request.recordType) record")
+        let what = request.filter.isEmpty ? (count == 1 ? "the only \(records)" : "all \(records)")
+            : (count == 1 ? "the \(records) matching \(request.filter)" : "the \(records) matching \(request.filter)")
         state.modals.append(.confirm(ConfirmState(
-            title: "Delete \(count.formatted()) record\(count == 1 ? "" : "s")",
-            message: "Delete \(count.formatted()) \(filter) in \(state.zone.zoneName)? In batches of \(CloudKitLimits.maximumBatchSize), each its own transaction; Esc stops between batches and what is deleted stays deleted. Records that point at them with DELETE_SELF go too.",
+            title: "Delete \(ViewKit.count(count, "record"))",
+            message: "Delete \(what) in \(state.zone.zoneName)? In batches of \(CloudKitLimits.maximumBatchSize), each its own transaction; Esc stops between batches and what is deleted stays deleted. Records that point at them with DELETE_SELF go too.",
             action: .bulkDelete(count: count))))
         state.status = nil
     }

@@ -202,7 +202,7 @@ extension Dashboard {
     static func askDelete(_ state: inout DashboardState, _ record: Record) {
         state.modals.append(.confirm(ConfirmState(
             title: "Delete record",
-            message: "Delete \(record.recordType) \(record.recordName) from \(record.recordID.zoneID.zoneName)? Records pointing at it with DELETE_SELF are deleted too. This cannot be undone.",
+            message: "Delete \(record.recordType) \(record.recordName) from \(record.recordID.zoneID.zoneName)? Records pointing at it with DELETE_SELF are deleted too. U undoes it while this dashboard runs.",
             action: .deleteRecord(record.recordID, recordType: record.recordType))))
     }
 
