@@ -80,7 +80,7 @@ extension CloudDatabase {
                 throw CloudKitError(.invalidArguments, "The share is public (\(share.publicPermission)): anyone with its URL joins; set its public permission to none to invite users.")
             }
             guard try UserRows.exists(participant, in: db) else {
-                throw CloudKitError(.unknownItem, "No user '\(participant)' in this store.")
+                throw CloudKitError(.unknownItem, "No user '\(participant)' in this store.", reason: .unknownUser(participant))
             }
             let others = try ShareRows.participants(of: share.id, in: db).filter { $0.type != .owner && $0.status != .removed && $0.user != participant }
             guard others.count < CloudDatabase.maximumParticipants else {

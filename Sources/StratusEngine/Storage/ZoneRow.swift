@@ -51,7 +51,8 @@ struct ZoneRow: Sendable {
     /// The live zone with this ID, or `zoneNotFound`.
     static func live(_ zoneID: ZoneID, scope: DatabaseScope, in db: StoreTransaction) throws -> ZoneRow {
         guard let zone = try find(zoneID, scope: scope, in: db), zone.state == .live else {
-            throw CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the \(scope.name) database.")
+            throw CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the \(scope.name) database.",
+                                reason: .zoneNotFound(zoneName: zoneID.zoneName, database: scope))
         }
         return zone
     }
