@@ -58,7 +58,7 @@ extension Store {
     ///   for one made by another version of Stratus (open it once with this one first).
     public static func exportSchema(ofStoreAt path: String) throws -> SchemaDocument {
         try SQLiteStoreFile.readWithoutOpening(path: path) { db in
-            let version = try StoreInfo.schemaVersion(in: db)
+            let version = try db.schema.schemaVersion()
             return try SchemaImporter.export(db, catalog: try SchemaCatalog.load(db, version: version))
         }
     }

@@ -56,7 +56,7 @@ public final class Store: Sendable {
 
     /// The store's environment now (a schema import can move a store to production).
     public var environment: StoreEnvironment {
-        get throws { try read { db in try StoreInfo.load(db)?.environment ?? .development } }
+        get throws { try read { db in try db.schema.storeInfo()?.environment ?? .development } }
     }
 
     /// One of the store's databases, acting as the user with record name `user` (default: the
@@ -80,12 +80,12 @@ public final class Store: Sendable {
 
     /// Stores asset content and returns the value a record field holds for it.
     public func putAsset(_ data: Data) throws -> Asset {
-        try write { db in try AssetRows.insert(data, in: db) }
+        try write { db in try db.assets.insert(data) }
     }
 
     /// The content of an asset, or nil when the store has none with that checksum.
     public func assetData(checksum: String) throws -> Data? {
-        try read { db in try AssetRows.data(checksum: checksum, in: db) }
+        try read { db in try db.assets.data(checksum: checksum) }
     }
 
     // MARK: - Transactions
@@ -112,7 +112,7 @@ public final class Store: Sendable {
 
     /// The schema catalog as of this transaction, reloaded only when another write changed it.
     func catalog(_ db: StoreTransaction) throws -> SchemaCatalog {
-        let version = try StoreInfo.schemaVersion(in: db)
+        let version = try db.schema.schemaVersion()
         if let cached = catalogCache.withLock({ $0 }), cached.version == version { return cached }
         let loaded = try SchemaCatalog.load(db, version: version)
         catalogCache.withLock { $0 = loaded }
@@ -121,7 +121,7 @@ public final class Store: Sendable {
 
     /// Records that a write changed the schema, so every process reloads it.
     func schemaChanged(_ db: StoreTransaction, catalog: inout SchemaCatalog) throws {
-        catalog.version = try StoreInfo.advanceSchemaVersion(in: db)
+        catalog.version = try db.schema.advanceSchemaVersion()
         let updated = catalog
         catalogCache.withLock { $0 = updated }
     }

@@ -30,7 +30,7 @@ import StratusTestSupport
     @Test func countsFromACoveringIndex() throws {
         let temp = try TemporaryStore()
         let plan = try temp.store.read { db in
-            try Row.fetchAll(db.sqlite, sql: "EXPLAIN QUERY PLAN " + StoredRecord.countsByTypeSQL, arguments: [1]).map { $0["detail"] as String? ?? "" }
+            try Row.fetchAll(db.sqlite, sql: "EXPLAIN QUERY PLAN " + SQLiteRecordStorage.countsByTypeSQL, arguments: [1]).map { $0["detail"] as String? ?? "" }
         }
         #expect(plan.contains { $0.contains("COVERING INDEX") }, "plan: \(plan)")
         #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "plan: \(plan)")

@@ -23,7 +23,7 @@ struct FieldTokens: Sendable {
     }
 
     /// The full-text row of every string field's words, each behind `prefix` (its zone and
-    /// type, ``RecordIndexer/scopedToken(_:zoneRowID:typeID:)``), in the fields' order: what
+    /// type, ``FieldTokens/scopedToken(_:zoneRowID:typeID:)``), in the fields' order: what
     /// ``RecordIndexer`` writes when every string field is SEARCHABLE.
     func scopedText(prefix: [UInt8]) -> [UInt8] {
         bytes.withUnsafeBufferPointer { all in
@@ -85,4 +85,10 @@ struct FieldTokens: Sendable {
         if let known, known.forEachToken(of: name, body) { return }
         TextTokenizer.forEachToken(of: value, body)
     }
+}
+
+extension FieldTokens {
+    /// A full-text token as indexed: the folded word behind a prefix naming the zone and record
+    /// type (`z4t2xharbour`), so a search reads only its own zone and type's postings.
+    static func scopedToken(_ token: String, zoneRowID: Int64, typeID: Int64) -> String { "z\(zoneRowID)t\(typeID)x\(token)" }
 }

@@ -13,7 +13,7 @@ import StratusModel
 /// one buffer. When it holds `limit` rows it lets them go, sorted, into a temporary file
 /// (``IndexRowSpill``), keeping memory bounded; a flush (the transaction's end, or a record
 /// replaced whose rows may be held) merges them all into the tables, in the transaction.
-final class IndexRowBuffer {
+final class IndexRowBuffer: IndexRowBuffering {
     /// The rows of one field of one zone: the leading columns of `field_value`'s key.
     struct FieldKey: Hashable, Comparable {
         var zoneRowID: Int64

@@ -11,7 +11,7 @@ import StratusModel
 ///
 /// Removal recomputes the old rows from the old fields, so no by-record index is needed; that
 /// holds as long as a schema change that alters indexes rebuilds the field it touches.
-struct RecordIndexer {
+struct RecordIndexer: RecordIndexing {
     let db: StoreTransaction
     let zoneRowID: Int64
     let type: SchemaCatalog.TypeEntry
@@ -63,10 +63,6 @@ struct RecordIndexer {
         return targets
     }
 
-    /// A full-text token as indexed: the folded word behind a prefix naming the zone and record
-    /// type (`z4t2xharbour`), so a search reads only its own zone and type's postings.
-    static func scopedToken(_ token: String, zoneRowID: Int64, typeID: Int64) -> String { "z\(zoneRowID)t\(typeID)x\(token)" }
-
     /// `only`: the fields whose value rows and reference edges change (nil: all of them);
     /// `rewritingText`: whether the full-text row, made of every field's words, is removed or
     /// written.
@@ -93,7 +89,7 @@ struct RecordIndexer {
             guard let field = declaredFields?[position] ?? type.fields[name] else { continue }
             if buildsText, field.searchesText {
                 if tokenPrefix.isEmpty {
-                    tokenPrefix = Array(RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: type.id).utf8)
+                    tokenPrefix = Array(FieldTokens.scopedToken("", zoneRowID: zoneRowID, typeID: type.id).utf8)
                     text.reserveCapacity(256)
                 }
                 FieldTokens.forEachToken(of: value, named: name, known: tokens) { token in

@@ -5,29 +5,12 @@ import GRDB
 /// importing and bulk filling write a record row, so a rule or a speed-up is written once.
 /// (Deleting goes through ``RecordWriter/delete(_:catalog:sequence:)``.)
 struct RecordRowWriter {
-    /// A record row as written: its fields' blob and its system fields.
-    struct Row {
-        var zoneRowID: Int64
-        var name: String
-        var typeID: Int64
-        var blob: Data
-        var changeTag: String
-        var sequence: Int64
-        var createdAt: Int64
-        var createdBy: String
-        var modifiedAt: Int64
-        var modifiedBy: String
-        var parent: String?
-        /// `ChangedKeys.encode`d; nil when unknown (a restored record).
-        var changedKeys: String?
-    }
-
     let db: StoreTransaction
 
     /// Inserts a new record's row; nil when the zone already holds a record of that name (the
     /// caller then updates it). `clearingTombstone`: a record made again under a deleted name
     /// is no longer deleted (a zone known to have no tombstones skips the delete).
-    func insert(_ row: Row, clearingTombstone: Bool = true) throws -> Int64? {
+    func insert(_ row: RecordRow, clearingTombstone: Bool = true) throws -> Int64? {
         if clearingTombstone { try clearTombstone(of: row) }
         // Bound one by one (see DirectStatement): bulk paths run this millions of times.
         let insert = try DirectStatement("""
@@ -43,7 +26,7 @@ struct RecordRowWriter {
     }
 
     /// A record made again under a deleted name is no longer deleted.
-    func clearTombstone(of row: Row) throws {
+    func clearTombstone(of row: RecordRow) throws {
         try db.sqlite.cachedStatement(sql: "DELETE FROM tombstone WHERE zone_id = ? AND name = ?").execute(arguments: [row.zoneRowID, row.name])
     }
 
@@ -68,7 +51,7 @@ struct RecordRowWriter {
     /// bench import, against 0.21 s at 256 to a statement (SQLite's C API alone). A row whose
     /// name its zone holds already is skipped, as ``insert(_:clearingTombstone:)`` skips it (its
     /// id stays unused). Returns the positions in `rows` skipped.
-    func insert(_ rows: UnsafeBufferPointer<Row>, firstID: Int64, through insert: ChunkedInsert) throws -> Set<Int> {
+    func insert(_ rows: UnsafeBufferPointer<RecordRow>, firstID: Int64, through insert: ChunkedInsert) throws -> Set<Int> {
         let before = db.sqlite.totalChangesCount
         try insert.insert(count: rows.count) { index, statement, first in
             // Read where it lies (`rows[index]` each time): a copy would retain its strings.
@@ -85,7 +68,7 @@ struct RecordRowWriter {
     }
 
     /// Replaces the row `id`'s fields and system fields (its name, zone and type stay).
-    func update(id: Int64, with row: Row) throws {
+    func update(id: Int64, with row: RecordRow) throws {
         // Bound one by one: GRDB would keep the last arguments, this blob among them, in its
         // cached statement for the connection's life.
         let update = try DirectStatement("""
@@ -100,7 +83,7 @@ struct RecordRowWriter {
     /// Binds what a save writes besides the row's zone, name and type, in the column order both
     /// statements use: fields, change_tag, seq, created_at, created_by, modified_at, modified_by,
     /// parent, size, changed_keys (ten parameters from `first`).
-    private static func bindContent(of row: Row, from first: Int32, to statement: DirectStatement) {
+    private static func bindContent(of row: RecordRow, from first: Int32, to statement: DirectStatement) {
         statement.bind(first, row.blob)
         statement.bind(first + 1, row.changeTag)
         statement.bind(first + 2, row.sequence)
@@ -134,31 +117,5 @@ struct RecordRowWriter {
     func touch(zoneRowID: Int64, name: String, changeTag: String, sequence: Int64, modifiedAt: Int64) throws {
         try db.sqlite.execute(sql: "UPDATE record SET change_tag = ?, seq = ?, modified_at = ?, changed_keys = '' WHERE zone_id = ? AND name = ?",
                        arguments: [changeTag, sequence, modifiedAt, zoneRowID, name])
-    }
-
-    /// Sets each zone's change sequence after a write, each with the database sequence it
-    /// advanced (in zone order, so database changes list them in a stable order).
-    static func advance(_ sequences: [Int64: Int64], database: CloudDatabase, in db: StoreTransaction) throws {
-        for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
-            let databaseSequence = try database.nextDatabaseSequence(db)
-            try ZoneRow.setSequences(zoneRowID: zoneRowID, change: sequence, database: databaseSequence, in: db)
-        }
-    }
-
-    /// Makes a custom zone, or brings a deleted one back as a new incarnation (old tokens then
-    /// expire); a live zone stays as it is. Returns whether it made or revived one.
-    @discardableResult
-    static func makeZone(_ zoneID: ZoneID, scope: DatabaseScope, database: CloudDatabase, in db: StoreTransaction) throws -> Bool {
-        let existing = try ZoneRow.find(zoneID, scope: scope, in: db)
-        if existing?.state == .live { return false }
-        let databaseSequence = try database.nextDatabaseSequence(db)
-        if let existing {
-            try db.sqlite.execute(sql: "UPDATE zone SET state = 0, incarnation = incarnation + 1, change_seq = 0, compacted_seq = 0, db_seq = ? WHERE id = ?",
-                           arguments: [databaseSequence, existing.id])
-        } else {
-            try db.sqlite.execute(sql: "INSERT INTO zone (scope, owner, name, db_seq) VALUES (?, ?, ?, ?)",
-                           arguments: [scope.rawValue, zoneID.ownerName, zoneID.zoneName, databaseSequence])
-        }
-        return true
     }
 }

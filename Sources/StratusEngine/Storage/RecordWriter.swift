@@ -15,33 +15,14 @@ import StratusModel
 struct RecordWriter {
     let db: StoreTransaction
 
-    /// What replacing a record does to its row.
-    enum RowUpdate {
-        /// Every field and system field (a save, a restore).
-        case all(RecordRowWriter.Row)
-        /// The fields alone, under a new tag and sequence (a schema change dropped some).
-        case fields(blob: Data, changeTag: String, sequence: Int64, modifiedAt: Int64, modifiedBy: String, changedKeys: String?)
-        /// Nothing: only the index rows change.
-        case unchanged
-
-        /// The fields' blob the row holds after the update; nil when it keeps its own.
-        var blob: Data? {
-            switch self {
-            case .all(let row): return row.blob
-            case .fields(let blob, _, _, _, _, _): return blob
-            case .unchanged: return nil
-            }
-        }
-    }
-
     /// Inserts a new record's row and then its index rows (under `type`); nil, with nothing
     /// written, when the zone already holds a record of that name. `clearingTombstone`: see
     /// ``RecordRowWriter/insert(_:clearingTombstone:)``. `tokens`: full-text tokens already
     /// computed (see ``RecordIndexer/add(recordID:fields:tokens:)``).
-    func insert(_ row: RecordRowWriter.Row, fields: [String: FieldValue], tokens: FieldTokens? = nil, type: SchemaCatalog.TypeEntry,
-                buffer: IndexRowBuffer? = nil, clearingTombstone: Bool = true) throws -> Int64? {
+    func insert(_ row: RecordRow, fields: [String: FieldValue], tokens: FieldTokens? = nil, type: SchemaCatalog.TypeEntry,
+                buffer: (any IndexRowBuffering)? = nil, clearingTombstone: Bool = true) throws -> Int64? {
         guard let id = try RecordRowWriter(db: db).insert(row, clearingTombstone: clearingTombstone) else { return nil }
-        try RecordIndexer(db: db, zoneRowID: row.zoneRowID, type: type, buffer: buffer).add(recordID: id, fields: fields, tokens: tokens)
+        try RecordIndexer(db: db, zoneRowID: row.zoneRowID, type: type, buffer: buffer as? IndexRowBuffer).add(recordID: id, fields: fields, tokens: tokens)
         return id
     }
 
@@ -53,14 +34,14 @@ struct RecordWriter {
     /// unchanged): then the old fields are neither decoded nor compared one by one, a fifth of
     /// re-importing 100,000 records. `oldFields`: `existing`'s fields when the caller has them
     /// decoded already.
-    func replace(_ existing: StoredRecord, oldFields: [String: FieldValue]? = nil, oldType: SchemaCatalog.TypeEntry, update: RowUpdate,
-                 fields: [String: FieldValue], tokens: FieldTokens? = nil, type: SchemaCatalog.TypeEntry, buffer: IndexRowBuffer? = nil) throws {
+    func replace(_ existing: StoredRecord, oldFields: [String: FieldValue]? = nil, oldType: SchemaCatalog.TypeEntry, update: RecordRowUpdate,
+                 fields: [String: FieldValue], tokens: FieldTokens? = nil, type: SchemaCatalog.TypeEntry, buffer: (any IndexRowBuffering)? = nil) throws {
         let (id, zoneRowID) = (existing.id, existing.zoneRowID)
         let storedAlike = update.blob.map { $0 == existing.fieldsBlob } ?? true
         let indexedAlike = oldType.id == type.id && oldType.fields == type.fields
         if indexedAlike {
             if !storedAlike {
-                try RecordIndexer(db: db, zoneRowID: zoneRowID, type: type, buffer: buffer)
+                try RecordIndexer(db: db, zoneRowID: zoneRowID, type: type, buffer: buffer as? IndexRowBuffer)
                     .update(recordID: id, from: try oldFields ?? existing.fields(), to: fields, tokens: tokens)
             }
         } else {
@@ -79,7 +60,7 @@ struct RecordWriter {
             break
         }
         if !indexedAlike {
-            try RecordIndexer(db: db, zoneRowID: zoneRowID, type: type, buffer: buffer).add(recordID: id, fields: fields, tokens: tokens)
+            try RecordIndexer(db: db, zoneRowID: zoneRowID, type: type, buffer: buffer as? IndexRowBuffer).add(recordID: id, fields: fields, tokens: tokens)
         }
     }
 

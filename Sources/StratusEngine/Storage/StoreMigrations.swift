@@ -111,21 +111,21 @@ enum StoreMigrations {
             try indexLocations(db)
             try db.execute(sql: "UPDATE store_info SET format_version = 2")
         }
-        ServerCredentialTables.register(in: &migrator)
-        RequestLogTable.register(in: &migrator)
-        PushTokenTable.register(in: &migrator)
+        SQLiteServerStorage.registerCredentials(in: &migrator)
+        SQLiteServerStorage.registerRequestLog(in: &migrator)
+        SQLiteServerStorage.registerPushTokens(in: &migrator)
         migrator.registerMigration("v9-history-compaction") { db in
             // Where each zone's change history was compacted (see CloudDatabase.compactHistory).
             try db.execute(sql: "ALTER TABLE zone ADD COLUMN compacted_seq INTEGER NOT NULL DEFAULT 0")
         }
-        UserRows.register(in: &migrator)
-        ShareRows.register(in: &migrator)
+        SQLiteUserStorage.register(in: &migrator)
+        SQLiteShareStorage.register(in: &migrator)
         migrator.registerMigration("v12-changed-keys") { db in
             // The fields each record's last change set or removed (see ChangedKeys); NULL: unknown.
             try db.execute(sql: "ALTER TABLE record ADD COLUMN changed_keys TEXT")
         }
-        RequestLogTable.registerDetail(in: &migrator)
-        FaultRows.register(in: &migrator)
+        SQLiteServerStorage.registerRequestLogDetail(in: &migrator)
+        SQLiteFaultStorage.register(in: &migrator)
         return migrator
     }
 
@@ -143,7 +143,7 @@ enum StoreMigrations {
             locationsOnly.schema.fields = entry.schema.fields.filter { names.contains($0.key) }
             // One pass over the type's records, the rows held back and written in key order.
             let buffer = IndexRowBuffer(db: db, limit: RecordImporter.indexRowLimit)
-            let rows = try Row.fetchCursor(sqlite, sql: "SELECT \(StoredRecord.columns) FROM record WHERE type_id = ?", arguments: [entry.id])
+            let rows = try Row.fetchCursor(sqlite, sql: "SELECT \(SQLiteRecordStorage.columns) FROM record WHERE type_id = ?", arguments: [entry.id])
             while let row = try rows.next() {
                 let stored = StoredRecord(row: row)
                 // A record whose fields cannot be read fails wherever it is read; it must not

@@ -17,7 +17,7 @@ struct QueryStorages {
             let type = try #require(catalog.type(named: typeName))
             let zoneRow = try AccessGate(temp.privateDB, db: db, catalog: catalog).zone(zone)
             var zoneRecords: [StoredRecord] = []
-            try StoredRecord.forEach(zoneRowID: zoneRow.id, in: db) { zoneRecords.append($0) }
+            try db.records.forEach(zoneRowID: zoneRow.id) { zoneRecords.append($0) }
             return try body(QueryStorages(type: type, zoneRowID: zoneRow.id, sqlite: SQLiteQueryStorage(db, zoneRowID: zoneRow.id, typeID: type.id),
                                           memory: try InMemoryQueryStorage(zoneRecords: zoneRecords, type: type)))
         }

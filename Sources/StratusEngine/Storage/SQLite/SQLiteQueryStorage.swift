@@ -5,7 +5,7 @@ import StratusModel
 
 /// ``QueryStorage`` on the SQLite store: drivers read `field_value` (values, ranges, Z-order
 /// cells), the `record` table's time indexes, and the `record_text` FTS5 table, whose tokens
-/// are scoped to a zone and type (``RecordIndexer/scopedToken(_:zoneRowID:typeID:)``).
+/// are scoped to a zone and type (``FieldTokens/scopedToken(_:zoneRowID:typeID:)``).
 struct SQLiteQueryStorage: QueryStorage {
     let db: GRDB.Database
     let zoneRowID: Int64
@@ -13,7 +13,7 @@ struct SQLiteQueryStorage: QueryStorage {
 
     func streamRows(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
                     backwards: Bool, _ body: (Int64, IndexValue?, StoredRecord) throws -> Bool) throws {
-        let (sql, arguments) = try Self.driverSQL(driver, columns: StoredRecord.joinedColumns, descending: descending, afterKey: afterKey,
+        let (sql, arguments) = try Self.driverSQL(driver, columns: SQLiteRecordStorage.joinedColumns, descending: descending, afterKey: afterKey,
                                                   afterID: afterID, count: count, backwards: backwards, storage: self)
         try eachRow(sql, arguments) { id, row in
             try body(id, IndexValue(sqliteStatement: row, index: 1), StoredRecord(statement: row, offset: 2))
@@ -227,12 +227,12 @@ struct SQLiteQueryStorage: QueryStorage {
 
     func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int) {
         let indexed = try countIDs(of: .range(fieldID: fieldID, lower: nil, upper: nil, isList: false), upTo: .max)
-        let records = try StoredRecord.count(zoneRowID: zoneRowID, typeID: typeID, in: StoreTransaction(sqlite: db))
+        let records = try SQLiteRecordStorage(db: StoreTransaction(sqlite: db)).count(zoneRowID: zoneRowID, typeID: typeID)
         return (max(0, records - indexed), records)
     }
 
     func record(id: Int64) throws -> StoredRecord? {
-        try StoredRecord.find(id: id, in: StoreTransaction(sqlite: db))
+        try SQLiteRecordStorage(db: StoreTransaction(sqlite: db)).find(id: id)
     }
 
     private static func column(_ time: QueryPlan.SystemTime) -> String {
@@ -256,7 +256,7 @@ struct SQLiteQueryStorage: QueryStorage {
 
     /// An FTS5 expression over this zone and type's tokens: `"z4t2xbob" OR "z4t2xsmith"`.
     fileprivate func textMatch(_ tokens: [String], matchAll: Bool) -> String {
-        tokens.map { "\"" + RecordIndexer.scopedToken($0, zoneRowID: zoneRowID, typeID: typeID).replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        tokens.map { "\"" + FieldTokens.scopedToken($0, zoneRowID: zoneRowID, typeID: typeID).replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
             .joined(separator: matchAll ? " AND " : " OR ")
     }
 }

@@ -144,7 +144,7 @@ final class SQLiteStoreFile: Sendable {
                 try pool.read { db in try SQLiteStoreFile.checkIsStratusStore(db) }
                 if readOnly {
                     let info = try pool.read { db -> StoreInfo in
-                        guard try StoreMigrations.migrator.hasCompletedMigrations(db), let info = try StoreInfo.load(StoreTransaction(sqlite: db)) else {
+                        guard try StoreMigrations.migrator.hasCompletedMigrations(db), let info = try SQLiteSchemaStorage(db: StoreTransaction(sqlite: db)).storeInfo() else {
                             throw CloudKitError(.permissionFailure, "The store at \(path) is read-only and needs upgrading to this version of Stratus; make it writable and open it once.")
                         }
                         return info
@@ -237,13 +237,13 @@ final class SQLiteStoreFile: Sendable {
             guard tableCount == 0 else {
                 throw CloudKitError(.badDatabase, "The file is an SQLite database but not a Stratus store; refusing to touch it.")
             }
-        } else if let info = try StoreInfo.load(transaction), info.formatVersion > StoreMigrations.formatVersion {
+        } else if let info = try SQLiteSchemaStorage(db: transaction).storeInfo(), info.formatVersion > StoreMigrations.formatVersion {
             throw CloudKitError(.incompatibleVersion, "This store was made by a newer Stratus (store format \(info.formatVersion); this build reads up to \(StoreMigrations.formatVersion)). Upgrade Stratus to open it.")
         }
     }
 
     private static func initialize(_ db: StoreTransaction, environment: StoreEnvironment?) throws -> StoreInfo {
-        if let info = try StoreInfo.load(db) {
+        if let info = try db.schema.storeInfo() {
             if let environment, environment != info.environment {
                 throw CloudKitError(.invalidArguments, "The store already exists as a \(info.environment.rawValue) store; its environment is chosen only when it is made.")
             }
@@ -254,7 +254,7 @@ final class SQLiteStoreFile: Sendable {
                              owner: "_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
                              schemaVersion: 0)
         try db.sqlite.execute(sql: "INSERT INTO store_info (id, uuid, format_version, environment, owner, created_at) VALUES (1, ?, ?, ?, ?, ?)",
-                       arguments: [StoreInfo.uuidBytes(info.uuid), info.formatVersion, info.environment.rawValue, info.owner,
+                       arguments: [SQLiteSchemaStorage.uuidBytes(info.uuid), info.formatVersion, info.environment.rawValue, info.owner,
                                    FieldValue.milliseconds(Date())])
         for scope in DatabaseScope.allCases {
             try db.sqlite.execute(sql: "INSERT INTO database_state (scope) VALUES (?)", arguments: [scope.rawValue])
@@ -265,7 +265,7 @@ final class SQLiteStoreFile: Sendable {
         var catalog = try SchemaCatalog.load(db, version: 0)
         _ = try catalog.addType("Users", systemIndexes: RecordTypeSchema.developmentSystemIndexes, in: db)
         try catalog.addField(SchemaField(name: "roles", type: .list(.int64), indexes: []), toType: "Users", in: db)
-        try UserRows.insert(recordName: info.owner, alias: UserRows.ownerAlias, in: db)
+        try db.users.insert(recordName: info.owner, alias: SQLiteUserStorage.ownerAlias)
         return info
     }
 

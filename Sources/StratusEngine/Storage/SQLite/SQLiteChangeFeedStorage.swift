@@ -6,26 +6,20 @@ import GRDB
 /// The two are read apart and merged by the caller: one UNION ALL statement made SQLite sort
 /// both sides again in a temporary b-tree, copying every row with its fields, which cost more
 /// than the reads.
-enum ChangeFeedRows {
-    /// A deleted record as the feed lists it.
-    struct Deletion {
-        var sequence: Int64
-        var name: String
-        var typeID: Int64
-    }
+struct SQLiteChangeFeedStorage: ChangeFeedStorage {
+    let db: StoreTransaction
 
     /// The zone's deletions with a sequence in (`start`, `stop`], oldest first, at most `limit`.
     /// Deletions are few and small, so they are read whole.
-    static func deletions(zoneRowID: Int64, after start: Int64, through stop: Int64, limit: Int,
-                          in db: StoreTransaction) throws -> [Deletion] {
+    func deletions(zoneRowID: Int64, after start: Int64, through stop: Int64, limit: Int) throws -> [ChangeFeedDeletion] {
         let statement = try db.sqlite.cachedStatement(sql: """
             SELECT seq, name, type_id FROM tombstone WHERE zone_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
             """)
-        var deletions: [Deletion] = []
+        var deletions: [ChangeFeedDeletion] = []
         let rows = try Int64.fetchCursor(statement, arguments: [zoneRowID, start, stop, limit])
         while let sequence = try rows.next() {
             let row = statement.sqliteStatement
-            deletions.append(Deletion(sequence: sequence, name: String(sqliteStatement: row, index: 1), typeID: Int64(sqliteStatement: row, index: 2)))
+            deletions.append(ChangeFeedDeletion(sequence: sequence, name: String(sqliteStatement: row, index: 1), typeID: Int64(sqliteStatement: row, index: 2)))
         }
         return deletions
     }
@@ -34,10 +28,9 @@ enum ChangeFeedRows {
     /// most `limit`, until `body` returns false. With `includingChangedKeys`, `body` also gets
     /// the record's `changed_keys` (`ChangedKeys.encode`d; nil when unknown), which costs about
     /// as much again per record.
-    static func changedRecords(zoneRowID: Int64, after start: Int64, through stop: Int64, limit: Int, includingChangedKeys: Bool,
-                               in db: StoreTransaction, _ body: (StoredRecord, _ changedKeys: String?) throws -> Bool) throws {
+    func changedRecords(zoneRowID: Int64, after start: Int64, through stop: Int64, limit: Int, includingChangedKeys: Bool, _ body: (StoredRecord, _ changedKeys: String?) throws -> Bool) throws {
         let statement = try db.sqlite.cachedStatement(sql: """
-            SELECT \(StoredRecord.columns)\(includingChangedKeys ? ", changed_keys" : "") FROM record WHERE zone_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
+            SELECT \(SQLiteRecordStorage.columns)\(includingChangedKeys ? ", changed_keys" : "") FROM record WHERE zone_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
             """)
         let rows = try Int64.fetchCursor(statement, arguments: [zoneRowID, start, stop, limit])
         while try rows.next() != nil {

@@ -7,7 +7,9 @@ import StratusModel
 /// Each user also has what CloudKit gives every user: a `Users` record in the public database
 /// (named by the user record name, created by that user) and a private database whose default
 /// zone is a `zone` row owned by them.
-enum UserRows {
+struct SQLiteUserStorage: UserStorage {
+    let db: StoreTransaction
+
     static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v10-users") { db in
             try db.execute(sql: """
@@ -20,63 +22,63 @@ enum UserRows {
                 """)
             // What a store made before users held belongs to its owner: the private database's
             // zones become the owner's (zone row ids, and so every token, stay as they were).
-            guard let info = try StoreInfo.load(StoreTransaction(sqlite: db)) else { return }
+            guard let info = try SQLiteSchemaStorage(db: StoreTransaction(sqlite: db)).storeInfo() else { return }
             try db.execute(sql: "UPDATE zone SET owner = ? WHERE scope = ? AND owner = ?",
                            arguments: [info.owner, DatabaseScope.private.rawValue, ZoneID.defaultOwnerName])
-            try insert(recordName: info.owner, alias: ownerAlias, in: StoreTransaction(sqlite: db))
+            try SQLiteUserStorage(db: StoreTransaction(sqlite: db)).insert(recordName: info.owner, alias: Self.ownerAlias)
         }
     }
 
     /// The alias the store's owner gets.
     static let ownerAlias = "owner"
 
-    static func all(in db: StoreTransaction, owner: String) throws -> [StoreUser] {
+    func all(owner: String) throws -> [StoreUser] {
         try Row.fetchAll(db.sqlite, sql: "SELECT record_name, alias, roles, created_at FROM user ORDER BY record_name = ? DESC, alias",
-                         arguments: [owner]).map { user(from: $0, owner: owner) }
+                         arguments: [owner]).map { Self.user(from: $0, owner: owner) }
     }
 
     /// The user whose alias or record name is `name`.
-    static func find(_ name: String, in db: StoreTransaction, owner: String) throws -> StoreUser? {
+    func find(_ name: String, owner: String) throws -> StoreUser? {
         try Row.fetchOne(db.sqlite.cachedStatement(sql: "SELECT record_name, alias, roles, created_at FROM user WHERE record_name = ? OR alias = ?"),
-                         arguments: [name, name]).map { user(from: $0, owner: owner) }
+                         arguments: [name, name]).map { Self.user(from: $0, owner: owner) }
     }
 
     /// The custom roles of a user (none for an unknown one).
     /// Every user's alias, by user record name.
-    static func aliases(in db: StoreTransaction) throws -> [String: String] {
+    func aliases() throws -> [String: String] {
         var aliases: [String: String] = [:]
         for user in try Row.fetchAll(db.sqlite, sql: "SELECT record_name, alias FROM user") { aliases[user["record_name"]] = user["alias"] }
         return aliases
     }
 
-    static func exists(_ recordName: String, in db: StoreTransaction) throws -> Bool {
+    func exists(_ recordName: String) throws -> Bool {
         try Bool.fetchOne(db.sqlite.cachedStatement(sql: "SELECT 1 FROM user WHERE record_name = ?"), arguments: [recordName]) ?? false
     }
 
-    static func roles(of recordName: String, in db: StoreTransaction) throws -> Set<String> {
+    func roles(of recordName: String) throws -> Set<String> {
         let text = try String.fetchOne(db.sqlite.cachedStatement(sql: "SELECT roles FROM user WHERE record_name = ?"), arguments: [recordName]) ?? ""
         return Set(text.split(separator: ",").map(String.init))
     }
 
-    static func setRoles(_ roles: Set<String>, of recordName: String, in db: StoreTransaction) throws {
+    func setRoles(_ roles: Set<String>, of recordName: String) throws {
         try db.sqlite.execute(sql: "UPDATE user SET roles = ? WHERE record_name = ?", arguments: [roles.sorted().joined(separator: ","), recordName])
     }
 
     /// Adds a user with their `Users` record and private default zone; a user that exists is
     /// left as it is.
-    static func insert(recordName: String, alias: String, in db: StoreTransaction) throws {
+    func insert(recordName: String, alias: String) throws {
         guard try String.fetchOne(db.sqlite, sql: "SELECT record_name FROM user WHERE record_name = ?", arguments: [recordName]) == nil else { return }
         let now = FieldValue.milliseconds(Date())
         try db.sqlite.execute(sql: "INSERT INTO user (record_name, alias, created_at) VALUES (?, ?, ?)", arguments: [recordName, alias, now])
         try db.sqlite.execute(sql: "INSERT OR IGNORE INTO zone (scope, owner, name) VALUES (?, ?, ?)",
                        arguments: [DatabaseScope.private.rawValue, recordName, ZoneID.defaultZoneName])
-        try insertUsersRecord(recordName, now: now, in: db)
+        try insertUsersRecord(recordName, now: now)
     }
 
     /// The user's `Users` record in the public default zone, as CloudKit keeps one per user.
-    private static func insertUsersRecord(_ recordName: String, now: Int64, in db: StoreTransaction) throws {
+    private func insertUsersRecord(_ recordName: String, now: Int64) throws {
         guard let typeID = try Int64.fetchOne(db.sqlite, sql: "SELECT id FROM record_type WHERE name = 'Users'"),
-              let zone = try ZoneRow.find(.default, scope: .public, in: db) else { return }
+              let zone = try db.zones.find(.default, scope: .public) else { return }
         let sequence = zone.changeSequence + 1
         let blob = FieldCoder.encode([:])
         try db.sqlite.execute(sql: """

@@ -4,10 +4,12 @@ import StratusModel
 
 /// The `asset` table: asset content by its SHA-256 checksum, stored once however many records
 /// point at it.
-enum AssetRows {
+struct SQLiteAssetStorage: AssetStorage {
+    let db: StoreTransaction
+
     /// Stores content in `db`'s transaction (content already there is kept as it is).
     @discardableResult
-    static func insert(_ data: Data, in db: StoreTransaction) throws -> Asset {
+    func insert(_ data: Data) throws -> Asset {
         let checksum = SHA256.hexDigest(data)
         // Bound one by one, so the cached statement does not keep the content (see RecordRowWriter.update).
         let insert = try DirectStatement("INSERT OR IGNORE INTO asset (checksum, size, data) VALUES (?, ?, ?)", in: db)
@@ -18,11 +20,11 @@ enum AssetRows {
         return Asset(fileChecksum: checksum, size: Int64(data.count))
     }
 
-    static func holds(checksum: String, in db: StoreTransaction) throws -> Bool {
+    func holds(checksum: String) throws -> Bool {
         try Bool.fetchOne(db.sqlite.cachedStatement(sql: "SELECT 1 FROM asset WHERE checksum = ?"), arguments: [checksum]) ?? false
     }
 
-    static func data(checksum: String, in db: StoreTransaction) throws -> Data? {
+    func data(checksum: String) throws -> Data? {
         try Data.fetchOne(db.sqlite.cachedStatement(sql: "SELECT data FROM asset WHERE checksum = ?"), arguments: [checksum])
     }
 }

@@ -1,38 +1,10 @@
 import Foundation
-import GRDB
 
 /// The credentials the CloudKit Web Services server accepts, kept in the store they open: API
 /// tokens per container (64 hex digits, as CloudKit mints them and MistKit checks), and web
 /// auth tokens, each naming the user it signs in.
 ///
 /// A token is stored as its SHA-256, so a copy of the store file does not hand out sessions.
-enum ServerCredentialTables {
-    static func register(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v5-server-credentials") { db in
-            try db.execute(sql: """
-                CREATE TABLE server_credential (
-                    digest TEXT PRIMARY KEY,
-                    kind TEXT NOT NULL,
-                    container TEXT NOT NULL,
-                    user TEXT,
-                    created_at INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                """)
-        }
-        migrator.registerMigration("v7-server-keys") { db in
-            try db.execute(sql: """
-                CREATE TABLE server_key (
-                    key_id TEXT PRIMARY KEY,
-                    container TEXT NOT NULL,
-                    public_key TEXT NOT NULL,
-                    user TEXT NOT NULL,
-                    created_at INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                """)
-        }
-    }
-}
-
 extension Store {
     /// What a server credential is.
     public enum CredentialKind: String, Sendable {
@@ -74,26 +46,21 @@ extension Store {
     public func addServerKey(publicKeyPEM: String, container: String, user: String) throws -> String {
         let keyID = Store.randomHex(bytes: 32)
         try write { db in
-            try db.sqlite.execute(sql: "INSERT INTO server_key (key_id, container, public_key, user, created_at) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [keyID, container, publicKeyPEM, user, Int64(Date().timeIntervalSince1970 * 1000)])
+            try db.server.insertServerKey(keyID: keyID, container: container, publicKeyPEM: publicKeyPEM, user: user,
+                                          createdAt: Int64(Date().timeIntervalSince1970 * 1000))
         }
         return keyID
     }
 
     /// The public key (PEM) and user of a server-to-server key of `container`, or nil.
     public func serverKey(_ keyID: String, container: String) throws -> (publicKeyPEM: String, user: String)? {
-        try read { db in
-            let row = try Row.fetchOne(db.sqlite, sql: "SELECT public_key, user FROM server_key WHERE key_id = ? AND container IN (?, ?)",
-                                       arguments: [keyID, container, Store.anyContainer])
-            return row.map { ($0["public_key"], $0["user"]) }
-        }
+        try read { db in try db.server.serverKey(keyID: keyID, container: container, anyContainer: Store.anyContainer) }
     }
 
     private func insertCredential(_ token: String, kind: CredentialKind, container: String, user: String?) throws {
         try write { db in
-            try db.sqlite.execute(sql: "INSERT INTO server_credential (digest, kind, container, user, created_at) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [SHA256.hexDigest(Data(token.utf8)), kind.rawValue, container, user,
-                                       Int64(Date().timeIntervalSince1970 * 1000)])
+            try db.server.insertCredential(digest: SHA256.hexDigest(Data(token.utf8)), kind: kind.rawValue, container: container, user: user,
+                                           createdAt: Int64(Date().timeIntervalSince1970 * 1000))
         }
     }
 
@@ -101,9 +68,8 @@ extension Store {
     /// API token).
     private func credential(_ token: String, kind: CredentialKind, container: String) throws -> String?? {
         try read { db in
-            let row = try Row.fetchOne(db.sqlite.cachedStatement(sql: "SELECT user FROM server_credential WHERE digest = ? AND kind = ? AND container IN (?, ?)"),
-                                       arguments: [SHA256.hexDigest(Data(token.utf8)), kind.rawValue, container, Store.anyContainer])
-            return row.map { $0["user"] as String? }
+            try db.server.credentialUser(digest: SHA256.hexDigest(Data(token.utf8)), kind: kind.rawValue, container: container,
+                                         anyContainer: Store.anyContainer)
         }
     }
 

@@ -3,7 +3,9 @@ import GRDB
 
 /// The fault plan's tables: `fault` (the plan, with how often each fault saw and fired) and
 /// `fault_event` (the newest firings, for `faults log` and the dashboard).
-enum FaultRows {
+struct SQLiteFaultStorage: FaultStorage {
+    let db: StoreTransaction
+
     static let keptEvents: Int64 = 1_000
 
     static func register(in migrator: inout DatabaseMigrator) {
@@ -46,40 +48,40 @@ enum FaultRows {
 
     static let columns = "id, kind, scope, zone, operation, records, token, trigger, trigger_n, probability, seed, retry_after, item_limit, other_fields, seen, fired, last_fired_at, created_at"
 
-    static func insert(_ fault: Fault, in db: StoreTransaction) throws -> Int64 {
-        let (name, n, probability, seed) = triggerColumns(fault.trigger)
+    func insert(_ fault: Fault) throws -> Int64 {
+        let (name, n, probability, seed) = Self.triggerColumns(fault.trigger)
         try db.sqlite.execute(sql: """
             INSERT INTO fault (kind, scope, zone, operation, records, token, trigger, trigger_n, probability, seed, retry_after, item_limit, other_fields, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [fault.kind.rawValue, fault.scope?.rawValue, fault.zoneName, fault.operation?.rawValue,
                              fault.recordNames.joined(separator: "\n"), fault.token, name, n, probability, seed.map { Int64(bitPattern: $0) },
-                             fault.retryAfter, fault.itemLimit, fault.otherDeviceFields, milliseconds(fault.created)])
+                             fault.retryAfter, fault.itemLimit, fault.otherDeviceFields, Self.milliseconds(fault.created)])
         return db.sqlite.lastInsertedRowID
     }
 
-    static func all(in db: StoreTransaction, activeOnly: Bool = false) throws -> [Fault] {
-        try Row.fetchAll(db.sqlite, sql: "SELECT \(columns) FROM fault \(activeOnly ? "WHERE spent = 0" : "") ORDER BY id").compactMap(fault(from:))
+    func all(activeOnly: Bool) throws -> [Fault] {
+        try Row.fetchAll(db.sqlite, sql: "SELECT \(Self.columns) FROM fault \(activeOnly ? "WHERE spent = 0" : "") ORDER BY id").compactMap(Self.fault(from:))
     }
 
     /// Whether any fault can still fire.
-    static func anyArmed(in db: StoreTransaction) throws -> Bool {
+    func anyArmed() throws -> Bool {
         try Bool.fetchOne(db.sqlite, sql: "SELECT EXISTS (SELECT 1 FROM fault WHERE spent = 0)") ?? false
     }
 
-    static func saveCounts(_ fault: Fault, in db: StoreTransaction) throws {
+    func saveCounts(_ fault: Fault) throws {
         try db.sqlite.execute(sql: "UPDATE fault SET seen = ?, fired = ?, spent = ?, last_fired_at = ? WHERE id = ?",
-                       arguments: [fault.seen, fault.fired, fault.isSpent, fault.lastFired.map(milliseconds), fault.id])
+                       arguments: [fault.seen, fault.fired, fault.isSpent, fault.lastFired.map(Self.milliseconds), fault.id])
     }
 
-    static func logFiring(_ fault: Fault, call: FaultCall, message: String, in db: StoreTransaction) throws {
+    func logFiring(_ fault: Fault, call: FaultCall, message: String) throws {
         try db.sqlite.execute(sql: "INSERT INTO fault_event (fault_id, time, kind, operation, database, zone, message) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       arguments: [fault.id, milliseconds(Date()), fault.kind.rawValue, call.operation.rawValue, call.scope.name,
+                       arguments: [fault.id, Self.milliseconds(Date()), fault.kind.rawValue, call.operation.rawValue, call.scope.name,
                                    call.zoneNames.sorted().first, message])
         let id = db.sqlite.lastInsertedRowID
-        if id % 100 == 0 { try db.sqlite.execute(sql: "DELETE FROM fault_event WHERE id <= ?", arguments: [id - keptEvents]) }
+        if id % 100 == 0 { try db.sqlite.execute(sql: "DELETE FROM fault_event WHERE id <= ?", arguments: [id - Self.keptEvents]) }
     }
 
-    static func events(after id: Int64?, limit: Int, in db: StoreTransaction) throws -> [FaultEvent] {
+    func events(after id: Int64?, limit: Int) throws -> [FaultEvent] {
         let rows: [Row]
         if let id {
             rows = try Row.fetchAll(db.sqlite, sql: "SELECT id, fault_id, time, kind, operation, database, zone, message FROM fault_event WHERE id > ? ORDER BY id LIMIT ?",
@@ -127,7 +129,7 @@ enum FaultRows {
     private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
     /// Removes one fault, or (nil) the whole plan and its log; returns how many faults went.
-    static func remove(id: Int64?, in db: StoreTransaction) throws -> Int {
+    func remove(id: Int64?) throws -> Int {
         if let id {
             try db.sqlite.execute(sql: "DELETE FROM fault WHERE id = ?", arguments: [id])
             return db.sqlite.changesCount
@@ -137,30 +139,4 @@ enum FaultRows {
         try db.sqlite.execute(sql: "DELETE FROM fault_event")
         return removed
     }
-}
-
-/// One firing of a fault, as `faults log` shows it.
-public struct FaultEvent: Sendable, Hashable {
-    public var id: Int64
-    public var faultID: Int64
-    public var time: Date
-    public var kind: FaultKind
-    public var operation: FaultOperation
-    public var database: String
-    public var zoneName: String?
-    /// The error the call got (or, for `serverRecordChanged`, what the other device did).
-    public var message: String
-
-    public init(id: Int64, faultID: Int64, time: Date, kind: FaultKind, operation: FaultOperation, database: String,
-                zoneName: String?, message: String) {
-        self.id = id
-        self.faultID = faultID
-        self.time = time
-        self.kind = kind
-        self.operation = operation
-        self.database = database
-        self.zoneName = zoneName
-        self.message = message
-    }
-
 }
