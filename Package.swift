@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "stratus", targets: ["stratus"]),
+        .library(name: "StratusCloud", targets: ["StratusCloud"]),
         .library(name: "StratusEngine", targets: ["StratusEngine"]),
         .library(name: "StratusPredicates", targets: ["StratusPredicates"]),
         .library(name: "StratusTerminal", targets: ["StratusTerminal"]),
@@ -27,13 +28,16 @@ let package = Package(
         .target(name: "StratusText"),
         // The NSPredicate format language under CloudKit's rules. Pure logic, no I/O.
         .target(name: "StratusPredicates", dependencies: ["StratusModel", "StratusText"]),
+        // CloudKit's vocabulary, shared by every backend, transport and front end: records and
+        // their IDs, zones, databases, pages of changes, save policies and CloudKit's errors.
+        .target(name: "StratusCloud", dependencies: ["StratusModel", "StratusPredicates"]),
         // SQLite's process-wide options, set before its first use (`sqlite3_config` is variadic).
         .target(name: "CSQLiteSetup", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The record engine, stored in SQLite through GRDB.
         .target(
             name: "StratusEngine",
             dependencies: [
-                "StratusModel", "StratusPredicates", "CSQLiteSetup",
+                "StratusModel", "StratusPredicates", "StratusCloud", "CSQLiteSetup",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the bulk write path's statements (DirectStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -47,7 +51,7 @@ let package = Package(
         .target(
             name: "StratusBench",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusEngine", "StratusDashboard", "StratusServer",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine", "StratusDashboard", "StratusServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -56,7 +60,7 @@ let package = Package(
         .target(
             name: "StratusServer",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusEngine",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // Server-to-server keys: P-256 ECDSA signatures.
@@ -67,11 +71,11 @@ let package = Package(
         // A small terminal UI toolkit that knows nothing of records.
         .target(name: "StratusTerminal", dependencies: ["CNcurses", "StratusText"]),
         // The dashboard: state, update, views and the key map, in the Elm architecture.
-        .target(name: "StratusDashboard", dependencies: ["StratusEngine", "StratusTerminal", "StratusModel", "StratusPredicates"]),
+        .target(name: "StratusDashboard", dependencies: ["StratusCloud", "StratusEngine", "StratusTerminal", "StratusModel", "StratusPredicates"]),
         .executableTarget(
             name: "stratus",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusEngine", "StratusBench", "StratusDashboard", "StratusTerminal",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine", "StratusBench", "StratusDashboard", "StratusTerminal",
                 "StratusServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -79,27 +83,27 @@ let package = Package(
         // What the test targets share: temporary folders and stores, running the built binary,
         // a lock, bind mounts, waiting for a condition. Not a test target itself, and not
         // dependent on `stratus` (an executable cannot be imported).
-        .target(name: "StratusTestSupport", dependencies: ["StratusEngine"], path: "Tests/StratusTestSupport"),
+        .target(name: "StratusTestSupport", dependencies: ["StratusCloud", "StratusEngine"], path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusTestSupportTests", dependencies: ["StratusTestSupport"]),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusPredicatesTests", dependencies: ["StratusPredicates", "StratusModel"]),
-        .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusModel", "StratusPredicates", "StratusTestSupport"]),
+        .testTarget(name: "StratusEngineTests", dependencies: ["StratusCloud", "StratusEngine", "StratusModel", "StratusPredicates", "StratusTestSupport"]),
         .testTarget(name: "StratusTerminalTests", dependencies: ["StratusTerminal", "StratusTestSupport"]),
         .testTarget(
             name: "StratusDashboardTests",
-            dependencies: ["StratusDashboard", "StratusEngine", "StratusTerminal", "StratusModel", "StratusTestSupport"],
+            dependencies: ["StratusDashboard", "StratusCloud", "StratusEngine", "StratusTerminal", "StratusModel", "StratusTestSupport"],
             exclude: ["Snapshots"]
         ),
         // Crash safety, several processes, fuzzing inputs, bad input: runs the built binary too.
         .testTarget(
             name: "StratusReliabilityTests",
             dependencies: [
-                "stratus", "StratusEngine", "StratusModel", "StratusPredicates", "StratusTerminal", "StratusTestSupport",
+                "stratus", "StratusCloud", "StratusEngine", "StratusModel", "StratusPredicates", "StratusTerminal", "StratusTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Real HTTP on loopback against the server, in process and through the built binary.
-        .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusEngine", "StratusModel", "stratus", "StratusTestSupport"]),
+        .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusCloud", "StratusEngine", "StratusModel", "stratus", "StratusTestSupport"]),
         // Runs the built `stratus` binary, so it depends on it to have it built.
         .testTarget(name: "StratusCLITests", dependencies: ["stratus", "StratusTestSupport"]),
     ]

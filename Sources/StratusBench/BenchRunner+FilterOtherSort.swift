@@ -2,6 +2,7 @@ import GRDB
 import StratusEngine
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// `query-filter-other-sort`: queries whose filter is on one field and whose order is another's,
 /// so no one index gives both. A token search sorted by rating, and a price range sorted by
@@ -53,10 +54,10 @@ extension BenchRunner {
     /// The median time of the first page, or of page 50 fetched from the cursor of page 49;
     /// and the record whose first sort value is the group the page starts in (the first page's
     /// first record, or the one page 50's cursor follows).
-    private func stratusPage(_ query: Query, deep: Bool) throws -> (milliseconds: Double, rows: Int, startRecord: StratusEngine.Record?) {
+    private func stratusPage(_ query: Query, deep: Bool) throws -> (milliseconds: Double, rows: Int, startRecord: StratusCloud.Record?) {
         let db = store.database(.private)
         var cursor: String?
-        var startRecord: StratusEngine.Record?
+        var startRecord: StratusCloud.Record?
         if deep {
             var page = try db.records(matching: query, inZoneWith: zoneID, resultsLimit: 100)
             for _ in 1..<(Self.deepPage - 1) {

@@ -4,6 +4,7 @@ import StratusDashboard
 import StratusEngine
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// Builds (or reuses) a Stratus store of N venues and the same data in a hand-made SQLite
 /// baseline, then runs each workload on both and reports medians and ratios.

@@ -5,6 +5,7 @@ import FoundationNetworking
 import StratusEngine
 import StratusModel
 import StratusServer
+import StratusCloud
 
 /// The CKWS server on loopback with several clients at once, beside the same engine calls made
 /// in process: what HTTP and JSON add to a lookup of 10 records, a query page of 100 and a save.

@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 extension CloudDatabase {
     /// Runs `body` with a writer whose batches are checked and written exactly as

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 extension CloudDatabase {
     /// The default page size of change playback, CloudKit Web Services' limit per response.

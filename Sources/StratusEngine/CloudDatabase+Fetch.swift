@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// The outcome of fetching one record by name.
 public struct FetchedRecord: Sendable {

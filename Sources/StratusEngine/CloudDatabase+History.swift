@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// What a compaction did.
 public struct HistoryCompaction: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 extension CloudDatabase {
     /// Saves and deletes records in one transaction, as `CKModifyRecordsOperation`.

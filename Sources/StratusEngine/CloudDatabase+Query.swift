@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 extension CloudDatabase {
     /// Records per page when the caller sets no limit.

@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 extension CloudDatabase {
     /// The most notifications one read returns when the caller sets no limit.

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// One database of a store (public, private or shared) as one user sees it: the counterpart
 /// of `CKDatabase`, with the same method names.

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 extension Store {
     /// Makes the store's schema what `document` declares, as `cktool import-schema` does: record

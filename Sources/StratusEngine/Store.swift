@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// A local CloudKit container: one SQLite file in WAL mode holding the public, private and
 /// shared databases, their zones, records, schema and change history.

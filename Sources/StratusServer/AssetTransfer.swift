@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import StratusEngine
+import StratusCloud
 
 /// The asset bytes themselves: `POST /assets/upload/TICKET` stores an upload, and
 /// `GET /assets/download/CONTAINER/ENVIRONMENT/CHECKSUM` serves an asset's content (the URL a

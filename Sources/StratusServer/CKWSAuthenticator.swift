@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// Decides who a request acts as, as CloudKit does: an API token of the container is always
 /// needed; a web auth token signs a user in; without one, only the public database's reads

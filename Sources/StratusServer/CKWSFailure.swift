@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// A whole-request error as CloudKit Web Services sends it: an HTTP status and
 /// `{"uuid", "serverErrorCode", "reason", "retryAfter"?, "redirectURL"?}`.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// Answers CloudKit Web Services requests: reads the path, the credentials and the JSON body,
 /// runs the endpoint on the engine (off the event loop: SQLite calls block), and writes the

@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// Which store answers a request for a container and environment.
 public enum StoreSource: Sendable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// The options every data command takes.
 struct CommonOptions: ParsableArguments {

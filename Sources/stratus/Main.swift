@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// `stratus`: a local CloudKit on the command line.
 struct Stratus: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// Where the store lives when `--store` is not given, and how commands open it.
 enum StoreLocation {

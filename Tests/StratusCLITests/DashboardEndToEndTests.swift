@@ -1,6 +1,7 @@
 import Foundation
 import StratusTestSupport
 import Testing
+import StratusCloud
 
 /// The real `stratus dashboard` in a tmux pane: start, tabs, a query and a fetch, resize,
 /// NO_COLOR, TERM=dumb, and the terminal given back on q and on SIGTERM. Each test polls the

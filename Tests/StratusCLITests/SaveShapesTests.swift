@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StratusCloud
 
 /// `stratus save` on files shaped as iCloud hands them out.
 @Suite(.serialized) struct SaveShapesTests {

@@ -3,6 +3,7 @@ import Testing
 import StratusEngine
 import StratusModel
 @testable import StratusDashboard
+import StratusCloud
 
 /// Act As: the picker (`A`) and `:user`, the breadcrumb, what each user sees, the choice kept in
 /// the store's preferences, and refusals in the status line. Queries go to the real engine.

@@ -4,6 +4,7 @@ import StratusEngine
 import StratusModel
 import StratusTerminal
 import Testing
+import StratusCloud
 
 /// The dashboard as the executable runs it: the event loop, background effects posting
 /// through the mailbox, frames on the in-memory backend.

@@ -4,6 +4,7 @@ import StratusEngine
 import StratusModel
 import StratusTerminal
 @testable import StratusDashboard
+import StratusCloud
 
 /// The Core Data / SwiftData lens in the inspector: on by itself in Core Data's zone, `L`
 /// toggles it; a to-one relationship and a many-to-many link are followed with Enter.

@@ -4,6 +4,7 @@ import StratusEngine
 import StratusModel
 import StratusTerminal
 import Testing
+import StratusCloud
 
 /// Without `--type`, the Query tab starts on the record type with the most records in the
 /// zone (ties: the first by name), from the engine's grouped count.

@@ -4,6 +4,7 @@ import StratusEngine
 import StratusModel
 import StratusTerminal
 @testable import StratusDashboard
+import StratusCloud
 
 /// The Faults tab on the real engine: a fault added with keys (its options checked as typed),
 /// calls meeting it, the counts and firings following, removal; and compaction from the

@@ -4,6 +4,7 @@ import StratusEngine
 import StratusModel
 import StratusTerminal
 import Testing
+import StratusCloud
 
 /// `%@` arguments in the filter editor: one row per specifier under the text, each checked
 /// as typed with the command line's `--arg` syntax, bound for the live check and passed to the

@@ -5,6 +5,7 @@ import StratusModel
 import StratusPredicates
 import StratusTerminal
 import Testing
+import StratusCloud
 
 /// Scripted key presses on the state machine, with a real demo store and its engine behind it.
 @Suite struct InteractionTests {

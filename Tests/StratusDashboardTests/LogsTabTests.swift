@@ -4,6 +4,7 @@ import StratusEngine
 import StratusModel
 import StratusTerminal
 @testable import StratusDashboard
+import StratusCloud
 
 /// The Logs tab: the server's requests as they are logged, following the newest.
 @Suite struct LogsTabTests {

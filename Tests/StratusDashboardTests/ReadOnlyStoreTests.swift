@@ -5,6 +5,7 @@ import StratusModel
 import StratusTerminal
 import StratusTestSupport
 import Testing
+import StratusCloud
 
 /// The dashboard on a store it cannot write: browsing works, an edit says why it failed.
 @Suite struct ReadOnlyStoreTests {

@@ -3,6 +3,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// The engine's query runner with a record of its calls, for tests that count how often the
 /// dashboard runs a query or fetches a page. Every call goes to the engine.

@@ -5,6 +5,7 @@ import StratusPredicates
 import StratusModel
 import StratusTerminal
 import Testing
+import StratusCloud
 
 /// Deep scrolls keep a window of result pages: far pages are dropped, remembered by the
 /// cursor they started from, and fetched again when the viewport comes back; row numbers,

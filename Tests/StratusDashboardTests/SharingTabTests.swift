@@ -3,6 +3,7 @@ import Testing
 import StratusEngine
 import StratusModel
 @testable import StratusDashboard
+import StratusCloud
 
 /// The Sharing tab and the inspector's share line, on the real engine: alice shares trip-1 of
 /// her zone Trips; bob accepted it; carol is not in it.

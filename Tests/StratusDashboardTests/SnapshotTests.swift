@@ -5,6 +5,7 @@ import StratusModel
 import StratusPredicates
 import StratusTerminal
 import Testing
+import StratusCloud
 
 /// Render snapshots: each view drawn from a fixed state (CJK and emoji in the data) at 80x24,
 /// 120x40 and 60x20, compared with the text in `Snapshots/NAME-WxH.txt`.

@@ -4,6 +4,7 @@ import StratusEngine
 import StratusModel
 import StratusTerminal
 import Testing
+import StratusCloud
 
 /// The Subscriptions tab with scripted keys against a real store: making a subscription with
 /// the dialog and the filter editor, deleting one, and notifications arriving in the panel.

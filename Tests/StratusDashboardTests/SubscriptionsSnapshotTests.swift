@@ -4,6 +4,7 @@ import Foundation
 import StratusModel
 import StratusTerminal
 import Testing
+import StratusCloud
 
 extension Fixtures {
     static let subscriptions: [Subscription] = [

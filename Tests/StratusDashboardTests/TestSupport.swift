@@ -5,6 +5,7 @@ import StratusModel
 import StratusTerminal
 import StratusTestSupport
 import Testing
+import StratusCloud
 
 /// Runs the dashboard's update against a real store, executing effects synchronously and
 /// feeding their results back, as the event loop would but without threads. Queries go to the

@@ -4,6 +4,7 @@ import StratusEngine
 import StratusModel
 import StratusTerminal
 @testable import StratusDashboard
+import StratusCloud
 
 /// `U` and `R` on the real engine: a save, a delete and a bulk delete undone and redone; an
 /// undo that would overwrite a later change refuses.

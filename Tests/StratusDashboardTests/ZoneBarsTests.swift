@@ -4,6 +4,7 @@ import StratusEngine
 import StratusModel
 import StratusTerminal
 @testable import StratusDashboard
+import StratusCloud
 
 /// The Zones tab's bars: the selected zone's records per type, counted by the engine.
 @Suite struct ZoneBarsTests {

@@ -4,6 +4,7 @@ import StratusEngine
 import StratusModel
 import StratusTerminal
 import Testing
+import StratusCloud
 
 /// The Zones tab makes zones (private database only, names checked as the engine checks
 /// them) and deletes them after a confirmation that says what goes with them.

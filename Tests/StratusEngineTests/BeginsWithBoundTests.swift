@@ -3,6 +3,7 @@ import Testing
 import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// A BEGINSWITH read from a field's index is bounded above by the least string after every
 /// string with the prefix, so no value beginning with it falls outside, whatever follows it.
@@ -25,8 +26,8 @@ import StratusTestSupport
         let temp = try TemporaryStore()
         let zone = try temp.zone("Words")
         let titles = ["Quiet", "Quiet Mill", "Quiet\u{10FFFF}\u{10FFFF}\u{10FFFF}x", "Quiet\u{10FFFF}", "Quieu", "Quies", "Qu"]
-        let records = titles.enumerated().map { index, title -> StratusEngine.Record in
-            var record = StratusEngine.Record(recordType: "Word", recordID: RecordID(recordName: "w\(index)", zoneID: zone))
+        let records = titles.enumerated().map { index, title -> StratusCloud.Record in
+            var record = StratusCloud.Record(recordType: "Word", recordID: RecordID(recordName: "w\(index)", zoneID: zone))
             record["title"] = .string(title)
             return record
         }

@@ -4,6 +4,7 @@ import Testing
 import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// `writeInBulk`: batches checked and written as `modifyRecords` writes them, in few transactions.
 @Suite struct BulkWriteTests {

@@ -3,6 +3,7 @@ import Testing
 import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// Each change keeps which fields it set or removed, and playback says them.
 @Suite struct ChangedKeysTests {

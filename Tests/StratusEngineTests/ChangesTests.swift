@@ -3,6 +3,7 @@ import Testing
 import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 @Suite struct ChangesTests {
     private func names(_ page: ZoneChangesPage) -> [String] { page.playedNames }

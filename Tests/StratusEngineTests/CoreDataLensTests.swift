@@ -3,6 +3,7 @@ import StratusEngine
 import StratusModel
 import Testing
 import StratusTestSupport
+import StratusCloud
 
 @Suite struct CoreDataLensTests {
     private let zone = ZoneID(zoneName: CoreDataLens.zoneName)

@@ -4,6 +4,7 @@ import StratusModel
 import StratusPredicates
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// Thousands of random checked predicates over random records: what the engine's index-driven
 /// query returns (through every cursor page) must equal the in-memory evaluator run over every

@@ -3,6 +3,7 @@ import Testing
 @testable import StratusEngine
 import StratusModel
 import StratusTestSupport
+import StratusCloud
 
 /// A line import looks through a record's fields for embedded asset content only when the line
 /// could hold a `data:` URL; these check that the shortcut never skips one.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StratusCloud
 
 /// The engine's errors reach the command line, the dashboard and web clients of the server
 /// alike, so they speak CloudKit's words: no command, flag or backticked advice of one front end.

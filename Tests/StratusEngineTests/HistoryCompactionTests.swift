@@ -3,6 +3,7 @@ import Foundation
 import StratusModel
 import Testing
 import StratusTestSupport
+import StratusCloud
 
 @Suite struct HistoryCompactionTests {
     private func note(_ name: String, _ value: Int64, zone: ZoneID) -> Record {

@@ -4,6 +4,7 @@ import Testing
 import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// An import inserts its record rows 256 to a statement; a store must end as if each record had
 /// been written alone, whatever a chunk holds: names met twice, names the store holds already,

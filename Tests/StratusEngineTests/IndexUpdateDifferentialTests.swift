@@ -4,6 +4,7 @@ import Testing
 import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// Replacing a record moves only the index rows of changed fields (RecordIndexer.update). That
 /// is right only if every record's rows are exactly what its stored fields give under its
@@ -94,16 +95,16 @@ import StratusTestSupport
             : ["title", "note", "tags", "n", "x", "at", "place", "owner", "links", "raw", "file", "plain", "extra"]
     }
 
-    static func newRecord(_ id: RecordID, assets: [Asset], _ random: inout Random) -> StratusEngine.Record {
+    static func newRecord(_ id: RecordID, assets: [Asset], _ random: inout Random) -> StratusCloud.Record {
         let type = type(of: id.recordName)
-        var record = StratusEngine.Record(recordType: type, recordID: id)
+        var record = StratusCloud.Record(recordType: type, recordID: id)
         for field in fieldNames(of: type) where random.chance(field == "extra" ? 20 : 70) {
             record[field] = value(field, type: type, assets: assets, &random)
         }
         return record
     }
 
-    static func change(_ record: inout StratusEngine.Record, assets: [Asset], _ random: inout Random) {
+    static func change(_ record: inout StratusCloud.Record, assets: [Asset], _ random: inout Random) {
         for field in fieldNames(of: record.recordType) {
             switch random.next(100) {
             case 0..<25: record[field] = value(field, type: record.recordType, assets: assets, &random)
@@ -115,8 +116,8 @@ import StratusTestSupport
     }
 
     /// Every record of both zones, by name.
-    static func records(_ database: CloudDatabase, zones: [ZoneID]) throws -> [RecordID: StratusEngine.Record] {
-        var found: [RecordID: StratusEngine.Record] = [:]
+    static func records(_ database: CloudDatabase, zones: [ZoneID]) throws -> [RecordID: StratusCloud.Record] {
+        var found: [RecordID: StratusCloud.Record] = [:]
         for zone in zones {
             for item in try database.records(for: names.map { RecordID(recordName: $0, zoneID: zone) }) {
                 if let record = try? item.result.get() { found[record.recordID] = record }
@@ -217,7 +218,7 @@ import StratusTestSupport
                 chosen.removeAll { name in deleting.contains { $0.recordName == name } }
                 if roll >= 92 { chosen = [] }
             }
-            var saving: [StratusEngine.Record] = []
+            var saving: [StratusCloud.Record] = []
             for name in chosen {
                 let id = RecordID(recordName: name, zoneID: zone)
                 if var record = existing[id] {
@@ -242,7 +243,7 @@ import StratusTestSupport
         try fresh.store.importSchema(try temp.store.exportSchema())
         _ = try fresh.zone("Z")
         for data in [Data("one".utf8), Data("two".utf8)] { _ = try fresh.store.putAsset(data) }
-        let copies = final.values.map { StratusEngine.Record(recordType: $0.recordType, recordID: $0.recordID, fields: $0.fields) }
+        let copies = final.values.map { StratusCloud.Record(recordType: $0.recordType, recordID: $0.recordID, fields: $0.fields) }
         _ = try fresh.privateDB.modifyRecords(saving: copies).savedRecords()
         #expect(try Self.records(fresh.privateDB, zones: zones).mapValues(\.fields) == final.mapValues(\.fields))
 

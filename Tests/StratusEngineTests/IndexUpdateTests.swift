@@ -4,6 +4,7 @@ import Testing
 import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// Replacing a record moves only the index rows of the fields whose stored values changed: the
 /// rest stay as they are, and queries answer as if every row had been written anew.
@@ -22,7 +23,7 @@ import StratusTestSupport
                     BEGIN INSERT INTO index_log VALUES ('added', new.field_id, new.value); END;
                 """)
         }
-        let record = StratusEngine.Record(recordType: "Note", recordID: RecordID(recordName: "r", zoneID: zone), fields: [
+        let record = StratusCloud.Record(recordType: "Note", recordID: RecordID(recordName: "r", zoneID: zone), fields: [
             "title": .string("Harbour lights"), "rank": .int64(3), "tags": .list(.string, [.string("blue"), .string("green")]), "body": .string("quiet evening tide"),
         ])
         _ = try temp.privateDB.modifyRecords(saving: [record]).savedRecords()
@@ -45,7 +46,7 @@ import StratusTestSupport
             .records.map(\.recordName)
     }
 
-    private static func save(_ temp: TemporaryStore, _ zone: ZoneID, _ change: (inout StratusEngine.Record) -> Void) throws {
+    private static func save(_ temp: TemporaryStore, _ zone: ZoneID, _ change: (inout StratusCloud.Record) -> Void) throws {
         var record = try #require(try temp.privateDB.records(for: [RecordID(recordName: "r", zoneID: zone)]).first).result.get()
         change(&record)
         _ = try temp.privateDB.modifyRecords(saving: [record]).savedRecords()
@@ -107,8 +108,8 @@ import StratusTestSupport
         let temp = try TemporaryStore()
         let zone = try temp.zone("Z")
         let db = temp.privateDB
-        let parent = StratusEngine.Record(recordType: "Item", recordID: RecordID(recordName: "parent", zoneID: zone), fields: ["title": .string("p")])
-        let child = StratusEngine.Record(recordType: "Item", recordID: RecordID(recordName: "child", zoneID: zone), fields: [
+        let parent = StratusCloud.Record(recordType: "Item", recordID: RecordID(recordName: "parent", zoneID: zone), fields: ["title": .string("p")])
+        let child = StratusCloud.Record(recordType: "Item", recordID: RecordID(recordName: "child", zoneID: zone), fields: [
             "owner": .reference(Reference(recordName: "parent", action: .deleteSelf)),
             "links": .list(.reference, [.reference(Reference(recordName: "parent", action: .deleteSelf))]),
         ])
@@ -127,7 +128,7 @@ import StratusTestSupport
     @Test func reimportingAnExportMovesNoIndexRow() throws {
         let (temp, zone) = try Self.store()
         let others = (0..<50).map { index in
-            StratusEngine.Record(recordType: "Note", recordID: RecordID(recordName: "n\(index)", zoneID: zone),
+            StratusCloud.Record(recordType: "Note", recordID: RecordID(recordName: "n\(index)", zoneID: zone),
                    fields: ["title": .string("note \(index)"), "rank": .int64(Int64(index % 7)), "body": .string("word\(index) tide")])
         }
         _ = try temp.privateDB.modifyRecords(saving: others).savedRecords()

@@ -6,6 +6,7 @@ import Testing
 import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 @Suite struct InterchangeTests {
     /// Records of every type in two zones of the private database, one updated by another user.

@@ -4,6 +4,7 @@ import StratusModel
 import StratusPredicates
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// When few records lack a query's sort field, one pass over the indexes finds them all; a page
 /// among them then carries those that follow (`lackingLookahead`), so the next pages load them
@@ -16,8 +17,8 @@ import StratusTestSupport
     static func store() throws -> (TemporaryStore, ZoneID) {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Items")
-        let records = (0..<3_600).map { index -> StratusEngine.Record in
-            var record = StratusEngine.Record(recordType: "Item", recordID: RecordID(recordName: "i\(index)", zoneID: zone))
+        let records = (0..<3_600).map { index -> StratusCloud.Record in
+            var record = StratusCloud.Record(recordType: "Item", recordID: RecordID(recordName: "i\(index)", zoneID: zone))
             record["k"] = .int64(index % 3 == 0 ? 0 : 1)
             if index % 25 != 0 { record["r"] = .int64(Int64(index * 37 % 1_000)) }
             return record
@@ -230,7 +231,7 @@ import StratusTestSupport
         let listed = Array(before.prefix(4))
         var given = try db.record(for: RecordID(recordName: listed[1], zoneID: zone))
         given["r"] = .int64(5)
-        var late = StratusEngine.Record(recordType: "Item", recordID: RecordID(recordName: "late", zoneID: zone))
+        var late = StratusCloud.Record(recordType: "Item", recordID: RecordID(recordName: "late", zoneID: zone))
         late["k"] = .int64(1)
         _ = try db.modifyRecords(saving: [given, late], deleting: [RecordID(recordName: listed[3], zoneID: zone)], savePolicy: .allKeys).savedRecords()
         let after = try Self.rest(from: cursor, db)
@@ -243,7 +244,7 @@ import StratusTestSupport
     @Test func idsACursorWasForgedToListAreCheckedLikeAnyCandidate() throws {
         let (temp, zone) = try Self.store()
         let db = temp.privateDB
-        var stranger = StratusEngine.Record(recordType: "Item", recordID: RecordID(recordName: "stranger", zoneID: try temp.zone("Other")))
+        var stranger = StratusCloud.Record(recordType: "Item", recordID: RecordID(recordName: "stranger", zoneID: try temp.zone("Other")))
         stranger["k"] = .int64(1)
         _ = try db.modifyRecords(saving: [stranger]).savedRecords()
         let (cursor, decoded) = try Self.firstLackingCursor(db, zone, temp.store)

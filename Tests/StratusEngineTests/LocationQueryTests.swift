@@ -5,6 +5,7 @@ import StratusModel
 import StratusPredicates
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// Distance queries where a spatial index most easily goes wrong: across the antimeridian, at
 /// the poles, after edits and deletes (lists of locations are indexed too), and in a store whose locations
@@ -18,9 +19,9 @@ import StratusTestSupport
     private func placesStore() throws -> (TemporaryStore, ZoneID) {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Places")
-        var records: [StratusEngine.Record] = []
+        var records: [StratusCloud.Record] = []
         for (name, latitude, longitude) in places {
-            var record = StratusEngine.Record(recordType: "Place", recordID: RecordID(recordName: name, zoneID: zone))
+            var record = StratusCloud.Record(recordType: "Place", recordID: RecordID(recordName: name, zoneID: zone))
             record["location"] = .location(Location(latitude: latitude, longitude: longitude))
             record["visits"] = .list(.location, [.location(Location(latitude: latitude, longitude: longitude)),
                                                  .location(Location(latitude: 0, longitude: 0))])

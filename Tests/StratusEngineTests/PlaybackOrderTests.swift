@@ -3,6 +3,7 @@ import StratusEngine
 import StratusModel
 import Testing
 import StratusTestSupport
+import StratusCloud
 
 @Suite struct PlaybackOrderTests {
     private func names(_ page: ZoneChangesPage) -> [String] { page.playedNames }

@@ -5,6 +5,7 @@ import StratusModel
 import StratusPredicates
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// A sorted page's cursor carries the matches that follow it (`QueryLookahead`), so the next
 /// page loads them by id instead of reading and sorting their group again. The answer must be
@@ -63,7 +64,7 @@ import StratusTestSupport
         let listed = try lookahead.ids.prefix(3).map { id in try #require(try Self.name(ofRow: id, in: temp.store)) }
         var moved = try #require(all.first { $0.recordName == listed[1] })
         moved["u"] = .int64(100_000)
-        var added = StratusEngine.Record(recordType: "Thing", recordID: RecordID(recordName: "added", zoneID: zone))
+        var added = StratusCloud.Record(recordType: "Thing", recordID: RecordID(recordName: "added", zoneID: zone))
         added["k"] = .int64(1)
         added["s"] = moved["s"]
         added["u"] = .int64(-1)
@@ -80,7 +81,7 @@ import StratusTestSupport
             page = try db.records(continuingMatchFrom: next, resultsLimit: 40)
             rest += page.records
         }
-        let now = try db.recordZoneChanges(inZoneWith: zone, resultsLimit: 5_000).changes.compactMap { change -> StratusEngine.Record? in
+        let now = try db.recordZoneChanges(inZoneWith: zone, resultsLimit: 5_000).changes.compactMap { change -> StratusCloud.Record? in
             if case .changed(let record) = change { return record }
             return nil
         }
@@ -96,15 +97,15 @@ import StratusTestSupport
         let (temp, zone, all) = try SortIndexStreamingTests.store()
         let db = temp.privateDB
         let other = try temp.zone("Other")
-        var stranger = StratusEngine.Record(recordType: "Thing", recordID: RecordID(recordName: "stranger", zoneID: other))
+        var stranger = StratusCloud.Record(recordType: "Thing", recordID: RecordID(recordName: "stranger", zoneID: other))
         stranger["k"] = .int64(1)
         stranger["s"] = .string("apple")
-        var gadget = StratusEngine.Record(recordType: "Gadget", recordID: RecordID(recordName: "gadget", zoneID: zone))
+        var gadget = StratusCloud.Record(recordType: "Gadget", recordID: RecordID(recordName: "gadget", zoneID: zone))
         gadget["k"] = .int64(1)
         _ = try db.modifyRecords(saving: [stranger, gadget]).savedRecords()
         // Each query fails one of them: `k == 1` is checked on every record streamed from the
         // sort index; `n > 50` drives from its own index, which answers it for the ids it yields.
-        let cases: [(format: String, failing: StratusEngine.Record)] = [
+        let cases: [(format: String, failing: StratusCloud.Record)] = [
             ("k == 1", try #require(all.first { $0["k"] == .int64(0) })),
             ("n > 50", try #require(all.first { $0["n"] == .int64(-7) })),
         ]
@@ -143,7 +144,7 @@ import StratusTestSupport
             let alice = try temp.store.createUser(alias: "alice"), bob = try temp.store.createUser(alias: "bob")
             let aliceDB = temp.store.database(.public, caller: .user(alice.recordName)), bobDB = temp.store.database(.public, caller: .user(bob.recordName))
             for index in 0..<20 {
-                try (index % 2 == 0 ? aliceDB : bobDB).save(StratusEngine.Record(recordType: "Memo", recordID: RecordID(recordName: "m\(index)"),
+                try (index % 2 == 0 ? aliceDB : bobDB).save(StratusCloud.Record(recordType: "Memo", recordID: RecordID(recordName: "m\(index)"),
                                                                                fields: ["cat": .int64(1), "title": .string(String(format: "t%02d", index))]))
             }
             let first = try aliceDB.records(matching: Query(recordType: "Memo", predicateFormat: "cat == 1", sortDescriptors: [QuerySort("title")]), resultsLimit: 2)
@@ -156,9 +157,9 @@ import StratusTestSupport
             let trips = ZoneID(zoneName: "Trips")
             let mine = temp.store.database(.private, user: alice.recordName)
             try mine.modifyRecordZones(saving: [trips])
-            var records = ["rootA", "rootB"].map { StratusEngine.Record(recordType: "Trip", recordID: RecordID(recordName: $0, zoneID: trips), fields: ["cat": .int64(0)]) }
+            var records = ["rootA", "rootB"].map { StratusCloud.Record(recordType: "Trip", recordID: RecordID(recordName: $0, zoneID: trips), fields: ["cat": .int64(0)]) }
             for index in 0..<20 {
-                var record = StratusEngine.Record(recordType: "Trip", recordID: RecordID(recordName: "c\(index)", zoneID: trips),
+                var record = StratusCloud.Record(recordType: "Trip", recordID: RecordID(recordName: "c\(index)", zoneID: trips),
                                                   fields: ["cat": .int64(1), "title": .string(String(format: "t%02d", index))])
                 record.parent = Reference(recordName: index % 2 == 0 ? "rootA" : "rootB")
                 records.append(record)
@@ -183,7 +184,7 @@ import StratusTestSupport
             _ = try temp.store.importSchema(text: schema.replacingOccurrences(of: "%@", with: ""))
             let zone = try temp.zone("D")
             let records = (0..<20).map { index in
-                StratusEngine.Record(recordType: "Doc", recordID: RecordID(recordName: "d\(index)", zoneID: zone),
+                StratusCloud.Record(recordType: "Doc", recordID: RecordID(recordName: "d\(index)", zoneID: zone),
                                      fields: ["title": .string(String(format: "t%02d", index)), "a": .string(index % 2 == 0 ? "a word" : "none"),
                                               "b": .string(index % 2 == 0 ? "none" : "a word")])
             }
@@ -201,7 +202,7 @@ import StratusTestSupport
             let aliceDB = temp.store.database(.private, user: alice.recordName), bobDB = temp.store.database(.private, user: bob.recordName)
             for (db, prefix) in [(aliceDB, "a"), (bobDB, "b")] {
                 _ = try db.modifyRecords(saving: (0..<10).map { index in
-                    StratusEngine.Record(recordType: "Thing", recordID: RecordID(recordName: "\(prefix)\(index)"),
+                    StratusCloud.Record(recordType: "Thing", recordID: RecordID(recordName: "\(prefix)\(index)"),
                                          fields: ["s": .string(index < 8 ? "g" : "h"), "u": .int64(Int64(index))])
                 })
             }
@@ -255,7 +256,7 @@ import StratusTestSupport
     }
 
     /// The query's answer worked out in memory.
-    static func expected(_ records: [StratusEngine.Record], _ query: Query, _ store: Store) throws -> [StratusEngine.Record] {
+    static func expected(_ records: [StratusCloud.Record], _ query: Query, _ store: Store) throws -> [StratusCloud.Record] {
         let schema = try #require(try store.recordTypes().first { $0.name == query.recordType })
         guard case .success(let compiled) = PredicateCompiler.compile(format: query.predicateFormat, arguments: [], recordType: query.recordType,
                                                                      schema: schema, sorts: query.sortDescriptors, now: Date()) else {

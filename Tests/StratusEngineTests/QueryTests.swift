@@ -4,6 +4,7 @@ import StratusModel
 import StratusPredicates
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 @Suite struct QueryTests {
     /// A zone of people with every queryable type, for the listings and operator tests.

@@ -4,6 +4,7 @@ import protocol GRDB.DatabaseValueConvertible
 import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// The fast read path: the field blob's coder, the batch decoder's remembered layouts, and
 /// playback merging record rows with deletions.

@@ -3,6 +3,7 @@ import StratusEngine
 import StratusModel
 import Testing
 import StratusTestSupport
+import StratusCloud
 
 /// One schema per construct real containers export (`cktool export-schema`): each must parse,
 /// import into a store, and come back from the store as the same schema.

@@ -2,6 +2,7 @@ import Foundation
 @testable import StratusEngine
 import StratusModel
 import Testing
+import StratusCloud
 
 @Suite struct RecordCSVTests {
     @Test func cellsQuoteOnlyWhatTheyMustAndKeepEmptyApartFromMissing() throws {

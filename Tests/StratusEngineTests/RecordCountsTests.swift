@@ -4,6 +4,7 @@ import StratusModel
 import Testing
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// `recordCountsByType(inZoneWith:)`: per-type counts of one zone, from an index only.
 @Suite struct RecordCountsTests {

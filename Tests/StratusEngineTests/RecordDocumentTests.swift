@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import Testing
+import StratusCloud
 
 @Suite struct RecordDocumentTests {
     private let iCloudOwner = "_b321aaaaaaaaaaaaaaaaaaaaaaaaaaaa"

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StratusModel
 @testable import StratusEngine
+import StratusCloud
 
 /// A restore reads export lines member by member (``RecordJSON/decodeRestored(utf8:zoneID:)``)
 /// and anything else through the tree (``RecordDocument``): for every line the first accepts, the

@@ -1,3 +1,4 @@
+import StratusCloud
 /// Schema files written from the CloudKit Schema Language grammar, one construct family each,
 /// kept as strings so the test target needs no resources.
 enum SchemaFixtures {

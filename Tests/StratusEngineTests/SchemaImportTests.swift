@@ -5,6 +5,7 @@ import StratusModel
 import StratusPredicates
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 @Suite struct SchemaImportTests {
     private func people(_ temp: TemporaryStore, zone: ZoneID) throws {

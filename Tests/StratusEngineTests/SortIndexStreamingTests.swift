@@ -4,6 +4,7 @@ import StratusModel
 import StratusPredicates
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// A selective term with a sort on another field: when the term matches many records, pages
 /// stream from the sort field's index (checking the term on each record) instead of loading and

@@ -3,6 +3,7 @@ import Testing
 import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 @Suite struct StoreSharingTests {
     @Test func twoStoreHandlesWriteAtOnceAndSeeEachOthersChanges() async throws {

@@ -4,6 +4,7 @@ import StratusModel
 import StratusPredicates
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 @Suite struct SubscriptionTests {
     /// The writer acts from another device than the reader, so every notification is delivered.

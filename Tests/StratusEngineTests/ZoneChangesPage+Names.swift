@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 extension ZoneChangesPage {
     /// The page as the tests read it: record names in order, a deletion as `-name`.

@@ -3,6 +3,7 @@ import Foundation
 import StratusTestSupport
 import StratusModel
 import Testing
+import StratusCloud
 
 /// Read-only stores: every read works (fetch, query, changes, tokens), every write is refused
 /// with a message naming the file and why it is read-only, and the file is left as it was.

@@ -4,6 +4,7 @@ import StratusTestSupport
 import StratusModel
 import StratusTerminal
 import Testing
+import StratusCloud
 
 /// Every bad input of docs/bad-input.md, given to the real binary (or, where the binary cannot
 /// be made to meet it, to the engine): each is answered with a clear error, and the records

@@ -3,6 +3,7 @@ import StratusEngine
 import StratusTestSupport
 import StratusModel
 import Testing
+import StratusCloud
 
 /// Two writer processes and a reader process on one store at once: no busy or locked error
 /// reaches the user, nothing saved goes missing, and playback sees every change exactly once.

@@ -3,6 +3,7 @@ import StratusEngine
 import StratusTestSupport
 import StratusModel
 import Testing
+import StratusCloud
 
 /// Kills a writing `stratus` process with SIGKILL at random moments and checks, after each
 /// kill, that nothing is half-written, lost or played back wrongly. Serialized, as it always

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import Testing
+import StratusCloud
 
 /// Tokens and cursors whose checksum is right but whose contents are not what Stratus writes
 /// (the checksum catches damage, not forgery): each is refused with a CloudKitError.

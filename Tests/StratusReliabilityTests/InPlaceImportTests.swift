@@ -4,6 +4,7 @@ import StratusEngine
 import StratusModel
 import StratusTestSupport
 import Testing
+import StratusCloud
 
 /// An import into a store without records writes its pages straight into the file under a
 /// rollback journal (`LineImportProgress.inPlace`): the store it leaves must equal one filled

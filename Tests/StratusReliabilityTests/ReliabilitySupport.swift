@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// Plays a zone back from `token` (nil: the beginning) to the end, page by page.
 func playBack(_ database: CloudDatabase, zone: ZoneID, since token: String?, pageSize: Int = 150)

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import Testing
+import StratusCloud
 
 /// The fault plan on the wire: each kind with the HTTP status, `serverErrorCode` and
 /// `retryAfter` CloudKit Web Services sends for it.

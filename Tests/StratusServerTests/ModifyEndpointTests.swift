@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import Testing
+import StratusCloud
 
 @Suite struct ModifyEndpointTests {
     private func modify(_ server: ServerHarness, _ operations: String, zone: String = "Notes", atomic: Bool = false) async throws -> ServerHarness.Reply {

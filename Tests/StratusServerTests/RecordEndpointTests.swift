@@ -3,6 +3,7 @@ import StratusEngine
 import StratusModel
 import StratusPredicates
 import Testing
+import StratusCloud
 
 @Suite struct RecordEndpointTests {
     /// A zone of people to query, saved through the engine.

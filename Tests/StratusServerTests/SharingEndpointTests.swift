@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import Testing
+import StratusCloud
 
 /// Users and sharing over real HTTP: each user signs in with their own token, reaches their own
 /// private database, resolves and accepts a share, and finds it in their shared database.

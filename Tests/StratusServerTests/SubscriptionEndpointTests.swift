@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import Testing
+import StratusCloud
 
 @Suite struct SubscriptionEndpointTests {
     @Test func subscriptionsAreMadeListedLookedUpAndDeleted() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import Testing
+import StratusCloud
 
 @Suite struct ZoneAndChangeEndpointTests {
     @Test func zonesAreListedLookedUpMadeAndDeleted() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// A store in a fresh temporary folder, removed when the value goes away: what most engine
 /// tests start from.

@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 /// Act As: which user the dashboard acts as, as the CloudKit Console's Act As, kept for the
 /// store across restarts (in its preferences).

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusTerminal
+import StratusCloud
 
 /// The dashboard's logic, Elm style: `update` takes the state and a message, changes the
 /// state and returns the work to do (effects). No I/O happens here, so every key press can be

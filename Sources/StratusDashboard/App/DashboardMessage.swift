@@ -1,6 +1,7 @@
 import StratusEngine
 import StratusModel
 import StratusTerminal
+import StratusCloud
 
 /// Everything that changes the state: input from the terminal and results posted back by
 /// background work (each result names the job that asked for it; results of cancelled jobs

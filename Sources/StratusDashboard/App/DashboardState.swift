@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusTerminal
+import StratusCloud
 
 /// The tabs, in the order of their number keys.
 public enum DashboardTab: Int, CaseIterable, Hashable, Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusTerminal
+import StratusCloud
 
 /// What effects run against: the store, the query runner, theme files, the clipboard and the
 /// preferences file.

@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// One event of a zone's change playback, kept small (the list can be long).
 public struct ChangeEvent: Hashable, Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusTerminal
+import StratusCloud
 
 /// The Changes tab: what a playback asks for (zone or database, from which token, which fields, in
 /// what order) and what it brought.

@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// The Changes tab's effects: playback, database changes, current tokens.
 extension EffectRunner {

@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// `Ctrl-X` in the Query tab: delete every record the current filter matches. It counts them
 /// first (in the background), asks with the number, deletes in batches of 400 with progress,

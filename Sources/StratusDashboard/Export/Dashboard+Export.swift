@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// `X` in the Query, Fetch and Changes tabs: the current result to a file, as JSON lines in
 /// the CloudKit Web Services shape (what `stratus save` reads back) or CSV, in the background

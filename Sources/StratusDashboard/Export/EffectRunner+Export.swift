@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// Writes the current result to a file, page by page, with progress; a cancelled export
 /// leaves nothing behind (it writes beside the file and renames at the end).

@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// What an export of the current result writes: the Query tab's whole result (every page, not
 /// only the loaded ones), the Fetch tab's records, or the Changes tab's playback from its start

@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 /// The Faults tab: the fault plan (what each fault does, how often it saw and fired), adding a
 /// fault (a kind, then its options in the command line's words, checked as typed), removing

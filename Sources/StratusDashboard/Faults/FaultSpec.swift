@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 /// The options of a new fault as typed in the dashboard, in the command line's words
 /// (`--zone Travel --every 2 --retry-after 5`), so what a person learned in one works in the other.

@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 extension Dashboard {
     static func fetchAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {

@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// The Fetch tab's effect: records by name, in batches.
 extension EffectRunner {

@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// One name asked for and what came back: the record, or the error for that name.
 public struct FetchRow: Sendable {

@@ -1,5 +1,6 @@
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 extension EffectRunner {
     /// Reads one field over the result, a page of 1,000 at a time, up to the sample limit.

@@ -1,4 +1,5 @@
 import StratusTerminal
+import StratusCloud
 
 /// Where a key binding applies. A view is a list of contexts, most specific first; the first
 /// binding found for a key wins.

@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 /// The Logs tab: the server's request log as it grows (the poll starts when the tab is first
 /// opened and runs while the dashboard does), so a record saved over HTTP shows within a second.

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusTerminal
+import StratusCloud
 
 extension Dashboard {
     /// A form with a row per field of the record's type (and any field the record has beyond it).

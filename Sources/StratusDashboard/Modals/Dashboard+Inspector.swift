@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 extension Dashboard {
     static func inspectorKey(_ state: inout DashboardState, _ inspector: InspectorState, action: KeyAction?) -> [Effect] {

@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 extension Dashboard {
     /// Results for the dialogs: the filter editor's check, a record loaded for the inspector or the form, a save, a delete.

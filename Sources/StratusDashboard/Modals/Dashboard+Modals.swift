@@ -3,6 +3,7 @@ import StratusEngine
 import StratusModel
 import StratusPredicates
 import StratusTerminal
+import StratusCloud
 
 extension Dashboard {
     static func handleModalKey(_ state: inout DashboardState, _ modal: Modal, key: Key, action: KeyAction?) -> [Effect] {

@@ -1,5 +1,6 @@
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// A dialog or drill-in over the tabs. The top one of ``DashboardState/modals`` gets the keys.
 public enum Modal: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusTerminal
+import StratusCloud
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

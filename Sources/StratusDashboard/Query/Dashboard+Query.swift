@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 extension Dashboard {
     static let pageSizes = [20, 50, 100, 200, 400]

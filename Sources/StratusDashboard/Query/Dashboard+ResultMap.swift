@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 /// The Query tab's whole result, counted in the background after its first page: the header
 /// says how many records match, and `G` reaches the last one (a fetch of its page from the

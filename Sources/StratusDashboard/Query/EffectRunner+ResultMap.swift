@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 extension EffectRunner {
     /// Walks the result after its first page (from `cursor`), in pages of the engine's largest

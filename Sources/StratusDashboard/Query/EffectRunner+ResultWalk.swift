@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 extension EffectRunner {
     /// Reads a query's whole result a page at a time: from its first page, or from `cursor`

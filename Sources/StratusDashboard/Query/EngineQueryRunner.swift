@@ -1,6 +1,7 @@
 import StratusEngine
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// The dashboard's ``QueryRunner`` over the engine's query API
 /// (`records(matching:inZoneWith:desiredKeys:resultsLimit:)`, `records(continuingMatchFrom:)`,

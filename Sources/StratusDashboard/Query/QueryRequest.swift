@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusPredicates
+import StratusCloud
 
 /// What the Query tab asks the engine for: the engine's ``Query`` and the operation's options.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// One problem with a filter, placed in the format string.
 public struct FilterProblem: Hashable, Sendable {

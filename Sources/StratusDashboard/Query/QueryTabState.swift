@@ -1,6 +1,7 @@
 import StratusEngine
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// The Query tab: what is asked, and the results as a window of pages.
 ///

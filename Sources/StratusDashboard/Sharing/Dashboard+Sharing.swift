@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 /// The Sharing tab: shares the acting user owns (with participants to add and remove, and URLs
 /// to copy) and shares they accepted (Enter opens the zone in the shared database); and the

@@ -3,6 +3,7 @@ import StratusEngine
 import StratusModel
 import StratusPredicates
 import StratusTerminal
+import StratusCloud
 
 extension Dashboard {
     // MARK: - Entering the tab

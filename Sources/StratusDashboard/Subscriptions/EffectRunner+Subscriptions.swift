@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// The Subscriptions tab's effects: subscriptions and the live notifications panel.
 extension EffectRunner {

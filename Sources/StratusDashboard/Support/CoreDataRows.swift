@@ -1,5 +1,6 @@
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// The inspector through the Core Data / SwiftData lens: a `CD_` record as the object it mirrors
 /// (its entity, attributes without the `CD_` prefix, `_ckAsset` companions folded into their

@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// One line of the Schema tab: a record type heading or one of its fields.
 public struct SchemaLine: Hashable, Sendable {

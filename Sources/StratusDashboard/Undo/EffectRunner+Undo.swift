@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 /// Undo and redo against the store: each checks that the record is as this dashboard left
 /// it (its change tag), so an undo never overwrites someone else's later change.

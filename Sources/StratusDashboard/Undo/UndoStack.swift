@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 /// One change this dashboard made, as undo needs it: the record before and after a save, or
 /// the records a delete removed (whole, so undo can put them back).

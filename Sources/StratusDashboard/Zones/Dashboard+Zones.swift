@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 extension Dashboard {
     // MARK: - Zones tab

@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 /// The Zones tab: where its list stands, and the records per type of each zone looked at
 /// (the bars). The zones themselves are the whole dashboard's (`DashboardState.zones`): the

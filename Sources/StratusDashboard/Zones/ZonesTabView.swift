@@ -1,5 +1,6 @@
 import StratusEngine
 import StratusTerminal
+import StratusCloud
 
 /// The Zones tab: the database's zones with owner, record count and current token.
 enum ZonesTabView {

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// The one place that decides what a caller reaches, as CloudKit would let them: which zones
 /// a database shows, and whether a record may be read, created, changed or deleted there.

@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// The public database's security roles for one record type: who may create, read and write
 /// its records, from the schema's GRANT entries.

@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// Which fields a change set or removed, as the `record.changed_keys` column keeps them: the
 /// names one per line; NULL when not known (a record restored by an import).

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// A position in a database's zone-change history.
 struct DatabaseChangeToken: Equatable {

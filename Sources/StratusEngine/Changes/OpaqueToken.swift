@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// The printable, self-checking envelope shared by change tokens and query cursors:
 /// base64url of `version | kind | store UUID | payload | FNV-1a checksum`.

@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// The order a page of zone changes is handed out in. CloudKit promises none, so a sync client
 /// must cope with any; Stratus plays back in change order by default and can hand a page out

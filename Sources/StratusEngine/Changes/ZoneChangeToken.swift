@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// A position in one zone's change history: after change `sequence` of incarnation
 /// `incarnation` of the zone with row id `zoneRowID` in database `scope`.

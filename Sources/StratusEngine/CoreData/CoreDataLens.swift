@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Reads records that NSPersistentCloudKitContainer and SwiftData write as the entities they
 /// stand for: `CD_Trip` records as Trip objects, with their attributes under their own names, a

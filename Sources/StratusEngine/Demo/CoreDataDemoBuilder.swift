@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Fills a store the way NSPersistentCloudKitContainer fills an app's private database: one
 /// zone, `com.apple.coredata.cloudkit.zone`, with `CD_Owner`, `CD_Trip` (and its sub-entity

@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// The words, names and places the demo store is made of, in several scripts.
 enum DemoData {

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Fills a store with the demo data set: several zones and record types using every field
 /// type, CJK and emoji in some values, and a history of updates and deletes so change

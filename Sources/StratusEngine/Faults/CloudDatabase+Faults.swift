@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 extension CloudDatabase {
     /// This database with the fault plan switched off: for reads a caller makes on its own

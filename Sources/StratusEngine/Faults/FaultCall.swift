@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// What one engine call is about, as the fault plan matches it.
 struct FaultCall: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// One firing of a fault, as `faults log` shows it.
 public struct FaultEvent: Sendable, Hashable {

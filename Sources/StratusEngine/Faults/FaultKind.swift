@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// The failures a fault plan can make, each named as CloudKit's `CKError.Code`.
 public enum FaultKind: String, Sendable, CaseIterable, Hashable {

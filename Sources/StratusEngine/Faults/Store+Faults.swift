@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 extension Store {
     /// Adds a fault to the store's plan; every process using the store meets it from its next call.

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// RFC 4180 comma-separated text: rows of cells, quoted where they must be.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Records to restore and the asset content they embed, as ``RecordLinesReader`` reads them
 /// and ``CloudDatabase/importRecords(batches:progress:)`` writes them.

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// What an import's writer tells its reading thread about the zones and record types it has
 /// met: their row ids and the type's fields, under a generation that changes whenever the

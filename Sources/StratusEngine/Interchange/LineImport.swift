@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 extension CloudDatabase {
     /// Restores records from JSON lines (what `exportRecords` writes), as `stratus save --import`

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 extension CloudDatabase {
     /// How many records ``exportRecords(zone:recordType:embedAssets:chunkSize:write:progress:)`` would write.

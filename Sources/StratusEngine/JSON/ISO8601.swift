@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// ISO 8601 dates as people type them: `2024-05-01`, `2024-05-01T10:00:00Z`, with fractions or
 /// an offset.

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// The member names and type tags of the CKWS record shape: a record line repeats dozens of
 /// them, and finding one among these costs less than making a string of its bytes.

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Parses JSON text into `JSONValue`, reporting the line and column of the first problem.
 public struct JSONParser {

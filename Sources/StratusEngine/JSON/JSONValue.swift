@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// A JSON document that keeps what Foundation's parsers lose: object key order, and whether a
 /// number was written as an integer (so an INT64 stays exact and `1.0` stays a double).

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// Writes `JSONValue` as compact or indented text; keys stay in their order.
 public enum JSONWriter {

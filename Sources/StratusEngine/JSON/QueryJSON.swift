@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// CKWS query dictionaries (`{"recordType", "filterBy": [...], "sortBy": [...]}`) as the same
 /// checked `Query` a predicate format string is: each filter becomes a predicate term over

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// The records a JSON document carries, whatever shape CloudKit's tools gave it: one record, an
 /// array of them, a CKWS response (`{"records": [...]}` from records/query, records/lookup and

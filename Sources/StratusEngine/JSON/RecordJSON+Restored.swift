@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 extension RecordJSON {
     /// The record a line holds when it is one record object as exports write it (`recordName`,

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Records in and out of the CloudKit Web Services JSON shape: `recordName`, `recordType`,
 /// `recordChangeTag`, `fields: {name: {value, type}}`, `created`, `modified`.

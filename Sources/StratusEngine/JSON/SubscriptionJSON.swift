@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// Subscriptions in the CloudKit Web Services shape: `subscriptionID`, `subscriptionType`
 /// (`query`, `zone`, and `database` as Stratus's extension), `zoneID`, `query`, `firesOn`,

@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// A stored record with its fields decoded, as the evaluator and the sorter see it.
 struct LoadedRecord: FilterableRecord {

@@ -1,5 +1,6 @@
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// A record as a scan sees it before deciding to load it: only the custom fields its query's
 /// residual terms and sorts read (``FieldSelection``). Usable only for queries that read no

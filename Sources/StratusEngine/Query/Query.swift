@@ -1,5 +1,6 @@
 import Foundation
 import StratusPredicates
+import StratusCloud
 
 /// A query, as `CKQuery` describes one: a record type, a predicate format string with its
 /// arguments, and sort descriptors.

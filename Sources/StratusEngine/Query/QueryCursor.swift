@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// Where a query stopped: the query itself (so a later process can go on with the cursor
 /// alone), the time `now()` meant, and the position after the last record returned.

@@ -1,5 +1,6 @@
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// Several sorts streamed from the first one's index: rows come in the first sort's order, each
 /// run of equal first values (a group) is sorted by the other sorts then row id, and a page

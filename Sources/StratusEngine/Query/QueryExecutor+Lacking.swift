@@ -1,5 +1,6 @@
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// The records lacking the sort field, which end a sorted answer (in modification order, after
 /// every record that has it): how a page finds them, whichever is cheapest.

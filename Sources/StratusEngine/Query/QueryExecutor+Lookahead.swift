@@ -1,5 +1,6 @@
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// A page after a cursor that carries the matches following it (``QueryLookahead``): their
 /// records are loaded by id, and the driver is read only past them.

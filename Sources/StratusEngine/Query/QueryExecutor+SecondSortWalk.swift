@@ -1,5 +1,6 @@
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// Deep pages of a two-sort query inside a large group: instead of reading every record of the
 /// cursor's group (thousands at a million records, however deep the page), walk the second

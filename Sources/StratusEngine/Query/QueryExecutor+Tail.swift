@@ -1,5 +1,6 @@
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 extension QueryExecutor {
     /// The last `limit` records of the whole result, in the result's order, read from its end:

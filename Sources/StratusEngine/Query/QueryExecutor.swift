@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// Runs a planned query for one page: reads candidates from the driver index, checks every
 /// term on each candidate with the evaluator, orders, and stops after `limit` matches.

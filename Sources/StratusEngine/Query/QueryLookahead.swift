@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// The matches that follow a sorted page, in the answer's order, as that page's own read found
 /// them: a cursor carries them so the next page loads its records by id.

@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// How a query finds its candidates: through one index (the driver), with every term then
 /// checked on the record by the in-memory evaluator, so storage and evaluator cannot disagree.

@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// Chooses the driver of a compiled query: the most selective index that can answer one of its
 /// terms, or the index of the first sort key when no term narrows much.

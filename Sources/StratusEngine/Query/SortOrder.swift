@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// The order of sort values (missing before present; the executor puts records lacking a
 /// sort field last in either direction): numbers numerically, strings by code point,

@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// A 64-bit stand-in for a sort value that orders as the value does, loosely: when two ranks
 /// differ they give the order ``SortOrder`` gives, when they are equal only the values can

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Rewrites the index rows of every record of a type after a schema import changed the type's
 /// indexes, in the import's transaction.

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Checks a record against CloudKit's rules and the store's schema before it is written, and
 /// lists the schema additions a development store makes for it.

@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// The rules a syntactically valid schema must also follow: names, the implicit system
 /// fields, options each type can carry, and roles that grants name.

@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// What changes between two schemas, and which of those changes CloudKit refuses to deploy to
 /// production (where a schema may only grow: no type, field or role is removed, no field changes

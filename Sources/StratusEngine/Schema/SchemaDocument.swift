@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// A schema in the CloudKit Schema Language (`.ckdb`), as `cktool export-schema` writes it and
 /// `cktool import-schema` reads it: roles, and record types with their fields and grants.

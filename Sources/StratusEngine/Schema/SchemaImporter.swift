@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Data a schema import would lose: a removed type or field that holds records, or a field
 /// whose type changes while records hold it.

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// A problem in `.ckdb` text, with its 1-based line and column, worded as cktool's validator
 /// words it: `Encountered "BADTYPE" at line 6, column 25. Was expecting one of: ...`.

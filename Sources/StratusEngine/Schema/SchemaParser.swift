@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// Where the parts of a parsed document were written, for the rule checker's messages.
 struct SchemaPositions: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Prints a schema the way `cktool export-schema` does:
 ///

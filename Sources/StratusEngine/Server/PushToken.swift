@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// Push tokens that `tokens/create` hands out and `tokens/register` registers: the server has
 /// no push service, so each token is an address of an outbox of the payloads it would have been

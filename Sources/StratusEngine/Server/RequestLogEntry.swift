@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// One request the CloudKit Web Services server answered, as `stratus logs` and the
 /// dashboard show it.

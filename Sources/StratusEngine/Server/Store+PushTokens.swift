@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 extension Store {
     /// A new push token for `user` (base64 of 32 random bytes, as APNs tokens look over CKWS);

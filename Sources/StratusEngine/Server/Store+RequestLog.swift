@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 extension Store {
     /// How many of the newest entries the log keeps, so a busy server does not grow the store.

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// The credentials the CloudKit Web Services server accepts, kept in the store they open: API
 /// tokens per container (64 hex digits, as CloudKit mints them and MistKit checks), and web

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 extension CloudDatabase {
     /// The most participants a share holds besides its owner, as CloudKit's limit.

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// Short GUIDs for share URLs: 25 URL-safe characters, as CloudKit's.
 ///

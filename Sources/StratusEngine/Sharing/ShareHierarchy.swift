@@ -1,3 +1,4 @@
+import StratusCloud
 
 /// The `parent` links of one zone, read to keep CloudKit's rule that a record takes part in one
 /// share only: not the record itself, nothing above it and nothing below it may be shared.

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// What a share's URL tells whoever opens it, as `CKShare.Metadata` (and Web Services'
 /// `records/resolve`): the share, its owner, the caller's place in it and, if asked, the root.

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// What a share participant (or anyone, for a share's public permission) may do.
 public enum SharePermission: Int, Sendable, CaseIterable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Reads shares into `Share` values as one user sees them (zone IDs named from their side).
 struct ShareReader {

@@ -1,3 +1,5 @@
+import StratusCloud
+
 
 /// A user's shared database: the zones of other users' private databases that shares the user
 /// accepted reach, and when each appeared, changed or went away.

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 import StratusModel
 
 /// Asset content kept by its SHA-256 checksum, stored once however many records point at it.

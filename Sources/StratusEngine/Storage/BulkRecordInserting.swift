@@ -1,3 +1,5 @@
+import StratusCloud
+
 /// Inserts new record rows many at a time, under row ids given by the caller: the import's
 /// record writes, made once per import and handed one chunk after another.
 protocol BulkRecordInserting {

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// Reads what `ByteWriter` wrote, refusing truncated or malformed input instead of trapping.
 struct ByteReader {

@@ -1,3 +1,5 @@
+import StratusCloud
+
 /// Appends varints, fixed-width integers and strings to a byte buffer.
 struct ByteWriter {
     var bytes: [UInt8] = []

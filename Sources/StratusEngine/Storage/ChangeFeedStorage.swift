@@ -1,3 +1,5 @@
+import StratusCloud
+
 /// A zone's change feed as stored: its deletions and its changed records, each read in
 /// sequence order. The two are read apart and merged by the caller (a backend's single sorted
 /// union can cost more than the two reads).

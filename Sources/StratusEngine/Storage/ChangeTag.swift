@@ -1,3 +1,5 @@
+import StratusCloud
+
 /// Record change tags.
 enum ChangeTag {
     private static let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)

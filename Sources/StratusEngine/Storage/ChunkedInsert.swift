@@ -1,4 +1,5 @@
 import GRDB
+import StratusCloud
 
 /// An INSERT that writes many rows per statement: `VALUES (?1, ?2, ?, ?), (?1, ?2, ?, ?), ...`,
 /// where each `?` takes the next number (3, 4, 5, 6 ...).

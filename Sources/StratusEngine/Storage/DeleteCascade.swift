@@ -1,3 +1,5 @@
+import StratusCloud
+
 /// The records a delete takes with it: the record itself and, recursively, every record that
 /// points at a deleted one with a DELETE_SELF reference.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import StratusCloud
 
 /// A prepared GRDB statement run through SQLite's C API: values bound one by one, no
 /// `StatementArguments` array of boxed `DatabaseValue`s per row.

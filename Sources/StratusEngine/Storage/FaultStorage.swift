@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// The fault plan (each fault with how often it saw and fired) and the log of its newest
 /// firings, for `faults log` and the dashboard.

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Encodes a record's fields into the compact binary blob the `record` table stores.
 ///

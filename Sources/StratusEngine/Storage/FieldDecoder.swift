@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Decodes the field blobs of many records in a row (a playback page, a query page) for less
 /// than one `FieldCoder.decode` each.

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// The few fields a scan needs from each of many records (a query's residual terms and its
 /// sorts), found in the blob in place while the others are skipped unmade. A page picked out of

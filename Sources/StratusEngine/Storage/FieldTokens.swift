@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// A record's full-text tokens, made before its write (``PreparedRecord``, on the import's
 /// reading thread): every string field's tokens in one UTF-8 buffer, each after a

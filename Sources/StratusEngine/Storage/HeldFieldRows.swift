@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// The `field_value` rows an ``IndexRowBuffer`` holds for one field of one zone, as plain
 /// (value, record) pairs, so sorting compares numbers or strings, never tagged values.

@@ -1,4 +1,5 @@
 import GRDB
+import StratusCloud
 
 /// The statements one transaction runs over and over (a record's row and its full-text row,
 /// millions of times in an import), each prepared once and found again by the address of its

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// The text rows of one held field (``HeldFieldRows``): each row's UTF-8 bytes copied into one
 /// shared buffer, with its record.

@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// The value a QUERYABLE or SORTABLE field element is indexed under in `field_value`: the
 /// index value, and whether equality on it ignores case.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import StratusModel
+import StratusCloud
 
 /// Holds back the `field_value` and `reference_edge` rows of a bulk write and inserts them
 /// sorted by primary key.

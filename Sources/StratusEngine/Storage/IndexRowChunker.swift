@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Turns an ``IndexRowBuffer``'s held rows into chunks of rows ready to bind
 /// (``IndexRowChunk``), in key order, on a helper thread, while the writing thread inserts the

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// Held `field_value` rows that an ``IndexRowBuffer`` had to let go of before its transaction
 /// ends, kept as sorted runs in a temporary file and merged into the table, in key order, when

@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// A value as an index holds it (a number or a text), in the engine's words rather than a
 /// database's: query plans, keyset positions and cursors speak it, and each storage backend

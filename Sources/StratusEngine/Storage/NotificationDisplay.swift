@@ -1,3 +1,4 @@
+import StratusCloud
 import StratusModel
 
 /// The alert texts a notification copies from its subscription, kept as a small JSON object.

@@ -1,4 +1,5 @@
 import GRDB
+import StratusCloud
 
 /// The writer connection's page cache for bulk writes (imports, filling a store).
 public enum PageCache {

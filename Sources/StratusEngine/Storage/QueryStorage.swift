@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// What running a query needs from storage, for one zone and record type, in the engine's
 /// words: a plan's driver read in index order or as a set of record ids, the type's records in

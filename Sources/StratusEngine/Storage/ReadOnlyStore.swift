@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// Why an existing store cannot be written here, and how SQLite can still read it.
 ///

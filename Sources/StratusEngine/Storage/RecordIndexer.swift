@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusCloud
 
 /// Keeps a record's index rows in step with its fields, in the record's write transaction:
 /// `field_value` rows for QUERYABLE/SORTABLE fields (one per list element; a location under its

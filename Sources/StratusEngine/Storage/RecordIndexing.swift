@@ -1,3 +1,4 @@
+import StratusCloud
 import StratusModel
 
 /// Adds one zone and type's new records' index rows (value, full-text and reference rows), as

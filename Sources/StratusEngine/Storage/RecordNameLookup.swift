@@ -1,3 +1,5 @@
+import StratusCloud
+
 /// Finds records by name with one prepared look-up, for callers that look up many names.
 protocol RecordNameLookup {
     /// The record named `name` in the zone, if any.

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// A record as written: its zone, name and type, its fields' blob and its system fields.
 struct RecordRow {

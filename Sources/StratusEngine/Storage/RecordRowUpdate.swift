@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// What replacing a record does to its row.
 enum RecordRowUpdate {

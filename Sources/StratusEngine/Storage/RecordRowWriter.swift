@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusCloud
 
 /// The `record` table's writes and the zone counters that go with them: the one place saving,
 /// importing and bulk filling write a record row, so a rule or a speed-up is written once.

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 import StratusModel
 
 /// Records and their index rows: reads by name, id, zone and type; the writes that keep a

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusCloud
 
 /// A record's row and its index rows, written together: the one way saving, importing, deleting
 /// (cascades included) and the schema rebuild write a record, so its row and its `field_value`, `record_text` and

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// SHA-256 (FIPS 180-4), for naming asset content by checksum without pulling in a crypto package.
 enum SHA256 {

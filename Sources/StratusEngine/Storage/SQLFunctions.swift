@@ -1,5 +1,6 @@
 import GRDB
 import StratusModel
+import StratusCloud
 
 /// SQL functions the query planner calls.
 enum SQLFunctions {

@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 extension SchemaCatalog {
     /// One record type: its schema and its fields' row ids, and both together by field name

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// The store's record types and fields with their row ids, as one transaction sees them.
 ///

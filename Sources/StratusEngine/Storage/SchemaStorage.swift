@@ -1,3 +1,4 @@
+import StratusCloud
 import StratusModel
 
 /// The schema catalog as stored (record types, fields, grants, roles) and the store's one info

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// What the CloudKit Web Services server keeps in the store it serves: its credentials (API and
 /// web auth tokens, kept as digests; server-to-server keys), its request log (the newest entries

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// What sharing stores, row by row: which records and zones are shared, with whom, and when
 /// each participant's access last changed (``ShareStorage`` reads and writes them).

@@ -1,3 +1,5 @@
+import StratusCloud
+
 /// Shares and their participants: which records and zones are shared, with whom, and when each
 /// participant's access last changed (the order their shared databases report it in).
 protocol ShareStorage {

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// The one `store_info` row: identity, format, environment and owner of a store.
 struct StoreInfo: Sendable {

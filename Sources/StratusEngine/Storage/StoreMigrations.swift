@@ -1,5 +1,6 @@
 import GRDB
 import StratusModel
+import StratusCloud
 
 /// The versioned SQL schema of a store file. Each migration runs once, in a transaction.
 enum StoreMigrations {

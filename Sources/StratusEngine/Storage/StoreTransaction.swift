@@ -1,4 +1,5 @@
 import GRDB
+import StratusCloud
 
 /// One transaction on the store, as the engine above `Storage/` holds it: ``Store/read(_:)``
 /// and ``Store/write(_:)`` hand it to their bodies, and the engine only passes it on to the

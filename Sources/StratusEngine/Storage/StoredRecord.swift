@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// A stored record as the write and read paths use it: its row id, zone, type, encoded fields
 /// and system fields.
@@ -41,7 +42,7 @@ struct StoredRecord {
 
     /// The record as the API hands it out.
     func record(zoneID: ZoneID, typeName: String, desiredKeys: [String]? = nil, decodedFields: [String: FieldValue]? = nil,
-                decoder: FieldDecoder? = nil) throws -> Record {
+                decoder: FieldDecoder? = nil) throws -> StratusCloud.Record {
         var fields: [String: FieldValue]
         if desiredKeys?.isEmpty == true {
             fields = [:]

@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// A stored subscription with its row id, database and owner; and how its predicate arguments
 /// and notification info are encoded for storage.

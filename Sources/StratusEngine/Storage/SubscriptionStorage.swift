@@ -1,3 +1,4 @@
+import StratusCloud
 import StratusModel
 import StratusPredicates
 

@@ -1,3 +1,5 @@
+import StratusCloud
+
 /// The store's users, their aliases and custom roles.
 ///
 /// Each user also has what CloudKit gives every user: a `Users` record in the public database

@@ -1,4 +1,5 @@
 import StratusModel
+import StratusCloud
 
 /// The Z-order (Morton) code a location is indexed under in `field_value`, and the code ranges
 /// that cover a latitude/longitude box.

@@ -1,3 +1,4 @@
+import StratusCloud
 
 /// A stored zone: its identity, incarnation and change counters.
 struct ZoneRow: Sendable {

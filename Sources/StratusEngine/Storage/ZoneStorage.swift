@@ -1,3 +1,4 @@
+import StratusCloud
 import StratusModel
 
 /// Zones (identity, incarnation, change counters, state) and each database's change sequence,

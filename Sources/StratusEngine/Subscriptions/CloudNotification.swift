@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusCloud
 
 /// A notification a subscription made, as `CKNotification` and its subclasses
 /// (`CKQueryNotification`, `CKRecordZoneNotification`, `CKDatabaseNotification`) describe one.

@@ -1,5 +1,6 @@
 import Foundation
 import StratusPredicates
+import StratusCloud
 
 /// A subscription, as `CKSubscription` and its three kinds describe one: a query subscription
 /// (`CKQuerySubscription`), a record zone subscription (`CKRecordZoneSubscription`) or a database

@@ -1,5 +1,6 @@
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// Narrows the query subscriptions of one record type to those a record can match, so a save
 /// with a thousand subscriptions evaluates a handful.

@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// Every subscription of a store, compiled and grouped the way the write path looks them up:
 /// query subscriptions by (database, record type), zone and database subscriptions by database.

@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusPredicates
+import StratusCloud
 
 /// Turns the record changes of one `modifyRecords` transaction into notification rows, in that
 /// same transaction.

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// A value shared between threads, guarded by an `NSLock`: `Synchronization.Mutex`'s API on a
 /// lock ThreadSanitizer understands.

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// Strings in SQLite's BINARY order, by their UTF-8 bytes, which is also code point order: the
 /// order of `field_value`'s text keys and of string sort values.

@@ -1,3 +1,5 @@
+import StratusCloud
+
 /// Who an operation acts as: a signed-in user, or nobody.
 ///
 /// CloudKit gives a caller with no iCloud user (a Web Services request with only an API token,

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 extension Store {
     /// The store's users, the owner first, then by alias.

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 
 /// A user of a store: the user record name CloudKit knows them by, and an alias people type.
 public struct StoreUser: Hashable, Sendable {

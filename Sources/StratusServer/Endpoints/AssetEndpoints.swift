@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// The asset flow CloudKit Web Services uses: `assets/upload` hands out upload URLs, the client
 /// POSTs each file's bytes to one and gets a `singleFile` dictionary back, which it puts in the

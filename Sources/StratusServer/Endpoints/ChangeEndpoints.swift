@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// `changes/database`, `changes/zone` and the older `zones/changes`.
 enum ChangeEndpoints {

@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// `records/modify`: each CKWS operation type as the engine's save policy that means it.
 ///

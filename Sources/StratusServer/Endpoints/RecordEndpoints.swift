@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// `records/query`, `records/lookup` and `records/changes`: reads, each the same engine call
 /// the command line makes.

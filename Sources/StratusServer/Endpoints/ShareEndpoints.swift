@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// `records/resolve` and `records/accept`: a share's metadata by short GUID, and accepting it,
 /// each one engine call per short GUID, with a per-item error in `results`.

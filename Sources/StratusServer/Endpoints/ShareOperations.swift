@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// The `records/modify` operations on `cloudkit.share` records, as CloudKit Web Services makes
 /// and changes shares: `create` with `forRecord` shares that root (a record of the same request

@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// `subscriptions/list`, `subscriptions/lookup` and `subscriptions/modify`.
 enum SubscriptionEndpoints {

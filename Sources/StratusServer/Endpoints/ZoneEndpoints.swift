@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// `zones/list`, `zones/lookup`, `zones/modify` and `zones/changes`.
 enum ZoneEndpoints {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusServer
+import StratusCloud
 
 /// `stratus auth`: the credentials `stratus serve` accepts.
 struct AuthCommand: ParsableCommand {

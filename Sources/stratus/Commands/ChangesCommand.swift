@@ -1,5 +1,6 @@
 import ArgumentParser
 import StratusEngine
+import StratusCloud
 
 struct ChangesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

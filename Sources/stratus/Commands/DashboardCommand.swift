@@ -4,6 +4,7 @@ import StratusDashboard
 import StratusEngine
 import StratusPredicates
 import StratusTerminal
+import StratusCloud
 
 struct DashboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusEngine
+import StratusCloud
 
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

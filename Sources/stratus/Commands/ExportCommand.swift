@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// `stratus export`: records out as JSON lines in the CloudKit Web Services shape.
 struct ExportCommand: ParsableCommand {

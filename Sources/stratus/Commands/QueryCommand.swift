@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusPredicates
+import StratusCloud
 
 struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

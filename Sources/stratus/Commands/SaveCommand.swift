@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// What `stratus save` reads.
 enum SaveInputFormat: String, ExpressibleByArgument, CaseIterable {

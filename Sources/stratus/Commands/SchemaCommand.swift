@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// `stratus schema import | export | validate | diff`: `.ckdb` files, as cktool reads and writes them.
 struct SchemaCommand: ParsableCommand {

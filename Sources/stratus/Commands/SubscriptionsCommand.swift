@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusPredicates
+import StratusCloud
 
 struct SubscriptionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

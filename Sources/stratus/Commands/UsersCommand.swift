@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// `stratus users`: the store's users, as the CloudKit Console's User Records page.
 struct UsersCommand: ParsableCommand {

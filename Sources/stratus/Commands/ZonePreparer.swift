@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 /// Makes sure the zones a file's records name exist before anything is written: with
 /// `--create-zones` the missing custom zones are made, otherwise the first missing one is a

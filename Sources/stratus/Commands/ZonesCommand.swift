@@ -1,5 +1,6 @@
 import ArgumentParser
 import StratusEngine
+import StratusCloud
 
 struct ZonesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 /// What to type next, for the errors a command-line user can fix with another command or
 /// option. The engine's errors speak CloudKit's words only (web clients read them too); the

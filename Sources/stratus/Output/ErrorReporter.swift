@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 
 /// Prints CloudKit errors the way the command line promises: name, number and a sentence.
 enum ErrorReporter {

@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// Renders records for people: a header line, then one aligned line per field.
 enum RecordPrinter {

@@ -3,6 +3,7 @@ import Testing
 import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// The public database's security roles as no user, a signed-in user, the record's creator and
 /// a holder of a custom role, with CloudKit's result in each cell.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StratusModel
 @testable import StratusEngine
+import StratusCloud
 
 /// CloudKit's rules for making, joining and ending shares.
 @Suite struct ShareRulesTests {

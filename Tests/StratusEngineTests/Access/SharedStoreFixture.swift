@@ -2,6 +2,7 @@ import Foundation
 import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// A store where alice shares the trip `trip-1` (and the stops under it) of her zone Trips:
 /// bob reads it, carol writes it, erin was removed, dave is a stranger; `other` in the same

@@ -3,6 +3,7 @@ import Testing
 import StratusModel
 import StratusPredicates
 @testable import StratusEngine
+import StratusCloud
 
 /// Every operation on alice's shared zone as the owner, a stranger, a read-only participant, a
 /// read-write participant and a removed participant, with CloudKit's result in each cell.

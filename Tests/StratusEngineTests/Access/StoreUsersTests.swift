@@ -4,6 +4,7 @@ import Testing
 import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// Users of a store: aliases, user record names, `Users` records, and stores made before users.
 @Suite struct StoreUsersTests {

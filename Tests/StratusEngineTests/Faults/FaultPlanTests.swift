@@ -3,6 +3,7 @@ import Foundation
 import StratusModel
 import Testing
 import StratusTestSupport
+import StratusCloud
 
 /// Each fault kind on the engine: what fires, on which calls, what the caller gets, and what
 /// the plan counts.

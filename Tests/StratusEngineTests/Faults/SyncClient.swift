@@ -1,6 +1,7 @@
 import Foundation
 @testable import StratusEngine
 import StratusModel
+import StratusCloud
 
 /// A sync client written the way CloudKit asks apps to write one: it keeps a local copy of a
 /// zone and a change token, pushes local edits and pulls changes, and survives what CloudKit

@@ -3,6 +3,7 @@ import Foundation
 import StratusModel
 import Testing
 import StratusTestSupport
+import StratusCloud
 
 /// The sync lab's promise, as a property over seeds: under any fault plan, with another device
 /// writing, history compacted under the client's feet, small pages in any order, a client

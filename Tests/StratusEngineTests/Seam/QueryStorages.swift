@@ -1,6 +1,7 @@
 import Testing
 @testable import StratusEngine
 import StratusTestSupport
+import StratusCloud
 
 /// Both implementations of the query seam over one zone's records of one type, inside a read
 /// of the store: SQLite's, and the in-memory one built from the same rows.

@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import StratusCloud
 
 /// SQLite holds index values as its own INTEGER, REAL and TEXT, which compare as the engine
 /// expects (numbers before text, text by bytes).

@@ -1,5 +1,6 @@
 import BitCollections
 import GRDB
+import StratusCloud
 
 /// A set of row ids read from one statement, as a bitmap: a million ids take 128 KB and are
 /// added and looked up without hashing.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusCloud
 
 /// The `asset` table: asset content by its SHA-256 checksum, stored once however many records
 /// point at it.

@@ -1,3 +1,5 @@
+import StratusCloud
+
 /// The import's record inserts: many rows to a statement (see
 /// ``RecordRowWriter/insert(_:firstID:through:)``), the statement made once per import.
 struct SQLiteBulkRecordInserter: BulkRecordInserting {

@@ -1,4 +1,5 @@
 import GRDB
+import StratusCloud
 
 /// A zone's change feed as stored: its deletions (`tombstone`) and its changed records
 /// (`record`), each read in sequence order through its (zone, seq) index.

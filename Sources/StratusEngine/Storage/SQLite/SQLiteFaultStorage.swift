@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusCloud
 
 /// The fault plan's tables: `fault` (the plan, with how often each fault saw and fired) and
 /// `fault_event` (the newest firings, for `faults log` and the dashboard).

@@ -1,3 +1,5 @@
+import StratusCloud
+
 extension SQLiteQueryStorage {
     /// The query storage of one zone and record type, inside the engine's transaction.
     init(_ transaction: StoreTransaction, zoneRowID: Int64, typeID: Int64) {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import StratusModel
+import StratusCloud
 
 /// ``QueryStorage`` on the SQLite store: drivers read `field_value` (values, ranges, Z-order
 /// cells), the `record` table's time indexes, and the `record_text` FTS5 table, whose tokens

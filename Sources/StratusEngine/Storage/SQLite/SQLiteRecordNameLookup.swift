@@ -1,4 +1,5 @@
 import GRDB
+import StratusCloud
 
 /// The statement of ``SQLiteRecordStorage/find(zoneRowID:name:)`` prepared once, for callers that look up many names.
 struct SQLiteRecordNameLookup: RecordNameLookup {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusCloud
 import StratusModel
 
 /// Records and their index rows in SQLite: the `record` table's reads here; its writes through

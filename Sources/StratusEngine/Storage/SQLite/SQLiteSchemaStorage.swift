@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusCloud
 import StratusModel
 
 /// The schema's tables (`record_type`, `schema_field`, `schema_grant`, `schema_role`) and the

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusCloud
 
 /// The server's credentials, request log and push tokens in their SQLite tables
 /// (``SQLiteServerStorage/registerCredentials(in:)`` and its siblings make them).

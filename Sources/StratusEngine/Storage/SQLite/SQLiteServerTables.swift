@@ -1,4 +1,5 @@
 import GRDB
+import StratusCloud
 
 /// The server's tables, each made by its own migration (they run in the order registered).
 extension SQLiteServerStorage {

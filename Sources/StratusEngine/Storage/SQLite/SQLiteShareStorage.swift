@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusCloud
 
 /// Shares and their participants in the `share` and `share_participant` tables. A deleted share
 /// keeps its rows (state 1, participants removed) so participants' database changes can report

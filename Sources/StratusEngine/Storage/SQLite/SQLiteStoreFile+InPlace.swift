@@ -1,4 +1,5 @@
 import GRDB
+import StratusCloud
 
 extension SQLiteStoreFile {
     /// Runs `body`, a bulk write that begins and commits its own transactions, with its pages

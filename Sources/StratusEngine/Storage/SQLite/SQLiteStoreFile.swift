@@ -2,6 +2,7 @@ import CSQLiteSetup
 import Foundation
 import GRDB
 import StratusModel
+import StratusCloud
 
 /// The SQLite file under a ``Store``: opening it (WAL pool, PRAGMAs, the checks that refuse
 /// files that are not stores, migrations, the first rows of a new store), its transactions,

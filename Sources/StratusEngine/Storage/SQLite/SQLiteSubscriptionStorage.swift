@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusCloud
 import StratusModel
 import StratusPredicates
 

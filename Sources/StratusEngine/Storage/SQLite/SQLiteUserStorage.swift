@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusCloud
 
 /// The `user` table: the store's users, their aliases and custom roles.
 ///

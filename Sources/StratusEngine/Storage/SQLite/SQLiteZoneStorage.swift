@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusCloud
 
 /// Zones and the database change sequences in the `zone` and `database_state` tables.
 struct SQLiteZoneStorage: ZoneStorage {

@@ -1,4 +1,5 @@
 import GRDB
+import StratusCloud
 
 /// The migrations that add roles and grants, as the CloudKit schema language declares them.
 enum SchemaLanguageTables {

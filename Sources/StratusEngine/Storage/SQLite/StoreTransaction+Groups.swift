@@ -1,3 +1,5 @@
+import StratusCloud
+
 /// The SQLite accessors of each storage group, as a transaction hands them out.
 extension StoreTransaction {
     var assets: any AssetStorage { SQLiteAssetStorage(db: self) }

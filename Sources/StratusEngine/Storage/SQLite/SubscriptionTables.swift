@@ -1,4 +1,5 @@
 import GRDB
+import StratusCloud
 
 /// The migrations that add subscription and notification storage.
 ///

@@ -4,11 +4,21 @@ public struct ModifyRecordsResult: Sendable {
         public var recordID: RecordID
         /// The record as stored, with its new change tag and dates, or why it was not saved.
         public var result: Result<Record, CloudKitError>
+
+        package init(recordID: RecordID, result: Result<Record, CloudKitError>) {
+            self.recordID = recordID
+            self.result = result
+        }
     }
 
     public struct Deleted: Sendable {
         public var recordID: RecordID
         public var result: Result<Void, CloudKitError>
+
+        package init(recordID: RecordID, result: Result<Void, CloudKitError>) {
+            self.recordID = recordID
+            self.result = result
+        }
     }
 
     public var saveResults: [Saved]
@@ -18,6 +28,13 @@ public struct ModifyRecordsResult: Sendable {
     /// Those records as they were before the delete (the ones the caller may read), so that a
     /// client's undo can put back everything a delete took.
     public var cascadeDeletedRecords: [Record] = []
+
+    package init(saveResults: [Saved], deleteResults: [Deleted], cascadeDeletedRecordIDs: [RecordID], cascadeDeletedRecords: [Record] = []) {
+        self.saveResults = saveResults
+        self.deleteResults = deleteResults
+        self.cascadeDeletedRecordIDs = cascadeDeletedRecordIDs
+        self.cascadeDeletedRecords = cascadeDeletedRecords
+    }
 
     /// `partialFailure (2)` holding each failed item's error, or nil when every item succeeded.
     public var partialFailure: CloudKitError? {

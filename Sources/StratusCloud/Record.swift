@@ -32,7 +32,7 @@ public struct Record: Hashable, Sendable {
 
     /// A record read back as it was stored (a restore's line), with no changed keys: its
     /// fields are taken as they are, not set one by one.
-    init(restored recordID: RecordID, recordType: String, fields: [String: FieldValue]) {
+    package init(restored recordID: RecordID, recordType: String, fields: [String: FieldValue]) {
         self.recordID = recordID
         self.recordType = recordType
         self.fields = fields
@@ -40,7 +40,7 @@ public struct Record: Hashable, Sendable {
     }
 
     /// A record as the store holds it, with no changed keys.
-    init(stored recordID: RecordID, recordType: String, fields: [String: FieldValue], changeTag: String,
+    package init(stored recordID: RecordID, recordType: String, fields: [String: FieldValue], changeTag: String,
          created: Date, createdBy: String, modified: Date, modifiedBy: String, parent: Reference?) {
         self.recordID = recordID
         self.recordType = recordType
@@ -68,7 +68,7 @@ public struct Record: Hashable, Sendable {
     /// Sets fields as decoding does, each counting as changed unless not `markingChanged` (a
     /// restored record); a nil value removes the field. One dictionary sized up front, where
     /// setting them one by one grew it step by step.
-    mutating func setFields(_ values: [(String, FieldValue?)], markingChanged: Bool = true) {
+    package mutating func setFields(_ values: [(String, FieldValue?)], markingChanged: Bool = true) {
         fields.reserveCapacity(fields.count + values.count)
         guard markingChanged else {
             for (key, value) in values { fields[key] = value }
@@ -79,7 +79,7 @@ public struct Record: Hashable, Sendable {
     }
 
     /// Puts every value in the form the store keeps (dates to the millisecond), as a save does.
-    mutating func normalizeFields() {
+    package mutating func normalizeFields() {
         // Most values are normal already (decoded from milliseconds): change only the others,
         // instead of building a new dictionary per record.
         for (name, value) in fields where !value.isNormalized { fields[name] = value.normalized }

@@ -12,4 +12,11 @@ public struct ZoneChangesPage: Sendable {
     /// change's keys: its whole current state is in `changes` either way. Filled only when the
     /// playback was asked `includingChangedKeys`.
     public var changedKeys: [String: [String]] = [:]
+
+    package init(changes: [ZoneChange], changeToken: String, moreComing: Bool, changedKeys: [String: [String]] = [:]) {
+        self.changes = changes
+        self.changeToken = changeToken
+        self.moreComing = moreComing
+        self.changedKeys = changedKeys
+    }
 }

@@ -1,8 +1,0 @@
-/// A page of a database's zone-change playback, as `CKFetchDatabaseChangesOperation` delivers it.
-public struct DatabaseChangesPage: Sendable {
-    public var changedZoneIDs: [ZoneID]
-    public var deletedZoneIDs: [ZoneID]
-    public var purgedZoneIDs: [ZoneID]
-    public var changeToken: String
-    public var moreComing: Bool
-}
