@@ -1,10 +1,11 @@
 import Foundation
-import class GRDB.Row
-import StratusModel
-import Testing
-@testable import StratusEngine
-import StratusTestSupport
 import StratusCloud
+@testable import StratusEngine
+import StratusModel
+@testable import StratusSQLite
+import StratusTestSupport
+import Testing
+import class GRDB.Row
 
 /// `recordCountsByType(inZoneWith:)`: per-type counts of one zone, from an index only.
 @Suite struct RecordCountsTests {

@@ -1,7 +1,8 @@
 import Foundation
+import StratusCloud
 import StratusEngine
 import StratusModel
-import StratusCloud
+import StratusStores
 
 /// The Schema tab's effects: loading the schema, diffing it with a file or store, exporting it.
 extension EffectRunner {
@@ -27,7 +28,7 @@ extension EffectRunner {
                     // Another store (say the production one), read without opening it as one; this
                     // store's own file is read through the store.
                     let samePath = URL(fileURLWithPath: path).standardizedFileURL == URL(fileURLWithPath: services.store.path).standardizedFileURL
-                    file = samePath ? try services.store.exportSchema() : try Store.exportSchema(ofStoreAt: path)
+                    file = samePath ? try services.store.exportSchema() : try StoreOpener.exportSchema(ofStoreAt: path)
                 } else {
                     do {
                         file = try SchemaDocument.parse(String(decoding: data, as: UTF8.self))

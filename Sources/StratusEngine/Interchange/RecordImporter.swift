@@ -65,7 +65,7 @@ extension CloudDatabase {
 }
 
 /// The work of one `importRecords` call inside its transaction.
-struct RecordImporter {
+package struct RecordImporter {
     let database: CloudDatabase
     let db: StoreTransaction
     var catalog: SchemaCatalog
@@ -128,7 +128,7 @@ struct RecordImporter {
     let now = FieldValue.milliseconds(Date())
 
     /// About 64 bytes each: a million rows held is some 64 MB besides their strings.
-    static let indexRowLimit = 1_000_000
+    package static let indexRowLimit = 1_000_000
 
     init(database: CloudDatabase, db: StoreTransaction, indexRowLimit: Int, scopes: ImportScopes? = nil) throws {
         self.scopes = scopes

@@ -3,7 +3,7 @@ import StratusCloud
 import StratusModel
 
 /// Asset content kept by its SHA-256 checksum, stored once however many records point at it.
-protocol AssetStorage {
+package protocol AssetStorage {
     /// Stores content in this transaction (content already there is kept as it is).
     @discardableResult
     func insert(_ data: Data) throws -> Asset

@@ -2,7 +2,7 @@ import StratusCloud
 
 /// Inserts new record rows many at a time, under row ids given by the caller: the import's
 /// record writes, made once per import and handed one chunk after another.
-protocol BulkRecordInserting {
+package protocol BulkRecordInserting {
     /// How many rows one call takes best (the import sizes its chunks by it).
     var rowsPerChunk: Int { get }
 

@@ -3,7 +3,7 @@ import StratusCloud
 /// A zone's change feed as stored: its deletions and its changed records, each read in
 /// sequence order. The two are read apart and merged by the caller (a backend's single sorted
 /// union can cost more than the two reads).
-protocol ChangeFeedStorage {
+package protocol ChangeFeedStorage {
     /// The zone's deletions with a sequence in (`start`, `stop`], oldest first, at most `limit`.
     /// Deletions are few and small, so they are read whole.
     func deletions(zoneRowID: Int64, after start: Int64, through stop: Int64, limit: Int) throws -> [ChangeFeedDeletion]
@@ -17,7 +17,7 @@ protocol ChangeFeedStorage {
 }
 
 /// A deleted record as the change feed lists it.
-struct ChangeFeedDeletion {
+package struct ChangeFeedDeletion {
     var sequence: Int64
     var name: String
     var typeID: Int64

@@ -3,7 +3,7 @@ import StratusCloud
 
 /// The fault plan (each fault with how often it saw and fired) and the log of its newest
 /// firings, for `faults log` and the dashboard.
-protocol FaultStorage {
+package protocol FaultStorage {
     /// Adds a fault to the plan and returns its id.
     func insert(_ fault: Fault) throws -> Int64
 

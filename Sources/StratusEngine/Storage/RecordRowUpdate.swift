@@ -2,7 +2,7 @@ import Foundation
 import StratusCloud
 
 /// What replacing a record does to its row.
-enum RecordRowUpdate {
+package enum RecordRowUpdate {
     /// Every field and system field (a save, a restore).
     case all(RecordRow)
     /// The fields alone, under a new tag and sequence (a schema change dropped some).
@@ -11,7 +11,7 @@ enum RecordRowUpdate {
     case unchanged
 
     /// The fields' blob the row holds after the update; nil when it keeps its own.
-    var blob: Data? {
+    package var blob: Data? {
         switch self {
         case .all(let row): return row.blob
         case .fields(let blob, _, _, _, _, _): return blob

@@ -5,7 +5,7 @@ import StratusModel
 /// Records and their index rows: reads by name, id, zone and type; the writes that keep a
 /// record's row and its index rows together (saving, importing, deleting with a tombstone, the
 /// schema's rebuilds); the import's bulk inserts; and each query's storage.
-protocol RecordStorage {
+package protocol RecordStorage {
     // MARK: Reading
 
     /// A look-up of records by name prepared once.

@@ -6,18 +6,18 @@ import StratusCloud
 ///
 /// Loaded once per schema version and shared; a write that grows the schema (development)
 /// works on a copy and persists what it added.
-struct SchemaCatalog: Sendable {
+package struct SchemaCatalog: Sendable {
     var version: Int64
-    var types: [String: TypeEntry]
-    var typeNames: [Int64: String]
+    package var types: [String: TypeEntry]
+    package var typeNames: [Int64: String]
     /// Each type's GRANT entries (public-database security roles), by type id; a type with
     /// none declared has no entry.
     var grants: [Int64: [GrantDeclaration]] = [:]
 
-    func type(named name: String) -> TypeEntry? { types[name] }
+    package func type(named name: String) -> TypeEntry? { types[name] }
 
     /// The catalog as `db` holds it, at schema `version`.
-    static func load(_ db: StoreTransaction, version: Int64) throws -> SchemaCatalog {
+    package static func load(_ db: StoreTransaction, version: Int64) throws -> SchemaCatalog {
         var catalog = SchemaCatalog(version: version, types: [:], typeNames: [:])
         for row in try db.schema.recordTypes() {
             if row.retired {
@@ -53,7 +53,7 @@ struct SchemaCatalog: Sendable {
     }
 
     /// Adds a record type in the transaction and to this catalog.
-    mutating func addType(_ name: String, systemIndexes: [SystemField: FieldIndexes], in db: StoreTransaction) throws -> TypeEntry {
+    package mutating func addType(_ name: String, systemIndexes: [SystemField: FieldIndexes], in db: StoreTransaction) throws -> TypeEntry {
         let id = try db.schema.insertType(name, systemIndexes: SchemaCatalog.encodeSystemIndexes(systemIndexes))
         let entry = TypeEntry(id: id, schema: RecordTypeSchema(name: name, systemIndexes: systemIndexes), fieldIDs: [:])
         types[name] = entry
@@ -62,7 +62,7 @@ struct SchemaCatalog: Sendable {
     }
 
     /// Adds a field to a type in the transaction and to this catalog.
-    mutating func addField(_ field: SchemaField, toType typeName: String, in db: StoreTransaction) throws {
+    package mutating func addField(_ field: SchemaField, toType typeName: String, in db: StoreTransaction) throws {
         guard let entry = types[typeName] else { return }
         let fieldID = try db.schema.insertField(field, typeID: entry.id)
         types[typeName]?.schema.fields[field.name] = field

@@ -4,7 +4,7 @@ import StratusModel
 /// The schema catalog as stored (record types, fields, grants, roles) and the store's one info
 /// row (identity, format, environment, owner, and the schema's version, which every process
 /// checks to know when to reload the catalog).
-protocol SchemaStorage {
+package protocol SchemaStorage {
     /// The store's info row; nil before a new store is set up.
     func storeInfo() throws -> StoreInfo?
 

@@ -4,7 +4,7 @@ import StratusCloud
 /// What the CloudKit Web Services server keeps in the store it serves: its credentials (API and
 /// web auth tokens, kept as digests; server-to-server keys), its request log (the newest entries
 /// only) and the push tokens it hands out.
-protocol ServerStorage {
+package protocol ServerStorage {
     /// Keeps a credential by its token's digest; `user` is nil for an API token.
     func insertCredential(digest: String, kind: String, container: String, user: String?, createdAt: Int64) throws
 

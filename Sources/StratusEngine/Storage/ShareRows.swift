@@ -8,9 +8,9 @@ import StratusCloud
 /// path; these rows hold what a record's fields cannot: the participants and the short GUID.
 /// A deleted share keeps its rows (state 1, participants removed) so participants' database
 /// changes can report the zone leaving their shared database.
-enum ShareRows {
-    struct ShareRow {
-        var id: Int64
+package enum ShareRows {
+    package struct ShareRow {
+        package var id: Int64
         var zoneRowID: Int64
         var recordName: String
         var rootName: String?
@@ -28,7 +28,7 @@ enum ShareRows {
         }
     }
 
-    struct ParticipantRow {
+    package struct ParticipantRow {
         var shareID: Int64
         var user: String
         var type: ParticipantType
@@ -49,7 +49,7 @@ enum ShareRows {
 
     /// A grant the caller holds in a zone: one accepted share, its root (nil: the whole zone)
     /// and permission.
-    struct Grant {
+    package struct Grant {
         var shareID: Int64
         var shareRecordName: String
         var rootName: String?
@@ -66,7 +66,7 @@ enum ShareRows {
 
     /// A zone a user took part in a share of (accepted, or removed since), with that share's
     /// state and when the user's access last changed.
-    struct ZoneAccess {
+    package struct ZoneAccess {
         var zone: ZoneRow
         var status: ParticipantStatus?
         var shareIsLive: Bool

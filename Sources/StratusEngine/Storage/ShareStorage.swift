@@ -2,7 +2,7 @@ import StratusCloud
 
 /// Shares and their participants: which records and zones are shared, with whom, and when each
 /// participant's access last changed (the order their shared databases report it in).
-protocol ShareStorage {
+package protocol ShareStorage {
     /// The live share with this short GUID (its URL's last part).
     func live(shortGUID: String) throws -> ShareRows.ShareRow?
 

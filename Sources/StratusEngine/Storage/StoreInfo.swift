@@ -2,11 +2,11 @@ import Foundation
 import StratusCloud
 
 /// The one `store_info` row: identity, format, environment and owner of a store.
-struct StoreInfo: Sendable {
-    var uuid: UUID
-    var formatVersion: Int
-    var environment: StoreEnvironment
-    var owner: String
+package struct StoreInfo: Sendable {
+    package var uuid: UUID
+    package var formatVersion: Int
+    package var environment: StoreEnvironment
+    package var owner: String
     var schemaVersion: Int64
 
     /// Every stored property: a storage backend makes these from its rows.

@@ -4,12 +4,12 @@ import StratusCloud
 
 /// A stored record as the write and read paths use it: its row id, zone, type, encoded fields
 /// and system fields.
-struct StoredRecord {
-    var id: Int64
-    var zoneRowID: Int64
-    var name: String
-    var typeID: Int64
-    var fieldsBlob: Data
+package struct StoredRecord {
+    package var id: Int64
+    package var zoneRowID: Int64
+    package var name: String
+    package var typeID: Int64
+    package var fieldsBlob: Data
     var changeTag: String
     var sequence: Int64
     var createdAt: Int64
@@ -19,7 +19,7 @@ struct StoredRecord {
     var parent: String?
 
     /// The fields, decoded.
-    func fields() throws -> [String: FieldValue] {
+    package func fields() throws -> [String: FieldValue] {
         do {
             return try FieldCoder.decode(fieldsBlob)
         } catch {

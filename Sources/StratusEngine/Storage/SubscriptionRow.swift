@@ -5,13 +5,13 @@ import StratusCloud
 
 /// A stored subscription with its row id, database and owner; and how its predicate arguments
 /// and notification info are encoded for storage.
-struct SubscriptionRow {
+package struct SubscriptionRow {
     var id: Int64
     var scope: DatabaseScope
     var owner: String
     var subscription: Subscription
 
-    init(id: Int64, scope: DatabaseScope, owner: String, subscription: Subscription) {
+    package init(id: Int64, scope: DatabaseScope, owner: String, subscription: Subscription) {
         self.id = id
         self.scope = scope
         self.owner = owner
@@ -21,7 +21,7 @@ struct SubscriptionRow {
     // MARK: - Encodings
 
     /// Arguments keep their exact values in the field encoding: `vN` a value, `kN` a `%K` key.
-    static func encodeArguments(_ arguments: [PredicateArgument]) -> Data {
+    package static func encodeArguments(_ arguments: [PredicateArgument]) -> Data {
         var fields: [String: FieldValue] = [:]
         for (index, argument) in arguments.enumerated() {
             switch argument {
@@ -32,7 +32,7 @@ struct SubscriptionRow {
         return FieldCoder.encode(fields)
     }
 
-    static func decodeArguments(_ blob: Data?) throws -> [PredicateArgument] {
+    package static func decodeArguments(_ blob: Data?) throws -> [PredicateArgument] {
         guard let blob, !blob.isEmpty else { return [] }
         let fields = try FieldCoder.decode(blob)
         var arguments: [(Int, PredicateArgument)] = []
@@ -47,7 +47,7 @@ struct SubscriptionRow {
         return arguments.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
-    static func encodeInfo(_ info: NotificationInfo) -> String {
+    package static func encodeInfo(_ info: NotificationInfo) -> String {
         var members: [(String, JSONValue)] = []
         if let keys = info.desiredKeys { members.append(("desiredKeys", .array(keys.map { .string($0) }))) }
         for (name, value) in [("alertBody", info.alertBody), ("title", info.title), ("subtitle", info.subtitle),
@@ -59,7 +59,7 @@ struct SubscriptionRow {
         return JSONWriter.string(.object(members))
     }
 
-    static func decodeInfo(_ text: String) -> NotificationInfo? {
+    package static func decodeInfo(_ text: String) -> NotificationInfo? {
         guard case .object(let members)? = try? JSONParser.parse(text) else { return nil }
         var info = NotificationInfo()
         for (name, value) in members {

@@ -5,7 +5,7 @@ import StratusPredicates
 /// Subscriptions, each unique per (database, owner, ID), with a version that grows with every
 /// change (so a writer knows in one read whether its cached, compiled subscriptions are
 /// current); and the notifications they made, in commit order.
-protocol SubscriptionStorage {
+package protocol SubscriptionStorage {
     /// The subscriptions of `owner` (nil: everyone's) in `scope`.
     func all(scope: DatabaseScope, owner: String?) throws -> [SubscriptionRow]
 

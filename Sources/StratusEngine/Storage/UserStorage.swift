@@ -5,7 +5,7 @@ import StratusCloud
 /// Each user also has what CloudKit gives every user: a `Users` record in the public database
 /// (named by the user record name, created by that user) and a private database whose default
 /// zone is owned by them.
-protocol UserStorage {
+package protocol UserStorage {
     /// Every user, the store's `owner` first, then by alias.
     func all(owner: String) throws -> [StoreUser]
 

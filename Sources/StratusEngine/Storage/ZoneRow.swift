@@ -1,14 +1,14 @@
 import StratusCloud
 
 /// A stored zone: its identity, incarnation and change counters.
-struct ZoneRow: Sendable {
-    enum State: Int {
+package struct ZoneRow: Sendable {
+    package enum State: Int {
         case live = 0
         case deleted = 1
         case purged = 2
     }
 
-    var id: Int64
+    package var id: Int64
     var scope: DatabaseScope
     /// The zone as the caller names it: a zone of your own private database has the owner
     /// `__defaultOwner__`; a zone shared with you has its owner's user record name.
@@ -17,9 +17,9 @@ struct ZoneRow: Sendable {
     /// the public database).
     var ownerRecordName: String
     var incarnation: Int64
-    var changeSequence: Int64
+    package var changeSequence: Int64
     var databaseSequence: Int64
-    var state: State
+    package var state: State
     /// The history before this sequence was compacted away: tokens older than it expire.
     var compactedSequence: Int64
 

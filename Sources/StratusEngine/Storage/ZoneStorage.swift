@@ -3,7 +3,7 @@ import StratusModel
 
 /// Zones (identity, incarnation, change counters, state) and each database's change sequence,
 /// which orders its change feed: a database change token is a position in it.
-protocol ZoneStorage {
+package protocol ZoneStorage {
     /// The zone with this ID in `scope`, live or not.
     func find(_ zoneID: ZoneID, scope: DatabaseScope) throws -> ZoneRow?
 
