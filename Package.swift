@@ -81,7 +81,7 @@ let package = Package(
         // A small terminal UI toolkit that knows nothing of records.
         .target(name: "StratusTerminal", dependencies: ["CNcurses", "StratusText"]),
         // The dashboard: state, update, views and the key map, in the Elm architecture.
-        .target(name: "StratusDashboard", dependencies: ["StratusCloud", "StratusEngine", "StratusStores", "StratusTerminal", "StratusModel", "StratusPredicates"]),
+        .target(name: "StratusDashboard", dependencies: ["StratusCloud", "StratusEngine", "StratusTerminal", "StratusModel", "StratusPredicates"]),
         .executableTarget(
             name: "stratus",
             dependencies: [
@@ -114,6 +114,8 @@ let package = Package(
         ),
         // Real HTTP on loopback against the server, in process and through the built binary.
         .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusModel", "stratus", "StratusTestSupport"]),
+        // The bench's own parts (the dashboard probe), without running a workload.
+        .testTarget(name: "StratusBenchTests", dependencies: ["StratusBench", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusTestSupport"]),
         // Runs the built `stratus` binary, so it depends on it to have it built.
         .testTarget(name: "StratusCLITests", dependencies: ["stratus", "StratusTestSupport"]),
     ]

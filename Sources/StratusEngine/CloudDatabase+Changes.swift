@@ -4,9 +4,9 @@ import StratusCloud
 
 extension CloudDatabase {
     /// The default page size of change playback, CloudKit Web Services' limit per response.
-    public static let defaultChangesLimit = 200
+    public static let defaultChangesLimit = CloudKitLimits.defaultChangesLimit
     /// The largest page one playback call returns.
-    public static let maximumChangesLimit = 10_000
+    public static let maximumChangesLimit = CloudKitLimits.maximumChangesLimit
 
     /// Plays back a zone's changes since `token` (nil: from the beginning), a page at a time.
     ///

@@ -5,9 +5,9 @@ import StratusCloud
 
 extension CloudDatabase {
     /// Records per page when the caller sets no limit.
-    public static let defaultQueryLimit = 100
+    public static let defaultQueryLimit = CloudKitLimits.defaultQueryLimit
     /// The most records one page returns.
-    public static let maximumQueryLimit = 1000
+    public static let maximumQueryLimit = CloudKitLimits.maximumQueryLimit
 
     /// Runs a query in one zone, as `CKDatabase.records(matching:inZoneWith:desiredKeys:resultsLimit:)`.
     ///

@@ -5,7 +5,7 @@ import StratusCloud
 
 extension CloudDatabase {
     /// The most notifications one read returns when the caller sets no limit.
-    public static let defaultNotificationLimit = 1000
+    public static let defaultNotificationLimit = CloudKitLimits.defaultNotificationLimit
 
     // MARK: - Subscriptions
 

@@ -38,9 +38,9 @@ public struct CloudDatabase: Sendable {
     }
 
     /// The most records or deletions one `modifyRecords` call takes, as CloudKit's guidance says.
-    public static let maximumBatchSize = 400
+    public static let maximumBatchSize = CloudKitLimits.maximumBatchSize
     /// The largest record, in bytes of field data, assets excluded.
-    public static let maximumRecordSize = 1_048_576
+    public static let maximumRecordSize = CloudKitLimits.maximumRecordSize
 
     // MARK: - Zones
 
@@ -92,7 +92,7 @@ public struct CloudDatabase: Sendable {
                 throw CloudKitError(scope == .shared ? .badDatabase : .invalidArguments,
                                     "Custom zones can only be made in the private database, not the \(scope.name) database (CloudKit's rule).")
             }
-            if let problem = CloudDatabase.zoneNameProblem(zoneID.zoneName) { throw CloudKitError(.invalidArguments, problem) }
+            if let problem = ZoneID.nameProblem(zoneID.zoneName) { throw CloudKitError(.invalidArguments, problem) }
         }
         for zoneID in deleting where zoneID.isDefault {
             throw CloudKitError(.invalidArguments, "The default zone cannot be deleted; delete its records instead.")
@@ -110,18 +110,6 @@ public struct CloudDatabase: Sendable {
                 try db.zones.setState(purging ? .purged : .deleted, databaseSequence: try nextDatabaseSequence(db), zoneRowID: zone.id)
             }
         }
-    }
-
-    /// What is wrong with a name for a new custom zone, as `modifyRecordZones` would say it;
-    /// nil when the name is fine. Interfaces call it to check a name as it is typed.
-    public static func zoneNameProblem(_ name: String) -> String? {
-        if name.isEmpty { return "A zone name cannot be empty." }
-        if name.utf8.count > 255 { return "Zone name is \(name.utf8.count) bytes long; the limit is 255." }
-        if name.hasPrefix("_") { return "Zone names starting with '_' are reserved for CloudKit's own zones." }
-        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return "Zone name '\(name.debugDescription)' contains control characters."
-        }
-        return nil
     }
 
     // MARK: - Shared helpers

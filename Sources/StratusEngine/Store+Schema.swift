@@ -51,6 +51,12 @@ extension Store {
         try read { db in try SchemaImporter.export(db, catalog: try catalog(db)) }
     }
 
+    /// The schema of another store of this store's backend (a file, for SQLite), read without
+    /// opening it as a store: nothing in it is written.
+    func exportSchema(ofOtherStoreAt location: String) throws -> SchemaDocument {
+        try backend.readWithoutOpening(location) { db in try Store.exportSchema(in: db) }
+    }
+
     /// The schema as `db` holds it (``exportSchema()``, or another store's, read without
     /// opening it as a store).
     package static func exportSchema(in db: StoreTransaction) throws -> SchemaDocument {

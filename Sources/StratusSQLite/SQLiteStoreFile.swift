@@ -80,6 +80,10 @@ package final class SQLiteStoreFile: StorageBackend {
         return try described { try pool.writeWithoutTransaction { db in try body(SQLiteTransaction(sqlite: db).store) } }
     }
 
+    package func readWithoutOpening<T>(_ location: String, _ body: (StoreTransaction) throws -> T) throws -> T {
+        try SQLiteStoreFile.readWithoutOpening(path: location) { db in try body(db.store) }
+    }
+
     /// Runs `work`, its SQLite errors said in CloudKit's words.
     func described<T>(_ work: () throws -> T) throws -> T {
         do {

@@ -30,8 +30,19 @@ enum Main {
             StoreLocation.closeAll()
             Foundation.exit(code)
         }
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var command: any ParsableCommand
         do {
-            var command = try Stratus.parseAsRoot()
+            command = try Stratus.parseAsRoot(arguments)
+        } catch {
+            // A mistyped command reads as an argument of the default one: say which word it is.
+            if Stratus.exitCode(for: error) != .success, let unknown = UnknownCommand.message(for: arguments) {
+                FileHandle.standardError.write(Data("error: \(unknown)\n".utf8))
+                exit(2)
+            }
+            report(error)
+        }
+        do {
             try command.run()
             StoreLocation.closeAll()
         } catch let failure as CommandFailure {
@@ -41,6 +52,11 @@ enum Main {
             ErrorReporter.report(error)
             exit(1)
         } catch {
+            report(error)
+        }
+
+        /// ArgumentParser's outcomes (help, a version, a usage error) and any other error.
+        func report(_ error: any Error) -> Never {
             let code = Stratus.exitCode(for: error)
             if code == .success {
                 Stratus.exit(withError: error)

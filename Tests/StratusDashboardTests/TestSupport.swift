@@ -38,10 +38,11 @@ final class Harness {
     let queries: RecordingQueryRunner
 
     /// With `storePath`, opens that existing store (and builds no demo in it); with `records`,
-    /// builds no demo either.
+    /// builds no demo either. `service` wraps the store's service (a container without a local
+    /// store's features, say).
     init(records: [Record] = [], recordCount: Int = 300, size: Size = Size(width: 100, height: 30),
          zone: String = "Travel", recordType: String? = "Trip", demo: Bool = true, storePath: String? = nil,
-         prepare: (Store) throws -> Void = { _ in }) throws {
+         prepare: (Store) throws -> Void = { _ in }, service: (LocalCloudService) -> any CloudService = { $0 }) throws {
         folder = try TemporaryDirectory("stratus-dash")
         let path = storePath ?? folder.path("demo.sqlite")
         store = try Store(path: path)
@@ -52,11 +53,11 @@ final class Harness {
         try Harness.save(records, into: store)
         try prepare(store)
         let copiedBox = copied
-        let engine = EngineQueryRunner(store: store)
-        queries = RecordingQueryRunner(engine: engine)
+        let cloud = service(LocalCloudService(store: store, device: DashboardServices.defaultDevice))
+        queries = RecordingQueryRunner(engine: CloudQueryRunner(cloud: cloud))
         runner = EffectRunner(services: DashboardServices(
-            store: store, queryRunner: queries, themeLoader: nil,
-            clipboard: { text in copiedBox.withLock { $0.append(text) } }, acting: engine.acting))
+            cloud: cloud, queryRunner: queries, themeLoader: nil,
+            clipboard: { text in copiedBox.withLock { $0.append(text) } }))
         state = DashboardState(storePath: path, zone: ZoneID(zoneName: zone), recordType: recordType, size: size)
         handle(Dashboard.start(&state))
     }

@@ -193,10 +193,11 @@ public enum Effect: Sendable {
     case loadHistogram(job: Int, request: QueryRequest, field: String, zone: ZoneID, scope: DatabaseScope)
 
     /// Effects the app runs on the UI thread at once (quick, and their result belongs to this
-    /// keystroke's frame).
+    /// keystroke's frame). Checking a filter is not one: it reads the schema through the
+    /// service, which may be a network away.
     public var isImmediate: Bool {
         switch self {
-        case .checkFilter, .cancel, .copy, .loadTheme, .actAs: return true
+        case .cancel, .copy, .loadTheme, .actAs: return true
         default: return false
         }
     }

@@ -4,33 +4,28 @@ import StratusModel
 import StratusTerminal
 import StratusCloud
 
-/// What effects run against: the store, the query runner, theme files, the clipboard and the
-/// preferences file.
+/// What effects run against: the container (through its service, never the engine), the query
+/// runner, theme files, the clipboard and the preferences file.
 public struct DashboardServices: Sendable {
-    public var store: Store
+    public var cloud: any CloudService
     public var queryRunner: any QueryRunner
     public var themeLoader: ThemeLoader?
     /// Puts text on the clipboard (OSC 52 in the real terminal; tests record it).
     public var clipboard: @Sendable (String) -> Void
     /// Where recent filters and bookmarks are kept; nil keeps them in memory only.
     public var preferencesPath: String?
-    /// Who acts; Act As switches it while the dashboard runs.
-    public var acting: ActingUser
-    /// The device the dashboard acts as: notifications of its own changes are not delivered
-    /// to it (CloudKit's rule), so the live panel shows other processes' changes.
-    public var device: String
+    /// Who acts; Act As switches it while the dashboard runs (the service's own box, so the
+    /// queries switch too).
+    public var acting: ActingUser { cloud.acting }
 
-    public init(store: Store, queryRunner: any QueryRunner, themeLoader: ThemeLoader? = nil,
-                clipboard: @escaping @Sendable (String) -> Void = { _ in }, preferencesPath: String? = nil, user: String? = nil,
-                acting: ActingUser? = nil, device: String = DashboardServices.defaultDevice) {
-        self.store = store
-        self.queryRunner = queryRunner
+    /// - Parameter queryRunner: nil runs queries through `cloud` (tests wrap that to record calls).
+    public init(cloud: any CloudService, queryRunner: (any QueryRunner)? = nil, themeLoader: ThemeLoader? = nil,
+                clipboard: @escaping @Sendable (String) -> Void = { _ in }, preferencesPath: String? = nil) {
+        self.cloud = cloud
+        self.queryRunner = queryRunner ?? CloudQueryRunner(cloud: cloud)
         self.themeLoader = themeLoader
         self.clipboard = clipboard
         self.preferencesPath = preferencesPath
-        // One box for both, so Act As switches the queries too.
-        self.acting = acting ?? (queryRunner as? EngineQueryRunner)?.acting ?? ActingUser(user.map { .user($0) })
-        self.device = device
     }
 
     /// The device name the dashboard acts as unless told otherwise.
@@ -108,7 +103,7 @@ public final class EffectRunner: Sendable {
             services.acting.set(caller)
 
         case .loadUsers(let job):
-            post(.usersLoaded(job: job, capture { try services.store.users() }))
+            post(.usersLoaded(job: job, capture { try services.cloud.users() }))
 
         case .loadTheme(let name):
             guard let loader = services.themeLoader else {
@@ -142,8 +137,17 @@ public final class EffectRunner: Sendable {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    func database(_ scope: DatabaseScope) -> CloudDatabase {
-        services.store.database(scope, caller: services.acting.caller(on: services.store), device: services.device)
+    func database(_ scope: DatabaseScope) -> any CloudDatabaseService {
+        services.cloud.database(scope)
+    }
+
+    /// The local store's own features (the fault plan, the request log), or the error a tab
+    /// shows on a container that has none.
+    func localStore() throws -> any LocalStoreFeatures {
+        guard let local = services.cloud.localStore else {
+            throw CloudKitError(.badContainer, "Only a local store has this; this container is reached through CloudKit Web Services.")
+        }
+        return local
     }
 
     func capture<T>(_ body: () throws -> T) -> Result<T, CloudKitError> {

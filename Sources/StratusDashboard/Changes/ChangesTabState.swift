@@ -34,7 +34,7 @@ public struct ChangesTabState: Sendable {
     /// The start token (empty: from the beginning).
     public var since = ""
     public var keys: KeysMode = .all
-    public var pageSize = CloudDatabase.defaultChangesLimit
+    public var pageSize = CloudKitLimits.defaultChangesLimit
     /// The order each page's changes are listed in (CloudKit promises none; sync code must
     /// cope with any): as logged, parents first, children first, or shuffled.
     public var order = PlaybackOrder.sequence

@@ -46,7 +46,7 @@ extension Dashboard {
         let filter = request.filter.isEmpty ? "every \(request.recordType) record" : "\(request.recordType) records matching \(request.filter)"
         state.modals.append(.confirm(ConfirmState(
             title: "Delete \(count.formatted()) record\(count == 1 ? "" : "s")",
-            message: "Delete \(count.formatted()) \(filter) in \(state.zone.zoneName)? In batches of \(CloudDatabase.maximumBatchSize), each its own transaction; Esc stops between batches and what is deleted stays deleted. Records that point at them with DELETE_SELF go too.",
+            message: "Delete \(count.formatted()) \(filter) in \(state.zone.zoneName)? In batches of \(CloudKitLimits.maximumBatchSize), each its own transaction; Esc stops between batches and what is deleted stays deleted. Records that point at them with DELETE_SELF go too.",
             action: .bulkDelete(count: count))))
         state.status = nil
     }

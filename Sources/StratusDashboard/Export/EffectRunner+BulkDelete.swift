@@ -8,7 +8,7 @@ extension EffectRunner {
     func countMatches(job: Int, _ request: QueryRequest, zone: ZoneID, scope: DatabaseScope, post: @Sendable (DashboardMessage) -> Void) {
         var counting = request
         counting.desiredKeys = []
-        counting.resultsLimit = CloudDatabase.maximumQueryLimit
+        counting.resultsLimit = CloudKitLimits.maximumQueryLimit
         let result = capture { () throws -> Int? in
             var count = 0
             let finished = try walkResult(job: job, counting, zone: zone, scope: scope) { page, _ in
@@ -31,7 +31,7 @@ extension EffectRunner {
         var batchRequest = request
         // Whole records, kept for undo (up to ``UndoStack/maximumKeptRecords``).
         batchRequest.desiredKeys = nil
-        batchRequest.resultsLimit = CloudDatabase.maximumBatchSize
+        batchRequest.resultsLimit = CloudKitLimits.maximumBatchSize
         var deleted = 0
         let result = capture { () throws -> Int? in
             while true {

@@ -24,7 +24,7 @@ extension EffectRunner {
                 case .fetch(let records): names = Set(records.map(\.recordType))
                 case .changes: names = nil
                 }
-                let types = try services.store.recordTypes().filter { names?.contains($0.name) ?? true }
+                let types = try services.cloud.recordTypes().filter { names?.contains($0.name) ?? true }
                 do { csv = try RecordCSV(types: types) } catch { throw CloudKitError(.invalidArguments, "These records do not fit one CSV header: \(error)") }
                 try handle.write(contentsOf: Data((csv!.headerLine + "\n").utf8))
             }

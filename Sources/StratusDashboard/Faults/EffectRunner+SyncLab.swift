@@ -17,12 +17,12 @@ extension EffectRunner {
             }
         case .addFault(let job, let fault):
             post(.faultsChanged(job: job, capture {
-                let added = try services.store.addFault(fault)
+                let added = try localStore().addFault(fault)
                 return "Added fault #\(added.id): \(added.summary)."
             }))
         case .removeFaults(let job, let id):
             post(.faultsChanged(job: job, capture {
-                let removed = try services.store.clearFaults(id: id)
+                let removed = try localStore().clearFaults(id: id)
                 return id.map { "Removed fault #\($0)." } ?? "Removed \(removed) fault\(removed == 1 ? "" : "s"); every call behaves again."
             }))
         case .compactHistory(let job, let zone, let scope, let before, let keep):
@@ -44,9 +44,9 @@ extension EffectRunner {
     /// newest). Returns where the next poll starts; nil after an error (posted).
     public func pollFaults(job: Int, afterEventID: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
         do {
-            let faults = try services.store.faults()
-            let events = try afterEventID.map { try services.store.faultEvents(after: $0, limit: FaultsTabState.maximumEvents) }
-                ?? services.store.faultEvents(limit: FaultsTabState.maximumEvents)
+            let local = try localStore()
+            let faults = try local.faults()
+            let events = try local.faultEvents(after: afterEventID, limit: FaultsTabState.maximumEvents)
             post(.faultsPolled(job: job, .success(FaultsSnapshot(faults: faults, events: events))))
             return events.last?.id ?? afterEventID ?? 0
         } catch {

@@ -8,7 +8,7 @@ extension EffectRunner {
                        post: @Sendable (DashboardMessage) -> Void) {
         var reading = request
         reading.desiredKeys = [field]
-        reading.resultsLimit = CloudDatabase.maximumQueryLimit
+        reading.resultsLimit = CloudKitLimits.maximumQueryLimit
         let result = capture { () throws -> ValueHistogram? in
             var values: [FieldValue?] = []
             var more = false

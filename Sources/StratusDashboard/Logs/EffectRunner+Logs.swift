@@ -25,7 +25,7 @@ extension EffectRunner {
     /// when there are any. Returns where the next poll starts; nil after an error (posted).
     public func pollRequestLog(job: Int, afterID: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
         do {
-            let entries = try afterID.map { try services.store.requestLog(after: $0, limit: 1000) } ?? services.store.requestLog(limit: 200)
+            let entries = try localStore().requestLog(after: afterID, limit: afterID == nil ? 200 : 1000)
             if !entries.isEmpty { post(.requestsLogged(job: job, .success(entries))) }
             return entries.last?.id ?? afterID ?? 0
         } catch {

@@ -11,6 +11,10 @@ extension Dashboard {
             guard case .filterEditor(var editor)? = state.modals.last(where: { if case .filterEditor = $0 { return true }; return false }),
                   editor.generation == generation else { return [] }
             editor.check = FilterArgumentRow.explain(check, rows: editor.argumentRows)
+            if editor.applyWhenChecked, case .filterEditor? = state.topModal {
+                editor.applyWhenChecked = false
+                return applyFilter(&state, editor)
+            }
             replaceFilterEditor(&state, editor)
             return []
 

@@ -71,7 +71,7 @@ extension Dashboard {
         state.query.loadingJob = job
         // A page of the counted result's map holds up to the engine's largest page: fetch it whole.
         var sized = request
-        if page < query.pages.count { sized.resultsLimit = max(request.resultsLimit, min(query.pages[page].count, CloudDatabase.maximumQueryLimit)) }
+        if page < query.pages.count { sized.resultsLimit = max(request.resultsLimit, min(query.pages[page].count, CloudKitLimits.maximumQueryLimit)) }
         return [.queryPage(job: job, page: page, cursor: cursor, request: sized, zone: state.zone, scope: state.scope)]
     }
 

@@ -9,7 +9,7 @@ extension EffectRunner {
                    post: @Sendable (DashboardMessage) -> Void) {
         var walking = request
         walking.desiredKeys = []
-        walking.resultsLimit = CloudDatabase.maximumQueryLimit
+        walking.resultsLimit = CloudKitLimits.maximumQueryLimit
         let result = capture { () throws -> [ResultPage]? in
             var map = [ResultPage(cursor: nil, count: firstPageCount)]
             var counted = firstPageCount

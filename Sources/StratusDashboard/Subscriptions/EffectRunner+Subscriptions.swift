@@ -47,7 +47,7 @@ extension EffectRunner {
     /// where the next poll starts; nil after an error (posted).
     public func pollNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
         let database = database(scope)
-        let limit = CloudDatabase.defaultNotificationLimit
+        let limit = CloudKitLimits.defaultNotificationLimit
         do {
             var sequence = afterSequence ?? 0
             if afterSequence == nil {

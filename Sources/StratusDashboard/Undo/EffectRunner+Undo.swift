@@ -37,8 +37,8 @@ extension EffectRunner {
             return (updated, "Redid the save of \(after.recordName).")
         case (.delete(let records, let complete), false):
             var restored: [Record] = []
-            for batch in stride(from: 0, to: records.count, by: CloudDatabase.maximumBatchSize) {
-                let slice = records[batch..<min(records.count, batch + CloudDatabase.maximumBatchSize)].map { record -> Record in
+            for batch in stride(from: 0, to: records.count, by: CloudKitLimits.maximumBatchSize) {
+                let slice = records[batch..<min(records.count, batch + CloudKitLimits.maximumBatchSize)].map { record -> Record in
                     var fresh = Record(recordType: record.recordType, recordID: record.recordID, fields: record.fields)
                     fresh.parent = record.parent
                     return fresh
@@ -53,8 +53,8 @@ extension EffectRunner {
             return (updated, "Undid the delete: put back \(restored.count.formatted()) record\(restored.count == 1 ? "" : "s")\(note).")
         case (.delete(let records, let complete), true):
             var deleted = 0
-            for batch in stride(from: 0, to: records.count, by: CloudDatabase.maximumBatchSize) {
-                let ids = records[batch..<min(records.count, batch + CloudDatabase.maximumBatchSize)].map(\.recordID)
+            for batch in stride(from: 0, to: records.count, by: CloudKitLimits.maximumBatchSize) {
+                let ids = records[batch..<min(records.count, batch + CloudKitLimits.maximumBatchSize)].map(\.recordID)
                 let result = try database.modifyRecords(deleting: ids, atomically: false)
                 deleted += result.deleteResults.filter { (try? $0.result.get()) != nil }.count
             }
@@ -64,14 +64,14 @@ extension EffectRunner {
     }
 
     /// Sets the server's record's fields to `target`'s (removing the others), based on its tag.
-    private func overwrite(_ current: Record, with target: Record, in database: CloudDatabase) throws -> Record {
+    private func overwrite(_ current: Record, with target: Record, in database: any CloudDatabaseService) throws -> Record {
         var record = current
         for key in Set(current.fields.keys).union(target.fields.keys) { record[key] = target.fields[key] }
         return try database.modifyRecords(saving: [record], savePolicy: .ifServerRecordUnchanged).savedRecords()[0]
     }
 
     /// The server's record, when it is still as this dashboard left it (`record`'s tag).
-    private func unchanged(_ record: Record, in database: CloudDatabase) throws -> Record {
+    private func unchanged(_ record: Record, in database: any CloudDatabaseService) throws -> Record {
         let server = try database.withoutFaults.record(for: record.recordID)
         guard server.recordChangeTag == record.recordChangeTag else {
             throw CloudKitError(.serverRecordChanged, "\(record.recordName) changed since this dashboard saved it (change tag \(server.recordChangeTag ?? "?")); left alone, to keep that change.",

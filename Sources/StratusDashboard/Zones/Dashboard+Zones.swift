@@ -62,7 +62,7 @@ extension Dashboard {
 
     /// What the engine would refuse in a new zone's name, or that the zone is already there.
     static func newZoneNameProblem(_ state: DashboardState, _ name: String) -> String? {
-        if let problem = CloudDatabase.zoneNameProblem(name) { return problem }
+        if let problem = ZoneID.nameProblem(name) { return problem }
         if state.zones.contains(where: { $0.zoneID.zoneName == name }) {
             return "Zone \(name) already exists in the \(state.scope.name) database."
         }

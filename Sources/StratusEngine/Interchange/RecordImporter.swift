@@ -153,7 +153,7 @@ package struct RecordImporter {
         }
         let zoneID = database.scope.allowsCustomZones ? try gate.ownZoneID(requested) : requested
         if !zoneID.isDefault, database.scope.allowsCustomZones {
-            if let problem = CloudDatabase.zoneNameProblem(zoneID.zoneName) { throw CloudKitError(.invalidArguments, problem) }
+            if let problem = ZoneID.nameProblem(zoneID.zoneName) { throw CloudKitError(.invalidArguments, problem) }
             try db.zones.makeZone(zoneID, scope: database.scope, sequenceScope: database.sequenceScope)
         }
         let row = try gate.zone(requested)

@@ -27,4 +27,9 @@ package protocol StorageBackend: Sendable {
     /// Runs a bulk write that commits as it goes, telling it whether its writes go straight
     /// into an empty store no one else has open (a backend that cannot do that says false).
     func writingInPlaceWhenEmpty<T>(_ body: (_ inPlace: Bool) throws -> T) throws -> T
+
+    /// Reads another store of this backend at `location` without opening it as a store:
+    /// nothing in it is written (no upgrade), so comparing with, say, the production store
+    /// leaves it as it was.
+    func readWithoutOpening<T>(_ location: String, _ body: (StoreTransaction) throws -> T) throws -> T
 }

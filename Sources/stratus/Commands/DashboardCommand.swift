@@ -87,9 +87,8 @@ enum DashboardLauncher {
         }
 
         let services = DashboardServices(
-            store: store, queryRunner: EngineQueryRunner(store: store, acting: acting), themeLoader: loader,
-            clipboard: { Clipboard.copy($0, environment: environment) }, preferencesPath: preferencesPath, acting: acting,
-            device: options.device)
+            cloud: LocalCloudService(store: store, acting: acting, device: options.device), themeLoader: loader,
+            clipboard: { Clipboard.copy($0, environment: environment) }, preferencesPath: preferencesPath)
         let mailbox = Mailbox<DashboardMessage>()
         let mouseOff = ["off", "0", "no", "false"].contains(environment["STRATUS_MOUSE"]?.lowercased() ?? "")
         let backend = NcursesBackend(environment: environment, mouse: options.mouse && !mouseOff)

@@ -3,6 +3,7 @@ import StratusEngine
 import StratusModel
 import StratusTerminal
 import StratusCloud
+import StratusDashboard
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -146,7 +147,7 @@ public enum DashboardProbe {
     /// The real app in an event loop on an in-memory terminal, started and drawn once.
     static func startDashboard(store: Store, zone: ZoneID, recordType: String, size: Size)
         -> (EventLoop<DashboardApp>, Mailbox<DashboardMessage>) {
-        let services = DashboardServices(store: store, queryRunner: EngineQueryRunner(store: store))
+        let services = DashboardServices(cloud: LocalCloudService(store: store, device: DashboardServices.defaultDevice))
         let mailbox = Mailbox<DashboardMessage>()
         let backend = MemoryBackend(width: size.width, height: size.height, colorDepth: .trueColor)
         var app = DashboardApp(state: DashboardState(storePath: store.path, zone: zone, recordType: recordType, size: size),

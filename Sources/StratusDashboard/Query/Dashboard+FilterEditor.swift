@@ -152,6 +152,8 @@ extension Dashboard {
         var editor = editor
         editor.generation += 1
         editor.check = nil
+        // The text Enter was pressed on has changed: nothing is applied behind the typing.
+        editor.applyWhenChecked = false
         state.topModal = .filterEditor(editor)
         return [.checkFilter(generation: editor.generation, filter: editor.text.text, arguments: editor.argumentsToCheck,
                              recordType: editor.recordType)]
@@ -197,7 +199,11 @@ extension Dashboard {
         let text = editor.text.text.trimmingCharacters(in: .whitespaces)
         if !text.isEmpty || editor.target == .subscription {
             guard let check = editor.check else {
-                state.status = StatusMessage("The filter is still being checked.", kind: .error)
+                // The check runs off the UI thread; a paste and Enter come faster than it.
+                var waiting = editor
+                waiting.applyWhenChecked = true
+                state.topModal = .filterEditor(waiting)
+                state.status = StatusMessage("Checking the filter; it applies when the check passes.")
                 return []
             }
             guard check.isValid else {
@@ -207,6 +213,8 @@ extension Dashboard {
             }
         }
         state.topModal = nil
+        // A message about an earlier try (a refused filter, the wait for a check) ends here.
+        state.status = nil
         if editor.target == .subscription {
             draftPredicateApplied(&state, text: text, arguments: editor.arguments)
             return []

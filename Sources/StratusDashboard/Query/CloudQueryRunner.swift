@@ -3,25 +3,18 @@ import StratusModel
 import StratusPredicates
 import StratusCloud
 
-/// The dashboard's ``QueryRunner`` over the engine's query API
+/// The dashboard's ``QueryRunner`` over a container's query calls
 /// (`records(matching:inZoneWith:desiredKeys:resultsLimit:)`, `records(continuingMatchFrom:)`,
-/// `analyze`).
-public struct EngineQueryRunner: QueryRunner {
-    public let store: Store
-    /// Who the queries act as (shared with the effect runner, so Act As switches both).
-    public let acting: ActingUser
+/// `analyze`), acting as the service's acting user.
+public struct CloudQueryRunner: QueryRunner {
+    public let cloud: any CloudService
 
-    public init(store: Store, user: String? = nil) {
-        self.init(store: store, acting: ActingUser(user.map { .user($0) }))
+    public init(cloud: any CloudService) {
+        self.cloud = cloud
     }
 
-    public init(store: Store, acting: ActingUser) {
-        self.store = store
-        self.acting = acting
-    }
-
-    private func database(_ scope: DatabaseScope) -> CloudDatabase {
-        store.database(scope, caller: acting.caller(on: store))
+    private func database(_ scope: DatabaseScope) -> any CloudDatabaseService {
+        cloud.database(scope)
     }
 
     public func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryResultsPage {

@@ -1,0 +1,20 @@
+import StratusCloud
+
+/// What a local store offers beyond CloudKit's API: the sync lab's fault plan, the request log
+/// its servers write, and the file itself (to diff its schema with another store's).
+public protocol LocalStoreFeatures: Sendable {
+    /// Where the store lives.
+    var path: String { get }
+    func faults() throws -> [Fault]
+    @discardableResult
+    func addFault(_ fault: Fault) throws -> Fault
+    /// Removes one fault (or every fault, `id` nil); returns how many went.
+    @discardableResult
+    func clearFaults(id: Int64?) throws -> Int
+    /// The fault plan's firings after `id` (nil: the newest `limit`).
+    func faultEvents(after id: Int64?, limit: Int) throws -> [FaultEvent]
+    /// The requests servers logged after `id` (nil: the newest `limit`).
+    func requestLog(after id: Int64?, limit: Int) throws -> [RequestLogEntry]
+    /// The schema of the store at `path`, read without opening it as a store.
+    func exportSchema(ofStoreAt path: String) throws -> SchemaDocument
+}
