@@ -153,8 +153,47 @@ import StratusCloud
         harness.runPending()
         harness.press(.char("y"))
         harness.press(.escape)
-        #expect(harness.state.status?.text == "Stopped the bulk delete: 0 records were deleted and stay deleted.")
+        #expect(harness.state.status?.text.hasPrefix("Stopping the bulk delete after the batch under way") == true)
         harness.runPending()
+        #expect(harness.state.status?.text == "Stopped the bulk delete: 0 records were deleted and stay deleted.")
         #expect(try harness.matchingCount("TRUEPREDICATE") == 1)
+    }
+
+    /// Esc while a batch is under way: that batch still goes, and the final count says so.
+    @Test func escDuringABatchCountsTheBatchThatFinishesAfterIt() throws {
+        let harness = try Harness(records: Fixtures.trips(1_300), size: Size(width: 120, height: 30))
+        harness.press(.char("r"))
+        harness.runMapping()
+        let before = try harness.matchingCount("TRUEPREDICATE")
+        #expect(before > 3 * CloudDatabase.maximumBatchSize)
+        harness.autoRun = false
+        harness.press(.ctrl("x"), .char("y"))
+        let effect = try #require(harness.pending.first { if case .bulkDelete = $0 { return true }; return false })
+        harness.pending = []
+        guard case .bulkDelete(let job, _, _, _) = effect else { return }
+        // The first batch's progress reaches the screen; Esc comes while the second is deleted,
+        // so the runner learns of it only after that batch (at its second progress).
+        let box = LockedValue<[DashboardMessage]>([])
+        let runner = harness.runner
+        runner.execute(effect) { message in
+            box.withLock { $0.append(message) }
+            if case .bulkDeleteProgress = message, box.withLock({ $0.count }) == 2 { runner.perform(.cancel(job: job)) { _ in } }
+        }
+        let arrived = box.withLock { $0 }
+        harness.send(arrived[0])
+        #expect(harness.state.status?.text.hasPrefix("Deleted \(CloudDatabase.maximumBatchSize) of") == true)
+        harness.press(.escape)
+        for message in arrived.dropFirst() { harness.send(message) }
+        harness.autoRun = true
+        harness.runPending()
+        harness.runMapping()
+        let left = try harness.matchingCount("TRUEPREDICATE")
+        let deleted = before - left
+        #expect(deleted == 2 * CloudDatabase.maximumBatchSize, "the batch under way at Esc went too")
+        #expect(harness.state.status?.text == "Stopped the bulk delete: \(deleted.formatted()) records were deleted and stay deleted.")
+        #expect(harness.state.query.matchCount == left, "the header counts what is left")
+        // Undo puts back exactly what went.
+        harness.press(.char("U"))
+        #expect(try harness.matchingCount("TRUEPREDICATE") == before)
     }
 }

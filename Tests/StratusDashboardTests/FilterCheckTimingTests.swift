@@ -38,6 +38,12 @@ import Testing
         #expect(harness.state.query.filter != "nights > 'many'")
         #expect(harness.state.status?.text.hasPrefix("Not applied") == true)
         #expect(harness.state.topModal != nil, "the editor stays open to fix the filter")
+        // Fixed and applied: the refusal's message goes with it.
+        harness.press(.ctrl("u"))
+        harness.type("nights > 3")
+        harness.press(.enter)
+        #expect(harness.state.query.filter == "nights > 3")
+        #expect(harness.state.status == nil, "a message belongs to the action that made it")
     }
 
     @Test func typingAfterEnterTakesThePendingApplyBack() throws {
@@ -51,5 +57,42 @@ import Testing
         harness.runPending()
         #expect(harness.state.query.filter != "nights > 30", "only Enter applies a filter")
         #expect(harness.state.topModal != nil)
+    }
+}
+
+/// Counts on screen read as numbers with their nouns: grouped digits on both sides of a slash,
+/// one event or page, a question that says what it deletes.
+@Suite struct CountWordingTests {
+    @Test func countsCarryTheirNounInTheRightNumber() {
+        #expect(ViewKit.count(1, "event") == "1 event")
+        #expect(ViewKit.count(2_400, "event") == "2,400 events")
+        #expect(ViewKit.count(1, "match", plural: "matches") == "1 match")
+        #expect(Dashboard.compactionQuestion(zone: "Library", before: nil, keep: 0) == "Drop all of the change history of Library?")
+        #expect(Dashboard.compactionQuestion(zone: "Library", before: nil, keep: 1) == "Drop the change history of Library but its newest 1 change?")
+        #expect(Dashboard.compactionQuestion(zone: "Library", before: "t", keep: nil) == "Drop the change history of Library before that token?")
+    }
+
+    @Test func aBulkDeleteWithoutAFilterAsksAboutAllTheRecords() throws {
+        let harness = try Harness(records: Fixtures.trips(1_234))
+        harness.press(.char("r"))
+        harness.runMapping()
+        harness.press(.ctrl("x"))
+        guard case .confirm(let confirm)? = harness.state.topModal else {
+            Issue.record("no confirmation")
+            return
+        }
+        #expect(confirm.title == "Delete 1,234 records")
+        #expect(confirm.message.hasPrefix("Delete all 1,234 Trip records in Travel?"), "\(confirm.message)")
+    }
+
+    @Test func aRecordDeleteDoesNotSayItCannotBeUndone() throws {
+        let harness = try Harness(records: Fixtures.trips(3))
+        harness.press(.char("d"))
+        guard case .confirm(let confirm)? = harness.state.topModal else {
+            Issue.record("no confirmation")
+            return
+        }
+        #expect(!confirm.message.contains("cannot be undone"))
+        #expect(confirm.message.contains("U undoes it"))
     }
 }

@@ -94,13 +94,13 @@ import StratusCloud
         #expect(harness.state.query.cursor == nil)
         #expect(harness.state.query.list.selected == 999)
         expectSelectionRight(harness)
-        #expect(QueryTabView.countsText(harness.state.query).hasPrefix("1000/1,000 loaded"))
+        #expect(QueryTabView.countsText(harness.state.query).hasPrefix("1,000/1,000 loaded"))
         // Search looks in the kept rows and answers with whole-result row numbers.
         harness.press(.char("/"))
         harness.type("trip-990")
         harness.press(.enter)
         #expect(harness.state.query.list.selected == 990)
-        #expect(harness.state.status?.text == "Row 991 of 1000 matches \"trip-990\".")
+        #expect(harness.state.status?.text == "\"trip-990\" found in row 991 of 1,000.")
     }
 
     @Test func deletingAndInsertingKeepsPageCountsRight() throws {
@@ -167,7 +167,7 @@ import StratusCloud
         #expect(harness.state.query.matchCount == 5_000)
         #expect(harness.state.query.list.selected == 4_999)
         #expect(harness.state.query.record(at: 4_999)?.recordName == "trip-4999")
-        #expect(QueryTabView.countsText(harness.state.query).hasPrefix("5000/5,000 matches"))
+        #expect(QueryTabView.countsText(harness.state.query).hasPrefix("5,000/5,000 matches"))
         // The walk read 5 pages of 1,000; G then fetched the last page alone, not the 98 pages of 50 between.
         let served = (harness.queries.nextCursors.withLock { $0.count }) - fetchesBefore
         #expect(served <= 7, "served \(served) pages")

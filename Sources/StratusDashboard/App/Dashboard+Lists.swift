@@ -132,7 +132,7 @@ extension Dashboard {
             guard texts[index - first].lowercased().contains(needle) else { continue }
             let list = focusedList(state)
             state[keyPath: list].move(to: index, count: count, visible: visible)
-            state.status = StatusMessage("Row \(index + 1) of \(count) matches \"\(text)\".")
+            state.status = StatusMessage("\"\(text)\" found in row \(ViewKit.count(index + 1)) of \(ViewKit.count(count)).")
             return []
         }
         state.status = StatusMessage("No loaded row matches \"\(text)\".", kind: .error)

@@ -7,7 +7,7 @@ extension Dashboard {
     static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
         switch message {
         case .recordCountsLoaded, .queryPage, .resultMapping, .tailLoaded, .resultMapped, .matchesCounting, .matchesCounted,
-             .bulkDeleteProgress, .bulkDeleteFinished, .histogramLoaded:
+             .bulkDeleteProgress, .bulkDeleteFinished, .bulkDeleteStopped, .histogramLoaded:
             return receiveQuery(&state, message)
         case .fetchProgress, .fetchFinished:
             return receiveFetch(&state, message)

@@ -222,8 +222,10 @@ public enum Dashboard {
         case .bulkDelete where job.label.hasPrefix("count"):
             state.status = StatusMessage("Cancelled; nothing was deleted.")
         case .bulkDelete:
-            state.status = StatusMessage("Stopped the bulk delete: \(state.query.bulkDeleted.formatted()) record\(state.query.bulkDeleted == 1 ? "" : "s") were deleted and stay deleted.")
-            return [.cancel(job: id)] + runQuery(&state)
+            // A batch may be under way: the count and the rows are made true when it ends
+            // (``bulkDeleteStopped``).
+            state.query.stoppingBulkDelete = id
+            state.status = StatusMessage("Stopping the bulk delete after the batch under way (\(state.query.bulkDeleted.formatted()) deleted so far)…")
         default:
             state.status = StatusMessage("Cancelled \(job.label).")
         }

@@ -74,6 +74,9 @@ public enum DashboardMessage: Sendable {
     case undoable(UndoEntry)
     case undoFinished(job: Int, redo: Bool, Result<(UndoEntry, String), CloudKitError>)
     case bulkDeleteFinished(job: Int, Result<Int, CloudKitError>)
+    /// A bulk delete stopped by Esc, once the batch under way when Esc came has ended: how many
+    /// records it deleted in all.
+    case bulkDeleteStopped(job: Int, deleted: Int)
     /// The zone's oldest token that still plays back, and whether the history was compacted.
     case oldestTokenLoaded(ZoneID, Result<(token: String, compacted: Bool), CloudKitError>)
     case activityLoaded(ZoneID, Result<[Int], CloudKitError>)

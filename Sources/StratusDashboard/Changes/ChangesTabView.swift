@@ -92,7 +92,8 @@ enum ChangesTabView {
         }
         if changes.finished {
             if changes.pages == 0 { return "The current token (no playback)." }
-            return String(format: "Done: %@ events in %d pages, %.2f s%@%@", ViewKit.count(changes.eventCount), changes.pages, changes.elapsed, rate, kept)
+            return String(format: "Done: %@ in %@, %.2f s%@%@", ViewKit.count(changes.eventCount, "event"), ViewKit.count(changes.pages, "page"),
+                          changes.elapsed, rate, kept)
         }
         return ""
     }

@@ -156,8 +156,9 @@ extension Dashboard {
                 state.endJob(job)
                 state.changes.job = nil
                 state.changes.finished = true
-                state.status = StatusMessage(String(format: "%d events in %d pages, %.2f s. y copies the final token, m bookmarks it.",
-                                                    state.changes.eventCount, state.changes.pages, elapsed), kind: .success)
+                state.status = StatusMessage(String(format: "%@ in %@, %.2f s. y copies the final token, m bookmarks it.",
+                                                    ViewKit.count(state.changes.eventCount, "event"), ViewKit.count(state.changes.pages, "page"), elapsed),
+                                             kind: .success)
             }
             state.changes.list.clamp(count: state.changes.events.count, visible: Layout.changesRows(state.size))
             return []

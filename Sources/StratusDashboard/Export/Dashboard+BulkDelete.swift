@@ -43,10 +43,12 @@ extension Dashboard {
             state.status = StatusMessage("The filter matches no records: nothing to delete.")
             return
         }
-        let filter = request.filter.isEmpty ? "every \(request.recordType) record" : "\(request.recordType) records matching \(request.filter)"
+        let records = ViewKit.count(count, "\(request.recordType) record")
+        let what = request.filter.isEmpty ? (count == 1 ? "the only \(records)" : "all \(records)")
+            : (count == 1 ? "the \(records) matching \(request.filter)" : "the \(records) matching \(request.filter)")
         state.modals.append(.confirm(ConfirmState(
-            title: "Delete \(count.formatted()) record\(count == 1 ? "" : "s")",
-            message: "Delete \(count.formatted()) \(filter) in \(state.zone.zoneName)? In batches of \(CloudKitLimits.maximumBatchSize), each its own transaction; Esc stops between batches and what is deleted stays deleted. Records that point at them with DELETE_SELF go too.",
+            title: "Delete \(ViewKit.count(count, "record"))",
+            message: "Delete \(what) in \(state.zone.zoneName)? In batches of \(CloudKitLimits.maximumBatchSize), each its own transaction; Esc stops between batches and what is deleted stays deleted. Records that point at them with DELETE_SELF go too.",
             action: .bulkDelete(count: count))))
         state.status = nil
     }
@@ -71,6 +73,16 @@ extension Dashboard {
         state.query.bulkDeleted = deleted
         state.status = StatusMessage("Deleted \(deleted.formatted()) of \(state.query.bulkDeleteTotal.formatted())… (Esc stops)")
         return []
+    }
+
+    /// The delete Esc stopped has ended its last batch: say how many went in all, and run the
+    /// query again so the rows and the count show what is left.
+    static func bulkDeleteStopped(_ state: inout DashboardState, job: Int, deleted: Int) -> [Effect] {
+        guard state.query.stoppingBulkDelete == job else { return [] }
+        state.query.stoppingBulkDelete = nil
+        state.query.bulkDeleted = deleted
+        state.status = StatusMessage("Stopped the bulk delete: \(deleted.formatted()) record\(deleted == 1 ? " was" : "s were") deleted and stay\(deleted == 1 ? "s" : "") deleted.")
+        return runQuery(&state)
     }
 
     static func bulkDeleteFinished(_ state: inout DashboardState, job: Int, _ result: Result<Int, CloudKitError>) -> [Effect] {

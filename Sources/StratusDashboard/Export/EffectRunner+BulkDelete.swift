@@ -35,7 +35,11 @@ extension EffectRunner {
         var deleted = 0
         let result = capture { () throws -> Int? in
             while true {
-                if isCancelled(job) { return nil }
+                if isCancelled(job) {
+                    // Esc came during the batch before: say what the delete did in the end.
+                    post(.bulkDeleteStopped(job: job, deleted: deleted))
+                    return nil
+                }
                 // Past what undo keeps, the records' fields are not read any more.
                 batchRequest.desiredKeys = deleted < UndoStack.maximumKeptRecords ? nil : []
                 // Always the first page: the records deleted before are no longer in it.

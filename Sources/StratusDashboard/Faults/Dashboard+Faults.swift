@@ -126,9 +126,19 @@ extension Dashboard {
         let keep = item.value.hasPrefix("keep:") ? Int(item.value.dropFirst(5)) : nil
         state.modals.append(.confirm(ConfirmState(
             title: "Compact the history",
-            message: "Drop the change history of \(zone.zoneName) \(item.label.lowercased())? Deletions before that point are forgotten and older tokens get changeTokenExpired (21): their clients must fetch the zone again from the beginning. This cannot be undone.",
+            message: "\(compactionQuestion(zone: zone.zoneName, before: before, keep: keep)) Deletions before that point are forgotten and older tokens get changeTokenExpired (21): their clients must fetch the zone again from the beginning. This cannot be undone.",
             action: .compactHistory(zone, before: before, keep: keep))))
         return []
+    }
+
+    /// What a compaction drops, asked as a question.
+    static func compactionQuestion(zone: String, before: String?, keep: Int?) -> String {
+        switch (before, keep) {
+        case (_?, _): return "Drop the change history of \(zone) before that token?"
+        case (nil, 0?): return "Drop all of the change history of \(zone)?"
+        case (nil, let keep?): return "Drop the change history of \(zone) but its newest \(ViewKit.count(keep, "change"))?"
+        case (nil, nil): return "Drop the change history of \(zone)?"
+        }
     }
 
     static func historyCompacted(_ state: inout DashboardState, job: Int, _ result: Result<HistoryCompaction, CloudKitError>) -> [Effect] {

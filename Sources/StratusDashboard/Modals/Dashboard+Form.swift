@@ -107,6 +107,7 @@ extension Dashboard {
             if case .form? = state.topModal { state.topModal = nil }
             recordSaved(&state, saved, isNew: isNew)
             state.status = StatusMessage("Saved \(saved.recordType) \(saved.recordName) (change tag \(saved.recordChangeTag ?? "?")).", kind: .success)
+            return refreshAfterEdit(&state, selecting: saved.recordID)
         case .failure(let error):
             if case .conflict(var conflict)? = state.topModal, conflict.savingJob == job {
                 conflict.savingJob = nil

@@ -67,6 +67,7 @@ extension Dashboard {
                 }
                 let extra = cascaded.isEmpty ? "" : " and \(cascaded.count) record(s) pointing at it with DELETE_SELF"
                 state.status = StatusMessage("Deleted \(recordID.recordName)\(extra).", kind: .success)
+                return refreshAfterEdit(&state, selecting: nil)
             case .failure(let error):
                 state.status = .error(error)
             }

@@ -32,6 +32,15 @@ extension Dashboard {
         return effects
     }
 
+    /// After this dashboard changed records: the Query tab reads its first page and its count
+    /// again, so the header, the rows and the selection are true without `r`; the selection
+    /// goes to `recordID` when that record is among the rows.
+    static func refreshAfterEdit(_ state: inout DashboardState, selecting recordID: RecordID?) -> [Effect] {
+        guard state.query.hasRun, state.query.request != nil else { return [] }
+        state.query.selectAfterRun = recordID
+        return runQuery(&state)
+    }
+
     /// Rows the Query tab wants in memory: the viewport and a screen either side of it.
     static func neededQueryRows(_ state: DashboardState) -> Range<Int> {
         let visible = Layout.queryRows(state.size)
@@ -193,7 +202,7 @@ extension Dashboard {
     static func askDelete(_ state: inout DashboardState, _ record: Record) {
         state.modals.append(.confirm(ConfirmState(
             title: "Delete record",
-            message: "Delete \(record.recordType) \(record.recordName) from \(record.recordID.zoneID.zoneName)? Records pointing at it with DELETE_SELF are deleted too. This cannot be undone.",
+            message: "Delete \(record.recordType) \(record.recordName) from \(record.recordID.zoneID.zoneName)? Records pointing at it with DELETE_SELF are deleted too. U undoes it while this dashboard runs.",
             action: .deleteRecord(record.recordID, recordType: record.recordType))))
     }
 

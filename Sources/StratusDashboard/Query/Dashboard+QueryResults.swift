@@ -50,6 +50,12 @@ extension Dashboard {
                     }
                     state.query.matchCount = page.cursor == nil ? page.records.count : nil
                     if state.query.matchCount != nil, let row = state.query.leaveTail() { state.query.list.selected = row }
+                    if let wanted = state.query.selectAfterRun {
+                        state.query.selectAfterRun = nil
+                        if let row = state.query.records.firstIndex(where: { $0.recordID == wanted }) {
+                            state.query.list.move(to: state.query.windowStart + row, count: state.query.loadedCount, visible: Layout.queryRows(state.size))
+                        }
+                    }
                     mapEffects = startMappingResult(&state)
                     state.query.columnOffset = min(state.query.columnOffset, max(0, QueryColumns.columns(
                         schema: state.currentSchema, desiredKeys: state.query.desiredKeys).count - 1))
@@ -88,6 +94,9 @@ extension Dashboard {
 
         case .bulkDeleteFinished(let job, let result):
             return bulkDeleteFinished(&state, job: job, result)
+
+        case .bulkDeleteStopped(let job, let deleted):
+            return bulkDeleteStopped(&state, job: job, deleted: deleted)
 
         case .histogramLoaded(let job, let result):
             return histogramLoaded(&state, job: job, result)

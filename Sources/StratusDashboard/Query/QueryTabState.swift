@@ -64,6 +64,11 @@ public struct QueryTabState: Sendable {
     /// Records a bulk delete (Ctrl-X) removed so far, of how many it set out to.
     public var bulkDeleted = 0
     public var bulkDeleteTotal = 0
+    /// The bulk delete Esc stopped, until its last batch has ended.
+    public var stoppingBulkDelete: Int?
+    /// The record to select when the query run under way brings its first page (the record
+    /// this dashboard just saved or put back), if it is among the rows.
+    public var selectAfterRun: RecordID?
     public var lastMilliseconds: Int?
     public var error: String?
 

@@ -93,9 +93,9 @@ enum QueryTabView {
         if let tail = query.tail {
             text = "last \(ViewKit.count(tail.count)), \(tail.count - query.list.selected) from the end · counting \(ViewKit.count(max(query.countedSoFar ?? 0, loaded)))…"
         } else if let matches = query.matchCount {
-            text = "\(query.list.selected + 1)/\(ViewKit.count(matches)) match\(matches == 1 ? "" : "es")"
+            text = "\(ViewKit.count(query.list.selected + 1))/\(ViewKit.count(matches, "match", plural: "matches"))"
         } else {
-            text = "\(query.list.selected + 1)/\(ViewKit.count(loaded)) loaded"
+            text = "\(ViewKit.count(query.list.selected + 1))/\(ViewKit.count(loaded)) loaded"
             if query.cursor != nil { text += ", more available" }
             if let counted = query.countedSoFar, counted > loaded { text += " · counting \(ViewKit.count(counted))…" }
         }

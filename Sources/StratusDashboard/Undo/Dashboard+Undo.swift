@@ -24,8 +24,14 @@ extension Dashboard {
         case .success(let (entry, done)):
             state.undo.finish(entry)
             state.status = StatusMessage(done, kind: .success)
-            // The results show the store as it is now.
-            return state.tab == .query && state.query.hasRun ? runQuery(&state) : []
+            // The results show the store as it is now, on the record put back.
+            let selecting: RecordID?
+            switch (entry.change, redo) {
+            case (.save(_, let after), _): selecting = after.recordID
+            case (.delete(let records, _), false): selecting = records.first?.recordID
+            case (.delete, true): selecting = nil
+            }
+            return refreshAfterEdit(&state, selecting: selecting)
         case .failure(let error):
             state.undo.fail()
             state.status = .error(error)

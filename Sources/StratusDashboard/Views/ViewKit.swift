@@ -114,6 +114,11 @@ enum ViewKit {
         return String(format: "%.4g", value)
     }
 
+    /// `1 event`, `2,400 events`: a count with its noun, singular or plural.
+    static func count(_ number: Int, _ singular: String, plural: String? = nil) -> String {
+        "\(count(number)) \(number == 1 ? singular : plural ?? singular + "s")"
+    }
+
     static func count(_ number: Int) -> String {
         var text = String(number)
         var index = text.count - 3

@@ -11,7 +11,7 @@ struct DashboardCommand: ParsableCommand {
         commandName: "dashboard",
         abstract: "The terminal dashboard: Query, Fetch and Changes tabs, zones, schema, subscriptions and live notifications (the default subcommand).",
         discussion: """
-            Keys: ? shows every key of the view; 1-6 switch tabs; q quits. Needs an interactive terminal \
+            Keys: ? shows every key of the view; 1-9 switch tabs; q quits. Needs an interactive terminal \
             (TERM set and not dumb); exits 2 otherwise.
             Themes are JSON files named NAME.json, looked for in $STRATUS_THEMES, ./themes, then the themes \
             folder of the Stratus checkout that built the binary. NO_COLOR turns colours off.
