@@ -117,6 +117,8 @@ let package = Package(
         // The bench's own parts (the dashboard probe), without running a workload.
         .testTarget(name: "StratusBenchTests", dependencies: ["StratusBench", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusTestSupport"]),
         // Runs the built `stratus` binary, so it depends on it to have it built.
-        .testTarget(name: "StratusCLITests", dependencies: ["stratus", "StratusTestSupport"]),
+        // The engine too: a test of the command line's advice provokes the error on the engine
+        // first and checks its reason, then runs the binary for the hint.
+        .testTarget(name: "StratusCLITests", dependencies: ["stratus", "StratusCloud", "StratusEngine", "StratusTestSupport"]),
     ]
 )

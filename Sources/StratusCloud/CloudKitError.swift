@@ -58,6 +58,8 @@ public struct CloudKitError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     public var code: Code
+    /// What the failure is, for the front ends to branch on; `message` is for people only.
+    public var reason: Reason
     public var message: String
     /// For `serverRecordChanged`: the record as the server holds it.
     public var serverRecord: Record?
@@ -69,9 +71,10 @@ public struct CloudKitError: Error, Hashable, Sendable, CustomStringConvertible 
     /// one a retry fixes.
     public var retryAfter: Double?
 
-    public init(_ code: Code, _ message: String, serverRecord: Record? = nil, partialErrors: [String: CloudKitError] = [:],
+    public init(_ code: Code, _ message: String, reason: Reason = .general, serverRecord: Record? = nil, partialErrors: [String: CloudKitError] = [:],
                 predicateDiagnostics: PredicateDiagnostics? = nil, retryAfter: Double? = nil) {
         self.code = code
+        self.reason = reason
         self.retryAfter = retryAfter
         self.message = message
         self.serverRecord = serverRecord

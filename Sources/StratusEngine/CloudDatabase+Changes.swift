@@ -142,7 +142,8 @@ extension CloudDatabase {
     private func checkChangeFeed(zoneID: ZoneID) throws {
         try checkDatabaseFeed()
         guard !zoneID.isDefault else {
-            throw CloudKitError(.invalidArguments, "The default zone has no change feed in CloudKit (only custom zones support fetching changes); fetch the changes of a custom zone.")
+            throw CloudKitError(.invalidArguments, "The default zone has no change feed in CloudKit (only custom zones support fetching changes); fetch the changes of a custom zone.",
+                                reason: .defaultZoneHasNoChangeFeed)
         }
     }
 

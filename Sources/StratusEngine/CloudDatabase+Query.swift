@@ -60,7 +60,8 @@ extension CloudDatabase {
                 if query.recordType == "Users" || RecordValidator.identifierProblem(query.recordType, what: "record type name") != nil {
                     _ = try CloudDatabase.compile(query, schema: nil, now: now)
                 }
-                throw CloudKitError(.unknownItem, "Did not find record type: '\(query.recordType)'. Save a record of that type first (development) or declare it in the schema.")
+                throw CloudKitError(.unknownItem, "Did not find record type: '\(query.recordType)'. Save a record of that type first (development) or declare it in the schema.",
+                                    reason: .unknownRecordType(query.recordType))
             }
             let compiled = try CloudDatabase.compile(query, schema: type.schema, now: now)
             let gate = AccessGate(self, db: db, catalog: catalog)

@@ -45,7 +45,8 @@ extension CloudDatabase {
                 if let row = try db.subscriptions.find(subscriptionID, scope: scope, owner: user) {
                     rowsToDelete.append(row.id)
                 } else {
-                    errors[subscriptionID] = CloudKitError(.unknownItem, "Subscription '\(subscriptionID)' does not exist in the \(scope.name) database.")
+                    errors[subscriptionID] = CloudKitError(.unknownItem, "Subscription '\(subscriptionID)' does not exist in the \(scope.name) database.",
+                                                           reason: .unknownSubscription(subscriptionID: subscriptionID, database: scope))
                 }
             }
             if errors.count == 1, let only = errors.first?.value { throw only }
@@ -77,7 +78,8 @@ extension CloudDatabase {
     /// One subscription, as `CKDatabase.subscription(for:)`; `unknownItem (11)` when there is none.
     public func subscription(for subscriptionID: String) throws -> Subscription {
         guard let row = try store.read({ db in try db.subscriptions.find(subscriptionID, scope: scope, owner: user) }) else {
-            throw CloudKitError(.unknownItem, "Subscription '\(subscriptionID)' does not exist in the \(scope.name) database.")
+            throw CloudKitError(.unknownItem, "Subscription '\(subscriptionID)' does not exist in the \(scope.name) database.",
+                                reason: .unknownSubscription(subscriptionID: subscriptionID, database: scope))
         }
         return row.subscription
     }
@@ -96,14 +98,16 @@ extension CloudDatabase {
                 throw CloudKitError(.invalidArguments, "Query subscriptions are not supported in the shared database (CloudKit's rule); use a database subscription there.")
             }
             guard !options.isDisjoint(with: .firesOnAnyChange) else {
-                throw CloudKitError(.invalidArguments, "Query subscription '\(id)' fires on nothing: give at least one of firesOnRecordCreation, firesOnRecordUpdate, firesOnRecordDeletion.")
+                throw CloudKitError(.invalidArguments, "Query subscription '\(id)' fires on nothing: give at least one of firesOnRecordCreation, firesOnRecordUpdate, firesOnRecordDeletion.",
+                                    reason: .subscriptionFiresOnNothing(subscriptionID: id))
             }
             if let zoneID { _ = try gate(db).zone(zoneID) }
             guard let type = catalog.type(named: recordType) else {
                 if RecordValidator.identifierProblem(recordType, what: "record type name") != nil {
                     try compile(format, arguments, recordType: recordType, schema: nil)
                 }
-                throw CloudKitError(.unknownItem, "Did not find record type: '\(recordType)'. Save a record of that type first (development) or declare it in the schema.")
+                throw CloudKitError(.unknownItem, "Did not find record type: '\(recordType)'. Save a record of that type first (development) or declare it in the schema.",
+                                    reason: .unknownRecordType(recordType))
             }
             try compile(format, arguments, recordType: recordType, schema: type.schema)
         case .recordZone(let zoneID, _):

@@ -202,7 +202,7 @@ package final class SQLiteStoreFile: StorageBackend {
     private static func checkLooksLikeSQLite(_ url: URL) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw CloudKitError(.badDatabase, "\(url.path) is a folder, not a store file.")
+            throw CloudKitError(.badDatabase, "\(url.path) is a folder, not a store file.", reason: .storePathIsFolder(path: url.path))
         }
         // Read outside SQLite's locks: another process making this store may be writing its first
         // page right now, and a read can see that write half done. A header that does not match
@@ -214,7 +214,8 @@ package final class SQLiteStoreFile: StorageBackend {
             if header.isEmpty || header == Data("SQLite format 3\0".utf8) { return }
             if attempt < 5 { usleep(20_000) }
         }
-        throw CloudKitError(.badDatabase, "\(url.path) is not a Stratus store: it is not an SQLite database.")
+        throw CloudKitError(.badDatabase, "\(url.path) is not a Stratus store: it is not an SQLite database.",
+                            reason: .fileIsNotADatabase(path: url.path))
     }
 
     /// Checks a file that exists through a read-only connection, which changes nothing in it;
@@ -255,7 +256,8 @@ package final class SQLiteStoreFile: StorageBackend {
     private static func initialize(_ db: SQLiteTransaction, environment: StoreEnvironment?) throws -> StoreInfo {
         if let info = try db.schema.storeInfo() {
             if let environment, environment != info.environment {
-                throw CloudKitError(.invalidArguments, "The store already exists as a \(info.environment.rawValue) store; its environment is chosen only when it is made.")
+                throw CloudKitError(.invalidArguments, "The store already exists as a \(info.environment.rawValue) store; its environment is chosen only when it is made.",
+                                    reason: .environmentFixedAtCreation(existing: info.environment))
             }
             return info
         }
@@ -282,7 +284,7 @@ package final class SQLiteStoreFile: StorageBackend {
     static func describe(_ error: DatabaseError, path: String) -> CloudKitError {
         switch error.resultCode {
         case .SQLITE_NOTADB:
-            return CloudKitError(.badDatabase, "\(path) is not a Stratus store: it is not an SQLite database.")
+            return CloudKitError(.badDatabase, "\(path) is not a Stratus store: it is not an SQLite database.", reason: .fileIsNotADatabase(path: path))
         case .SQLITE_CORRUPT:
             return CloudKitError(.badDatabase, "The store at \(path) is damaged (\(error.message ?? "corrupt")); restore it from a copy.")
         case .SQLITE_BUSY, .SQLITE_LOCKED:

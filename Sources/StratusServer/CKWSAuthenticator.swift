@@ -16,7 +16,8 @@ struct CKWSAuthenticator {
     /// The signed-in user's record name, or nil for an anonymous public read.
     func user(apiToken: String?, webAuthToken: String?, writes: Bool) throws(CKWSFailure) -> String? {
         guard let apiToken, !apiToken.isEmpty else {
-            throw CKWSFailure.authenticationFailed("no auth method found: send ckAPIToken (make one with `stratus auth api-token --container \(path.container)`)")
+            // CloudKit's words; how to make a token is the command line's to say (`stratus serve --help`).
+            throw CKWSFailure.authenticationFailed("no auth method found")
         }
         let apiKey = "\(store.path)\u{0}\(path.container)\u{0}api\u{0}\(apiToken)"
         if cache.lookup(apiKey) == nil {

@@ -181,10 +181,11 @@ struct CKWSResponder: HTTPResponder {
     }
 
     /// A CloudKit error of the whole request: bad input is `BAD_REQUEST` with the engine's
-    /// reason (a refused predicate says where), a missing zone `ZONE_NOT_FOUND`.
+    /// reason (a refused predicate says where), a missing zone `ZONE_NOT_FOUND`, an unknown
+    /// record type `BAD_REQUEST` as CloudKit answers (the engine's code for it is `unknownItem`).
     static func failure(for error: CloudKitError) -> CKWSFailure {
-        switch error.code {
-        case .unknownItem where error.message.hasPrefix("Did not find record type"):
+        switch error.reason {
+        case .unknownRecordType:
             return .badRequest(error.message)
         default:
             return CKWSFailure(error)

@@ -22,6 +22,16 @@ import Testing
         #expect(try await server.call("public", "zones/list").status == 200)
     }
 
+    /// A web client gets what iCloud answers; how to make a token is the command line's advice.
+    @Test func aMissingAPITokenIsAnsweredInCloudKitsWords() async throws {
+        let server = try await ServerHarness()
+        defer { Task { await server.stop() } }
+        let none = try await server.call("private", "records/query", #"{"query": {"recordType": "Note"}}"#, apiToken: .some(nil))
+        #expect(none.status == 401)
+        #expect(none.code == "AUTHENTICATION_FAILED")
+        #expect(none["reason"] as? String == "no auth method found")
+    }
+
     @Test func thePrivateDatabaseAndWritesNeedASignedInUser() async throws {
         let server = try await ServerHarness()
         defer { Task { await server.stop() } }

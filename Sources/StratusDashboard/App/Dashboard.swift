@@ -256,18 +256,42 @@ public enum Dashboard {
     }
 
     static func switchZone(_ state: inout DashboardState, to name: String) -> [Effect] {
-        let zoneID = state.zones.first { $0.zoneID.zoneName == name }?.zoneID ?? ZoneID(zoneName: name)
+        switchZone(&state, to: state.zones.first { $0.zoneID.zoneName == name }?.zoneID ?? ZoneID(zoneName: name))
+    }
+
+    static func switchZone(_ state: inout DashboardState, to zoneID: ZoneID) -> [Effect] {
         guard zoneID != state.zone else { return [] }
         state.zone = zoneID
-        state.status = StatusMessage("Zone \(name) (\(state.scope.name) database).")
-        var effects = resetResults(&state)
-        // The type in use may have no records here: the zone's counts decide (recordCountsLoaded).
-        if let type = state.query.recordType {
-            let job = state.startJob(.recordCounts, "records by type")
-            state.query.recordCountsJob = job
-            state.query.typeKeptOnZoneSwitch = type
-            effects.append(.loadRecordCounts(job: job, zone: state.zone, scope: state.scope))
+        state.status = StatusMessage("Zone \(zoneID.zoneName) (\(state.scope.name) database).")
+        return resetResults(&state) + checkRecordType(&state)
+    }
+
+    /// The zone's record counts decide the type (``receiveQuery``'s `recordCountsLoaded`): the
+    /// type in use stays when the zone has records of it, else its busiest type; with none in
+    /// use yet, the busiest.
+    static func checkRecordType(_ state: inout DashboardState) -> [Effect] {
+        let job = state.startJob(.recordCounts, "records by type")
+        state.query.recordCountsJob = job
+        state.query.typeKeptOnZoneSwitch = state.query.recordType
+        return [.loadRecordCounts(job: job, zone: state.zone, scope: state.scope)]
+    }
+
+    /// Opening a database without a zone named: the zone in use when it holds records, else
+    /// the one with the most records the user can read (a shared database has no default zone).
+    static func settleOnBusiestZone(_ state: inout DashboardState) -> [Effect] {
+        state.settlesOnBusiestZone = false
+        let current = state.zones.first { $0.zoneID == state.zone }
+        guard (current?.recordCount ?? 0) == 0,
+              let busiest = state.zones.max(by: { $0.recordCount < $1.recordCount }), busiest.recordCount > 0,
+              busiest.zoneID != state.zone else {
+            return state.query.recordType == nil ? [] : checkRecordType(&state)
         }
+        // Said after what opened the database (Act As, `:db`), which stays on the line.
+        let opened = state.status.flatMap { $0.kind == .error ? nil : $0.text }
+        let why = current.map { "nothing in \($0.zoneID.zoneName)" } ?? "no \(state.zone == .default ? "default zone" : "zone \(state.zone.zoneName)") here"
+        let effects = switchZone(&state, to: busiest.zoneID)
+        state.status = StatusMessage((opened.map { $0 + " " } ?? "")
+            + "Showing \(busiest.zoneID.zoneName), the zone with the most records (\(why)).")
         return effects
     }
 
@@ -283,6 +307,8 @@ public enum Dashboard {
     static func seeDatabaseAnew(_ state: inout DashboardState) -> [Effect] {
         state.zone = .default
         state.zones = []
+        // When the zones arrive: the busiest one the user can read, if the default has nothing.
+        state.settlesOnBusiestZone = true
         var effects = stopWatching(&state)
         state.subscriptions = SubscriptionsTabState()
         effects += resetResults(&state) + loadZones(&state)

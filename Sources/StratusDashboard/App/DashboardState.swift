@@ -134,6 +134,9 @@ public struct DashboardState: Sendable {
     public var environment: StoreEnvironment = .development
     public var scope: DatabaseScope
     public var zone: ZoneID
+    /// No zone was named (the dashboard opened without `--zone`, or switched database or user):
+    /// when the zones arrive, the busiest one is shown if this one holds nothing.
+    public var settlesOnBusiestZone = false
     public var zones: [RecordZone] = []
     public var recordTypes: [RecordTypeSchema] = []
     public var schemaLoaded = false

@@ -122,7 +122,8 @@ extension Dashboard {
                 state.zones = zones
                 state.zonesTab.list.clamp(count: zones.count, visible: Layout.zonesRows(state.size))
                 state.zonesTab.typeCounts = [:]
-                return zoneBars(&state)
+                let settled = state.settlesOnBusiestZone ? settleOnBusiestZone(&state) : []
+                return settled + zoneBars(&state)
             case .failure(let error):
                 state.status = .error(error)
             }

@@ -61,7 +61,8 @@ final class AccessGate {
     /// The live zone `zoneID` names for the caller, or `zoneNotFound` (also for a zone that
     /// exists but is not the caller's to see, as CloudKit does not reveal it).
     func zone(_ zoneID: ZoneID) throws -> ZoneRow {
-        let notFound = CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the \(scope.name) database.")
+        let notFound = CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the \(scope.name) database.",
+                                     reason: .zoneNotFound(zoneName: zoneID.zoneName, database: scope))
         switch scope {
         case .public:
             guard let row = try db.zones.find(ZoneID(zoneName: zoneID.zoneName), scope: .public), row.state == .live else { throw notFound }
@@ -78,7 +79,8 @@ final class AccessGate {
                   let row = try db.zones.find(zoneID, scope: .private), row.state == .live,
                   try !sharedGrants(in: row).isEmpty else {
                 if zoneID.ownerName == ZoneID.defaultOwnerName {
-                    throw CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the shared database: a shared zone is named with its owner's user record name.")
+                    throw CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the shared database: a shared zone is named with its owner's user record name.",
+                                        reason: .sharedZoneNeedsOwner(zoneName: zoneID.zoneName))
                 }
                 throw notFound
             }

@@ -53,23 +53,24 @@ extension Fault {
     /// What the fault does to a call it fired on.
     func effect(on call: FaultCall) -> FaultOutcome {
         let tag = "(fault #\(id) of the store's fault plan)"
+        let reason = CloudKitError.Reason.fault(id: id)
         let wait = retryAfter.map { "try again after \(FaultKind.seconds($0))" } ?? "try again later"
         var outcome = FaultOutcome()
         switch kind {
         case .requestRateLimited:
-            outcome.failure = CloudKitError(.requestRateLimited, "Too many requests: \(wait) \(tag).", retryAfter: retryAfter)
+            outcome.failure = CloudKitError(.requestRateLimited, "Too many requests: \(wait) \(tag).", reason: reason, retryAfter: retryAfter)
         case .zoneBusy:
             let zone = zoneName ?? call.zoneNames.sorted().first
-            outcome.failure = CloudKitError(.zoneBusy, "\(zone.map { "Zone '\($0)'" } ?? "The zone") is busy: \(wait) \(tag).", retryAfter: retryAfter)
+            outcome.failure = CloudKitError(.zoneBusy, "\(zone.map { "Zone '\($0)'" } ?? "The zone") is busy: \(wait) \(tag).", reason: reason, retryAfter: retryAfter)
         case .serviceUnavailable:
-            outcome.failure = CloudKitError(.serviceUnavailable, "The service is unavailable for a moment: \(wait) \(tag).", retryAfter: retryAfter)
+            outcome.failure = CloudKitError(.serviceUnavailable, "The service is unavailable for a moment: \(wait) \(tag).", reason: reason, retryAfter: retryAfter)
         case .notAuthenticated:
-            outcome.failure = CloudKitError(.notAuthenticated, "The request needs a signed-in user \(tag).")
+            outcome.failure = CloudKitError(.notAuthenticated, "The request needs a signed-in user \(tag).", reason: reason)
         case .limitExceeded:
             let limit = itemLimit ?? FaultKind.defaultItemLimit
-            outcome.failure = CloudKitError(.limitExceeded, "A batch of \(call.itemCount) items is over the limit of \(limit) \(tag): split it in half and retry.")
+            outcome.failure = CloudKitError(.limitExceeded, "A batch of \(call.itemCount) items is over the limit of \(limit) \(tag): split it in half and retry.", reason: reason)
         case .changeTokenExpired:
-            outcome.failure = CloudKitError(.changeTokenExpired, "The change token has expired (client knowledge differs from server knowledge) \(tag): fetch from the beginning, without a token.")
+            outcome.failure = CloudKitError(.changeTokenExpired, "The change token has expired (client knowledge differs from server knowledge) \(tag): fetch from the beginning, without a token.", reason: reason)
         case .partialFailure:
             let chosen = recordNames.isEmpty
                 ? call.recordNames.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
@@ -77,7 +78,7 @@ extension Fault {
             let verb = call.operation == .fetch ? "fetched" : "written"
             for name in chosen {
                 outcome.failingRecords[name] = CloudKitError(.serviceUnavailable, "Record '\(name)' was not \(verb): the service was unavailable for a moment; \(wait) \(tag).",
-                                                             retryAfter: retryAfter)
+                                                             reason: reason, retryAfter: retryAfter)
             }
         case .serverRecordChanged:
             let chosen = recordNames.isEmpty ? Array(call.savedRecordNames.prefix(1)) : call.savedRecordNames.filter(recordNames.contains)

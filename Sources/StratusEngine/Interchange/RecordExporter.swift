@@ -79,7 +79,7 @@ struct RecordExporter {
         var typeID: Int64?
         if let recordType {
             guard let type = try database.store.catalog(db).type(named: recordType) else {
-                throw CloudKitError(.unknownItem, "Did not find record type: '\(recordType)'.")
+                throw CloudKitError(.unknownItem, "Did not find record type: '\(recordType)'.", reason: .unknownRecordType(recordType))
             }
             typeID = type.id
         }

@@ -51,7 +51,8 @@ struct RecordValidator {
         let existing = catalog.type(named: recordType)?.schema
         let typeKnown = existing != nil || pendingTypes.contains(recordType)
         if !typeKnown, environment == .production, !isShare {
-            return CloudKitError(.invalidArguments, "Cannot create new type '\(recordType)' in production schema; deploy a schema that declares it first.")
+            return CloudKitError(.invalidArguments, "Cannot create new type '\(recordType)' in production schema; deploy a schema that declares it first.",
+                                 reason: .typeNotCreatableInProduction(recordType: recordType))
         }
         let pending = pendingFields[recordType]
         // The field's problem, or success with the field it adds to the schema (if any).

@@ -178,7 +178,8 @@ struct SchemaImporter {
                 let advice = current == .development
                     ? "Nothing was changed. A forced import deletes that data (development stores only)."
                     : "Nothing was changed. A production store's schema can only grow without losing data."
-                throw CloudKitError(.invalidArguments, "Importing this schema would lose data:\(list)\n\(advice)")
+                throw CloudKitError(.invalidArguments, "Importing this schema would lose data:\(list)\n\(advice)",
+                                    reason: .schemaImportLosesData(forceAllowed: current == .development))
             }
             result.losses = losses
         }

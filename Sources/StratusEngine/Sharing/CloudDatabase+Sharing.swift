@@ -79,7 +79,7 @@ extension CloudDatabase {
                 throw CloudKitError(.invalidArguments, "The share is public (\(share.publicPermission)): anyone with its URL joins; set its public permission to none to invite users.")
             }
             guard try db.users.exists(participant) else {
-                throw CloudKitError(.unknownItem, "No user '\(participant)' in this store.")
+                throw CloudKitError(.unknownItem, "No user '\(participant)' in this store.", reason: .unknownUser(participant))
             }
             let others = try db.shares.participants(of: share.id).filter { $0.type != .owner && $0.status != .removed && $0.user != participant }
             guard others.count < CloudDatabase.maximumParticipants else {

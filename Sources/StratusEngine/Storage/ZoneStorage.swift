@@ -56,7 +56,8 @@ extension ZoneStorage {
     /// The live zone with this ID, or `zoneNotFound`.
     func live(_ zoneID: ZoneID, scope: DatabaseScope) throws -> ZoneRow {
         guard let zone = try find(zoneID, scope: scope), zone.state == .live else {
-            throw CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the \(scope.name) database.")
+            throw CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the \(scope.name) database.",
+                                reason: .zoneNotFound(zoneName: zoneID.zoneName, database: scope))
         }
         return zone
     }

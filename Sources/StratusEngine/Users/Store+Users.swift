@@ -13,7 +13,8 @@ extension Store {
         try read { db in
             if let user = try db.users.find(name, owner: owner) { return user }
             let aliases = try db.users.all(owner: owner).map(\.alias)
-            throw CloudKitError(.unknownItem, "No user '\(name)' in this store; its users are \(aliases.joined(separator: ", ")).")
+            throw CloudKitError(.unknownItem, "No user '\(name)' in this store; its users are \(aliases.joined(separator: ", ")).",
+                                reason: .unknownUser(name))
         }
     }
 
@@ -74,7 +75,7 @@ extension Store {
     private func changeRoles(of name: String, role: String, _ change: (inout Set<String>) -> Void) throws {
         try write { db in
             guard let user = try db.users.find(name, owner: owner) else {
-                throw CloudKitError(.unknownItem, "No user '\(name)' in this store.")
+                throw CloudKitError(.unknownItem, "No user '\(name)' in this store.", reason: .unknownUser(name))
             }
             let known = try db.schema.declaredRoles()
             guard known.contains(role) else {

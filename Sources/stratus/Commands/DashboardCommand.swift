@@ -23,7 +23,7 @@ struct DashboardCommand: ParsableCommand {
     @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).") var store: String?
     @Option(help: "The theme: a NAME.json in the themes folder (default, light, high-contrast, mono).") var theme: String = "default"
     @Option(help: "The database: public, private or shared.") var db: String = "private"
-    @Option(help: "The zone.") var zone: String = ZoneID.defaultZoneName
+    @Option(help: "The zone (default: \(ZoneID.defaultZoneName), or the zone with the most records when that one has none).") var zone: String?
     @Option(help: "The record type the Query tab starts with (default: the one with the most records in the zone).") var type: String?
     @Option(help: "The user who acts: an alias, a user record name or 'none' (default: the user Act As chose last on this store, else its owner).") var user: String?
     @Option(help: "The device the dashboard acts as; notifications of its own changes are not shown.")
@@ -46,7 +46,8 @@ enum DashboardLauncher {
     struct Options {
         var storePath: String
         var scope: DatabaseScope = .private
-        var zone: String = ZoneID.defaultZoneName
+        /// nil: the default zone, or the busiest one when that holds nothing.
+        var zone: String?
         var recordType: String?
         var theme: String = "default"
         var user: String?
@@ -67,8 +68,9 @@ enum DashboardLauncher {
         let loader = themesDirectory.map { ThemeLoader(directory: $0) }
         let preferencesPath = PreferencesFile.path(forStore: options.storePath)
 
-        var state = DashboardState(storePath: options.storePath, scope: options.scope, zone: ZoneID(zoneName: options.zone),
-                                   recordType: options.recordType)
+        var state = DashboardState(storePath: options.storePath, scope: options.scope,
+                                   zone: ZoneID(zoneName: options.zone ?? ZoneID.defaultZoneName), recordType: options.recordType)
+        state.settlesOnBusiestZone = options.zone == nil
         state.preferences = PreferencesFile.load(from: preferencesPath)
         // Who acts: --user, else whom Act As chose last time on this store, else the owner.
         if let name = options.user {
