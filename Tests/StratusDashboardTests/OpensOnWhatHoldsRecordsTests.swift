@@ -59,3 +59,20 @@ import Testing
         #expect(harness.state.zone.zoneName == "Empty", "only a database opened without a zone named moves")
     }
 }
+
+/// The Zones tab opens on the zone in use, with counts another process changed since.
+@Suite struct ZonesTabIsCurrentTests {
+    @Test func theTabOpensOnTheZoneInUseWithTheStoresCountsNow() throws {
+        let harness = try Harness(records: Fixtures.trips(4)) { store in
+            try store.database(.private).modifyRecordZones(saving: [ZoneID(zoneName: "Another")])
+        }
+        #expect(harness.state.zone.zoneName == "Travel")
+        // Another process writes while the dashboard shows the Query tab.
+        let written = Fixtures.trips(3, zone: ZoneID(zoneName: "Another")).map { Record(recordType: $0.recordType, recordID: $0.recordID, fields: $0.fields) }
+        _ = try harness.database.modifyRecords(saving: written).savedRecords()
+        harness.press(.char("4"))
+        let selected = harness.state.zones[harness.state.zonesTab.list.selected]
+        #expect(selected.zoneID.zoneName == "Travel", "the cursor is on the zone in use, not the first")
+        #expect(harness.state.zones.first { $0.zoneID.zoneName == "Another" }?.recordCount == 3, "counts as the store holds them now")
+    }
+}

@@ -12,7 +12,7 @@ extension Dashboard {
     /// and starts the notifications poll.
     static func enteredTab(_ state: inout DashboardState) -> [Effect] {
         if state.tab == .sharing { return (state.users.isEmpty ? loadUsers(&state) : []) + loadShares(&state) }
-        if state.tab == .zones { return zoneBars(&state) }
+        if state.tab == .zones { return enteredZonesTab(&state) }
         if state.tab == .faults { return startWatchingFaults(&state) }
         if state.tab == .logs { return (state.users.isEmpty ? loadUsers(&state) : []) + startWatchingLogs(&state) }
         guard state.tab == .subscriptions else { return [] }

@@ -52,6 +52,16 @@ extension Dashboard {
 
     /// Asks for the selected zone's records per type when the Zones tab shows its bars and
     /// they are not known yet.
+    /// The Zones tab opens on the zone in use, with the zones read again: their counts and
+    /// tokens are the store's now, whoever wrote since.
+    static func enteredZonesTab(_ state: inout DashboardState) -> [Effect] {
+        if let index = state.zones.firstIndex(where: { $0.zoneID == state.zone }) {
+            state.zonesTab.list.move(to: index, count: state.zones.count, visible: Layout.zonesRows(state.size))
+        }
+        let reading = state.jobs.contains { $0.kind == .zones } ? [] : loadZones(&state)
+        return reading + zoneBars(&state)
+    }
+
     static func zoneBars(_ state: inout DashboardState) -> [Effect] {
         guard state.tab == .zones, Layout.zoneBarsHeight(state.size) > 0, state.zones.indices.contains(state.zonesTab.list.selected) else { return [] }
         let zone = state.zones[state.zonesTab.list.selected].zoneID
@@ -119,7 +129,10 @@ extension Dashboard {
             guard scope == state.scope else { return [] }
             switch result {
             case .success(let zones):
+                // The selection stays on its zone (else the one in use) when the list changes.
+                let selected = state.zones.indices.contains(state.zonesTab.list.selected) ? state.zones[state.zonesTab.list.selected].zoneID : state.zone
                 state.zones = zones
+                if let index = zones.firstIndex(where: { $0.zoneID == selected }) { state.zonesTab.list.selected = index }
                 state.zonesTab.list.clamp(count: zones.count, visible: Layout.zonesRows(state.size))
                 state.zonesTab.typeCounts = [:]
                 let settled = state.settlesOnBusiestZone ? settleOnBusiestZone(&state) : []
