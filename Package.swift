@@ -7,7 +7,9 @@ let package = Package(
     products: [
         .executable(name: "stratus", targets: ["stratus"]),
         .library(name: "StratusCloud", targets: ["StratusCloud"]),
+        .library(name: "StratusCKWS", targets: ["StratusCKWS"]),
         .library(name: "StratusEngine", targets: ["StratusEngine"]),
+        .library(name: "StratusSQLite", targets: ["StratusSQLite"]),
         .library(name: "StratusPredicates", targets: ["StratusPredicates"]),
         .library(name: "StratusTerminal", targets: ["StratusTerminal"]),
         .library(name: "StratusDashboard", targets: ["StratusDashboard"]),
@@ -31,27 +33,39 @@ let package = Package(
         // CloudKit's vocabulary, shared by every backend, transport and front end: records and
         // their IDs, zones, databases, pages of changes, save policies and CloudKit's errors.
         .target(name: "StratusCloud", dependencies: ["StratusModel", "StratusPredicates"]),
+        // The CloudKit Web Services JSON: one codec for records, deletions, per-item errors, zones,
+        // subscriptions and change tokens, shared by the server, the CLI's JSON and import/export.
+        .target(name: "StratusCKWS", dependencies: ["StratusModel", "StratusPredicates", "StratusCloud"]),
         // SQLite's process-wide options, set before its first use (`sqlite3_config` is variadic).
         .target(name: "CSQLiteSetup", linkerSettings: [.linkedLibrary("sqlite3")]),
-        // The record engine, stored in SQLite through GRDB.
+        // The record engine: CloudKit's rules over storage protocols; it names no backend.
         .target(
             name: "StratusEngine",
+            dependencies: ["StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS"],
+            // A file sees only the members of modules it imports.
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
+        // The embedded backend: the engine's storage protocols on SQLite through GRDB, with the
+        // migrations, the page cache and the SQLite side of bulk imports. The only GRDB user.
+        .target(
+            name: "StratusSQLite",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusCloud", "CSQLiteSetup",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "CSQLiteSetup", "StratusEngine",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the bulk write path's statements (DirectStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // A bitmap of row ids (BitSet), for finding the records that lack a field.
                 .product(name: "BitCollections", package: "swift-collections"),
-            ],
-            // A file sees only the members of modules it imports: GRDB's stay in Storage/.
-            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+            ]
         ),
+        // Opens a store by its location, choosing the backend the location names (a file:
+        // SQLite). The front ends open stores here; the engine names no backend.
+        .target(name: "StratusStores", dependencies: ["StratusCloud", "StratusEngine", "StratusSQLite"]),
         // `stratus bench`: every workload on Stratus and on hand-made SQLite tables.
         .target(
             name: "StratusBench",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine", "StratusDashboard", "StratusServer",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusStores", "StratusDashboard", "StratusServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -60,7 +74,7 @@ let package = Package(
         .target(
             name: "StratusServer",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusStores",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // Server-to-server keys: P-256 ECDSA signatures.
@@ -71,11 +85,11 @@ let package = Package(
         // A small terminal UI toolkit that knows nothing of records.
         .target(name: "StratusTerminal", dependencies: ["CNcurses", "StratusText"]),
         // The dashboard: state, update, views and the key map, in the Elm architecture.
-        .target(name: "StratusDashboard", dependencies: ["StratusCloud", "StratusEngine", "StratusTerminal", "StratusModel", "StratusPredicates"]),
+        .target(name: "StratusDashboard", dependencies: ["StratusCloud", "StratusCKWS", "StratusEngine", "StratusTerminal", "StratusModel", "StratusPredicates"]),
         .executableTarget(
             name: "stratus",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine", "StratusBench", "StratusDashboard", "StratusTerminal",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusBench", "StratusDashboard", "StratusTerminal", "StratusSQLite", "StratusStores",
                 "StratusServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -83,29 +97,30 @@ let package = Package(
         // What the test targets share: temporary folders and stores, running the built binary,
         // a lock, bind mounts, waiting for a condition. Not a test target itself, and not
         // dependent on `stratus` (an executable cannot be imported).
-        .target(name: "StratusTestSupport", dependencies: ["StratusCloud", "StratusEngine"], path: "Tests/StratusTestSupport"),
+        .target(name: "StratusTestSupport", dependencies: ["StratusCloud", "StratusEngine", "StratusSQLite"], path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusTestSupportTests", dependencies: ["StratusTestSupport"]),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusPredicatesTests", dependencies: ["StratusPredicates", "StratusModel"]),
-        .testTarget(name: "StratusEngineTests", dependencies: ["StratusCloud", "StratusEngine", "StratusModel", "StratusPredicates", "StratusTestSupport"]),
+        .testTarget(name: "StratusCKWSTests", dependencies: ["StratusCKWS", "StratusCloud", "StratusModel", "StratusPredicates"]),
+        .testTarget(name: "StratusEngineTests", dependencies: ["StratusCloud", "StratusCKWS", "StratusEngine", "StratusSQLite", "StratusStores", "StratusModel", "StratusPredicates", "StratusTestSupport"]),
         .testTarget(name: "StratusTerminalTests", dependencies: ["StratusTerminal", "StratusTestSupport"]),
         .testTarget(
             name: "StratusDashboardTests",
-            dependencies: ["StratusDashboard", "StratusCloud", "StratusEngine", "StratusTerminal", "StratusModel", "StratusTestSupport"],
+            dependencies: ["StratusDashboard", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusSQLite", "StratusTerminal", "StratusModel", "StratusTestSupport"],
             exclude: ["Snapshots"]
         ),
         // Crash safety, several processes, fuzzing inputs, bad input: runs the built binary too.
         .testTarget(
             name: "StratusReliabilityTests",
             dependencies: [
-                "stratus", "StratusCloud", "StratusEngine", "StratusModel", "StratusPredicates", "StratusTerminal", "StratusTestSupport",
+                "stratus", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusModel", "StratusPredicates", "StratusTerminal", "StratusTestSupport", "StratusSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Real HTTP on loopback against the server, in process and through the built binary.
-        .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusCloud", "StratusEngine", "StratusModel", "stratus", "StratusTestSupport"]),
+        .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusModel", "stratus", "StratusTestSupport"]),
         // The bench's own parts (the dashboard probe), without running a workload.
-        .testTarget(name: "StratusBenchTests", dependencies: ["StratusBench", "StratusCloud", "StratusEngine", "StratusTestSupport"]),
+        .testTarget(name: "StratusBenchTests", dependencies: ["StratusBench", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusTestSupport"]),
         // Runs the built `stratus` binary, so it depends on it to have it built.
         // The engine too: a test of the command line's advice provokes the error on the engine
         // first and checks its reason, then runs the binary for the hint.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StratusEngine
 import StratusModel
+import StratusSQLite
 
 /// The same data in plain SQLite tables designed by hand for the benchmark's workloads: one
 /// column per field, the indexes each query needs, an FTS5 table and an R*Tree. This is the

@@ -1,10 +1,12 @@
 import Foundation
 import GRDB
+import StratusCloud
 import StratusDashboard
 import StratusEngine
 import StratusModel
 import StratusPredicates
-import StratusCloud
+import StratusSQLite
+import StratusStores
 
 /// Builds (or reuses) a Stratus store of N venues and the same data in a hand-made SQLite
 /// baseline, then runs each workload on both and reports medians and ratios.
@@ -55,7 +57,7 @@ public final class BenchRunner {
         let sidecarPath = directory.appendingPathComponent("bench.json").path
         if let saved = BenchSidecar.load(sidecarPath), saved.records == recordCount,
            FileManager.default.fileExists(atPath: storePath), FileManager.default.fileExists(atPath: baselinePath) {
-            store = try Store(path: storePath)
+            store = try StoreOpener.open(storePath)
             baseline = try BaselineStore(path: baselinePath)
             sidecar = saved
             log("reusing the stores in \(directory.path)")
@@ -64,7 +66,7 @@ public final class BenchRunner {
         for path in [storePath, baselinePath, sidecarPath] {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        store = try Store(path: storePath)
+        store = try StoreOpener.open(storePath)
         baseline = try BaselineStore(path: baselinePath)
         let db = store.database(.private)
         try db.modifyRecordZones(saving: [zoneID])
@@ -168,7 +170,7 @@ public final class BenchRunner {
         // The imported store closes before the floor reads it (SQLite folds its log into the
         // file), so the floor reads the file, not pages through a log a still-open store left.
         do {
-            let target = try Store(path: imported)
+            let target = try StoreOpener.open(imported)
             BenchMeasurement.settleDisk()
             bytesBefore = BenchMeasurement.bytesWritten()
             stratus = try BenchMeasurement.once {
@@ -182,7 +184,7 @@ public final class BenchRunner {
         }
         func floor(inPlace: Bool) throws -> Double {
             remove([copied])
-            _ = try Store(path: copied)
+            _ = try StoreOpener.open(copied)
             BenchMeasurement.settleDisk()
             return try BenchMeasurement.once { try BaselineStore.copyRows(of: imported, into: copied, inPlace: inPlace) }
         }

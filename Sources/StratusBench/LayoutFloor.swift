@@ -1,6 +1,7 @@
 import GRDB
 import GRDBSQLite
 import StratusEngine
+import StratusSQLite
 
 /// SQLite alone reading one first-sort group out of Stratus's own store: the group's index rows
 /// joined to their record rows, each row's field blob read, nothing decoded. A two-sort page

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import StratusEngine
+import StratusSQLite
+import StratusStores
 
 /// The save workload's fair floor: SQLite alone inserting the rows Stratus wrote (record rows,
 /// index rows, reference edges, full-text rows) into a store with the same tables, 400 records
@@ -17,7 +19,7 @@ enum SaveFloor {
 
     static func measure(copying source: String, into target: String, recordsPerTransaction: Int) throws -> Measurement {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: target + suffix) }
-        _ = try Store(path: target)
+        _ = try StoreOpener.open(target)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false
         configuration.journalMode = .wal

@@ -30,7 +30,7 @@ extension CloudDatabase {
     private func writeInBulkTransactions<T>(itemsPerTransaction: Int, indexRowLimit: Int,
                                             _ body: (inout BulkWriter) throws -> T) throws -> T {
         try store.writeWithoutTransaction { db in
-            try PageCache.enlarge(db)
+            try db.prepareForBulkWrite(importing: false)
             var writer = BulkWriter(database: self, db: db, itemsPerTransaction: max(1, itemsPerTransaction), indexRowLimit: indexRowLimit)
             do {
                 let result = try body(&writer)
@@ -52,14 +52,14 @@ public struct BulkWriter {
     let indexRowLimit: Int
     private var uncommitted = 0
     /// New records' index rows of the transaction under way, written sorted before it commits.
-    private var buffer: IndexRowBuffer
+    private var buffer: any IndexRowBuffering
 
     init(database: CloudDatabase, db: StoreTransaction, itemsPerTransaction: Int, indexRowLimit: Int) {
         self.database = database
         self.db = db
         self.itemsPerTransaction = itemsPerTransaction
         self.indexRowLimit = indexRowLimit
-        buffer = IndexRowBuffer(db: db, limit: indexRowLimit)
+        buffer = db.records.makeIndexBuffer(limit: indexRowLimit)
     }
 
     /// One batch, as ``CloudDatabase/modifyRecords(saving:deleting:savePolicy:atomically:)``.
@@ -92,7 +92,7 @@ public struct BulkWriter {
     /// Undoes the transaction under way and forgets its held-back rows.
     mutating func rollback() {
         if db.isInsideTransaction { try? db.rollback() }
-        buffer = IndexRowBuffer(db: db, limit: indexRowLimit)
+        buffer = db.records.makeIndexBuffer(limit: indexRowLimit)
         uncommitted = 0
     }
 }

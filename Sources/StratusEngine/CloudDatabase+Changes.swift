@@ -38,9 +38,9 @@ extension CloudDatabase {
                 throw CloudKitError(.invalidArguments, "The end token comes before the start token; give the earlier token first.")
             }
             let catalog = try store.catalog(db)
-            // Both tables are read in sequence order and merged here (see ChangeFeedRows).
+            // Both tables are read in sequence order and merged here (see ChangeFeedStorage).
             // Deletions are few and small, so they are read first; record rows stream.
-            let deletions = try ChangeFeedRows.deletions(zoneRowID: zone.id, after: start, through: stop, limit: limit + 1, in: db)
+            let deletions = try db.changeFeed.deletions(zoneRowID: zone.id, after: start, through: stop, limit: limit + 1)
             var changes: [ZoneChange] = []
             changes.reserveCapacity(min(limit, 1024))
             var last = start
@@ -63,8 +63,7 @@ extension CloudDatabase {
             let decoder = FieldDecoder()
             var typeName = (id: Int64.min, name: "?")
             // Records the caller may not see are skipped, so then the page reads on until it is full.
-            try ChangeFeedRows.changedRecords(zoneRowID: zone.id, after: start, through: stop, limit: visible == nil ? limit + 1 : Int.max,
-                                              includingChangedKeys: includingChangedKeys, in: db) { stored, keys in
+            try db.changeFeed.changedRecords(zoneRowID: zone.id, after: start, through: stop, limit: visible == nil ? limit + 1 : Int.max, includingChangedKeys: includingChangedKeys) { stored, keys in
                 guard addDeletions(before: stored.sequence), changes.count < limit else {
                     moreComing = true
                     return false
@@ -100,7 +99,7 @@ extension CloudDatabase {
         let limit = min(max(resultsLimit ?? CloudDatabase.defaultChangesLimit, 1), CloudDatabase.maximumChangesLimit)
         return try store.read { db in
             var start: Int64 = 0
-            let current = try DatabaseSequence.current(scope: sequenceScope, in: db)
+            let current = try db.zones.databaseSequence(scope: sequenceScope)
             if let token {
                 let decoded = try DatabaseChangeToken.decode(token, storeID: store.storeID)
                 guard decoded.scope == scope else {
@@ -129,7 +128,7 @@ extension CloudDatabase {
     public func currentDatabaseToken() throws -> String {
         try checkDatabaseFeed()
         return try store.read { db in
-            let current = try DatabaseSequence.current(scope: sequenceScope, in: db)
+            let current = try db.zones.databaseSequence(scope: sequenceScope)
             return DatabaseChangeToken(scope: scope, sequence: current).encoded(storeID: store.storeID)
         }
     }
@@ -155,7 +154,7 @@ extension CloudDatabase {
             throw CloudKitError(.invalidArguments, "The change token belongs to the \(decoded.scope.name) database, not the \(scope.name) database.")
         }
         guard decoded.zoneRowID == zone.id else {
-            let other = (try? ZoneRow.find(id: decoded.zoneRowID, in: db)).flatMap { $0 }.map { "'\($0.zoneID.zoneName)'" } ?? "another zone"
+            let other = (try? db.zones.find(id: decoded.zoneRowID)).flatMap { $0 }.map { "'\($0.zoneID.zoneName)'" } ?? "another zone"
             throw CloudKitError(.invalidArguments, "The change token belongs to \(other), not '\(zone.zoneID.zoneName)'; use the token of the zone you ask about.")
         }
         guard decoded.incarnation == zone.incarnation else {

@@ -25,7 +25,7 @@ extension CloudDatabase {
         return try store.read { db in
             let catalog = try store.catalog(db)
             let gate = AccessGate(self, db: db, catalog: catalog)
-            let lookup = try StoredRecord.nameLookup(db)
+            let lookup = try db.records.nameLookup()
             let decoder = FieldDecoder()
             var zones: [ZoneID: Result<ZoneRow, CloudKitError>] = [:]
             var results: [FetchedRecord] = []

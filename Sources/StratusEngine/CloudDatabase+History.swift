@@ -41,7 +41,7 @@ extension CloudDatabase {
                 point = max(0, zone.changeSequence - Int64(keeping ?? 0))
             }
             point = max(point, zone.compactedSequence)
-            let dropped = try ZoneRow.compact(zoneRowID: zone.id, through: point, in: db)
+            let dropped = try db.zones.compact(zoneRowID: zone.id, through: point)
             let oldest = ZoneChangeToken(scope: scope, zoneRowID: zone.id, incarnation: zone.incarnation, sequence: point).encoded(storeID: store.storeID)
             return HistoryCompaction(compactedSequence: point, droppedDeletions: dropped, oldestValidToken: oldest)
         }

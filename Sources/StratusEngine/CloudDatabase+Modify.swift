@@ -37,7 +37,7 @@ extension CloudDatabase {
     /// `modifyRecords` inside a transaction the caller holds (sharing writes a share record
     /// and its own rows in one). `failing` gives records a fault fails before they are planned.
     func modifyRecords(saving: [Record], deleting: [RecordID], savePolicy: RecordSavePolicy, atomically: Bool,
-                       failing: [String: CloudKitError] = [:], indexBuffer: IndexRowBuffer? = nil, in db: StoreTransaction) throws -> ModifyRecordsResult {
+                       failing: [String: CloudKitError] = [:], indexBuffer: (any IndexRowBuffering)? = nil, in db: StoreTransaction) throws -> ModifyRecordsResult {
         var batch = try ModifyBatch(database: self, db: db, savePolicy: savePolicy)
         batch.failing = failing
         batch.indexBuffer = indexBuffer
@@ -95,7 +95,7 @@ struct ModifyBatch {
     /// Records a fault fails (partialFailure), with their errors.
     var failing: [String: CloudKitError] = [:]
     /// In a bulk write, where new records' index rows wait to be written sorted.
-    var indexBuffer: IndexRowBuffer?
+    var indexBuffer: (any IndexRowBuffering)?
     let now = Date()
 
     init(database: CloudDatabase, db: StoreTransaction, savePolicy: RecordSavePolicy) throws {
@@ -103,7 +103,7 @@ struct ModifyBatch {
         self.db = db
         self.savePolicy = savePolicy
         catalog = try database.store.catalog(db)
-        let environment = try StoreInfo.load(db)?.environment ?? .development
+        let environment = try db.schema.storeInfo()?.environment ?? .development
         validator = RecordValidator(environment: environment, catalog: catalog)
         gate = AccessGate(database, db: db, catalog: catalog)
     }
@@ -152,7 +152,7 @@ struct ModifyBatch {
             }
             do {
                 let zone = try zone(recordID.zoneID).get()
-                guard let existing = try StoredRecord.find(zoneRowID: zone.id, name: recordID.recordName, in: db) else {
+                guard let existing = try db.records.find(zoneRowID: zone.id, name: recordID.recordName) else {
                     throw CloudKitError(.unknownItem, "Record '\(recordID.recordName)' does not exist in zone '\(recordID.zoneID.zoneName)'.")
                 }
                 try gate.checkDelete(existing, zone: zone)
@@ -168,7 +168,7 @@ struct ModifyBatch {
             throw CloudKitError(.invalidArguments, "Invalid record name: \(problem).")
         }
         let zone = try zone(record.recordID.zoneID).get()
-        let existing = try StoredRecord.find(zoneRowID: zone.id, name: record.recordName, in: db)
+        let existing = try db.records.find(zoneRowID: zone.id, name: record.recordName)
         try gate.checkSave(recordName: record.recordName, recordType: record.recordType, parent: record.parent?.recordName, existing: existing, zone: zone)
         var fields: [String: FieldValue] = [:]
         var existingFields: [String: FieldValue] = [:]
@@ -207,7 +207,7 @@ struct ModifyBatch {
     private func checkAssets(_ fields: [String: FieldValue]) throws {
         for (name, value) in fields {
             for case .asset(let asset) in value.elements {
-                if try !AssetRows.holds(checksum: asset.fileChecksum, in: db) {
+                if try !db.assets.holds(checksum: asset.fileChecksum) {
                     throw CloudKitError(.assetFileNotFound, "Field '\(name)' points at asset \(asset.fileChecksum), which the store does not hold; upload its file first.")
                 }
             }
@@ -245,7 +245,7 @@ struct ModifyBatch {
             return next
         }
         let nowMilliseconds = FieldValue.milliseconds(now)
-        let writer = RecordWriter(db: db)
+        let writer = db.records
         var saved: [Int: Record] = [:]
         // Held-back index rows serve a batch of new records only: changing or deleting a record
         // (and cascading) reads and removes index rows, so the held ones go in first.
@@ -257,7 +257,7 @@ struct ModifyBatch {
             let tag = ChangeTag.make()
             let parent = plan.record.parent?.recordName
             let changedKeys = ChangedKeys.encode(ChangedKeys.between(plan.existing == nil ? nil : plan.existingFields, plan.fields))
-            let row = RecordRowWriter.Row(zoneRowID: plan.zone.id, name: plan.record.recordName, typeID: type.id, blob: plan.blob, changeTag: tag,
+            let row = RecordRow(zoneRowID: plan.zone.id, name: plan.record.recordName, typeID: type.id, blob: plan.blob, changeTag: tag,
                                           sequence: sequence, createdAt: plan.existing?.createdAt ?? nowMilliseconds,
                                           createdBy: plan.existing?.createdBy ?? database.user, modifiedAt: nowMilliseconds,
                                           modifiedBy: database.user, parent: parent, changedKeys: changedKeys)
@@ -279,10 +279,10 @@ struct ModifyBatch {
         var cascade = DeleteCascade(db: db)
         for plan in deletes {
             try cascade.run(from: plan.existing) { victim, isRoot in
-                try RecordWriter(db: db).delete(victim, catalog: catalog, sequence: nextSequence(plan.zone))
+                try db.records.delete(victim, catalog: catalog, sequence: nextSequence(plan.zone))
                 // Deleting a share's record, or the root it shares, ends the share (CloudKit's rule).
-                for shareID in try ShareRows.touching(zoneRowID: plan.zone.id, recordName: victim.name, in: db) {
-                    try ShareRows.end(shareID, databaseSequence: try database.nextDatabaseSequence(db), in: db)
+                for shareID in try db.shares.touching(zoneRowID: plan.zone.id, recordName: victim.name) {
+                    try db.shares.end(shareID, databaseSequence: try database.nextDatabaseSequence(db))
                 }
                 try notifier.recordDeleted(victim, zone: plan.zone)
                 if !isRoot {
@@ -294,7 +294,7 @@ struct ModifyBatch {
                 }
             }
         }
-        try RecordRowWriter.advance(sequences, database: database, in: db)
+        try db.zones.advance(sequences, sequenceScope: database.sequenceScope)
         try notifier.finish()
         return ModifyRecordsResult(
             saveResults: saveIDs.indices.map { index in

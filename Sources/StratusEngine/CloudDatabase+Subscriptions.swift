@@ -42,7 +42,7 @@ extension CloudDatabase {
             }
             var rowsToDelete: [Int64] = []
             for subscriptionID in deleting {
-                if let row = try SubscriptionRow.find(subscriptionID, scope: scope, owner: user, in: db) {
+                if let row = try db.subscriptions.find(subscriptionID, scope: scope, owner: user) {
                     rowsToDelete.append(row.id)
                 } else {
                     errors[subscriptionID] = CloudKitError(.unknownItem, "Subscription '\(subscriptionID)' does not exist in the \(scope.name) database.",
@@ -53,8 +53,8 @@ extension CloudDatabase {
             if !errors.isEmpty {
                 throw CloudKitError(.partialFailure, "\(errors.count) subscriptions failed; nothing was saved or deleted.", partialErrors: errors)
             }
-            for rowID in rowsToDelete { try SubscriptionRow.delete(rowID: rowID, in: db) }
-            for subscription in saving { try SubscriptionRow.save(subscription, scope: scope, owner: user, in: db) }
+            for rowID in rowsToDelete { try db.subscriptions.delete(rowID: rowID) }
+            for subscription in saving { try db.subscriptions.save(subscription, scope: scope, owner: user) }
             return saving
         }
     }
@@ -72,12 +72,12 @@ extension CloudDatabase {
 
     /// This user's subscriptions in this database, by ID, as `CKDatabase.allSubscriptions()`.
     public func allSubscriptions() throws -> [Subscription] {
-        try store.read { db in try SubscriptionRow.all(scope: scope, owner: user, in: db).map(\.subscription) }
+        try store.read { db in try db.subscriptions.all(scope: scope, owner: user).map(\.subscription) }
     }
 
     /// One subscription, as `CKDatabase.subscription(for:)`; `unknownItem (11)` when there is none.
     public func subscription(for subscriptionID: String) throws -> Subscription {
-        guard let row = try store.read({ db in try SubscriptionRow.find(subscriptionID, scope: scope, owner: user, in: db) }) else {
+        guard let row = try store.read({ db in try db.subscriptions.find(subscriptionID, scope: scope, owner: user) }) else {
             throw CloudKitError(.unknownItem, "Subscription '\(subscriptionID)' does not exist in the \(scope.name) database.",
                                 reason: .unknownSubscription(subscriptionID: subscriptionID, database: scope))
         }
@@ -145,13 +145,12 @@ extension CloudDatabase {
         try store.read { db in
             var sequence: Int64 = 0
             if let notificationID {
-                guard let found = try NotificationRow.sequence(of: notificationID, in: db) else {
+                guard let found = try db.subscriptions.notificationSequence(of: notificationID) else {
                     throw CloudKitError(.unknownItem, "There is no notification '\(notificationID)' in this store.")
                 }
                 sequence = found
             }
-            return try NotificationRow.fetch(scope: scope, owner: user, after: sequence, excludingDevice: includingOwnDevice ? nil : device,
-                                             unreadOnly: unreadOnly, limit: max(1, limit ?? CloudDatabase.defaultNotificationLimit), in: db)
+            return try db.subscriptions.fetchNotifications(scope: scope, owner: user, after: sequence, excludingDevice: includingOwnDevice ? nil : device, unreadOnly: unreadOnly, limit: max(1, limit ?? CloudDatabase.defaultNotificationLimit))
         }
     }
 
@@ -159,15 +158,14 @@ extension CloudDatabase {
     public func notifications(afterSequence sequence: Int64, limit: Int? = nil, unreadOnly: Bool = false,
                               includingOwnDevice: Bool = false) throws -> [CloudNotification] {
         try store.read { db in
-            try NotificationRow.fetch(scope: scope, owner: user, after: sequence, excludingDevice: includingOwnDevice ? nil : device,
-                                      unreadOnly: unreadOnly, limit: max(1, limit ?? CloudDatabase.defaultNotificationLimit), in: db)
+            try db.subscriptions.fetchNotifications(scope: scope, owner: user, after: sequence, excludingDevice: includingOwnDevice ? nil : device, unreadOnly: unreadOnly, limit: max(1, limit ?? CloudDatabase.defaultNotificationLimit))
         }
     }
 
     /// A notification's position in the store's order (`CloudNotification.sequence`);
     /// `unknownItem (11)` for an unknown ID.
     public func sequence(ofNotification notificationID: String) throws -> Int64 {
-        guard let sequence = try store.read({ db in try NotificationRow.sequence(of: notificationID, in: db) }) else {
+        guard let sequence = try store.read({ db in try db.subscriptions.notificationSequence(of: notificationID) }) else {
             throw CloudKitError(.unknownItem, "There is no notification '\(notificationID)' in this store.")
         }
         return sequence
@@ -177,7 +175,7 @@ extension CloudDatabase {
     public func markNotificationsRead(_ notificationIDs: [String]) throws {
         guard !notificationIDs.isEmpty else { return }
         try store.write { db in
-            try NotificationRow.markRead(notificationIDs, owner: user, in: db)
+            try db.subscriptions.markNotificationsRead(notificationIDs, owner: user)
         }
     }
 }

@@ -64,7 +64,7 @@ public struct CloudDatabase: Sendable {
     public func recordCountsByType(inZoneWith zoneID: ZoneID) throws -> [String: Int] {
         try store.read { db in
             let zone = try gate(db).zone(zoneID)
-            return try StoredRecord.countsByType(zoneRowID: zone.id, in: db)
+            return try db.records.countsByType(zoneRowID: zone.id)
         }
     }
 
@@ -76,7 +76,7 @@ public struct CloudDatabase: Sendable {
         guard buckets > 0 else { return [] }
         return try store.read { db in
             let zone = try gate(db).zone(zoneID)
-            return try StoredRecord.modificationHistogram(zoneRowID: zone.id, buckets: buckets, in: db)
+            return try db.records.modificationHistogram(zoneRowID: zone.id, buckets: buckets)
         }
     }
 
@@ -101,13 +101,13 @@ public struct CloudDatabase: Sendable {
         try store.write { db in
             let gate = try gate(db)
             for requested in saving where !requested.isDefault {
-                try RecordRowWriter.makeZone(try gate.ownZoneID(requested), scope: scope, database: self, in: db)
+                try db.zones.makeZone(try gate.ownZoneID(requested), scope: scope, sequenceScope: sequenceScope)
             }
             for zoneID in deleting {
                 if scope == .shared { throw CloudKitError(.badDatabase, "Zones of the shared database belong to their owners; leave a share instead of deleting its zone.") }
                 let zone = try gate.zone(zoneID)
-                try ZoneEraser(db: db, zoneRowID: zone.id).eraseContents(databaseSequence: try nextDatabaseSequence(db))
-                try ZoneRow.setState(purging ? .purged : .deleted, databaseSequence: try nextDatabaseSequence(db), zoneRowID: zone.id, in: db)
+                try db.zones.eraseContents(zoneRowID: zone.id, databaseSequence: try nextDatabaseSequence(db))
+                try db.zones.setState(purging ? .purged : .deleted, databaseSequence: try nextDatabaseSequence(db), zoneRowID: zone.id)
             }
         }
     }
@@ -129,6 +129,6 @@ public struct CloudDatabase: Sendable {
     var sequenceScope: DatabaseScope { scope == .shared ? .private : scope }
 
     static func nextDatabaseSequence(scope: DatabaseScope, in db: StoreTransaction) throws -> Int64 {
-        try DatabaseSequence.next(scope: scope, in: db)
+        try db.zones.nextDatabaseSequence(scope: scope)
     }
 }

@@ -51,16 +51,15 @@ extension Store {
         try read { db in try SchemaImporter.export(db, catalog: try catalog(db)) }
     }
 
-    /// The schema of another store file, read without opening it as a store: nothing in it is
-    /// written (no upgrade, no WAL switch), so comparing with, say, the production store leaves
-    /// that file as it was.
-    ///
-    /// - Throws: `badDatabase` for a file that is not a Stratus store, `incompatibleVersion`
-    ///   for one made by another version of Stratus (open it once with this one first).
-    public static func exportSchema(ofStoreAt path: String) throws -> SchemaDocument {
-        try SQLiteStoreFile.readWithoutOpening(path: path) { db in
-            let version = try StoreInfo.schemaVersion(in: db)
-            return try SchemaImporter.export(db, catalog: try SchemaCatalog.load(db, version: version))
-        }
+    /// The schema of another store of this store's backend (a file, for SQLite), read without
+    /// opening it as a store: nothing in it is written.
+    func exportSchema(ofOtherStoreAt location: String) throws -> SchemaDocument {
+        try backend.readWithoutOpening(location) { db in try Store.exportSchema(in: db) }
+    }
+
+    /// The schema as `db` holds it (``exportSchema()``, or another store's, read without
+    /// opening it as a store).
+    package static func exportSchema(in db: StoreTransaction) throws -> SchemaDocument {
+        try SchemaImporter.export(db, catalog: try SchemaCatalog.load(db, version: try db.schema.schemaVersion()))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// One authenticated request, as an endpoint sees it: the database it addresses as the user
 /// it acts for, and its JSON body.

@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 /// A whole-request error as CloudKit Web Services sends it: an HTTP status and
 /// `{"uuid", "serverErrorCode", "reason", "retryAfter"?, "redirectURL"?}`.
@@ -20,7 +21,7 @@ struct CKWSFailure: Error, Sendable {
     /// A CloudKit error of the whole request, with the status CKWS gives its code.
     init(_ error: CloudKitError) {
         self.init(status: CKWSFailure.status(of: error.code.serverErrorCode), serverErrorCode: error.code.serverErrorCode, reason: error.message,
-                  retryAfter: error.ckwsRetryAfter)
+                  retryAfter: ItemErrorJSON.wholeSeconds(error.retryAfter))
     }
 
     init(status: Int, serverErrorCode: String, reason: String, retryAfter: Int? = nil, redirectURL: String? = nil) {
@@ -57,14 +58,9 @@ struct CKWSFailure: Error, Sendable {
 }
 
 extension CloudKitError {
-    /// A per-item error dictionary (`records[]`, `zones[]`): the item's key, the code and
-    /// reason, `retryAfter` when a retry helps, and whatever else the endpoint adds.
-    func ckwsItem(_ key: (String, JSONValue), adding extra: [(String, JSONValue)] = []) -> JSONValue {
-        var members: [(String, JSONValue)] = [key, ("reason", .string(message)), ("serverErrorCode", .string(code.serverErrorCode))]
-        if let retryAfter = ckwsRetryAfter { members.append(("retryAfter", .integer(Int64(retryAfter)))) }
-        return .object(members + extra)
+    /// A per-item error dictionary (`records[]`, `zones[]`, `subscriptions[]`) as iCloud
+    /// answers it, named by the item's key.
+    func ckwsItem(_ key: (String, JSONValue)) -> JSONValue {
+        ItemErrorJSON.encode(self, item: [key], layout: .reasonFirst)
     }
-
-    /// `retryAfter` in the whole seconds CKWS sends, rounded up so a client never retries early.
-    var ckwsRetryAfter: Int? { retryAfter.map { Int($0.rounded(.up)) } }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import StratusEngine
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// Answers CloudKit Web Services requests: reads the path, the credentials and the JSON body,
 /// runs the endpoint on the engine (off the event loop: SQLite calls block), and writes the
@@ -21,13 +22,23 @@ struct CKWSResponder: HTTPResponder {
     private struct Endpoint {
         var databases: Set<String>
         var writes: Bool
-        var run: @Sendable (CKWSCall) throws -> JSONValue
+        var run: @Sendable (CKWSCall) throws -> CKWSAnswer
+
+        init(databases: Set<String>, writes: Bool, run: @escaping @Sendable (CKWSCall) throws -> JSONValue) {
+            self.init(databases: databases, writes: writes, answer: { CKWSAnswer(try run($0)) })
+        }
+
+        init(databases: Set<String>, writes: Bool, answer: @escaping @Sendable (CKWSCall) throws -> CKWSAnswer) {
+            self.databases = databases
+            self.writes = writes
+            self.run = answer
+        }
     }
 
     private static let endpoints: [String: Endpoint] = [
         "records/query": Endpoint(databases: ["public", "private", "shared"], writes: false, run: RecordEndpoints.query),
         "records/lookup": Endpoint(databases: ["public", "private", "shared"], writes: false, run: RecordEndpoints.lookup),
-        "records/modify": Endpoint(databases: ["public", "private", "shared"], writes: true, run: ModifyEndpoint.modify),
+        "records/modify": Endpoint(databases: ["public", "private", "shared"], writes: true, answer: ModifyEndpoint.modify),
         "records/changes": Endpoint(databases: ["private", "shared"], writes: false, run: RecordEndpoints.changes),
         "zones/list": Endpoint(databases: ["public", "private", "shared"], writes: false, run: ZoneEndpoints.list),
         "zones/lookup": Endpoint(databases: ["public", "private", "shared"], writes: false, run: ZoneEndpoints.lookup),
@@ -110,7 +121,7 @@ struct CKWSResponder: HTTPResponder {
             let credentials = self.credentials
             // One hop off the event loop for the store, the credentials and the endpoint; what
             // it learned of the caller comes back even when the request fails, for the log.
-            let outcome = try await CKWSResponder.offload { () -> (Store?, String?, Result<JSONValue, any Error>) in
+            let outcome = try await CKWSResponder.offload { () -> (Store?, String?, Result<CKWSAnswer, any Error>) in
                 let store: Store
                 do { store = try stores.store(container: path.container, environment: path.environment) } catch { return (nil, nil, .failure(error)) }
                 let user: String?
@@ -142,9 +153,9 @@ struct CKWSResponder: HTTPResponder {
                 }
             }
             if let store = outcome.0 { signedIn = (store, outcome.1) }
-            let result = try outcome.2.get()
-            log(200, error: nil, detail: parsedPath?.operation == "records/modify" ? CKWSResponder.modifySummary(result) : nil)
-            var response = CKWSResponder.response(status: .ok, body: result, uuid: uuid)
+            let answer = try outcome.2.get()
+            log(200, error: nil, detail: answer.logDetail)
+            var response = CKWSResponder.response(status: .ok, body: answer.body, uuid: uuid)
             if let webAuthToken { response.headers[.init("X-Apple-CloudKit-Web-Auth-Token")!] = webAuthToken }
             return response
         } catch let failure as CKWSFailure {
@@ -157,20 +168,6 @@ struct CKWSResponder: HTTPResponder {
             log(500, error: failure.reason)
             return CKWSResponder.response(status: .internalServerError, body: failure.json(uuid: uuid), uuid: uuid)
         }
-    }
-
-    /// What a `records/modify` answer did, for the request log: `saved a, b · deleted c · 1 failed`.
-    static func modifySummary(_ result: JSONValue) -> String? {
-        guard case .array(let records)? = result["records"] else { return nil }
-        var saved: [String] = [], deleted: [String] = [], failed = 0
-        for record in records {
-            guard let name = record["recordName"]?.stringValue else { continue }
-            if record["serverErrorCode"] != nil { failed += 1 } else if record["deleted"]?.boolValue == true { deleted.append(name) } else { saved.append(name) }
-        }
-        func list(_ names: [String]) -> String { names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " and \(names.count - 5) more" : "") }
-        let parts = (saved.isEmpty ? [] : ["saved " + list(saved)]) + (deleted.isEmpty ? [] : ["deleted " + list(deleted)])
-            + (failed == 0 ? [] : ["\(failed) failed"])
-        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
     /// The three server-to-server headers, when the request carries a key ID.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import StratusEngine
+import StratusCKWS
 
 /// Checks a server-to-server request as CloudKit does: the key ID names a registered P-256
 /// public key, and `X-Apple-CloudKit-Request-SignatureV1` is its ECDSA SHA-256 signature over

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 /// The page a client's `redirectURL` opens, standing in for Apple's sign-in: it lists the
 /// store's users, signs in the one picked (`user=ALIAS`) and hands the web auth token back the ways CloudKit does, to the opener window

@@ -1,6 +1,7 @@
 import Foundation
-import StratusEngine
 import StratusCloud
+import StratusEngine
+import StratusStores
 
 /// Which store answers a request for a container and environment.
 public enum StoreSource: Sendable {
@@ -64,7 +65,7 @@ public final class StoreDirectory: Sendable {
         do {
             return try opened.withLock { stores in
                 if let store = stores[path] { return store }
-                let store = try Store(path: path, creatingWith: environment)
+                let store = try StoreOpener.open(path, creatingWith: environment)
                 stores[path] = store
                 return store
             }

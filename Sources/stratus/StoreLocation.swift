@@ -1,6 +1,8 @@
 import Foundation
-import StratusEngine
 import StratusCloud
+import StratusEngine
+import StratusSQLite
+import StratusStores
 
 /// Where the store lives when `--store` is not given, and how commands open it.
 enum StoreLocation {
@@ -20,7 +22,7 @@ enum StoreLocation {
     static func open(_ path: String, creatingWith environment: StoreEnvironment? = nil,
                      memoryMapBytes: Int = Store.defaultMemoryMapBytes) throws -> Store {
         try opened.open(path) {
-            try Store(path: path, creatingWith: environment, memoryMapBytes: memoryMapBytes) {
+            try StoreOpener.open(path, creatingWith: environment, memoryMapBytes: memoryMapBytes) {
                 FileHandle.standardError.write(Data("Upgrading \(path) for this version of Stratus (once; a large store takes some seconds)...\n".utf8))
             }
         }

@@ -5,6 +5,7 @@ import StratusModel
 import StratusTerminal
 @testable import StratusDashboard
 import StratusCloud
+import StratusCKWS
 
 /// `X`: the current result to a file, on the real engine: every page of a query (not only the
 /// loaded rows), the fetched records, a playback; JSON lines that read back as records, or CSV;

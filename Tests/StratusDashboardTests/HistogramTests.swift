@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import StratusEngine
+import StratusCloud
 import StratusModel
 import StratusTerminal
 @testable import StratusDashboard

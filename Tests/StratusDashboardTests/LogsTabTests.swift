@@ -1,10 +1,11 @@
 import Foundation
-import Testing
+import StratusCloud
+@testable import StratusDashboard
 import StratusEngine
 import StratusModel
+import StratusSQLite
 import StratusTerminal
-@testable import StratusDashboard
-import StratusCloud
+import Testing
 
 /// The Logs tab: the server's requests as they are logged, following the newest.
 @Suite struct LogsTabTests {

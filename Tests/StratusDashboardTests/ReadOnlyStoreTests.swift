@@ -1,11 +1,12 @@
 import Foundation
+import StratusCloud
 @testable import StratusDashboard
 import StratusEngine
 import StratusModel
+import StratusSQLite
 import StratusTerminal
 import StratusTestSupport
 import Testing
-import StratusCloud
 
 /// The dashboard on a store it cannot write: browsing works, an edit says why it failed.
 @Suite struct ReadOnlyStoreTests {

@@ -234,7 +234,7 @@ import StratusCloud
         try #require(shown != nil, "G shows the tail while the result is counted")
         let tail = shown ?? []
         #expect(tail.count == 10)
-        let all = try harness.database.records(matching: StratusEngine.Query(recordType: "Trip", sortDescriptors: [StratusPredicates.QuerySort("budget", ascending: false)]),
+        let all = try harness.database.records(matching: StratusCloud.Query(recordType: "Trip", sortDescriptors: [StratusPredicates.QuerySort("budget", ascending: false)]),
                                                inZoneWith: harness.state.zone, resultsLimit: 1_000)
         var names = all.records.map { $0.recordName }
         var cursor = all.cursor

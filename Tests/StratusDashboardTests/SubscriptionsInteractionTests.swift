@@ -1,10 +1,11 @@
 import Foundation
+import StratusCloud
 @testable import StratusDashboard
 import StratusEngine
 import StratusModel
+import StratusSQLite
 import StratusTerminal
 import Testing
-import StratusCloud
 
 /// The Subscriptions tab with scripted keys against a real store: making a subscription with
 /// the dialog and the filter editor, deleting one, and notifications arriving in the panel.

@@ -1,11 +1,12 @@
 import Foundation
+import StratusCloud
 @testable import StratusDashboard
 import StratusEngine
 import StratusModel
+import StratusSQLite
 import StratusTerminal
 import StratusTestSupport
 import Testing
-import StratusCloud
 
 /// Runs the dashboard's update against a real store, executing effects synchronously and
 /// feeding their results back, as the event loop would but without threads. Queries go to the

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
-import Testing
-import StratusModel
-@testable import StratusEngine
-import StratusTestSupport
 import StratusCloud
+@testable import StratusEngine
+import StratusModel
+@testable import StratusSQLite
+import StratusTestSupport
+import Testing
 
 /// `writeInBulk`: batches checked and written as `modifyRecords` writes them, in few transactions.
 @Suite struct BulkWriteTests {

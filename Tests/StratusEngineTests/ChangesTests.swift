@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-import StratusModel
-@testable import StratusEngine
-import StratusTestSupport
 import StratusCloud
+@testable import StratusEngine
+import StratusModel
+import StratusSQLite
+import StratusTestSupport
+import Testing
 
 @Suite struct ChangesTests {
     private func names(_ page: ZoneChangesPage) -> [String] { page.playedNames }

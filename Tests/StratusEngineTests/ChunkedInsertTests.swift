@@ -1,6 +1,7 @@
 import GRDB
-import Testing
 @testable import StratusEngine
+@testable import StratusSQLite
+import Testing
 
 /// Rows written many per statement must be exactly the rows written one by one: every row of
 /// every full chunk and of the remainder, shared columns in each, duplicates ignored in order.

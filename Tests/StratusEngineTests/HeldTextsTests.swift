@@ -1,6 +1,7 @@
-import Testing
-import StratusModel
 @testable import StratusEngine
+import StratusModel
+@testable import StratusSQLite
+import Testing
 
 /// Held text rows keep their bytes and records, and order them as `field_value` does.
 @Suite struct HeldTextsTests {

@@ -1,10 +1,11 @@
 import Foundation
-import class GRDB.Row
-import Testing
-import StratusModel
-@testable import StratusEngine
-import StratusTestSupport
 import StratusCloud
+@testable import StratusEngine
+import StratusModel
+@testable import StratusSQLite
+import StratusTestSupport
+import Testing
+import class GRDB.Row
 
 /// An import inserts its record rows 256 to a statement; a store must end as if each record had
 /// been written alone, whatever a chunk holds: names met twice, names the store holds already,

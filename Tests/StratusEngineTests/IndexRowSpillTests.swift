@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
-import Testing
-import StratusModel
-@testable import StratusEngine
-import StratusTestSupport
 import StratusCloud
+@testable import StratusEngine
+import StratusModel
+@testable import StratusSQLite
+import StratusTestSupport
+import Testing
 
 /// The runs a full index-row buffer lets go of must come back as one stream in the table's key
 /// order: the table's contents would be right in any order, but the merged write is only cheap

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
-import Testing
-import StratusModel
-@testable import StratusEngine
-import StratusTestSupport
 import StratusCloud
+@testable import StratusEngine
+import StratusModel
+@testable import StratusSQLite
+import StratusTestSupport
+import Testing
 
 /// Replacing a record moves only the index rows of changed fields (RecordIndexer.update). That
 /// is right only if every record's rows are exactly what its stored fields give under its

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
-import Testing
-import StratusModel
-@testable import StratusEngine
-import StratusTestSupport
 import StratusCloud
+@testable import StratusEngine
+import StratusModel
+@testable import StratusSQLite
+import StratusTestSupport
+import Testing
 
 /// Replacing a record moves only the index rows of the fields whose stored values changed: the
 /// rest stay as they are, and queries answer as if every row had been written anew.

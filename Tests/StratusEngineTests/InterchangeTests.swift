@@ -1,12 +1,14 @@
 import Foundation
+import StratusCloud
+@testable import StratusEngine
+import StratusModel
+@testable import StratusSQLite
+import StratusTestSupport
+import Testing
 import class GRDB.Row
 import struct GRDB.DatabaseValue
 import struct GRDB.StatementArguments
-import Testing
-import StratusModel
-@testable import StratusEngine
-import StratusTestSupport
-import StratusCloud
+import StratusCKWS
 
 @Suite struct InterchangeTests {
     /// Records of every type in two zones of the private database, one updated by another user.

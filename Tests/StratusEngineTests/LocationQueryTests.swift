@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
-import Testing
+import StratusCloud
+@testable import StratusEngine
 import StratusModel
 import StratusPredicates
-@testable import StratusEngine
+@testable import StratusSQLite
 import StratusTestSupport
-import StratusCloud
+import Testing
 
 /// Distance queries where a spatial index most easily goes wrong: across the antimeridian, at
 /// the poles, after edits and deletes (lists of locations are indexed too), and in a store whose locations

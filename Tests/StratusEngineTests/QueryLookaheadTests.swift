@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
-import Testing
+import StratusCloud
+@testable import StratusEngine
 import StratusModel
 import StratusPredicates
-@testable import StratusEngine
+@testable import StratusSQLite
 import StratusTestSupport
-import StratusCloud
+import Testing
 
 /// A sorted page's cursor carries the matches that follow it (`QueryLookahead`), so the next
 /// page loads them by id instead of reading and sorting their group again. The answer must be

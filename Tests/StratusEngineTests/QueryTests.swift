@@ -1,10 +1,11 @@
 import Foundation
-import Testing
+import StratusCloud
+@testable import StratusEngine
 import StratusModel
 import StratusPredicates
-@testable import StratusEngine
+import StratusSQLite
 import StratusTestSupport
-import StratusCloud
+import Testing
 
 @Suite struct QueryTests {
     /// A zone of people with every queryable type, for the listings and operator tests.

@@ -1,10 +1,11 @@
 import Foundation
+import StratusCloud
+@testable import StratusEngine
+import StratusModel
+@testable import StratusSQLite
+import StratusTestSupport
 import Testing
 import protocol GRDB.DatabaseValueConvertible
-import StratusModel
-@testable import StratusEngine
-import StratusTestSupport
-import StratusCloud
 
 /// The fast read path: the field blob's coder, the batch decoder's remembered layouts, and
 /// playback merging record rows with deletions.

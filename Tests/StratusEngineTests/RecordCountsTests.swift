@@ -1,10 +1,11 @@
 import Foundation
-import class GRDB.Row
-import StratusModel
-import Testing
-@testable import StratusEngine
-import StratusTestSupport
 import StratusCloud
+@testable import StratusEngine
+import StratusModel
+@testable import StratusSQLite
+import StratusTestSupport
+import Testing
+import class GRDB.Row
 
 /// `recordCountsByType(inZoneWith:)`: per-type counts of one zone, from an index only.
 @Suite struct RecordCountsTests {
@@ -31,7 +32,7 @@ import StratusCloud
     @Test func countsFromACoveringIndex() throws {
         let temp = try TemporaryStore()
         let plan = try temp.store.read { db in
-            try Row.fetchAll(db.sqlite, sql: "EXPLAIN QUERY PLAN " + StoredRecord.countsByTypeSQL, arguments: [1]).map { $0["detail"] as String? ?? "" }
+            try Row.fetchAll(db.sqlite, sql: "EXPLAIN QUERY PLAN " + SQLiteRecordStorage.countsByTypeSQL, arguments: [1]).map { $0["detail"] as String? ?? "" }
         }
         #expect(plan.contains { $0.contains("COVERING INDEX") }, "plan: \(plan)")
         #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "plan: \(plan)")

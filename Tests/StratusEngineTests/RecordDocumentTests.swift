@@ -3,6 +3,7 @@ import StratusEngine
 import StratusModel
 import Testing
 import StratusCloud
+import StratusCKWS
 
 @Suite struct RecordDocumentTests {
     private let iCloudOwner = "_b321aaaaaaaaaaaaaaaaaaaaaaaaaaaa"

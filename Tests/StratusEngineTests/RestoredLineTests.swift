@@ -3,6 +3,7 @@ import Testing
 import StratusModel
 @testable import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 /// A restore reads export lines member by member (``RecordJSON/decodeRestored(utf8:zoneID:)``)
 /// and anything else through the tree (``RecordDocument``): for every line the first accepts, the

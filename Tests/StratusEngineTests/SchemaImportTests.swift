@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
-import Testing
+import StratusCloud
+@testable import StratusEngine
 import StratusModel
 import StratusPredicates
-@testable import StratusEngine
+@testable import StratusSQLite
 import StratusTestSupport
-import StratusCloud
+import Testing
 
 @Suite struct SchemaImportTests {
     private func people(_ temp: TemporaryStore, zone: ZoneID) throws {

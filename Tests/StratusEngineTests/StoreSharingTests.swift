@@ -1,9 +1,11 @@
 import Foundation
-import Testing
-import StratusModel
-@testable import StratusEngine
-import StratusTestSupport
 import StratusCloud
+import StratusCKWS
+@testable import StratusEngine
+import StratusModel
+import StratusSQLite
+import StratusTestSupport
+import Testing
 
 @Suite struct StoreSharingTests {
     @Test func twoStoreHandlesWriteAtOnceAndSeeEachOthersChanges() async throws {

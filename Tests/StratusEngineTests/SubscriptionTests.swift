@@ -1,10 +1,11 @@
 import Foundation
-import Testing
+import StratusCloud
+@testable import StratusEngine
 import StratusModel
 import StratusPredicates
-@testable import StratusEngine
+import StratusSQLite
 import StratusTestSupport
-import StratusCloud
+import Testing
 
 @Suite struct SubscriptionTests {
     /// The writer acts from another device than the reader, so every notification is delivered.

@@ -1,9 +1,10 @@
 import Foundation
-@testable import StratusEngine
-import StratusTestSupport
-import StratusModel
-import Testing
 import StratusCloud
+@testable import StratusEngine
+import StratusModel
+@testable import StratusSQLite
+import StratusTestSupport
+import Testing
 
 /// Read-only stores: every read works (fetch, query, changes, tokens), every write is refused
 /// with a message naming the file and why it is read-only, and the file is left as it was.

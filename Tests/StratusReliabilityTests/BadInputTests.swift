@@ -1,10 +1,11 @@
 import Foundation
-@testable import StratusEngine
-import StratusTestSupport
-import StratusModel
-import StratusTerminal
-import Testing
 import StratusCloud
+@testable import StratusEngine
+import StratusModel
+@testable import StratusSQLite
+import StratusTerminal
+import StratusTestSupport
+import Testing
 
 /// Every bad input of docs/bad-input.md, given to the real binary (or, where the binary cannot
 /// be made to meet it, to the engine): each is answered with a clear error, and the records

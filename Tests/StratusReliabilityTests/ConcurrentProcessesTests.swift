@@ -1,9 +1,10 @@
 import Foundation
-import StratusEngine
-import StratusTestSupport
-import StratusModel
-import Testing
 import StratusCloud
+import StratusEngine
+import StratusModel
+import StratusSQLite
+import StratusTestSupport
+import Testing
 
 /// Two writer processes and a reader process on one store at once: no busy or locked error
 /// reaches the user, nothing saved goes missing, and playback sees every change exactly once.

@@ -1,9 +1,10 @@
 import Foundation
-import StratusEngine
-import StratusTestSupport
-import StratusModel
-import Testing
 import StratusCloud
+import StratusEngine
+import StratusModel
+import StratusSQLite
+import StratusTestSupport
+import Testing
 
 /// Kills a writing `stratus` process with SIGKILL at random moments and checks, after each
 /// kill, that nothing is half-written, lost or played back wrongly. Serialized, as it always

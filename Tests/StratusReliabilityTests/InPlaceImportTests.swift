@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
+import StratusCloud
 import StratusEngine
 import StratusModel
+import StratusSQLite
 import StratusTestSupport
 import Testing
-import StratusCloud
 
 /// An import into a store without records writes its pages straight into the file under a
 /// rollback journal (`LineImportProgress.inPlace`): the store it leaves must equal one filled

@@ -1,8 +1,7 @@
 import Foundation
-#if canImport(FoundationNetworking)
 import FoundationNetworking
-#endif
 import StratusEngine
+import StratusSQLite
 import StratusServer
 import StratusTestSupport
 import Testing

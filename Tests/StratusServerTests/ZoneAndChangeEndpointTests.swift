@@ -1,8 +1,9 @@
 import Foundation
+import StratusCloud
 import StratusEngine
 import StratusModel
+import StratusSQLite
 import Testing
-import StratusCloud
 
 @Suite struct ZoneAndChangeEndpointTests {
     @Test func zonesAreListedLookedUpMadeAndDeleted() async throws {

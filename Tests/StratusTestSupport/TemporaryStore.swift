@@ -1,6 +1,7 @@
 import Foundation
-import StratusEngine
 import StratusCloud
+import StratusEngine
+import StratusSQLite
 
 /// A store in a fresh temporary folder, removed when the value goes away: what most engine
 /// tests start from.

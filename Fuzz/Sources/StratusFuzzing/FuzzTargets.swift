@@ -3,6 +3,7 @@ import StratusEngine
 import StratusModel
 import StratusPredicates
 import StratusCloud
+import StratusCKWS
 
 /// A broken promise found while fuzzing (not a crash, but wrong): a canonical form that does not
 /// parse back, JSON that does not survive a round trip, an error of the wrong kind.

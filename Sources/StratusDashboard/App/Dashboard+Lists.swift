@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 import StratusModel
 
 /// Moving in each tab's list, keeping lists inside their rows, and `/` search.

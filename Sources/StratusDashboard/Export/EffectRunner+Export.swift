@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 /// Writes the current result to a file, page by page, with progress; a cancelled export
 /// leaves nothing behind (it writes beside the file and renames at the end).
@@ -32,7 +33,7 @@ extension EffectRunner {
                 var text = ""
                 for record in records { text += (format == .csv ? csv!.line(record) : JSONWriter.string(RecordJSON.encode(record))) + "\n" }
                 if format == .jsonLines {
-                    for recordID in deleted { text += JSONWriter.string(.object([("recordName", .string(recordID.recordName)), ("deleted", .bool(true))])) + "\n" }
+                    for recordID in deleted { text += JSONWriter.string(DeletionJSON.record(recordID.recordName)) + "\n" }
                 }
                 try handle.write(contentsOf: Data(text.utf8))
                 summary.records += records.count

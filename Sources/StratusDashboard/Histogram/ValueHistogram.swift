@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCKWS
 import StratusModel
 
 /// How a field's values spread over a query's result: numbers and dates in equal-width bins,

@@ -2,6 +2,7 @@ import StratusEngine
 import StratusModel
 import StratusPredicates
 import StratusCloud
+import StratusCKWS
 
 /// The dashboard's ``QueryRunner`` over a container's query calls
 /// (`records(matching:inZoneWith:desiredKeys:resultsLimit:)`, `records(continuingMatchFrom:)`,

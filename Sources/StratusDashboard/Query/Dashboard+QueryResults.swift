@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 import StratusModel
 
 extension Dashboard {

@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 import StratusModel
 
 /// The Query tab's effects: record counts, pages, the tail, and the work over the whole result.

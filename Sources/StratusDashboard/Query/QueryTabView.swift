@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 import StratusModel
 import StratusTerminal
 

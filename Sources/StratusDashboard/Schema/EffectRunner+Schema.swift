@@ -1,7 +1,7 @@
 import Foundation
+import StratusCloud
 import StratusEngine
 import StratusModel
-import StratusCloud
 
 /// The Schema tab's effects: loading the schema, diffing it with a file or store, exporting it.
 extension EffectRunner {

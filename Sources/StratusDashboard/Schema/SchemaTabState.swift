@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusCloud
 
 /// The Schema tab: where its list stands, the schema's roles and grants, and a comparison with
 /// a `.ckdb` file. The record types are the whole dashboard's (`DashboardState.recordTypes`):

@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCloud
 import StratusModel
 
 /// The Subscriptions tab: the database's subscriptions above, the live notifications below.

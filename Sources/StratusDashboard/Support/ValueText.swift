@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// How field values read on screen (one line, for tables and the inspector) and how people
 /// type them in the edit form.

@@ -65,18 +65,18 @@ final class AccessGate {
                                      reason: .zoneNotFound(zoneName: zoneID.zoneName, database: scope))
         switch scope {
         case .public:
-            guard let row = try ZoneRow.find(ZoneID(zoneName: zoneID.zoneName), scope: .public, in: db), row.state == .live else { throw notFound }
+            guard let row = try db.zones.find(ZoneID(zoneName: zoneID.zoneName), scope: .public), row.state == .live else { throw notFound }
             return row.named(ZoneID(zoneName: zoneID.zoneName))
         case .private:
             let owner = try signedInUser()
             guard zoneID.ownerName == ZoneID.defaultOwnerName || zoneID.ownerName == owner,
-                  let row = try ZoneRow.find(ZoneID(zoneName: zoneID.zoneName, ownerName: owner), scope: .private, in: db),
+                  let row = try db.zones.find(ZoneID(zoneName: zoneID.zoneName, ownerName: owner), scope: .private),
                   row.state == .live else { throw notFound }
             return row.named(ZoneID(zoneName: zoneID.zoneName))
         case .shared:
             let user = try signedInUser()
             guard zoneID.ownerName != ZoneID.defaultOwnerName, zoneID.ownerName != user,
-                  let row = try ZoneRow.find(zoneID, scope: .private, in: db), row.state == .live,
+                  let row = try db.zones.find(zoneID, scope: .private), row.state == .live,
                   try !sharedGrants(in: row).isEmpty else {
                 if zoneID.ownerName == ZoneID.defaultOwnerName {
                     throw CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the shared database: a shared zone is named with its owner's user record name.",
@@ -104,9 +104,9 @@ final class AccessGate {
     func zones() throws -> [ZoneRow] {
         switch scope {
         case .public:
-            return try ZoneRow.all(scope: .public, owner: ZoneID.defaultOwnerName, in: db)
+            return try db.zones.all(scope: .public, owner: ZoneID.defaultOwnerName)
         case .private:
-            return try ZoneRow.all(scope: .private, owner: signedInUser(), in: db).map { $0.named(ZoneID(zoneName: $0.zoneID.zoneName)) }
+            return try db.zones.all(scope: .private, owner: signedInUser()).map { $0.named(ZoneID(zoneName: $0.zoneID.zoneName)) }
         case .shared:
             return try SharedZoneFeed(user: signedInUser(), db: db).liveZones()
         }
@@ -118,7 +118,7 @@ final class AccessGate {
         case .public:
             return []
         case .private:
-            return try ZoneRow.changed(scope: .private, owner: signedInUser(), after: sequence, limit: limit, in: db)
+            return try db.zones.changed(scope: .private, owner: signedInUser(), after: sequence, limit: limit)
                 .map { $0.named(ZoneID(zoneName: $0.zoneID.zoneName)) }
         case .shared:
             return try SharedZoneFeed(user: signedInUser(), db: db).changed(after: sequence, limit: limit)
@@ -128,10 +128,10 @@ final class AccessGate {
     /// How many records of a zone the caller sees: all of them but in a zone shared through
     /// record shares, where only the shared hierarchies count.
     func visibleRecordCount(in zone: ZoneRow) throws -> Int {
-        let all = try StoredRecord.count(zoneRowID: zone.id, in: db)
+        let all = try db.records.count(zoneRowID: zone.id)
         guard scope == .shared, let visible = try readFilter(zone: zone, typeName: nil) else { return all }
         var count = 0
-        try StoredRecord.forEach(zoneRowID: zone.id, in: db) { if try visible($0) { count += 1 } }
+        try db.records.forEach(zoneRowID: zone.id) { if try visible($0) { count += 1 } }
         return count
     }
 
@@ -256,7 +256,7 @@ final class AccessGate {
 
     private func roles() throws -> Set<String> {
         if let callerRoles { return callerRoles }
-        let custom = try caller.userRecordName.map { try UserRows.roles(of: $0, in: db) } ?? []
+        let custom = try caller.userRecordName.map { try db.users.roles(of: $0) } ?? []
         let roles = PublicGrants.callerRoles(caller, customRoles: custom)
         callerRoles = roles
         return roles
@@ -264,7 +264,7 @@ final class AccessGate {
 
     private func publicGrants(_ typeName: String) throws -> PublicGrants {
         if let known = grants[typeName] { return known }
-        if development == nil { development = try (StoreInfo.load(db)?.environment ?? .development) == .development }
+        if development == nil { development = try (db.schema.storeInfo()?.environment ?? .development) == .development }
         let catalog = try catalog()
         let declared = catalog.type(named: typeName).flatMap { catalog.grants[$0.id] }
         let made = PublicGrants(typeName: typeName, declared: declared, development: development ?? true)
@@ -274,7 +274,7 @@ final class AccessGate {
 
     private func sharedGrants(in zone: ZoneRow) throws -> [ShareRows.Grant] {
         if let known = sharedGrants[zone.id] { return known }
-        let found = try caller.userRecordName.map { try ShareRows.grants(zoneRowID: zone.id, user: $0, in: db) } ?? []
+        let found = try caller.userRecordName.map { try db.shares.grants(zoneRowID: zone.id, user: $0) } ?? []
         sharedGrants[zone.id] = found
         return found
     }
@@ -299,7 +299,7 @@ final class AccessGate {
             if roots.contains(current) { found = current; break }
             guard !seen.contains(current) else { break }
             seen.append(current)
-            next = try StoredRecord.parentName(zoneRowID: zone.id, name: current, in: db)
+            next = try db.records.parentName(zoneRowID: zone.id, name: current)
         }
         for visited in seen { reachedRoots[zone.id, default: [:]][visited] = .some(found) }
         return found

@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 extension CloudDatabase {
     /// This database with the fault plan switched off: for reads a caller makes on its own

@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// One entry of a store's fault plan: a failure CloudKit can send, made to happen on chosen
 /// calls so sync code meets it in a test rather than in production.

@@ -2,11 +2,11 @@ import Foundation
 import StratusCloud
 
 /// What one engine call is about, as the fault plan matches it.
-struct FaultCall: Sendable {
-    var operation: FaultOperation
-    var scope: DatabaseScope
+package struct FaultCall: Sendable {
+    package var operation: FaultOperation
+    package var scope: DatabaseScope
     /// The zones the call touches (empty for database-wide calls).
-    var zoneNames: Set<String> = []
+    package var zoneNames: Set<String> = []
     /// The records saved, in the order given.
     var savedRecordNames: [String] = []
     /// Every record the call names (saves, deletes, fetches), in the order given.

@@ -1,5 +1,6 @@
 import Foundation
 import StratusCloud
+import StratusCKWS
 
 extension Store {
     /// Adds a fault to the store's plan; every process using the store meets it from its next call.
@@ -10,7 +11,7 @@ extension Store {
         if let problem = fault.problem { throw CloudKitError(.invalidArguments, problem) }
         let added = try write { db in
             var added = fault
-            added.id = try FaultRows.insert(fault, in: db)
+            added.id = try db.faults.insert(fault)
             return added
         }
         try syncFaultMarker()
@@ -20,7 +21,7 @@ extension Store {
     /// The plan, oldest first, with how often each fault saw a matching call and fired.
     public func faults() throws -> [Fault] {
         if isReadOnly { return [] }
-        return try read { db in try FaultRows.all(in: db) }
+        return try read { db in try db.faults.all() }
     }
 
     /// Removes one fault (nil: all of them, and their log); returns how many went.
@@ -28,7 +29,7 @@ extension Store {
     public func clearFaults(id: Int64? = nil) throws -> Int {
         defer { try? syncFaultMarker() }
         return try write { db in
-            let removed = try FaultRows.remove(id: id, in: db)
+            let removed = try db.faults.remove(id: id)
             if let id, removed == 0 { throw CloudKitError(.unknownItem, "The fault plan has no fault #\(id).") }
             return removed
         }
@@ -37,7 +38,7 @@ extension Store {
     /// The newest firings (after `id`: the ones since, oldest first, for following).
     public func faultEvents(after id: Int64? = nil, limit: Int = 100) throws -> [FaultEvent] {
         if isReadOnly { return [] }
-        return try read { db in try FaultRows.events(after: id, limit: max(1, limit), in: db) }
+        return try read { db in try db.faults.events(after: id, limit: max(1, limit)) }
     }
 
     /// Asks the plan about one call: counts it for every fault it matches, and returns what the
@@ -55,7 +56,7 @@ extension Store {
         return try write { db in
             var outcome = FaultOutcome()
             let now = Date()
-            let armed = try FaultRows.all(in: db, activeOnly: true)
+            let armed = try db.faults.all(activeOnly: true)
             if armed.isEmpty { spentOne = true } // a marker left behind: take it away
             for var fault in armed where fault.matches(call) {
                 fault.seen += 1
@@ -63,11 +64,11 @@ extension Store {
                     fault.fired += 1
                     fault.lastFired = now
                     let effect = fault.effect(on: call)
-                    try FaultRows.logFiring(fault, call: call, message: effect.logMessage, in: db)
+                    try db.faults.logFiring(fault, call: call, message: effect.logMessage)
                     outcome.merge(effect)
                     if fault.isSpent { spentOne = true }
                 }
-                try FaultRows.saveCounts(fault, in: db)
+                try db.faults.saveCounts(fault)
             }
             return outcome
         }
@@ -78,7 +79,7 @@ extension Store {
 
     /// Makes the marker say whether the plan has an armed fault.
     func syncFaultMarker() throws {
-        let armed = try read { db in try FaultRows.anyArmed(in: db) }
+        let armed = try read { db in try db.faults.anyArmed() }
         let present = FileManager.default.fileExists(atPath: faultMarkerPath)
         if armed && !present {
             guard FileManager.default.createFile(atPath: faultMarkerPath, contents: Data()) else {

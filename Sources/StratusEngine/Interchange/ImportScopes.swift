@@ -10,7 +10,7 @@ final class ImportScopes: @unchecked Sendable {
     struct IDs: Sendable {
         var zoneRowID: Int64
         var typeID: Int64
-        /// ``RecordIndexer/scopedToken(_:zoneRowID:typeID:)``'s prefix, as bytes.
+        /// ``FieldTokens/scopedToken(_:zoneRowID:typeID:)``'s prefix, as bytes.
         var prefix: [UInt8]
         /// The type's declared fields, as the writer had them.
         var fields: [String: SchemaCatalog.TypeEntry.Field]
@@ -35,7 +35,7 @@ final class ImportScopes: @unchecked Sendable {
     /// Says the records of `type` in `zone` are written under these row ids and fields, in the
     /// current generation.
     func record(zone: ZoneID, type: String, zoneRowID: Int64, typeID: Int64, fields: [String: SchemaCatalog.TypeEntry.Field]) {
-        let prefix = Array(RecordIndexer.scopedToken("", zoneRowID: zoneRowID, typeID: typeID).utf8)
+        let prefix = Array(FieldTokens.scopedToken("", zoneRowID: zoneRowID, typeID: typeID).utf8)
         lock.lock()
         known[Key(zone: zone, type: type)] = IDs(zoneRowID: zoneRowID, typeID: typeID, prefix: prefix, fields: fields, generation: generation)
         lock.unlock()

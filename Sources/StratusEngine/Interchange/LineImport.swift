@@ -9,7 +9,7 @@ extension CloudDatabase {
     /// `recordsPerTransaction` records. Preparing a batch (``ImportBatch/prepare()``) falls to
     /// whichever thread would otherwise wait.
     /// Each transaction is all there or not at all. A million records go in one: its index rows
-    /// are merged into their tables once, at its end (``IndexRowSpill``), where transactions of a
+    /// are merged into their tables once, at its end (the SQLite backend spills them to files), where transactions of a
     /// hundred thousand merged them ten times (31 s against 41 s at a million). Larger inputs
     /// commit every million records. The write-ahead log grows to about the store's size
     /// meanwhile, unless the store held no records: then the pages go straight into the file

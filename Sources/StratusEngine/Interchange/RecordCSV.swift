@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// Records as CSV for spreadsheets and scripts: a header of `recordName`, `recordType`,
 /// `zoneName` and one `field:TYPE` column per field, then one row per record with typed cells.

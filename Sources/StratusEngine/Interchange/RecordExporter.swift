@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 extension CloudDatabase {
     /// How many records ``exportRecords(zone:recordType:embedAssets:chunkSize:write:progress:)`` would write.
@@ -9,7 +10,7 @@ extension CloudDatabase {
             let (zones, typeID) = try RecordExporter.scope(self, zone: zone, recordType: recordType, db: db)
             var total = 0
             for zoneRow in zones {
-                total += try StoredRecord.count(zoneRowID: zoneRow.id, typeID: typeID, in: db)
+                total += try db.records.count(zoneRowID: zoneRow.id, typeID: typeID)
             }
             return total
         }
@@ -41,7 +42,7 @@ extension CloudDatabase {
             for zoneRow in zones {
                 // Only what the caller may read leaves; the check is per type (public) or per zone.
                 var filters: [Int64: ((StoredRecord) throws -> Bool)?] = [:]
-                try StoredRecord.forEach(zoneRowID: zoneRow.id, typeID: typeID, in: db) { stored in
+                try db.records.forEach(zoneRowID: zoneRow.id, typeID: typeID) { stored in
                     if filters[stored.typeID] == nil { filters[stored.typeID] = .some(try gate.readFilter(zone: zoneRow, typeName: catalog.typeNames[stored.typeID])) }
                     if let visible = filters[stored.typeID] ?? nil, try !visible(stored) { return }
                     try exporter.append(stored, zoneID: zoneRow.zoneID, to: &buffer)
@@ -94,7 +95,7 @@ struct RecordExporter {
     /// The `data:` URL of an asset the first time it appears.
     private mutating func assetURL(_ asset: Asset) throws -> String? {
         guard writtenAssets.insert(asset.fileChecksum).inserted,
-              let data = try AssetRows.data(checksum: asset.fileChecksum, in: db) else { return nil }
+              let data = try db.assets.data(checksum: asset.fileChecksum) else { return nil }
         return "data:application/octet-stream;base64," + data.base64EncodedString()
     }
 }

@@ -43,7 +43,7 @@ extension CloudDatabase {
     func importRecords(batches nextBatch: () throws -> ImportBatch?, progress: (Int) -> Void, indexRowLimit: Int,
                        scopes: ImportScopes? = nil, written: (ImportBatch) -> Void = { _ in }) throws -> Int {
         try store.write { db in
-            try PageCache.enlarge(db, toKiB: PageCache.importKiB)
+            try db.prepareForBulkWrite(importing: true)
             var importer = try RecordImporter(database: self, db: db, indexRowLimit: indexRowLimit, scopes: scopes)
             var count = 0
             while var batch = try nextBatch() {
@@ -65,7 +65,7 @@ extension CloudDatabase {
 }
 
 /// The work of one `importRecords` call inside its transaction.
-struct RecordImporter {
+package struct RecordImporter {
     let database: CloudDatabase
     let db: StoreTransaction
     var catalog: SchemaCatalog
@@ -80,7 +80,7 @@ struct RecordImporter {
     var tombstones: [Int64: Bool] = [:]
     var schemaGrew = false
     /// `field_value` and `reference_edge` rows, written sorted at the end (or when full).
-    let buffer: IndexRowBuffer
+    let buffer: any IndexRowBuffering
     /// Records with a larger row id were written by this import: their index rows may still
     /// be in `buffer`.
     let lastRowIDBefore: Int64
@@ -90,7 +90,7 @@ struct RecordImporter {
     /// given here rather than by SQLite).
     var nextRowID: Int64
     /// The record table's many-rows insert, made once.
-    let recordRows: ChunkedInsert
+    let recordRows: any BulkRecordInserting
     /// Told each zone and type met, for the reading thread's full-text rows; nil when nothing
     /// prepares batches ahead.
     let scopes: ImportScopes?
@@ -109,7 +109,7 @@ struct RecordImporter {
     /// The type ``typeSlot(named:)`` found last.
     var lastTypeSlot: (name: String, slot: Int)?
     /// The indexer of the last record indexed, by its zone and its type's place in `typesMet`.
-    var lastIndexer: (zoneRowID: Int64, typeSlot: Int, indexer: RecordIndexer)?
+    var lastIndexer: (zoneRowID: Int64, typeSlot: Int, indexer: any RecordIndexing)?
 
     /// What of a record's preparation (``PreparedRecord``) holds for the writer as it is.
     struct ReadyAhead {
@@ -128,19 +128,19 @@ struct RecordImporter {
     let now = FieldValue.milliseconds(Date())
 
     /// About 64 bytes each: a million rows held is some 64 MB besides their strings.
-    static let indexRowLimit = 1_000_000
+    package static let indexRowLimit = 1_000_000
 
     init(database: CloudDatabase, db: StoreTransaction, indexRowLimit: Int, scopes: ImportScopes? = nil) throws {
         self.scopes = scopes
         self.database = database
         self.db = db
         catalog = try database.store.catalog(db)
-        validator = RecordValidator(environment: try StoreInfo.load(db)?.environment ?? .development, catalog: catalog)
-        buffer = IndexRowBuffer(db: db, limit: indexRowLimit)
+        validator = RecordValidator(environment: try db.schema.storeInfo()?.environment ?? .development, catalog: catalog)
+        buffer = db.records.makeIndexBuffer(limit: indexRowLimit)
         gate = AccessGate(database, db: db, catalog: catalog)
-        lastRowIDBefore = try StoredRecord.maxRowID(in: db)
+        lastRowIDBefore = try db.records.maxRowID()
         nextRowID = lastRowIDBefore + 1
-        recordRows = try RecordRowWriter(db: db).manyRowsInsert()
+        recordRows = try db.records.makeBulkInserter()
         schemaGeneration = scopes?.newGeneration() ?? 0
     }
 
@@ -154,7 +154,7 @@ struct RecordImporter {
         let zoneID = database.scope.allowsCustomZones ? try gate.ownZoneID(requested) : requested
         if !zoneID.isDefault, database.scope.allowsCustomZones {
             if let problem = ZoneID.nameProblem(zoneID.zoneName) { throw CloudKitError(.invalidArguments, problem) }
-            try RecordRowWriter.makeZone(zoneID, scope: database.scope, database: database, in: db)
+            try db.zones.makeZone(zoneID, scope: database.scope, sequenceScope: database.sequenceScope)
         }
         let row = try gate.zone(requested)
         zones[requested] = row
@@ -163,7 +163,7 @@ struct RecordImporter {
     }
 
     /// Writes `records` in order, 256 rows to an insert statement
-    /// (``RecordRowWriter/insert(_:firstID:through:)``): each chunk's records are checked and
+    /// (``BulkRecordInserting/insert(_:firstID:)``): each chunk's records are checked and
     /// given their rows first, then inserted together, then given their index rows (or, for a
     /// name the zone holds already, replaced) one by one in order, so the store ends as if
     /// each had been written alone. `prepared[i]` is from ``ImportBatch/prepare()`` for
@@ -174,7 +174,7 @@ struct RecordImporter {
     /// might change the memory), and a copy retains every string and table the value holds.
     mutating func add(_ records: UnsafeBufferPointer<Record>, prepared: UnsafeBufferPointer<PreparedRecord>) throws {
         guard let firstRecord = records.baseAddress, let firstPrepared = prepared.baseAddress else { return }
-        var rows: [RecordRowWriter.Row] = [], typeSlots: [Int] = [], readies: [ReadyAhead] = []
+        var rows: [RecordRow] = [], typeSlots: [Int] = [], readies: [ReadyAhead] = []
         // For each record of the chunk, its row's place in `rows` (nil: nothing to write).
         var places: [Int?] = []
         var start = 0
@@ -187,7 +187,7 @@ struct RecordImporter {
             // a name met twice ends the chunk: the second is checked after the first is written.
             var names = Set<String>()
             var end = start
-            while end < records.count, places.count < ChunkedInsert.rowsPerChunk {
+            while end < records.count, places.count < recordRows.rowsPerChunk {
                 if database.scope != .private, !names.insert(records[end].recordName).inserted { break }
                 do {
                     if let (row, slot, ready) = try stage(firstRecord + end, prepared: firstPrepared + end) {
@@ -204,7 +204,7 @@ struct RecordImporter {
                 end += 1
             }
             let firstID = nextRowID
-            let skipped = try rows.withUnsafeBufferPointer { try RecordRowWriter(db: db).insert($0, firstID: firstID, through: recordRows) }
+            let skipped = try rows.withUnsafeBufferPointer { try recordRows.insert($0, firstID: firstID) }
             nextRowID += Int64(rows.count)
             // The types as staged (a later record of the chunk may have grown one since).
             let types = typesMet
@@ -237,7 +237,7 @@ struct RecordImporter {
     /// Checks a record (its fields are normalized; `prepared` was computed from them) and works
     /// out its row and the place of its type in ``typesMet``; nil when there is nothing to write.
     private mutating func stage(_ record: UnsafePointer<Record>, prepared: UnsafePointer<PreparedRecord>) throws
-        -> (RecordRowWriter.Row, typeSlot: Int, ready: ReadyAhead)? {
+        -> (RecordRow, typeSlot: Int, ready: ReadyAhead)? {
         let fields = record.pointee.fields
         let schemaFreeChecked = prepared.pointee.passesSchemaFreeChecks
         if !schemaFreeChecked, let problem = RecordID.problem(withName: record.pointee.recordName) {
@@ -273,7 +273,7 @@ struct RecordImporter {
             slot = grown
         }
         if database.scope != .private {
-            let existing = try StoredRecord.find(zoneRowID: zone.id, name: record.pointee.recordName, in: db)
+            let existing = try db.records.find(zoneRowID: zone.id, name: record.pointee.recordName)
             try gate.checkSave(recordName: record.pointee.recordName, recordType: record.pointee.recordType, parent: record.pointee.parent?.recordName,
                                existing: existing, zone: zone)
         }
@@ -288,12 +288,12 @@ struct RecordImporter {
         let modified = record.pointee.modificationDate.map(FieldValue.milliseconds) ?? created
         let createdBy = record.pointee.creatorUserRecordName ?? database.user
         let typeID = typesMet[slot].id
-        let row = RecordRowWriter.Row(zoneRowID: zone.id, name: record.pointee.recordName, typeID: typeID, blob: blob,
+        let row = RecordRow(zoneRowID: zone.id, name: record.pointee.recordName, typeID: typeID, blob: blob,
                                       changeTag: record.pointee.recordChangeTag ?? ChangeTag.make(), sequence: sequence,
                                       createdAt: created, createdBy: createdBy, modifiedAt: modified,
                                       modifiedBy: record.pointee.lastModifiedUserRecordName ?? createdBy,
                                       parent: record.pointee.parent?.recordName, changedKeys: nil)
-        if try zoneHasTombstones(zone.id) { try RecordRowWriter(db: db).clearTombstone(of: row) }
+        if try zoneHasTombstones(zone.id) { try db.records.clearTombstone(of: row) }
         let pair = ScopePair(zoneRowID: zone.id, typeID: typeID)
         if let scopes, pair != lastTold, told.insert(pair).inserted {
             // The reading thread makes the full-text rows of this zone and type's records from now on.
@@ -326,12 +326,12 @@ struct RecordImporter {
     /// `insertedAs`, or else (its zone held the name) the replace path. Most restored records
     /// are new, so the insert is tried first instead of looking every name up. `type` is
     /// ``typesMet``'s entry at `typeSlot`.
-    private mutating func complete(_ record: UnsafePointer<Record>, prepared: UnsafePointer<PreparedRecord>, row: UnsafePointer<RecordRowWriter.Row>,
+    private mutating func complete(_ record: UnsafePointer<Record>, prepared: UnsafePointer<PreparedRecord>, row: UnsafePointer<RecordRow>,
                                    type: UnsafePointer<SchemaCatalog.TypeEntry>, typeSlot: Int, ready: ReadyAhead, insertedAs id: Int64?) throws {
         if let id {
             let zoneRowID = row.pointee.zoneRowID
             if lastIndexer?.zoneRowID != zoneRowID || lastIndexer?.typeSlot != typeSlot {
-                lastIndexer = (zoneRowID, typeSlot, RecordIndexer(db: db, zoneRowID: zoneRowID, type: type.pointee, buffer: buffer))
+                lastIndexer = (zoneRowID, typeSlot, db.records.indexer(zoneRowID: zoneRowID, type: type.pointee, buffer: buffer))
             }
             // Called where it lies (set just above, so never nil): a copy would retain its type's tables.
             try lastIndexer!.indexer.add(recordID: id, fields: record.pointee.fields, tokens: prepared.pointee.tokens,
@@ -340,7 +340,7 @@ struct RecordImporter {
             return
         }
         let typeID = type.pointee.id
-        guard let existing = try StoredRecord.find(zoneRowID: row.pointee.zoneRowID, name: record.pointee.recordName, in: db) else {
+        guard let existing = try db.records.find(zoneRowID: row.pointee.zoneRowID, name: record.pointee.recordName) else {
             throw CloudKitError(.internalError, "the record could be neither inserted nor found.")
         }
         guard existing.typeID == typeID else {
@@ -349,14 +349,14 @@ struct RecordImporter {
         // Its old rows are removed from the tables, so any this import still holds go first.
         if existing.id > lastRowIDBefore || replaced.contains(existing.id) { try buffer.flush() }
         replaced.insert(existing.id)
-        try RecordWriter(db: db).replace(existing, oldType: type.pointee, update: .all(row.pointee), fields: record.pointee.fields,
+        try db.records.replace(existing, oldType: type.pointee, update: .all(row.pointee), fields: record.pointee.fields,
                                          tokens: prepared.pointee.tokens, type: type.pointee, buffer: buffer)
     }
 
     /// Whether a zone has tombstones (a fresh zone being restored has none to clear).
     private mutating func zoneHasTombstones(_ zoneRowID: Int64) throws -> Bool {
         if let known = tombstones[zoneRowID] { return known }
-        let has = try ZoneRow.hasTombstones(zoneRowID: zoneRowID, in: db)
+        let has = try db.zones.hasTombstones(zoneRowID: zoneRowID)
         tombstones[zoneRowID] = has
         return has
     }
@@ -391,14 +391,14 @@ struct RecordImporter {
     /// Stores asset content the batch carries, so its records can point at it.
     mutating func store(assets: [Data]) throws {
         for data in assets {
-            knownAssets.insert(try AssetRows.insert(data, in: db).fileChecksum)
+            knownAssets.insert(try db.assets.insert(data).fileChecksum)
         }
     }
 
     private mutating func checkAssets(_ fields: [String: FieldValue]) throws {
         for (name, value) in fields where value.type.base == .asset {
             for case .asset(let asset) in value.elements where !knownAssets.contains(asset.fileChecksum) {
-                guard try AssetRows.holds(checksum: asset.fileChecksum, in: db) else {
+                guard try db.assets.holds(checksum: asset.fileChecksum) else {
                     throw CloudKitError(.assetFileNotFound, "field '\(name)' points at asset \(asset.fileChecksum), which the store does not hold (export with its assets embedded, or upload the file first).")
                 }
                 knownAssets.insert(asset.fileChecksum)
@@ -408,7 +408,7 @@ struct RecordImporter {
 
     mutating func finish() throws {
         try buffer.flush()
-        try RecordRowWriter.advance(sequences, database: database, in: db)
+        try db.zones.advance(sequences, sequenceScope: database.sequenceScope)
         if schemaGrew { try database.store.schemaChanged(db, catalog: &catalog) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// Writes a stored record as one line of JSON straight into a byte buffer: the exact bytes of
 /// `JSONWriter.string(RecordJSON.encode(record))` (a test holds the two together), without

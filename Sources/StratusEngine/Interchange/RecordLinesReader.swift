@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// Reads records from JSON lines (what `exportRecords` writes) a chunk at a time, so a file
 /// of any size streams through in constant memory. A line may also hold an array of records.

@@ -8,7 +8,7 @@ import StratusCloud
 ///
 /// It reads through ``QueryStorage`` and holds CloudKit's rules (visibility, the residual
 /// terms, the order of records lacking a sort field, keyset cursors), no SQL.
-struct QueryExecutor {
+package struct QueryExecutor {
     let storage: any QueryStorage
     let zoneRowID: Int64
     let type: SchemaCatalog.TypeEntry
@@ -270,5 +270,5 @@ struct QueryExecutor {
     /// next page (which moves no zone sequence) would leave out the records it opens.
     var stampForListing: LookaheadStamp? { visible == nil ? lookaheadStamp : nil }
 
-    static let staleCursor = CloudKitError(.invalidArguments, "The query cursor no longer fits the store's schema; run the query again without a cursor.")
+    package static let staleCursor = CloudKitError(.invalidArguments, "The query cursor no longer fits the store's schema; run the query again without a cursor.")
 }

@@ -12,13 +12,13 @@ import StratusCloud
 /// A *streaming* driver yields each record at most once in a total order (value, record id),
 /// so a page stops after `limit` matches and the cursor resumes with a keyset condition. Other
 /// drivers collect candidate ids first (list fields, several values, text, locations).
-struct QueryPlan {
-    struct Bound {
-        var value: IndexValue
-        var inclusive: Bool
+package struct QueryPlan {
+    package struct Bound {
+        package var value: IndexValue
+        package var inclusive: Bool
     }
 
-    enum Driver {
+    package enum Driver {
         /// Matches nothing (FALSEPREDICATE).
         case nothing
         /// Records by name (`recordID == %@`, `recordID IN %@`).
@@ -41,7 +41,7 @@ struct QueryPlan {
     }
 
     /// The record times kept beside every record, each with its own index.
-    enum SystemTime {
+    package enum SystemTime {
         case created
         case modified
     }
@@ -99,11 +99,11 @@ struct QueryPlan {
 }
 
 /// A latitude/longitude rectangle that holds a circle, split at the antimeridian if needed.
-struct LocationBox {
-    var minLatitude: Double
-    var maxLatitude: Double
+package struct LocationBox {
+    package var minLatitude: Double
+    package var maxLatitude: Double
     /// One or two longitude ranges.
-    var longitudes: [ClosedRange<Double>]
+    package var longitudes: [ClosedRange<Double>]
 
     init(center: Location, kilometres: Double) {
         let degreesLatitude = kilometres / 111.0 + 0.01

@@ -5,7 +5,7 @@ import StratusCloud
 /// Rewrites the index rows of every record of a type after a schema import changed the type's
 /// indexes, in the import's transaction.
 ///
-/// `RecordIndexer` recomputes a record's old rows from the schema it is given, so a record's
+/// The SQLite indexer recomputes a record's old rows from the schema it is given, so a record's
 /// rows are always removed under the schema that wrote them (`old`) and written again under
 /// the new one: `field_value` and `record_text` rows all follow the new QUERYABLE /
 /// SORTABLE / SEARCHABLE options. A forced import that drops fields strips them from the
@@ -29,19 +29,19 @@ struct IndexRebuilder {
     /// Re-indexes every record of a type under `new`, removing `dropping` fields from records
     /// that hold them.
     mutating func rebuild(from old: SchemaCatalog.TypeEntry, to new: SchemaCatalog.TypeEntry, dropping: Set<String>) throws {
-        for id in try StoredRecord.ids(ofType: old.id, in: db) {
-            guard let stored = try StoredRecord.find(id: id, in: db) else { continue }
+        for id in try db.records.ids(ofType: old.id) {
+            guard let stored = try db.records.find(id: id) else { continue }
             let oldFields = try stored.fields()
             var fields = oldFields
             let removedKeys = dropping.filter { fields[$0] != nil }.sorted()
             for name in dropping { fields[name] = nil }
-            var update = RecordWriter.RowUpdate.unchanged
+            var update = RecordRowUpdate.unchanged
             if fields.count != oldFields.count {
                 update = .fields(blob: FieldCoder.encode(fields), changeTag: ChangeTag.make(), sequence: try nextSequence(zoneRowID: stored.zoneRowID),
                                  modifiedAt: now, modifiedBy: store.owner, changedKeys: ChangedKeys.encode(removedKeys))
                 strippedRecords += 1
             }
-            try RecordWriter(db: db).replace(stored, oldFields: oldFields, oldType: old, update: update, fields: fields, type: new)
+            try db.records.replace(stored, oldFields: oldFields, oldType: old, update: update, fields: fields, type: new)
             rebuiltRecords += 1
         }
     }
@@ -51,10 +51,10 @@ struct IndexRebuilder {
     /// `catalog` is the schema the records were written under.
     mutating func deleteRecords(of old: SchemaCatalog.TypeEntry, catalog: SchemaCatalog) throws {
         var cascade = DeleteCascade(db: db)
-        for id in try StoredRecord.ids(ofType: old.id, in: db) {
-            guard let root = try StoredRecord.find(id: id, in: db) else { continue }
+        for id in try db.records.ids(ofType: old.id) {
+            guard let root = try db.records.find(id: id) else { continue }
             try cascade.run(from: root) { victim, _ in
-                try RecordWriter(db: db).delete(victim, catalog: catalog, sequence: try nextSequence(zoneRowID: victim.zoneRowID))
+                try db.records.delete(victim, catalog: catalog, sequence: try nextSequence(zoneRowID: victim.zoneRowID))
                 deletedRecords += 1
             }
         }
@@ -62,7 +62,7 @@ struct IndexRebuilder {
 
     private mutating func nextSequence(zoneRowID: Int64) throws -> Int64 {
         if sequences[zoneRowID] == nil {
-            sequences[zoneRowID] = try ZoneRow.find(id: zoneRowID, in: db)?.changeSequence ?? 0
+            sequences[zoneRowID] = try db.zones.find(id: zoneRowID)?.changeSequence ?? 0
         }
         sequences[zoneRowID]! += 1
         return sequences[zoneRowID]!
@@ -71,9 +71,9 @@ struct IndexRebuilder {
     /// Moves the change sequence of every zone whose records changed, and its database's.
     func finish() throws {
         for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
-            guard let zone = try ZoneRow.find(id: zoneRowID, in: db) else { continue }
+            guard let zone = try db.zones.find(id: zoneRowID) else { continue }
             let databaseSequence = try store.database(zone.scope).nextDatabaseSequence(db)
-            try ZoneRow.setSequences(zoneRowID: zoneRowID, change: sequence, database: databaseSequence, in: db)
+            try db.zones.setSequences(zoneRowID: zoneRowID, change: sequence, database: databaseSequence)
         }
     }
 }

@@ -95,26 +95,26 @@ struct SchemaImporter {
     }
 
     private func declaredSpellings() throws -> [Int64: [String: String]] {
-        try SchemaTables.declaredSpellings(in: db)
+        try db.schema.declaredSpellings()
     }
 
     private func recordCount(ofType typeID: Int64) throws -> Int {
-        try StoredRecord.count(ofType: typeID, in: db)
+        try db.records.count(ofType: typeID)
     }
 
     /// How many records of a type hold each of `fields`.
     private func holders(ofType typeID: Int64, fields: Set<String>) throws -> [String: Int] {
         guard !fields.isEmpty else { return [:] }
         var counts: [String: Int] = [:]
-        for id in try StoredRecord.ids(ofType: typeID, in: db) {
-            guard let stored = try StoredRecord.find(id: id, in: db) else { continue }
+        for id in try db.records.ids(ofType: typeID) {
+            guard let stored = try db.records.find(id: id) else { continue }
             for name in try stored.fields().keys where fields.contains(name) { counts[name, default: 0] += 1 }
         }
         return counts
     }
 
     func run(environment: StoreEnvironment?, force: Bool, dryRun: Bool) throws -> SchemaImportResult {
-        let current = try StoreInfo.load(db)?.environment ?? .development
+        let current = try db.schema.storeInfo()?.environment ?? .development
         if current == .production, environment == .development {
             throw CloudKitError(.invalidArguments, "This store is a production store; a schema import cannot make it a development store again.")
         }
@@ -200,25 +200,25 @@ struct SchemaImporter {
         // The schema tables.
         var updated = catalog
         for entry in removedTypes {
-            try SchemaTables.retireType(entry.id, in: db)
+            try db.schema.retireType(entry.id)
         }
         for type in declared {
             let typeID: Int64
             if let entry = catalog.type(named: type.name) {
                 typeID = entry.id
-                try SchemaTables.setSystemIndexes(SchemaCatalog.encodeSystemIndexes(type.systemIndexes), ofType: typeID, in: db)
+                try db.schema.setSystemIndexes(SchemaCatalog.encodeSystemIndexes(type.systemIndexes), ofType: typeID)
                 let plan = plans[type.name] ?? FieldPlan()
-                for field in plan.removed { try SchemaTables.removeField(field, ofType: typeID, in: db) }
-                for field in plan.updated { try SchemaTables.writeField(field, ofType: typeID, replacing: true, in: db) }
-                for field in plan.added { try SchemaTables.writeField(field, ofType: typeID, replacing: false, in: db) }
+                for field in plan.removed { try db.schema.removeField(field, ofType: typeID) }
+                for field in plan.updated { try db.schema.writeField(field, ofType: typeID, replacing: true) }
+                for field in plan.added { try db.schema.writeField(field, ofType: typeID, replacing: false) }
             } else {
                 typeID = try updated.addType(type.name, systemIndexes: type.systemIndexes, in: db).id
-                for field in type.customFields { try SchemaTables.writeField(field, ofType: typeID, replacing: false, in: db) }
+                for field in type.customFields { try db.schema.writeField(field, ofType: typeID, replacing: false) }
             }
-            try SchemaTables.replaceGrants(type.grants, ofType: typeID, in: db)
+            try db.schema.replaceGrants(type.grants, ofType: typeID)
         }
-        try SchemaTables.replaceRoles(Set(document.roles), in: db)
-        if let environment, environment != current { try StoreInfo.setEnvironment(environment, in: db) }
+        try db.schema.replaceRoles(Set(document.roles))
+        if let environment, environment != current { try db.schema.setEnvironment(environment) }
 
         // The records: index rows under the new options, forced losses.
         updated = try SchemaCatalog.load(db, version: catalog.version)
@@ -239,9 +239,9 @@ struct SchemaImporter {
 
     /// The store's schema as a document, in the order exports print it.
     static func export(_ db: StoreTransaction, catalog: SchemaCatalog) throws -> SchemaDocument {
-        let spellings = try SchemaTables.declaredSpellings(in: db)
+        let spellings = try db.schema.declaredSpellings()
         let grants = catalog.grants
-        var document = SchemaDocument(roles: try SchemaTables.declaredRoles(in: db))
+        var document = SchemaDocument(roles: try db.schema.declaredRoles())
         for entry in catalog.types.values.sorted(by: { $0.schema.name < $1.schema.name }) {
             var type = RecordTypeDeclaration(name: entry.schema.name, grants: grants[entry.id] ?? [])
             type.fields = SchemaWriter.systemFields.map { system in

@@ -53,7 +53,7 @@ struct LocalStoreFile: LocalStoreFeatures {
         if URL(fileURLWithPath: path).standardizedFileURL == URL(fileURLWithPath: store.path).standardizedFileURL {
             return try store.exportSchema()
         }
-        return try Store.exportSchema(ofStoreAt: path)
+        return try store.exportSchema(ofOtherStoreAt: path)
     }
 }
 

@@ -29,19 +29,19 @@ extension CloudDatabase {
         return try store.write { db in
             let gate = try gate(db)
             let zone = try gate.zone(zoneID)
-            let existing = try ShareRows.live(zoneRowID: zone.id, in: db)
+            let existing = try db.shares.live(zoneRowID: zone.id)
             if existing.contains(where: { $0.rootName == nil }) {
                 throw CloudKitError(.alreadyShared, "Zone '\(zoneID.zoneName)' is shared as a whole already; a record can take part in one share only.")
             }
             let recordName: String
             if let rootRecord {
-                guard let root = try StoredRecord.find(zoneRowID: zone.id, name: rootRecord, in: db) else {
+                guard let root = try db.records.find(zoneRowID: zone.id, name: rootRecord) else {
                     throw CloudKitError(.unknownItem, "Record '\(rootRecord)' does not exist in zone '\(zoneID.zoneName)'; save it before sharing it.")
                 }
                 try ShareHierarchy(db: db, zoneRowID: zone.id).checkNotShared(root, shares: existing)
                 recordName = requestedName ?? "Share-" + UUID().uuidString
                 if let problem = RecordID.problem(withName: recordName) { throw CloudKitError(.invalidArguments, "Invalid share record name: \(problem).") }
-                if try StoredRecord.find(zoneRowID: zone.id, name: recordName, in: db) != nil {
+                if try db.records.find(zoneRowID: zone.id, name: recordName) != nil {
                     throw CloudKitError(.constraintViolation, "A record named '\(recordName)' exists in zone '\(zoneID.zoneName)' already.")
                 }
             } else {
@@ -55,8 +55,7 @@ extension CloudDatabase {
             let saved = try modifyRecords(saving: [record], deleting: [], savePolicy: .allKeys, atomically: true, in: db)
             _ = try saved.saveResults[0].result.get()
             let guid = ShareGUID.make(storeID: store.storeID, zoneRowID: zone.id, root: rootRecord)
-            try ShareRows.insert(zoneRowID: zone.id, recordName: recordName, rootName: rootRecord, shortGUID: guid,
-                                 publicPermission: publicPermission, owner: user, in: db)
+            try db.shares.insert(zoneRowID: zone.id, recordName: recordName, rootName: rootRecord, shortGUID: guid, publicPermission: publicPermission, owner: user)
             return try ShareReader(db: db, viewer: user).share(shortGUID: guid)
         }
     }
@@ -79,15 +78,15 @@ extension CloudDatabase {
             guard share.publicPermission == .none else {
                 throw CloudKitError(.invalidArguments, "The share is public (\(share.publicPermission)): anyone with its URL joins; set its public permission to none to invite users.")
             }
-            guard try UserRows.exists(participant, in: db) else {
+            guard try db.users.exists(participant) else {
                 throw CloudKitError(.unknownItem, "No user '\(participant)' in this store.", reason: .unknownUser(participant))
             }
-            let others = try ShareRows.participants(of: share.id, in: db).filter { $0.type != .owner && $0.status != .removed && $0.user != participant }
+            let others = try db.shares.participants(of: share.id).filter { $0.type != .owner && $0.status != .removed && $0.user != participant }
             guard others.count < CloudDatabase.maximumParticipants else {
                 throw CloudKitError(.tooManyParticipants, "The share has \(others.count) participants; CloudKit's limit is \(CloudDatabase.maximumParticipants).")
             }
             let sequence = try CloudDatabase.nextDatabaseSequence(scope: .private, in: db)
-            try ShareRows.invite(participant, to: share.id, permission: permission, databaseSequence: sequence, in: db)
+            try db.shares.invite(participant, to: share.id, permission: permission, databaseSequence: sequence)
         }
     }
 
@@ -96,11 +95,11 @@ extension CloudDatabase {
     @discardableResult
     public func removeParticipant(_ participant: String, fromShare url: String) throws -> Share {
         try changeOwnedShare(url) { share, db in
-            guard let row = try ShareRows.participants(of: share.id, in: db).first(where: { $0.user == participant && $0.type != .owner }),
+            guard let row = try db.shares.participants(of: share.id).first(where: { $0.user == participant && $0.type != .owner }),
                   row.status != .removed else {
                 throw CloudKitError(.unknownItem, "User '\(participant)' is not a participant of the share.")
             }
-            try ShareRows.setStatus(.removed, of: participant, in: share.id, databaseSequence: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), in: db)
+            try db.shares.setStatus(.removed, of: participant, in: share.id, databaseSequence: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db))
         }
     }
 
@@ -110,7 +109,7 @@ extension CloudDatabase {
     public func setPublicPermission(_ permission: SharePermission, ofShare url: String) throws -> Share {
         try changeOwnedShare(url) { share, db in
             let sequence = try CloudDatabase.nextDatabaseSequence(scope: .private, in: db)
-            try ShareRows.setPublicPermission(permission, of: share.id, databaseSequence: sequence, in: db)
+            try db.shares.setPublicPermission(permission, of: share.id, databaseSequence: sequence)
         }
     }
 
@@ -127,19 +126,18 @@ extension CloudDatabase {
         }
         return try store.write { db in
             let share = try ShareReader.liveShare(url, in: db)
-            let participant = try ShareRows.participants(of: share.id, in: db).first { $0.user == user }
+            let participant = try db.shares.participants(of: share.id).first { $0.user == user }
             switch participant?.status {
             case .accepted?:
                 break
             case .invited?:
-                try ShareRows.setStatus(.accepted, of: user, in: share.id, databaseSequence: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), in: db)
+                try db.shares.setStatus(.accepted, of: user, in: share.id, databaseSequence: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db))
             case .removed?, nil:
                 guard share.publicPermission != .none else {
                     let why = participant == nil ? "you are not invited to it" : "the owner removed you from it"
                     throw CloudKitError(.permissionFailure, "Cannot accept the share: \(why).")
                 }
-                try ShareRows.join(user, publicShare: share.id, permission: share.publicPermission,
-                                   databaseSequence: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), in: db)
+                try db.shares.join(user, publicShare: share.id, permission: share.publicPermission, databaseSequence: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db))
             }
             return try ShareReader(db: db, viewer: user).share(shortGUID: share.shortGUID)
         }
@@ -151,14 +149,14 @@ extension CloudDatabase {
         let user = caller.userRecordName
         try store.write { db in
             let share = try ShareReader.liveShare(url, in: db)
-            guard let zone = try ZoneRow.find(id: share.zoneRowID, in: db) else { return }
+            guard let zone = try db.zones.find(id: share.zoneRowID) else { return }
             if zone.ownerRecordName == user {
                 let owners = CloudDatabase(store: store, scope: .private, caller: caller, device: device)
                 let result = try owners.modifyRecords(saving: [], deleting: [RecordID(recordName: share.recordName, zoneID: ZoneID(zoneName: zone.zoneID.zoneName))],
                                                       savePolicy: .allKeys, atomically: true, in: db)
                 try result.deleteResults[0].result.get()
-            } else if let user, try ShareRows.participants(of: share.id, in: db).contains(where: { $0.user == user && $0.status == .accepted }) {
-                try ShareRows.setStatus(.removed, of: user, in: share.id, databaseSequence: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db), in: db)
+            } else if let user, try db.shares.participants(of: share.id).contains(where: { $0.user == user && $0.status == .accepted }) {
+                try db.shares.setStatus(.removed, of: user, in: share.id, databaseSequence: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db))
             } else {
                 throw CloudKitError(.permissionFailure, "Only the share's owner deletes it, and only a participant leaves it.")
             }
@@ -192,7 +190,7 @@ extension CloudDatabase {
     private func changeOwnedShare(_ url: String, _ change: (ShareRows.ShareRow, StoreTransaction) throws -> Void) throws -> Share {
         try store.write { db in
             let share = try ShareReader.liveShare(url, in: db)
-            guard let zone = try ZoneRow.find(id: share.zoneRowID, in: db), zone.ownerRecordName == user else {
+            guard let zone = try db.zones.find(id: share.zoneRowID), zone.ownerRecordName == user else {
                 throw CloudKitError(.permissionFailure, "Only the share's owner changes its participants or permission.")
             }
             try change(share, db)

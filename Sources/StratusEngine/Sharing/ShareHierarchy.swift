@@ -17,7 +17,7 @@ struct ShareHierarchy {
             throw CloudKitError(.alreadyShared, "Record '\(root.name)' is inside the share of '\(above)' (through its parent); a record can take part in one share only.")
         }
         for other in roots.sorted() {
-            guard let otherRecord = try StoredRecord.find(zoneRowID: zoneRowID, name: other, in: db) else { continue }
+            guard let otherRecord = try db.records.find(zoneRowID: zoneRowID, name: other) else { continue }
             if try ancestors(of: otherRecord).contains(root.name) {
                 throw CloudKitError(.alreadyShared, "Record '\(other)' under '\(root.name)' is shared already; a record can take part in one share only.")
             }
@@ -30,7 +30,7 @@ struct ShareHierarchy {
         var next = record.parent
         while let current = next, !names.contains(current), current != record.name, names.count < 256 {
             names.append(current)
-            next = try StoredRecord.parentName(zoneRowID: zoneRowID, name: current, in: db)
+            next = try db.records.parentName(zoneRowID: zoneRowID, name: current)
         }
         return names
     }

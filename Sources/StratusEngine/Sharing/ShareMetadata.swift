@@ -36,7 +36,7 @@ extension CloudDatabase {
             }
             let catalog = try store.catalog(db)
             func record(_ name: String, desiredKeys: [String]?) throws -> Record? {
-                guard let stored = try StoredRecord.find(zoneRowID: row.zoneRowID, name: name, in: db) else { return nil }
+                guard let stored = try db.records.find(zoneRowID: row.zoneRowID, name: name) else { return nil }
                 return try stored.record(zoneID: share.recordID.zoneID, typeName: catalog.typeNames[stored.typeID] ?? "?", desiredKeys: desiredKeys)
             }
             guard let shareRecord = try record(row.recordName, desiredKeys: nil) else { throw CloudKitError(.unknownItem, "share not found") }
@@ -60,7 +60,7 @@ extension CloudDatabase {
         try store.read { db in
             let gate = try gate(db)
             let zone = try gate.zone(recordID.zoneID)
-            let shares = try ShareRows.live(zoneRowID: zone.id, in: db)
+            let shares = try db.shares.live(zoneRowID: zone.id)
             guard !shares.isEmpty else { return nil }
             let reader = ShareReader(db: db, viewer: user)
             if let whole = shares.first(where: { $0.rootName == nil }) {
@@ -69,7 +69,7 @@ extension CloudDatabase {
             if let own = shares.first(where: { $0.rootName == recordID.recordName || $0.recordName == recordID.recordName }) {
                 return RecordShareStatus(share: try reader.share(shortGUID: own.shortGUID), isRoot: true)
             }
-            guard let stored = try StoredRecord.find(zoneRowID: zone.id, name: recordID.recordName, in: db),
+            guard let stored = try db.records.find(zoneRowID: zone.id, name: recordID.recordName),
                   (try? gate.checkRead(stored, zone: zone)) != nil else { return nil }
             let above = try ShareHierarchy(db: db, zoneRowID: zone.id).ancestors(of: stored)
             guard let share = shares.first(where: { $0.rootName.map(above.contains) ?? false }) else { return nil }

@@ -26,7 +26,7 @@ struct SharedZoneFeed {
     /// user's shared database sees it.
     private func zoneStates() throws -> [ZoneRow] {
         var zones: [Int64: ZoneRow] = [:]
-        for access in try ShareRows.zoneAccess(user: user, in: db) {
+        for access in try db.shares.zoneAccess(user: user) {
             var zone = access.zone
             let accepted = access.status == .accepted && access.shareIsLive && zone.state == .live
             let accessSequence = access.accessSequence

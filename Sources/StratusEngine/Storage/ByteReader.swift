@@ -2,8 +2,8 @@ import Foundation
 import StratusCloud
 
 /// Reads what `ByteWriter` wrote, refusing truncated or malformed input instead of trapping.
-struct ByteReader {
-    enum Failure: Error { case corrupt }
+package struct ByteReader {
+    package enum Failure: Error { case corrupt }
 
     private let bytes: [UInt8]
     private var position = 0

@@ -1,8 +1,10 @@
 import StratusCloud
 
 /// Appends varints, fixed-width integers and strings to a byte buffer.
-struct ByteWriter {
-    var bytes: [UInt8] = []
+package struct ByteWriter {
+    package var bytes: [UInt8] = []
+
+    package init() {}
 
     mutating func byte(_ value: UInt8) { bytes.append(value) }
 
@@ -20,7 +22,7 @@ struct ByteWriter {
         varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
-    mutating func fixed64(_ value: UInt64) {
+    package mutating func fixed64(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
@@ -31,7 +33,7 @@ struct ByteWriter {
     }
 
     /// ``string(_:)`` of bytes that are UTF-8 already.
-    mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+    package mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         varint(UInt64(utf8.count))
         bytes.append(contentsOf: utf8)
     }

@@ -1,8 +1,7 @@
-import GRDB
 import StratusCloud
 
 /// The records a delete takes with it: the record itself and, recursively, every record that
-/// points at a deleted one with a DELETE_SELF reference (`reference_edge`).
+/// points at a deleted one with a DELETE_SELF reference.
 ///
 /// Saves' deletes and a forced schema import that drops a type both go through it; `deleted`
 /// spans every `run` of one transaction, so a record reached twice is deleted once.
@@ -13,16 +12,15 @@ struct DeleteCascade {
     init(db: StoreTransaction) { self.db = db }
 
     /// Calls `erase` for `root` (with `isRoot` true), then for each record the cascade reaches;
-    /// `erase` does the deleting (``RecordWriter/delete(_:catalog:sequence:)``). A record already deleted by an earlier run is skipped.
+    /// `erase` does the deleting (``RecordStorage/delete(_:catalog:sequence:)``). A record already deleted by an earlier run is skipped.
     mutating func run(from root: StoredRecord, erase: (_ victim: StoredRecord, _ isRoot: Bool) throws -> Void) throws {
         var queue = [root]
         var isRoot = true
         while let victim = queue.popLast() {
             guard deleted.insert(victim.id).inserted else { continue }
-            let sources = try Int64.fetchAll(db.sqlite.cachedStatement(sql: "SELECT source_id FROM reference_edge WHERE zone_id = ? AND target = ?"),
-                                             arguments: [victim.zoneRowID, victim.name])
+            let sources = try db.records.referencingSources(zoneRowID: victim.zoneRowID, target: victim.name)
             for source in sources where !deleted.contains(source) {
-                if let row = try StoredRecord.find(id: source, in: db) { queue.append(row) }
+                if let row = try db.records.find(id: source) { queue.append(row) }
             }
             try erase(victim, isRoot)
             isRoot = false

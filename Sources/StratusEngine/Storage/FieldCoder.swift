@@ -6,10 +6,10 @@ import StratusCloud
 ///
 /// Every type round-trips exactly (an INT64 stays 64-bit, a double keeps its bit pattern, a
 /// timestamp its milliseconds), and decoding is a single forward pass, cheap enough for playback.
-enum FieldCoder {
+package enum FieldCoder {
     static let formatVersion: UInt8 = 1
 
-    static func encode(_ fields: [String: FieldValue]) -> Data {
+    package static func encode(_ fields: [String: FieldValue]) -> Data {
         var writer = ByteWriter()
         // Room for a typical record's fields without growing the buffer step by step.
         writer.bytes.reserveCapacity(256)
@@ -39,7 +39,7 @@ enum FieldCoder {
         return Data(writer.bytes)
     }
 
-    static func decode(_ data: Data) throws -> [String: FieldValue] {
+    package static func decode(_ data: Data) throws -> [String: FieldValue] {
         try data.withUnsafeBytes { try decode($0) }
     }
 
@@ -74,7 +74,7 @@ enum FieldCoder {
     /// Whether two values are stored as the same bytes: then they have the same index rows.
     /// Stricter than `==`, which takes a precomposed and a decomposed `é` as one string, and
     /// 0.0 as -0.0, where the index holds each value's own bytes.
-    static func storesAlike(_ a: FieldValue?, _ b: FieldValue?) -> Bool {
+    package static func storesAlike(_ a: FieldValue?, _ b: FieldValue?) -> Bool {
         guard let a, let b else { return a == nil && b == nil }
         var first = ByteWriter(), second = ByteWriter()
         writeTagged(a, into: &first)

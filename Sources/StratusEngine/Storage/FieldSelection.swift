@@ -6,7 +6,7 @@ import StratusCloud
 /// sorts), found in the blob in place while the others are skipped unmade. A page picked out of
 /// a few thousand rows then pays for two fields of each, not for whole records; and the sort
 /// values (a title, a string to allocate) only of the rows the filter keeps.
-struct FieldSelection: Sendable {
+package struct FieldSelection: Sendable {
     /// The field names, each once.
     let names: [String]
     /// Where in ``names`` the fields the filter reads are: decoded first, so a row the filter
@@ -27,7 +27,7 @@ struct FieldSelection: Sendable {
 
     /// Finds where each selected field's value starts in `blob`, checking the shape of every
     /// field on the way; `starts` is the array to reuse, so a scan allocates nothing per row.
-    func locate(_ blob: UnsafeRawBufferPointer, reusing starts: inout [Int]) throws -> Located {
+    package func locate(_ blob: UnsafeRawBufferPointer, reusing starts: inout [Int]) throws -> Located {
         if starts.count != names.count {
             starts = [Int](repeating: -1, count: names.count)
         } else {
@@ -49,7 +49,7 @@ struct FieldSelection: Sendable {
 
     /// One row's blob and where its selected fields start (-1 where absent). It borrows the
     /// blob: it is valid only while SQLite (or the caller) holds it.
-    struct Located {
+    package struct Located {
         let blob: UnsafeRawBufferPointer
         let starts: [Int]
 

@@ -7,7 +7,7 @@ import StratusCloud
 ///
 /// Kept as bytes because the full-text row is bytes: an array of strings per field cost a
 /// string per word and a dictionary per record, only to be taken apart again by the writer.
-struct FieldTokens: Sendable {
+package struct FieldTokens: Sendable {
     private var bytes: [UInt8] = []
     /// Few fields per record: found by a look along the list, no hashing.
     private var fields: [(name: String, range: Range<Int>)] = []
@@ -24,8 +24,8 @@ struct FieldTokens: Sendable {
     }
 
     /// The full-text row of every string field's words, each behind `prefix` (its zone and
-    /// type, ``RecordIndexer/scopedToken(_:zoneRowID:typeID:)``), in the fields' order: what
-    /// ``RecordIndexer`` writes when every string field is SEARCHABLE.
+    /// type, ``FieldTokens/scopedToken(_:zoneRowID:typeID:)``), in the fields' order: what
+    /// the SQLite indexer writes when every string field is SEARCHABLE.
     func scopedText(prefix: [UInt8]) -> [UInt8] {
         bytes.withUnsafeBufferPointer { all in
             // Written in place into a row sized once (appending token by token checked and grew
@@ -82,8 +82,14 @@ struct FieldTokens: Sendable {
 
     /// Hands each token of `value`, field `name`, to `body`: from `known` when it holds them,
     /// else tokenized now (a save, which has nothing prepared).
-    static func forEachToken(of value: FieldValue, named name: String, known: FieldTokens?, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    package static func forEachToken(of value: FieldValue, named name: String, known: FieldTokens?, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         if let known, known.forEachToken(of: name, body) { return }
         TextTokenizer.forEachToken(of: value, body)
     }
+}
+
+extension FieldTokens {
+    /// A full-text token as indexed: the folded word behind a prefix naming the zone and record
+    /// type (`z4t2xharbour`), so a search reads only its own zone and type's postings.
+    package static func scopedToken(_ token: String, zoneRowID: Int64, typeID: Int64) -> String { "z\(zoneRowID)t\(typeID)x\(token)" }
 }

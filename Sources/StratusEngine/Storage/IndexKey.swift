@@ -3,7 +3,7 @@ import StratusCloud
 
 /// The value a QUERYABLE or SORTABLE field element is indexed under in `field_value`: the
 /// index value, and whether equality on it ignores case.
-enum IndexKey {
+package enum IndexKey {
     case integer(Int64)
     case real(Double)
     /// Text; `folds` when equality on it ignores case (strings, not reference names).
@@ -12,7 +12,7 @@ enum IndexKey {
     /// Nil for element types not indexed in `field_value` (bytes, assets). A location is
     /// indexed under its ``ZOrderCode``, which it shares with its centimetre cell (see
     /// ``isExact(for:)``).
-    init?(_ value: FieldValue) {
+    package init?(_ value: FieldValue) {
         switch value {
         case .location(let location): self = .integer(ZOrderCode.code(location))
         case .string(let text): self = .text(text, folds: true)
@@ -28,7 +28,7 @@ enum IndexKey {
     /// need not check them again: not for locations, whose key is their cell.
     static func isExact(for base: FieldType.BaseType) -> Bool { base != .location }
 
-    var value: IndexValue {
+    package var value: IndexValue {
         switch self {
         case .integer(let number): .integer(number)
         case .real(let number): .real(number)
@@ -37,7 +37,7 @@ enum IndexKey {
     }
 
     /// The case-folded key equality and `IN` on strings use (`field_value.folded`).
-    var foldedKey: String? {
+    package var foldedKey: String? {
         if case .text(let text, true) = self { return CaseFolding.key(text) }
         return nil
     }

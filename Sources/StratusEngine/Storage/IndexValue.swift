@@ -4,7 +4,7 @@ import StratusCloud
 /// A value as an index holds it (a number or a text), in the engine's words rather than a
 /// database's: query plans, keyset positions and cursors speak it, and each storage backend
 /// maps it to its own column values.
-enum IndexValue: Hashable, Sendable {
+package enum IndexValue: Hashable, Sendable {
     case integer(Int64)
     case real(Double)
     case text(String)

@@ -4,9 +4,9 @@ import StratusCloud
 extension SchemaCatalog {
     /// One record type: its schema and its fields' row ids, and both together by field name
     /// (``fields``) for the write path, which asks for each field of every record it writes.
-    struct TypeEntry: Sendable {
-        var id: Int64
-        var schema: RecordTypeSchema {
+    package struct TypeEntry: Sendable {
+        package var id: Int64
+        package var schema: RecordTypeSchema {
             didSet { fields = TypeEntry.fields(of: schema, ids: fieldIDs) }
         }
         var fieldIDs: [String: Int64] {
@@ -14,7 +14,7 @@ extension SchemaCatalog {
         }
         /// The declared fields that have a row id, by name: one lookup where a record's write
         /// made three (the schema's field, its id, and again to check its type).
-        private(set) var fields: [String: Field] {
+        private(set) package var fields: [String: Field] {
             didSet {
                 searchesEveryString = TypeEntry.searchesEveryString(fields)
                 declaresAssets = TypeEntry.declaresAssets(fields)
@@ -29,13 +29,13 @@ extension SchemaCatalog {
         private(set) var declaresAssets = false
 
         /// What writing a value of one declared field needs to know.
-        struct Field: Sendable, Equatable {
-            var id: Int64
+        package struct Field: Sendable, Equatable {
+            package var id: Int64
             var type: FieldType
             /// SEARCHABLE and a string: its words go in the full-text row.
-            var searchesText: Bool
+            package var searchesText: Bool
             /// QUERYABLE or SORTABLE: its values (each list element) get `field_value` rows.
-            var indexesValues: Bool
+            package var indexesValues: Bool
         }
 
         init(id: Int64, schema: RecordTypeSchema, fieldIDs: [String: Int64]) {

@@ -1,27 +1,51 @@
-import GRDB
-import StratusCloud
+/// One transaction on the store, as a backend hands it to ``Store/read(_:)`` and
+/// ``Store/write(_:)`` bodies: the storage of each group (zones, records, ...) inside that
+/// transaction, modelled on GRDB's `DatabaseReader`/`DatabaseWriter`, whose closures receive a
+/// database. The engine reads and writes only through these protocols; the backend (SQLite
+/// in `StratusSQLite`) builds the value, and its accessors alone reach its connection.
+package struct StoreTransaction {
+    package let zones: any ZoneStorage
+    package let records: any RecordStorage
+    package let changeFeed: any ChangeFeedStorage
+    package let schema: any SchemaStorage
+    package let users: any UserStorage
+    package let shares: any ShareStorage
+    package let subscriptions: any SubscriptionStorage
+    package let faults: any FaultStorage
+    package let assets: any AssetStorage
+    package let server: any ServerStorage
+    /// Beginning, committing and rolling back, for a writer that commits as it goes.
+    package let control: any TransactionControl
+    /// The backend's own transaction, for the backend's code and tests (the engine never
+    /// looks inside it).
+    package let native: AnyObject
 
-/// One transaction on the store, as the engine above `Storage/` holds it: ``Store/read(_:)``
-/// and ``Store/write(_:)`` hand it to their bodies, and the engine only passes it on to the
-/// storage accessors (`ZoneRow`, `StoredRecord`, `RecordRowWriter`, ...), which alone reach the
-/// SQLite connection inside.
-///
-/// So the engine names no GRDB type, and a second backend brings its own transaction here and
-/// re-implements the accessors that take it. (`StorageBoundaryTests` keeps GRDB and SQL out of
-/// the engine.)
-struct StoreTransaction {
-    /// The connection, inside its transaction (outside one only in
-    /// ``Store/writeWithoutTransaction(_:)``, whose caller begins and commits).
-    let sqlite: GRDB.Database
-    /// Statements prepared once for this transaction (``DirectStatement``'s literal SQL).
-    let statements = HeldStatements()
+    package init(zones: any ZoneStorage, records: any RecordStorage, changeFeed: any ChangeFeedStorage, schema: any SchemaStorage,
+                 users: any UserStorage, shares: any ShareStorage, subscriptions: any SubscriptionStorage, faults: any FaultStorage,
+                 assets: any AssetStorage, server: any ServerStorage, control: any TransactionControl, native: AnyObject) {
+        self.zones = zones
+        self.records = records
+        self.changeFeed = changeFeed
+        self.schema = schema
+        self.users = users
+        self.shares = shares
+        self.subscriptions = subscriptions
+        self.faults = faults
+        self.assets = assets
+        self.server = server
+        self.control = control
+        self.native = native
+    }
 
     /// Whether a transaction is open (for ``Store/writeWithoutTransaction(_:)``'s caller).
-    var isInsideTransaction: Bool { sqlite.isInsideTransaction }
+    var isInsideTransaction: Bool { control.isInsideTransaction }
 
-    func beginTransaction() throws { try sqlite.beginTransaction() }
+    func beginTransaction() throws { try control.beginTransaction() }
 
-    func commit() throws { try sqlite.commit() }
+    func commit() throws { try control.commit() }
 
-    func rollback() throws { try sqlite.rollback() }
+    func rollback() throws { try control.rollback() }
+
+    /// Readies the writer for a bulk write: an import (`importing`) or a bulk fill.
+    func prepareForBulkWrite(importing: Bool) throws { try control.prepareForBulkWrite(importing: importing) }
 }

@@ -12,7 +12,7 @@ import StratusCloud
 /// This is how the FoundationDB Record Layer indexes space too (geophile's Z-order cells).
 ///
 /// Ranges cover at least the box, never less; the query checks the exact distance afterwards.
-enum ZOrderCode {
+package enum ZOrderCode {
     /// Bits per axis; the code uses twice as many, so it is a non-negative Int64.
     static let bits = 31
     private static let steps = Double(Int64(1) << bits)
@@ -27,7 +27,7 @@ enum ZOrderCode {
     /// latitude in `latitudes` and longitude in one of `longitudes` (a range reaching ±180
     /// also takes the locations stored at ∓180). At most about `maxRanges` ranges (eight times
     /// as many for a thin box): cells are split while the budget allows, then taken whole.
-    static func ranges(latitudes: ClosedRange<Double>, longitudes: [ClosedRange<Double>], maxRanges: Int = 32) -> [ClosedRange<Int64>] {
+    package static func ranges(latitudes: ClosedRange<Double>, longitudes: [ClosedRange<Double>], maxRanges: Int = 32) -> [ClosedRange<Int64>] {
         // -180 and +180 are one meridian, and a location may be stored under either.
         let reachesWest = longitudes.contains { $0.lowerBound <= -180 }, reachesEast = longitudes.contains { $0.upperBound >= 180 }
         var meridian: Double?

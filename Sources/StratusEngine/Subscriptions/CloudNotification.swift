@@ -67,4 +67,25 @@ public struct CloudNotification: Hashable, Sendable {
     public var title: String?
     public var subtitle: String?
     public var category: String?
+
+    /// Every stored property: a storage backend makes these from its rows.
+    package init(notificationID: String, sequence: Int64, notificationType: NotificationType, subscriptionID: String, databaseScope: DatabaseScope, queryNotificationReason: Reason? = nil, recordID: RecordID? = nil, recordType: String? = nil, recordFields: [String: FieldValue], recordZoneID: ZoneID? = nil, date: Date, originatingDevice: String, isRead: Bool, alertBody: String? = nil, title: String? = nil, subtitle: String? = nil, category: String? = nil) {
+        self.notificationID = notificationID
+        self.sequence = sequence
+        self.notificationType = notificationType
+        self.subscriptionID = subscriptionID
+        self.databaseScope = databaseScope
+        self.queryNotificationReason = queryNotificationReason
+        self.recordID = recordID
+        self.recordType = recordType
+        self.recordFields = recordFields
+        self.recordZoneID = recordZoneID
+        self.date = date
+        self.originatingDevice = originatingDevice
+        self.isRead = isRead
+        self.alertBody = alertBody
+        self.title = title
+        self.subtitle = subtitle
+        self.category = category
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// The APNs payload a notification would be pushed with: `aps` for the alert and background
 /// flag, and CloudKit's own `ck` dictionary (`qry` for query notifications, `fet` for zone ones,

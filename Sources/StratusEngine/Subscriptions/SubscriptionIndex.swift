@@ -41,7 +41,7 @@ struct SubscriptionIndex: Sendable {
     static func build(version: Int64, catalog: SchemaCatalog, in db: StoreTransaction) throws -> SubscriptionIndex {
         var index = SubscriptionIndex(version: version, schemaVersion: catalog.version, scopes: [:])
         let now = Date()
-        for row in try SubscriptionRow.everyScope(in: db) {
+        for row in try db.subscriptions.everyScope() {
             var entry = Entry(rowID: row.id, owner: row.owner, subscription: row.subscription, filter: nil)
             var scoped = index.scopes[row.scope] ?? Scoped()
             switch row.subscription.kind {
@@ -85,7 +85,7 @@ struct SubscriptionIndex: Sendable {
     /// The subscriptions of `scope` as this transaction sees them, or nil when the store has
     /// none (one read of one row).
     static func current(store: Store, scope: DatabaseScope, catalog: SchemaCatalog, in db: StoreTransaction) throws -> Scoped? {
-        guard let (version, count) = try SubscriptionRow.state(in: db), count > 0 else { return nil }
+        guard let (version, count) = try db.subscriptions.state(), count > 0 else { return nil }
         let key = store.path + "\u{0}" + store.storeID.uuidString
         if let cached = cache.withLock({ $0[key] }), cached.version == version, cached.schemaVersion == catalog.version {
             return cached.scopes[scope].flatMap { $0.isEmpty ? nil : $0 }

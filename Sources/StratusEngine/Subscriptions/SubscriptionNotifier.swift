@@ -114,7 +114,7 @@ struct SubscriptionNotifier {
     private mutating func notifyParticipants() throws {
         var sharedZones: [ZoneRow] = []
         for zone in touchedOrder.compactMap({ touched[$0]?.zone }) where zone.scope == .private && !zone.zoneID.isDefault {
-            if try ShareRows.zoneIsShared(zone.id, in: db) { sharedZones.append(zone) }
+            if try db.shares.zoneIsShared(zone.id) { sharedZones.append(zone) }
         }
         guard !sharedZones.isEmpty else { return }
         if sharedSubscriptions == nil {
@@ -122,7 +122,7 @@ struct SubscriptionNotifier {
         }
         guard let shared = sharedSubscriptions ?? nil else { return }
         var participants: Set<String> = []
-        for zone in sharedZones { participants.formUnion(try ShareRows.acceptedUsers(zoneRowID: zone.id, in: db)) }
+        for zone in sharedZones { participants.formUnion(try db.shares.acceptedUsers(zoneRowID: zone.id)) }
         for entry in shared.databases where participants.contains(entry.owner) {
             let types = sharedZones.reduce(into: Set<String>()) { $0.formUnion(touched[$1.id]?.types ?? []) }
             guard entry.subscription.recordType.map(types.contains) ?? true else { continue }
@@ -187,7 +187,7 @@ struct SubscriptionNotifier {
         try write(entry, type: .query, reason: reason, zoneID: zone.zoneID, recordName: recordName, recordType: recordType, fields: carried)
         if options.contains(.firesOnce) {
             spent.insert(entry.rowID)
-            try SubscriptionRow.delete(rowID: entry.rowID, in: db)
+            try db.subscriptions.delete(rowID: entry.rowID)
         }
     }
 
@@ -195,12 +195,9 @@ struct SubscriptionNotifier {
                        zoneID: ZoneID?, recordName: String?, recordType: String?, fields: [String: FieldValue]) throws {
         let info = entry.subscription.notificationInfo
         let display = info.map { info in
-            NotificationRow.encodeDisplay(alertBody: info.alertBody, title: info.title, subtitle: info.subtitle, category: info.category)
+            NotificationDisplay.encode(alertBody: info.alertBody, title: info.title, subtitle: info.subtitle, category: info.category)
         } ?? nil
-        try NotificationRow.insert(id: UUID().uuidString, scope: scope ?? database.sequenceScope, owner: entry.owner,
-                                   subscriptionID: entry.subscription.subscriptionID, type: type, reason: reason, zoneID: zoneID,
-                                   recordName: recordName, recordType: recordType, fields: fields, display: display,
-                                   createdAt: nowMilliseconds, originDevice: database.device, in: db)
+        try db.subscriptions.insertNotification(id: UUID().uuidString, scope: scope ?? database.sequenceScope, owner: entry.owner, subscriptionID: entry.subscription.subscriptionID, type: type, reason: reason, zoneID: zoneID, recordName: recordName, recordType: recordType, fields: fields, display: display, createdAt: nowMilliseconds, originDevice: database.device)
     }
 }
 

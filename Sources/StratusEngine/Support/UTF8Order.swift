@@ -3,7 +3,7 @@ import StratusCloud
 
 /// Strings in SQLite's BINARY order, by their UTF-8 bytes, which is also code point order: the
 /// order of `field_value`'s text keys and of string sort values.
-enum UTF8Order {
+package enum UTF8Order {
     /// Negative, zero or positive as `a`'s UTF-8 bytes sort before, with or after `b`'s.
     static func compare(_ a: String, _ b: String) -> Int {
         var a = a, b = b
@@ -39,7 +39,7 @@ enum UTF8Order {
     /// order, `tieBreak` deciding between equal texts. The first eight bytes are compared as one
     /// integer, which settles most comparisons without touching the texts (sorting was a fifth
     /// of a flush before).
-    static func order(of texts: [UnsafeBufferPointer<UInt8>], tieBreak: (Int, Int) -> Bool) -> [Int] {
+    package static func order(of texts: [UnsafeBufferPointer<UInt8>], tieBreak: (Int, Int) -> Bool) -> [Int] {
         var keys = texts.indices.map { (prefix: prefix(utf8: texts[$0]), index: $0) }
         keys.sort { a, b in
             if a.prefix != b.prefix { return a.prefix < b.prefix }

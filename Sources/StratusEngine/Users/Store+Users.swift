@@ -4,15 +4,15 @@ import StratusCloud
 extension Store {
     /// The store's users, the owner first, then by alias.
     public func users() throws -> [StoreUser] {
-        try read { db in try UserRows.all(in: db, owner: owner) }
+        try read { db in try db.users.all(owner: owner) }
     }
 
     /// The user whose alias or user record name is `name`; `unknownItem` naming the users
     /// there are when there is none.
     public func user(named name: String) throws -> StoreUser {
         try read { db in
-            if let user = try UserRows.find(name, in: db, owner: owner) { return user }
-            let aliases = try UserRows.all(in: db, owner: owner).map(\.alias)
+            if let user = try db.users.find(name, owner: owner) { return user }
+            let aliases = try db.users.all(owner: owner).map(\.alias)
             throw CloudKitError(.unknownItem, "No user '\(name)' in this store; its users are \(aliases.joined(separator: ", ")).",
                                 reason: .unknownUser(name))
         }
@@ -23,7 +23,7 @@ extension Store {
     /// the first time they sign in), with an alias made from it.
     public func caller(named name: String) throws -> Caller {
         if name.lowercased() == "none" { return .anonymous }
-        if StoreUser.isRecordName(name), try read({ db in try UserRows.find(name, in: db, owner: owner) }) == nil {
+        if StoreUser.isRecordName(name), try read({ db in try db.users.find(name, owner: owner) }) == nil {
             try ensureUser(name)
             return .user(name)
         }
@@ -35,12 +35,12 @@ extension Store {
     public func createUser(alias: String) throws -> StoreUser {
         if let problem = StoreUser.aliasProblem(alias) { throw CloudKitError(.invalidArguments, problem) }
         return try write { db in
-            if try UserRows.find(alias, in: db, owner: owner) != nil {
+            if try db.users.find(alias, owner: owner) != nil {
                 throw CloudKitError(.constraintViolation, "A user with alias '\(alias)' already exists.")
             }
             let recordName = StoreUser.makeRecordName()
-            try UserRows.insert(recordName: recordName, alias: alias, in: db)
-            guard let made = try UserRows.find(recordName, in: db, owner: owner) else {
+            try db.users.insert(recordName: recordName, alias: alias)
+            guard let made = try db.users.find(recordName, owner: owner) else {
                 throw CloudKitError(.internalError, "User '\(alias)' was not written.")
             }
             return made
@@ -51,11 +51,11 @@ extension Store {
     /// record and private database. Cheap when it exists: one read.
     public func ensureUser(_ recordName: String) throws {
         if knownUsers.withLock({ $0.contains(recordName) }) { return }
-        if try read({ db in try UserRows.find(recordName, in: db, owner: owner) }) == nil {
+        if try read({ db in try db.users.find(recordName, owner: owner) }) == nil {
             try write { db in
                 var alias = "user-" + recordName.dropFirst().prefix(8)
-                if try UserRows.find(alias, in: db, owner: owner) != nil { alias = String(recordName.dropFirst()) }
-                try UserRows.insert(recordName: recordName, alias: alias, in: db)
+                if try db.users.find(alias, owner: owner) != nil { alias = String(recordName.dropFirst()) }
+                try db.users.insert(recordName: recordName, alias: alias)
             }
         }
         knownUsers.withLock { _ = $0.insert(recordName) }
@@ -74,17 +74,17 @@ extension Store {
 
     private func changeRoles(of name: String, role: String, _ change: (inout Set<String>) -> Void) throws {
         try write { db in
-            guard let user = try UserRows.find(name, in: db, owner: owner) else {
+            guard let user = try db.users.find(name, owner: owner) else {
                 throw CloudKitError(.unknownItem, "No user '\(name)' in this store.", reason: .unknownUser(name))
             }
-            let known = try SchemaTables.declaredRoles(in: db)
+            let known = try db.schema.declaredRoles()
             guard known.contains(role) else {
                 let which = known.isEmpty ? "the schema declares none (CREATE ROLE name;)" : "the schema's roles are \(known.joined(separator: ", "))"
                 throw CloudKitError(.invalidArguments, "'\(role)' is not a custom role: \(which). _world, _icloud and _creator are held, not granted.")
             }
-            var roles = try UserRows.roles(of: user.recordName, in: db)
+            var roles = try db.users.roles(of: user.recordName)
             change(&roles)
-            try UserRows.setRoles(roles, of: user.recordName, in: db)
+            try db.users.setRoles(roles, of: user.recordName)
         }
     }
 }

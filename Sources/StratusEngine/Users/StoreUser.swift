@@ -36,4 +36,13 @@ public struct StoreUser: Hashable, Sendable {
         }
         return nil
     }
+
+    /// Every stored property: a storage backend makes these from its rows.
+    package init(recordName: String, alias: String, roles: [String], createdAt: Date, isOwner: Bool) {
+        self.recordName = recordName
+        self.alias = alias
+        self.roles = roles
+        self.createdAt = createdAt
+        self.isOwner = isOwner
+    }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import StratusEngine
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// The asset flow CloudKit Web Services uses: `assets/upload` hands out upload URLs, the client
 /// POSTs each file's bytes to one and gets a `singleFile` dictionary back, which it puts in the
@@ -78,7 +79,8 @@ extension AssetEndpoints {
         var assets: [JSONValue] = []
         for ((name, field), result) in zip(requests, fetched) {
             func failure(_ code: String, _ reason: String) -> JSONValue {
-                .object([("recordName", .string(name)), ("fieldName", .string(field)), ("serverErrorCode", .string(code)), ("reason", .string(reason))])
+                ItemErrorJSON.encode(item: [("recordName", .string(name)), ("fieldName", .string(field))], serverErrorCode: code, reason: reason,
+                                     layout: .codeFirst)
             }
             switch result.result {
             case .failure(let error):

@@ -2,26 +2,24 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// `changes/database`, `changes/zone` and the older `zones/changes`.
 enum ChangeEndpoints {
     /// Zones changed, deleted or purged since a database token.
-    static func database(_ call: CKWSCall, tokenKey: String = "syncToken") throws -> JSONValue {
+    /// `alsoAs` repeats the token under other names.
+    static func database(_ call: CKWSCall, tokenKey: String = "syncToken", alsoAs names: [String] = []) throws -> JSONValue {
         let page = try call.database.databaseChanges(since: call.body[tokenKey]?.stringValue, resultsLimit: try call.integer("resultsLimit"))
         var zones: [JSONValue] = page.changedZoneIDs.map { .object([("zoneID", RecordJSON.encodeZoneID($0, owner: call.owner))]) }
-        zones += page.deletedZoneIDs.map { .object([("zoneID", RecordJSON.encodeZoneID($0, owner: call.owner)), ("deleted", .bool(true))]) }
-        zones += page.purgedZoneIDs.map {
-            .object([("zoneID", RecordJSON.encodeZoneID($0, owner: call.owner)), ("deleted", .bool(true)), ("purged", .bool(true))])
-        }
-        return .object([("zones", .array(zones)), ("syncToken", .string(page.changeToken)), ("moreComing", .bool(page.moreComing))])
+        zones += page.deletedZoneIDs.map { DeletionJSON.zone($0, owner: call.owner) }
+        zones += page.purgedZoneIDs.map { DeletionJSON.zone($0, owner: call.owner, adding: [("purged", .bool(true))]) }
+        return ChangePageJSON.encode([("zones", .array(zones))], syncToken: page.changeToken, moreComing: page.moreComing, alsoAs: names)
     }
 
     /// `zones/changes` (deprecated): the same page under both of the names the docs give its token.
     static func zones(_ call: CKWSCall) throws -> JSONValue {
         let key = call.body["metaSyncToken"] != nil ? "metaSyncToken" : "syncToken"
-        guard case .object(var members) = try database(call, tokenKey: key) else { return .null }
-        if let token = members.first(where: { $0.0 == "syncToken" })?.1 { members.append(("metaSyncToken", token)) }
-        return .object(members)
+        return try database(call, tokenKey: key, alsoAs: ["metaSyncToken"])
     }
 
     /// Each requested zone's changes since its token; a zone that fails gets a per-zone error.

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// `records/modify`: each CKWS operation type as the engine's save policy that means it.
 ///
@@ -37,9 +38,13 @@ enum ModifyEndpoint {
         var savesShare: Bool { kind.policy != nil && ShareRecordType.isShareType(record.recordType) }
     }
 
+    /// One operation's answer, and what it came to for the request log.
+    private typealias Answered = (json: JSONValue, outcome: ModifySummary.Outcome)
+
     static let maximumOperations = 200
 
-    static func modify(_ call: CKWSCall) throws -> JSONValue {
+    /// The answer, one entry per operation in order, with the log's summary of them.
+    static func modify(_ call: CKWSCall) throws -> CKWSAnswer {
         guard case .array(let items)? = call.body["operations"] else {
             throw CKWSFailure.badRequest("operations: missing; send {\"operations\": [{\"operationType\", \"record\"}]}")
         }
@@ -64,7 +69,7 @@ enum ModifyEndpoint {
         if isAtomic && policies.count > 1 {
             throw CKWSFailure.badRequest("An atomic request here takes operations of one save policy (create, update and replace; forceUpdate; or forceReplace), with any deletes; send atomic: false or split the request")
         }
-        var results = [JSONValue?](repeating: nil, count: operations.count)
+        var results = [Answered?](repeating: nil, count: operations.count)
         let prepared = try prepare(operations.filter { !$0.savesShare }, call: call, results: &results)
         let saves = prepared.filter { $0.kind.policy != nil }
         let deletes = prepared.filter { $0.kind.policy == nil }
@@ -80,28 +85,33 @@ enum ModifyEndpoint {
                                                          savePolicy: policy, atomically: isAtomic)
             for (operation, saved) in zip(batch, result.saveResults) {
                 switch saved.result {
-                case .success(let record): results[operation.index] = call.encode(record.trimmed(to: desiredKeys))
+                case .success(let record): results[operation.index] = (call.encode(record.trimmed(to: desiredKeys)), .saved)
                 case .failure(let error): results[operation.index] = item(error, name: operation.record.recordName)
                 }
             }
             for (operation, deleted) in zip(deleting, result.deleteResults) {
                 switch deleted.result {
-                case .success: results[operation.index] = .object([("recordName", .string(operation.record.recordName)), ("deleted", .bool(true))])
+                case .success: results[operation.index] = (DeletionJSON.record(operation.record.recordName), .deleted)
                 case .failure(let error): results[operation.index] = item(error, name: operation.record.recordName)
                 }
             }
         }
         // Shares last: a share's root may be a record of this request.
         for operation in operations where operation.savesShare {
-            results[operation.index] = ShareOperations.save(operation.record, json: operation.json, creating: operation.kind == .create,
-                                                            zoneID: zoneID, call: call)
+            let share = ShareOperations.save(operation.record, json: operation.json, creating: operation.kind == .create, zoneID: zoneID, call: call)
+            results[operation.index] = (share.json, share.failed ? .failed : .saved)
         }
-        return .object([("records", .array(results.map { $0 ?? .null }))])
+        var summary = ModifySummary()
+        for (operation, answered) in zip(operations, results) {
+            if let answered { summary.add(answered.outcome, recordName: operation.record.recordName) }
+        }
+        return CKWSAnswer(.object([("records", .array(results.map { $0?.json ?? .null }))]), logDetail: summary.text)
     }
 
-    /// A per-record error; a failed atomic batch's bystanders are `ATOMIC_ERROR`.
-    private static func item(_ error: CloudKitError, name: String) -> JSONValue {
-        error.ckwsItem(("recordName", .string(name)), adding: error.serverRecord.map { [("serverRecord", RecordJSON.encode($0))] } ?? [])
+    /// A per-record error, with the server's record for a conflict; a failed atomic batch's
+    /// bystanders are `ATOMIC_ERROR`.
+    private static func item(_ error: CloudKitError, name: String) -> Answered {
+        (error.ckwsItem(("recordName", .string(name))), .failed)
     }
 
     private static func operation(_ json: JSONValue, index: Int, zoneID: ZoneID, call: CKWSCall) throws -> Operation {
@@ -142,7 +152,7 @@ enum ModifyEndpoint {
     /// Reads what the operations that depend on the server's copy need: `update` takes the
     /// server's type, `replace` clears the fields it leaves out, `delete` checks the tag. An
     /// operation that fails here gets its error and is left out.
-    private static func prepare(_ operations: [Operation], call: CKWSCall, results: inout [JSONValue?]) throws -> [Operation] {
+    private static func prepare(_ operations: [Operation], call: CKWSCall, results: inout [Answered?]) throws -> [Operation] {
         let needingServer = operations.filter { $0.kind.clearsOmittedFields || $0.kind == .delete || $0.kind == .update }
         guard !needingServer.isEmpty else { return operations }
         var server: [String: Record] = [:]

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 /// `tokens/create` and `tokens/register`, and the web courier: a registered token's outbox of
 /// the push payloads its user's subscriptions made, read one at a time by long polling.

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// `records/query`, `records/lookup` and `records/changes`: reads, each the same engine call
 /// the command line makes.
@@ -51,8 +52,8 @@ enum RecordEndpoints {
             switch item.result {
             case .success(let record): return call.encode(record)
             case .failure(let error) where error.code == .unknownItem:
-                return .object([("recordName", .string(item.recordID.recordName)), ("reason", .string("Record not found")),
-                                ("serverErrorCode", .string("NOT_FOUND"))])
+                return ItemErrorJSON.encode(item: [("recordName", .string(item.recordID.recordName))], serverErrorCode: "NOT_FOUND",
+                                            reason: "Record not found", layout: .reasonFirst)
             case .failure(let error): return error.ckwsItem(("recordName", .string(item.recordID.recordName)))
             }
         }))])
@@ -74,11 +75,10 @@ enum RecordEndpoints {
         let records: [JSONValue] = page.changes.map { change in
             switch change {
             case .changed(let record): return call.encode(record)
-            case .deleted(let recordID, let type):
-                return .object([("recordName", .string(recordID.recordName)), ("recordType", .string(type)), ("deleted", .bool(true))])
+            case .deleted(let recordID, let type): return DeletionJSON.record(recordID.recordName, recordType: type)
             }
         }
-        return .object([("zoneID", RecordJSON.encodeZoneID(zoneID, owner: call.owner)), ("records", .array(records)),
-                        ("syncToken", .string(page.changeToken)), ("moreComing", .bool(page.moreComing))])
+        return ChangePageJSON.encode([("zoneID", RecordJSON.encodeZoneID(zoneID, owner: call.owner)), ("records", .array(records))],
+                                     syncToken: page.changeToken, moreComing: page.moreComing)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 /// `records/resolve` and `records/accept`: a share's metadata by short GUID, and accepting it,
 /// each one engine call per short GUID, with a per-item error in `results`.
@@ -36,7 +37,8 @@ enum ShareEndpoints {
             do {
                 results.append(encode(try body(guid, fetchRoot, keys), echo: item, call: call))
             } catch let error as CloudKitError {
-                results.append(.object([("shortGUID", item), ("serverErrorCode", .string(error.code.serverErrorCode)), ("reason", .string(error.message))]))
+                results.append(ItemErrorJSON.encode(item: [("shortGUID", item)], serverErrorCode: error.code.serverErrorCode, reason: error.message,
+                                                    layout: .codeFirst))
             }
         }
         return .object([("results", .array(results))])

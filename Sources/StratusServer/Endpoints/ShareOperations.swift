@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// The `records/modify` operations on `cloudkit.share` records, as CloudKit Web Services makes
 /// and changes shares: `create` with `forRecord` shares that root (a record of the same request
@@ -9,8 +10,8 @@ import StratusCloud
 /// and `participants` (by user record name) set who may join; a later save of the share changes
 /// them. Deleting the share record is an ordinary delete and ends the share.
 enum ShareOperations {
-    /// The share record as saved, with its share keys, or the per-record error.
-    static func save(_ record: Record, json: JSONValue, creating: Bool, zoneID: ZoneID, call: CKWSCall) -> JSONValue {
+    /// The share record as saved, with its share keys, or the per-record error; `failed` says which.
+    static func save(_ record: Record, json: JSONValue, creating: Bool, zoneID: ZoneID, call: CKWSCall) -> (json: JSONValue, failed: Bool) {
         do {
             let database = call.database
             let wanted = try participants(json)
@@ -46,12 +47,14 @@ enum ShareOperations {
                     share = try database.addParticipant(user, permission: permission, toShare: share.url)
                 }
             }
-            return ShareEndpoints.shareRecordJSON(try database.shareMetadata(share.url), call: call)
+            return (ShareEndpoints.shareRecordJSON(try database.shareMetadata(share.url), call: call), false)
         } catch let error as CloudKitError {
-            return .object([("recordName", .string(record.recordName)), ("reason", .string(error.message)),
-                            ("serverErrorCode", .string(error.code.serverErrorCode))])
+            // Without `retryAfter`, as this answer has always been.
+            return (ItemErrorJSON.encode(item: [("recordName", .string(record.recordName))], serverErrorCode: error.code.serverErrorCode,
+                                         reason: error.message, layout: .reasonFirst), true)
         } catch {
-            return .object([("recordName", .string(record.recordName)), ("reason", .string("\(error)")), ("serverErrorCode", .string("BAD_REQUEST"))])
+            return (ItemErrorJSON.encode(item: [("recordName", .string(record.recordName))], serverErrorCode: "BAD_REQUEST",
+                                         reason: "\(error)", layout: .reasonFirst), true)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 /// `subscriptions/list`, `subscriptions/lookup` and `subscriptions/modify`.
 enum SubscriptionEndpoints {
@@ -40,7 +41,7 @@ enum SubscriptionEndpoints {
                 guard let id = json["subscriptionID"]?.stringValue else { throw CKWSFailure.badRequest("\(path).subscription.subscriptionID: missing") }
                 do {
                     try call.database.deleteSubscription(withID: id)
-                    results.append(.object([("subscriptionID", .string(id)), ("deleted", .bool(true))]))
+                    results.append(DeletionJSON.subscription(id))
                 } catch let error as CloudKitError {
                     results.append(error.ckwsItem(("subscriptionID", .string(id))))
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCKWS
 
 /// `users/current` and `users/caller`: who the signed-in user is.
 enum UserEndpoints {

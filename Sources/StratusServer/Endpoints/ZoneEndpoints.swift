@@ -2,16 +2,12 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// `zones/list`, `zones/lookup`, `zones/modify` and `zones/changes`.
 enum ZoneEndpoints {
-    static func zoneJSON(_ zone: RecordZone, call: CKWSCall) -> JSONValue {
-        .object([("zoneID", RecordJSON.encodeZoneID(zone.zoneID, owner: call.owner)), ("syncToken", .string(zone.currentToken)),
-                 ("atomic", .bool(true))])
-    }
-
     static func list(_ call: CKWSCall) throws -> JSONValue {
-        .object([("zones", .array(try call.database.allRecordZones().map { zoneJSON($0, call: call) }))])
+        .object([("zones", .array(try call.database.allRecordZones().map { ZoneJSON.encode($0, owner: call.owner) }))])
     }
 
     /// One entry per requested zone, in order: the zone, or a per-zone `ZONE_NOT_FOUND`.
@@ -23,11 +19,11 @@ enum ZoneEndpoints {
             do {
                 requested = try call.zoneID(item, path: "zones[\(index)]")
             } catch let failure as CKWSFailure where failure.serverErrorCode == "ZONE_NOT_FOUND" {
-                return .object([("zoneID", item), ("reason", .string(failure.reason)), ("serverErrorCode", .string("ZONE_NOT_FOUND"))])
+                return ItemErrorJSON.encode(item: [("zoneID", item)], serverErrorCode: "ZONE_NOT_FOUND", reason: failure.reason, layout: .reasonFirst)
             }
-            if let zone = zones.first(where: { $0.zoneID == requested }) { return zoneJSON(zone, call: call) }
-            return .object([("zoneID", RecordJSON.encodeZoneID(requested, owner: call.owner)),
-                            ("reason", .string("Zone '\(requested.zoneName)' does not exist")), ("serverErrorCode", .string("ZONE_NOT_FOUND"))])
+            if let zone = zones.first(where: { $0.zoneID == requested }) { return ZoneJSON.encode(zone, owner: call.owner) }
+            return ItemErrorJSON.encode(item: [("zoneID", RecordJSON.encodeZoneID(requested, owner: call.owner))], serverErrorCode: "ZONE_NOT_FOUND",
+                                        reason: "Zone '\(requested.zoneName)' does not exist", layout: .reasonFirst)
         }))])
     }
 
@@ -50,10 +46,10 @@ enum ZoneEndpoints {
                 if type == "create" {
                     try call.database.modifyRecordZones(saving: [zoneID])
                     let zone = try call.database.allRecordZones().first { $0.zoneID == zoneID }
-                    results.append(zone.map { zoneJSON($0, call: call) } ?? .null)
+                    results.append(zone.map { ZoneJSON.encode($0, owner: call.owner) } ?? .null)
                 } else {
                     try call.database.modifyRecordZones(deleting: [zoneID])
-                    results.append(.object([("zoneID", RecordJSON.encodeZoneID(zoneID, owner: call.owner)), ("deleted", .bool(true))]))
+                    results.append(DeletionJSON.zone(zoneID, owner: call.owner))
                 }
             } catch let error as CloudKitError {
                 results.append(error.ckwsItem(("zoneID", RecordJSON.encodeZoneID(zoneID, owner: call.owner))))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusBench
 import StratusEngine
+import StratusCKWS
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

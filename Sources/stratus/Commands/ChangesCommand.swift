@@ -1,6 +1,7 @@
 import ArgumentParser
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 struct ChangesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,7 +57,7 @@ struct ChangesCommand: ParsableCommand {
                     }
                 case .deleted(let recordID, let type):
                     if common.json {
-                        json.append(.object([("recordName", .string(recordID.recordName)), ("recordType", .string(type)), ("deleted", .bool(true))]))
+                        json.append(DeletionJSON.record(recordID.recordName, recordType: type))
                     } else {
                         Output.line("deleted  \(type) \(recordID.recordName)")
                     }
@@ -66,7 +67,7 @@ struct ChangesCommand: ParsableCommand {
             moreComing = page.moreComing
         } while moreComing && limit == nil
         if common.json {
-            Output.json(.object([("records", .array(json)), ("syncToken", .string(token ?? "")), ("moreComing", .bool(moreComing))]))
+            Output.json(ChangePageJSON.encode([("records", .array(json))], syncToken: token ?? "", moreComing: moreComing))
         } else {
             Output.line("token \(token ?? "")" + (moreComing ? "  (more changes follow: pass --since with this token)" : ""))
         }
@@ -90,7 +91,7 @@ struct ChangesCommand: ParsableCommand {
             moreComing = page.moreComing
         } while moreComing && limit == nil
         if common.json {
-            Output.json(.object([("zones", .array(zones)), ("syncToken", .string(token ?? "")), ("moreComing", .bool(moreComing))]))
+            Output.json(ChangePageJSON.encode([("zones", .array(zones))], syncToken: token ?? "", moreComing: moreComing))
         } else {
             Output.line("token \(token ?? "")")
         }

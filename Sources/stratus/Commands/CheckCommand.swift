@@ -3,6 +3,7 @@ import Foundation
 import StratusEngine
 import StratusPredicates
 import StratusCloud
+import StratusCKWS
 
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

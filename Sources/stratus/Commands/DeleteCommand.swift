@@ -1,6 +1,7 @@
 import ArgumentParser
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,7 +25,7 @@ struct DeleteCommand: ParsableCommand {
             for item in result.deleteResults {
                 switch item.result {
                 case .success:
-                    json.append(.object([("recordName", .string(item.recordID.recordName)), ("deleted", .bool(true))]))
+                    json.append(DeletionJSON.record(item.recordID.recordName))
                     if !common.json { Output.line("deleted \(item.recordID.recordName)") }
                 case .failure(let error):
                     failures += 1
@@ -33,7 +34,7 @@ struct DeleteCommand: ParsableCommand {
                 }
             }
             for cascaded in result.cascadeDeletedRecordIDs {
-                json.append(.object([("recordName", .string(cascaded.recordName)), ("deleted", .bool(true)), ("cascade", .bool(true))]))
+                json.append(DeletionJSON.record(cascaded.recordName, adding: [("cascade", .bool(true))]))
                 if !common.json { Output.line("deleted \(cascaded.recordName) (it pointed at a deleted record with DELETE_SELF)") }
             }
             start += CloudDatabase.maximumBatchSize

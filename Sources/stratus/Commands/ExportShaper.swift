@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusEngine
+import StratusCKWS
 
 /// The shapes `stratus export` writes.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {

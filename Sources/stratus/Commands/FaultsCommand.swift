@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 /// `stratus faults`: the store's fault plan, the failures CloudKit sends made to happen on purpose.
 struct FaultsCommand: ParsableCommand {

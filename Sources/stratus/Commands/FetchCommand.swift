@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 struct FetchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusEngine
+import StratusCKWS
 
 /// `stratus logs`: the requests `stratus serve` answered, newest last.
 struct LogsCommand: ParsableCommand {

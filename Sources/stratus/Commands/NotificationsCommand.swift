@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import StratusEngine
+import StratusCKWS
 
 struct NotificationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 /// What `stratus save` reads.
 enum SaveInputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -185,10 +186,10 @@ struct SaveCommand: ParsableCommand {
                 let name = item.recordID.recordName
                 switch item.result {
                 case .success:
-                    outcomes.append(.object([("recordName", .string(name)), ("deleted", .bool(true))]))
+                    outcomes.append(DeletionJSON.record(name))
                     if !common.json { Output.line("deleted \(name)") }
                 case .failure(let error) where error.code == .unknownItem:
-                    outcomes.append(.object([("recordName", .string(name)), ("deleted", .bool(true))]))
+                    outcomes.append(DeletionJSON.record(name))
                     if !common.json { Output.line("deleted \(name) (it was not there)") }
                 case .failure(let error):
                     failures += 1

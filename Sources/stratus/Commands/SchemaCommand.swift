@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 /// `stratus schema import | export | validate | diff`: `.ckdb` files, as cktool reads and writes them.
 struct SchemaCommand: ParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import StratusEngine
+import StratusCKWS
+import StratusStores
 
 /// `stratus schema diff A B`: what changes from one schema to another, and which changes
 /// CloudKit would refuse to deploy to production.
@@ -69,7 +71,7 @@ struct SchemaDiffCommand: ParsableCommand {
             let header = handle.flatMap { try? $0.read(upToCount: 16) } ?? Data()
             if header == Data("SQLite format 3\0".utf8) {
                 // Read as it is: comparing must not upgrade or otherwise write either store.
-                return try Store.exportSchema(ofStoreAt: path)
+                return try StoreOpener.exportSchema(ofStoreAt: path)
             }
         }
         return try parseSchemaFile(path)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusEngine
+import StratusCKWS
 
 /// `stratus share`: CKShare from the command line: share a record or a zone, invite and remove
 /// participants, accept a share's URL, list and delete shares.
@@ -107,7 +108,7 @@ struct ShareCommand: ParsableCommand {
 
         func run() throws {
             try common.database().deleteShare(url)
-            if common.json { Output.json(.object([("deleted", .bool(true))])) } else { Output.line("deleted \(url)") }
+            if common.json { Output.json(DeletionJSON.encode([])) } else { Output.line("deleted \(url)") }
         }
     }
 

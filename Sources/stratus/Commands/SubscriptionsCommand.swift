@@ -3,6 +3,7 @@ import Foundation
 import StratusEngine
 import StratusPredicates
 import StratusCloud
+import StratusCKWS
 
 struct SubscriptionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,7 +20,7 @@ struct SubscriptionsCommand: ParsableCommand {
         func run() throws {
             let subscriptions = try common.database().allSubscriptions()
             if common.json {
-                Output.json(.object([("subscriptions", .array(subscriptions.map(SubscriptionPrinter.json)))]))
+                Output.json(.object([("subscriptions", .array(subscriptions.map { SubscriptionJSON.encode($0, owner: nil) }))]))
                 return
             }
             for subscription in subscriptions { Output.line(SubscriptionPrinter.line(subscription)) }
@@ -85,7 +86,7 @@ struct SubscriptionsCommand: ParsableCommand {
                 throw CommandFailure.failed("invalidArguments (12): the predicate is not a valid CloudKit query\n" + error.predicateDiagnostics!.rendered())
             }
             if common.json {
-                Output.json(.object([("subscriptions", .array([SubscriptionPrinter.json(subscription)]))]))
+                Output.json(.object([("subscriptions", .array([SubscriptionJSON.encode(subscription, owner: nil)]))]))
             } else {
                 Output.line("created \(SubscriptionPrinter.line(subscription))")
             }
@@ -120,7 +121,7 @@ struct SubscriptionsCommand: ParsableCommand {
         func run() throws {
             try common.database().modifySubscriptions(deleting: ids)
             if common.json {
-                Output.json(.object([("subscriptions", .array(ids.map { .object([("subscriptionID", .string($0)), ("deleted", .bool(true))]) }))]))
+                Output.json(.object([("subscriptions", .array(ids.map(DeletionJSON.subscription)))]))
             } else {
                 Output.line("deleted \(ids.joined(separator: ", "))")
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import StratusEngine
+import StratusCKWS
 
 struct TokenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,6 +14,6 @@ struct TokenCommand: ParsableCommand {
     func run() throws {
         let db = try common.database()
         let token = database ? try db.currentDatabaseToken() : try db.currentToken(for: try common.zoneID())
-        if common.json { Output.json(.object([("syncToken", .string(token))])) } else { Output.line(token) }
+        if common.json { Output.json(ChangePageJSON.encode([], syncToken: token, moreComing: nil)) } else { Output.line(token) }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 /// `stratus users`: the store's users, as the CloudKit Console's User Records page.
 struct UsersCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 struct ZonesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,14 +18,7 @@ struct ZonesCommand: ParsableCommand {
         func run() throws {
             let zones = try common.database().allRecordZones()
             if common.json {
-                Output.json(.object([("zones", .array(zones.map { zone in
-                    .object([
-                        ("zoneID", .object([("zoneName", .string(zone.zoneID.zoneName)), ("ownerRecordName", .string(zone.zoneID.ownerName))])),
-                        ("syncToken", .string(zone.currentToken)),
-                        ("atomic", .bool(zone.isAtomic)),
-                        ("recordCount", .integer(Int64(zone.recordCount))),
-                    ])
-                }))]))
+                Output.json(.object([("zones", .array(zones.map { ZoneJSON.encode($0, owner: nil) }))]))
                 return
             }
             let width = max(4, zones.map(\.zoneID.zoneName.count).max() ?? 0)
@@ -67,7 +61,7 @@ struct ZonesCommand: ParsableCommand {
         func run() throws {
             try common.database().modifyRecordZones(deleting: names.map { ZoneID(zoneName: $0) }, purging: purge)
             if !common.json { Output.line("deleted \(names.joined(separator: ", "))") } else {
-                Output.json(.object([("zones", .array(names.map { .object([("zoneName", .string($0)), ("deleted", .bool(true))]) }))]))
+                Output.json(.object([("zones", .array(names.map { DeletionJSON.encode([("zoneName", .string($0))]) }))]))
             }
         }
     }

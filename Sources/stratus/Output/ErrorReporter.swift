@@ -1,6 +1,7 @@
 import Foundation
 import StratusEngine
 import StratusCloud
+import StratusCKWS
 
 /// Prints CloudKit errors the way the command line promises: name, number and a sentence.
 enum ErrorReporter {
@@ -13,16 +14,8 @@ enum ErrorReporter {
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 
-    /// The Web Services error dictionary for one record.
+    /// The Web Services error dictionary for one record, with CloudKit's name of the code.
     static func json(recordName: String, error: CloudKitError) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("recordName", .string(recordName)),
-            ("serverErrorCode", .string(error.code.serverErrorCode)),
-            ("ckErrorCode", .string(error.code.name)),
-            ("reason", .string(error.message)),
-        ]
-        if let server = error.serverRecord { members.append(("serverRecord", RecordJSON.encode(server))) }
-        if let retryAfter = error.retryAfter { members.append(("retryAfter", .number(retryAfter))) }
-        return .object(members)
+        ItemErrorJSON.encode(error, item: [("recordName", .string(recordName))], layout: .codeFirst)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusCKWS
 
 /// Writes to standard output; JSON documents end with a newline.
 enum Output {

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusCloud
+import StratusCKWS
 
 /// Renders records for people: a header line, then one aligned line per field.
 enum RecordPrinter {

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
-import Testing
-import StratusModel
-@testable import StratusEngine
-import StratusTestSupport
 import StratusCloud
+@testable import StratusEngine
+import StratusModel
+@testable import StratusSQLite
+import StratusTestSupport
+import Testing
 
 /// Users of a store: aliases, user record names, `Users` records, and stores made before users.
 @Suite struct StoreUsersTests {

@@ -1,7 +1,8 @@
-import Testing
-@testable import StratusEngine
-import StratusTestSupport
 import StratusCloud
+@testable import StratusEngine
+@testable import StratusSQLite
+import StratusTestSupport
+import Testing
 
 /// Both implementations of the query seam over one zone's records of one type, inside a read
 /// of the store: SQLite's, and the in-memory one built from the same rows.
@@ -18,8 +19,8 @@ struct QueryStorages {
             let type = try #require(catalog.type(named: typeName))
             let zoneRow = try AccessGate(temp.privateDB, db: db, catalog: catalog).zone(zone)
             var zoneRecords: [StoredRecord] = []
-            try StoredRecord.forEach(zoneRowID: zoneRow.id, in: db) { zoneRecords.append($0) }
-            return try body(QueryStorages(type: type, zoneRowID: zoneRow.id, sqlite: SQLiteQueryStorage(db, zoneRowID: zoneRow.id, typeID: type.id),
+            try db.records.forEach(zoneRowID: zoneRow.id) { zoneRecords.append($0) }
+            return try body(QueryStorages(type: type, zoneRowID: zoneRow.id, sqlite: SQLiteQueryStorage(db: db.sqlite, zoneRowID: zoneRow.id, typeID: type.id),
                                           memory: try InMemoryQueryStorage(zoneRecords: zoneRecords, type: type)))
         }
     }

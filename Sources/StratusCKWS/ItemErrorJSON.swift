@@ -1,0 +1,52 @@
+import StratusCloud
+
+/// A per-item error, the dictionary a batch answers in place of an item that failed
+/// (`records[]`, `zones[]`, `subscriptions[]`): what failed, `serverErrorCode`, `reason`, and
+/// `ckErrorCode`, `serverRecord` and `retryAfter` when there are any. The server's answers and
+/// the command line's JSON both write it here.
+public enum ItemErrorJSON {
+    /// The order of the members and the form of `retryAfter`. JSON readers ignore order; the two
+    /// layouts keep each front end's output byte for byte as it was before the codec.
+    public enum Layout: Sendable {
+        /// As iCloud answers (`{"recordName", "reason", "serverErrorCode"}`): the reason first,
+        /// `retryAfter` in whole seconds rounded up (a client never retries early), then
+        /// `serverRecord`. The server's `records`, `zones` and `subscriptions` answers.
+        case reasonFirst
+        /// `serverErrorCode` first, then `ckErrorCode`, `reason`, `serverRecord`, and
+        /// `retryAfter` in exact seconds. The command line's JSON, and the server's
+        /// `records/accept` and asset answers.
+        case codeFirst
+    }
+
+    /// A CloudKit error of one item. `item` names it (`recordName`, `zoneID`, ...); the
+    /// `codeFirst` layout adds CloudKit's name of the code as `ckErrorCode`.
+    public static func encode(_ error: CloudKitError, item: [(String, JSONValue)], layout: Layout) -> JSONValue {
+        encode(item: item, serverErrorCode: error.code.serverErrorCode, reason: error.message,
+               ckErrorCode: layout == .codeFirst ? error.code.name : nil, serverRecord: error.serverRecord,
+               retryAfter: error.retryAfter, layout: layout)
+    }
+
+    /// The shape itself, from its parts. The server record is written as exports write records.
+    public static func encode(item: [(String, JSONValue)], serverErrorCode: String, reason: String, ckErrorCode: String? = nil,
+                              serverRecord: Record? = nil, retryAfter: Double? = nil, layout: Layout) -> JSONValue {
+        var members = item
+        switch layout {
+        case .reasonFirst:
+            members.append(("reason", .string(reason)))
+            members.append(("serverErrorCode", .string(serverErrorCode)))
+            if let ckErrorCode { members.append(("ckErrorCode", .string(ckErrorCode))) }
+            if let retryAfter = wholeSeconds(retryAfter) { members.append(("retryAfter", .integer(Int64(retryAfter)))) }
+            if let serverRecord { members.append(("serverRecord", RecordJSON.encode(serverRecord))) }
+        case .codeFirst:
+            members.append(("serverErrorCode", .string(serverErrorCode)))
+            if let ckErrorCode { members.append(("ckErrorCode", .string(ckErrorCode))) }
+            members.append(("reason", .string(reason)))
+            if let serverRecord { members.append(("serverRecord", RecordJSON.encode(serverRecord))) }
+            if let retryAfter { members.append(("retryAfter", .number(retryAfter))) }
+        }
+        return .object(members)
+    }
+
+    /// `retryAfter` in the whole seconds CKWS sends, rounded up so a client never retries early.
+    public static func wholeSeconds(_ retryAfter: Double?) -> Int? { retryAfter.map { Int($0.rounded(.up)) } }
+}

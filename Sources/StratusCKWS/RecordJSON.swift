@@ -1,0 +1,278 @@
+import Foundation
+import StratusModel
+import StratusCloud
+
+/// Records in and out of the CloudKit Web Services JSON shape: `recordName`, `recordType`,
+/// `recordChangeTag`, `fields: {name: {value, type}}`, `created`, `modified`.
+///
+/// The one place that knows this coding, so an HTTP front end can reuse it.
+public enum RecordJSON {
+    /// A problem in record JSON, with the path of the offending member (`fields.price.value`).
+    public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var path: String
+        public var message: String
+        public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+
+        /// For the engine's readers (CSV, faults) that report in this shape too.
+        package init(path: String, message: String) {
+            self.path = path
+            self.message = message
+        }
+    }
+
+    // MARK: - Encoding
+
+    /// A record with the store's own names, as exports write it.
+    public static func encode(_ record: Record) -> JSONValue { encode(record, owner: nil) }
+
+    /// A record for a Web Services response: `owner`, the acting user's record name, stands in
+    /// for the default owner in its zone ID, which carries its `zoneType`.
+    public static func encode(_ record: Record, owner: String?) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("recordName", .string(record.recordName)),
+            ("recordType", .string(record.recordType)),
+        ]
+        if let tag = record.recordChangeTag { members.append(("recordChangeTag", .string(tag))) }
+        members.append(("zoneID", encodeZoneID(record.recordID.zoneID, owner: owner)))
+        members.append(("fields", .object(record.fields.keys.sorted().map { ($0, encodeField(record.fields[$0]!)) })))
+        if let created = record.creationDate {
+            members.append(("created", .object([("timestamp", .integer(FieldValue.milliseconds(created))),
+                                                 ("userRecordName", .string(record.creatorUserRecordName ?? ""))])))
+        }
+        if let modified = record.modificationDate {
+            members.append(("modified", .object([("timestamp", .integer(FieldValue.milliseconds(modified))),
+                                                  ("userRecordName", .string(record.lastModifiedUserRecordName ?? ""))])))
+        }
+        if let parent = record.parent { members.append(("parent", .object([("recordName", .string(parent.recordName))]))) }
+        return .object(members)
+    }
+
+    /// A zone ID as Web Services writes it: name, owner (the acting user's record name for the
+    /// default owner) and `zoneType`; with no owner, the store's own names only, as exports
+    /// write it.
+    public static func encodeZoneID(_ zoneID: ZoneID, owner: String?) -> JSONValue {
+        guard let owner else {
+            return .object([("zoneName", .string(zoneID.zoneName)), ("ownerRecordName", .string(zoneID.ownerName))])
+        }
+        return .object([("zoneName", .string(zoneID.zoneName)),
+                        ("ownerRecordName", .string(zoneID.ownerName == ZoneID.defaultOwnerName ? owner : zoneID.ownerName)),
+                        ("zoneType", .string(zoneID.isDefault ? "DEFAULT_ZONE" : "REGULAR_CUSTOM_ZONE"))])
+    }
+
+    public static func encodeField(_ value: FieldValue) -> JSONValue {
+        .object([("value", encodeValue(value)), ("type", .string(value.type.webServicesTag))])
+    }
+
+    public static func encodeValue(_ value: FieldValue) -> JSONValue {
+        switch value {
+        case .string(let text): return .string(text)
+        case .int64(let number): return .integer(number)
+        case .double(let number): return .number(number)
+        case .timestamp(let date): return .integer(FieldValue.milliseconds(date))
+        case .bytes(let data): return .string(data.base64EncodedString())
+        case .asset(let asset): return .object([("fileChecksum", .string(asset.fileChecksum)), ("size", .integer(asset.size))])
+        case .reference(let reference):
+            return .object([("recordName", .string(reference.recordName)), ("action", .string(reference.action.rawValue))])
+        case .location(let location):
+            var members: [(String, JSONValue)] = [("latitude", .number(location.latitude)), ("longitude", .number(location.longitude))]
+            let optionals: [(String, Double?)] = [("altitude", location.altitude), ("horizontalAccuracy", location.horizontalAccuracy),
+                                                  ("verticalAccuracy", location.verticalAccuracy), ("course", location.course), ("speed", location.speed)]
+            for (key, item) in optionals { if let item { members.append((key, .number(item))) } }
+            if let time = location.timestamp { members.append(("timestamp", .integer(FieldValue.milliseconds(time)))) }
+            return .object(members)
+        case .list(_, let items): return .array(items.map(encodeValue))
+        }
+    }
+
+    // MARK: - Decoding
+
+    /// The tags `encode` writes, looked up without parsing (import reads millions of them).
+    static let exactTags: [String: FieldType] = Dictionary(uniqueKeysWithValues: FieldType.BaseType.allCases.flatMap { base in
+        [(FieldType(base).webServicesTag, FieldType(base)), (FieldType.list(base).webServicesTag, FieldType.list(base))]
+    })
+
+    /// ``exactTags`` by the number of their word among ``JSONParser/knownWords`` (every tag is
+    /// one), for a reader that takes tags as words without making strings of them.
+    static let tagsByKnownWord: [FieldType?] = exactTags.reduce(into: Array(repeating: nil, count: JSONParser.knownWords.count)) { table, entry in
+        table[JSONParser.knownWordNumber(entry.key)!] = entry.value
+    }
+
+    /// Turns a file reference in an asset value (`{"file": "path"}`) into a stored asset.
+    public typealias AssetUploader = (String) throws -> Asset
+
+    /// Decodes a record object. `zoneID` applies when the object names none.
+    ///
+    /// Every field decoded counts as changed (a save with the changed-keys policy writes what
+    /// the document set), unless `restoring`: a restored record is written whole, as the store
+    /// held it, and like a fetched record has no changed keys. Marking them hashed every field
+    /// name a second time, for millions of fields in an import.
+    public static func decode(_ json: JSONValue, zoneID: ZoneID, uploadAsset: AssetUploader? = nil, restoring: Bool = false) throws(DecodingError) -> Record {
+        guard case .object = json else { throw DecodingError(path: "", message: "a record must be a JSON object, not \(json.kindName)") }
+        guard let type = json["recordType"]?.stringValue else {
+            throw DecodingError(path: "recordType", message: "missing; every record needs a recordType")
+        }
+        var zone = zoneID
+        if let zoneJSON = json["zoneID"] {
+            guard let name = zoneJSON["zoneName"]?.stringValue else { throw DecodingError(path: "zoneID.zoneName", message: "missing or not a string") }
+            zone = ZoneID(zoneName: name, ownerName: zoneJSON["ownerRecordName"]?.stringValue ?? ZoneID.defaultOwnerName)
+        }
+        let recordID: RecordID
+        if let nameJSON = json["recordName"] {
+            guard let name = nameJSON.stringValue else { throw DecodingError(path: "recordName", message: "must be a string") }
+            recordID = RecordID(recordName: name, zoneID: zone)
+        } else {
+            recordID = RecordID(zoneID: zone)
+        }
+        var record = Record(recordType: type, recordID: recordID)
+        if let tag = json["recordChangeTag"] {
+            guard let text = tag.stringValue else { throw DecodingError(path: "recordChangeTag", message: "must be a string") }
+            record.recordChangeTag = text
+        }
+        if let parent = json["parent"]?["recordName"]?.stringValue { record.parent = Reference(recordName: parent) }
+        // System fields as exported; `save` ignores them, `save --import` keeps them.
+        if let created = json["created"] {
+            record.creationDate = created["timestamp"]?.int64Value.map { FieldValue.date(milliseconds: $0) }
+            record.creatorUserRecordName = created["userRecordName"]?.stringValue
+        }
+        if let modified = json["modified"] {
+            record.modificationDate = modified["timestamp"]?.int64Value.map { FieldValue.date(milliseconds: $0) }
+            record.lastModifiedUserRecordName = modified["userRecordName"]?.stringValue
+        }
+        if let fields = json["fields"] {
+            guard case .object(let members) = fields else { throw DecodingError(path: "fields", message: "must be an object of {value, type} members") }
+            var decoded: [(String, FieldValue?)] = []
+            decoded.reserveCapacity(members.count)
+            for (name, field) in members {
+                if case .null = field { decoded.append((name, nil)); continue }
+                decoded.append((name, try decodeField(field, path: "fields.\(name)", uploadAsset: uploadAsset)))
+            }
+            record.setFields(decoded, markingChanged: !restoring)
+        }
+        return record
+    }
+
+    /// Decodes a `{value, type}` field. `path` is only built for an error message: import
+    /// decodes millions of fields.
+    public static func decodeField(_ json: JSONValue, path: @autoclosure () -> String, uploadAsset: AssetUploader? = nil) throws(DecodingError) -> FieldValue {
+        guard case .object = json, let value = json["value"] else {
+            throw DecodingError(path: path(), message: "a field must be an object with a \"value\" (and optionally a \"type\")")
+        }
+        var type: FieldType?
+        if let tag = json["type"] {
+            guard let text = tag.stringValue, let parsed = RecordJSON.exactTags[text] ?? FieldType(parsing: text) ?? cktoolType(text)
+                    ?? (text == "ASSETID" ? .asset : nil) else {
+                throw DecodingError(path: "\(path()).type", message: "unknown type \(JSONWriter.string(tag)); use STRING, INT64, DOUBLE, TIMESTAMP, BYTES, ASSET, REFERENCE, LOCATION or a *_LIST of them")
+            }
+            type = parsed
+        }
+        return try decodeValue(value, as: type, path: "\(path()).value", uploadAsset: uploadAsset)
+    }
+
+    /// cktool's and CKTool JS's type names (`stringType`, `int64ListType`, `encryptedBytesType`):
+    /// an encrypted value is stored as its plain type, as Stratus keeps no keys.
+    static func cktoolType(_ text: String) -> FieldType? {
+        guard text.hasSuffix("Type") else { return nil }
+        var name = text.dropLast(4).lowercased()
+        if name.hasPrefix("encrypted") { name = String(name.dropFirst("encrypted".count)) }
+        var isList = false
+        if name.hasSuffix("list") {
+            isList = true
+            name = String(name.dropLast(4))
+        }
+        guard let base = FieldType.BaseType(rawValue: name.uppercased()) else { return nil }
+        return FieldType(base, isList: isList)
+    }
+
+    package static func decodeValue(_ json: JSONValue, as type: FieldType?, path: @autoclosure () -> String, uploadAsset: AssetUploader?) throws(DecodingError) -> FieldValue {
+        let resolved = type ?? inferType(json)
+        guard let resolved else { throw DecodingError(path: path(), message: "cannot tell the type of \(json.kindName); add a \"type\"") }
+        if resolved.isList {
+            guard case .array(let items) = json else { throw DecodingError(path: path(), message: "a \(resolved) value must be an array, not \(json.kindName)") }
+            var values: [FieldValue] = []
+            for (index, item) in items.enumerated() {
+                values.append(try decodeScalar(item, as: resolved.base, path: "\(path())[\(index)]", uploadAsset: uploadAsset))
+            }
+            return .list(resolved.base, values)
+        }
+        return try decodeScalar(json, as: resolved.base, path: path(), uploadAsset: uploadAsset)
+    }
+
+    private static func inferType(_ json: JSONValue) -> FieldType? {
+        switch json {
+        case .string: return .string
+        case .integer: return .int64
+        case .number: return .double
+        case .object:
+            if json["latitude"] != nil { return .location }
+            if json["recordName"] != nil { return .reference }
+            if json["fileChecksum"] != nil || json["file"] != nil { return .asset }
+            return nil
+        case .array(let items):
+            guard let first = items.first, let base = inferType(first), !base.isList else { return items.isEmpty ? .list(.string) : nil }
+            if base == .int64, items.contains(where: { if case .number = $0 { return true } else { return false } }) { return .list(.double) }
+            return .list(base.base)
+        default: return nil
+        }
+    }
+
+    private static func decodeScalar(_ json: JSONValue, as base: FieldType.BaseType, path: @autoclosure () -> String,
+                                     uploadAsset: AssetUploader?) throws(DecodingError) -> FieldValue {
+        func wrong() -> DecodingError { DecodingError(path: path(), message: "expected a value of type \(base.rawValue), found \(json.kindName) \(JSONWriter.string(json).prefix(40))") }
+        switch base {
+        case .string:
+            guard let text = json.stringValue else { throw wrong() }
+            return .string(text)
+        case .int64:
+            guard let number = json.int64Value else { throw wrong() }
+            return .int64(number)
+        case .double:
+            guard let number = json.doubleValue else { throw wrong() }
+            return .double(number)
+        case .timestamp:
+            if let milliseconds = json.int64Value { return .timestamp(FieldValue.date(milliseconds: milliseconds)) }
+            if let text = json.stringValue, let date = ISO8601.parse(text) { return .timestamp(date) }
+            throw DecodingError(path: path(), message: "expected a TIMESTAMP: milliseconds since 1970 or an ISO 8601 date, found \(JSONWriter.string(json).prefix(40))")
+        case .bytes:
+            guard let text = json.stringValue, let data = Data(base64Encoded: text) else {
+                throw DecodingError(path: path(), message: "expected BYTES as a base64 string")
+            }
+            return .bytes(data)
+        case .asset:
+            if let file = json["file"]?.stringValue {
+                guard let uploadAsset else { throw DecodingError(path: path(), message: "asset files can only be uploaded from the command line") }
+                do {
+                    return .asset(try uploadAsset(file))
+                } catch {
+                    throw DecodingError(path: path(), message: "cannot read asset file \(file): \(error.localizedDescription)")
+                }
+            }
+            guard let checksum = json["fileChecksum"]?.stringValue, let size = json["size"]?.int64Value else {
+                throw DecodingError(path: path(), message: "expected an ASSET as {\"fileChecksum\", \"size\"} or {\"file\": \"path\"}")
+            }
+            return .asset(Asset(fileChecksum: checksum, size: size))
+        case .reference:
+            if let name = json.stringValue { return .reference(Reference(recordName: name)) }
+            guard let name = json["recordName"]?.stringValue else { throw DecodingError(path: path(), message: "expected a REFERENCE as {\"recordName\", \"action\"}") }
+            var action = Reference.Action.none
+            if let text = json["action"]?.stringValue {
+                guard let parsed = Reference.Action(rawValue: text.uppercased()) else {
+                    throw DecodingError(path: "\(path()).action", message: "unknown action '\(text)'; use NONE or DELETE_SELF")
+                }
+                action = parsed
+            }
+            return .reference(Reference(recordName: name, action: action))
+        case .location:
+            guard let latitude = json["latitude"]?.doubleValue, let longitude = json["longitude"]?.doubleValue else {
+                throw DecodingError(path: path(), message: "expected a LOCATION with numeric latitude and longitude")
+            }
+            var location = Location(latitude: latitude, longitude: longitude)
+            location.altitude = json["altitude"]?.doubleValue
+            location.horizontalAccuracy = json["horizontalAccuracy"]?.doubleValue
+            location.verticalAccuracy = json["verticalAccuracy"]?.doubleValue
+            location.course = json["course"]?.doubleValue
+            location.speed = json["speed"]?.doubleValue
+            location.timestamp = json["timestamp"]?.int64Value.map { FieldValue.date(milliseconds: $0) }
+            return .location(location)
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import StratusCloud
+
+extension Store {
+    /// How many of the newest entries the log keeps, so a busy server does not grow the store.
+    static let keptRequestLogEntries: Int64 = 10_000
+
+    /// Appends entries to the request log in one transaction and drops the oldest beyond the
+    /// newest 10,000.
+    public func appendToRequestLog(_ entries: [RequestLogEntry]) throws {
+        guard !entries.isEmpty else { return }
+        try write { db in try db.server.appendToRequestLog(entries, keeping: Store.keptRequestLogEntries) }
+    }
+
+    /// Log entries after `id` (nil: the newest `limit`), oldest first.
+    public func requestLog(after id: Int64? = nil, limit: Int = 100) throws -> [RequestLogEntry] {
+        try read { db in try db.server.requestLog(after: id, limit: limit) }
+    }
+}

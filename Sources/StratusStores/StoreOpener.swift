@@ -1,0 +1,51 @@
+import Foundation
+import StratusCloud
+import StratusEngine
+import StratusSQLite
+
+/// Opens a store by its location, choosing the backend the location names: a `postgres://`
+/// URL a PostgreSQL server, anything else a file, kept by SQLite. The engine names no backend;
+/// the front ends (the `stratus` command, the server, the dashboard, the bench) open stores
+/// here, so a new backend is added in this one place.
+public enum StoreOpener {
+    /// The backends a location can name.
+    public enum Backend: Sendable, Equatable {
+        case sqlite
+        case postgres
+    }
+
+    /// The backend `location` names.
+    public static func backend(of location: String) -> Backend {
+        let lowered = location.lowercased()
+        return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") ? .postgres : .sqlite
+    }
+
+    /// Opens the store at `location`, making it (with `environment`) if it does not exist yet;
+    /// see `Store(path:creatingWith:memoryMapBytes:upgrading:)` for a file's options.
+    ///
+    /// - Throws: `badDatabase` for a `postgres://` location, whose backend this build does not
+    ///   include; otherwise what opening the file throws.
+    public static func open(_ location: String, creatingWith environment: StoreEnvironment? = nil,
+                            memoryMapBytes: Int = Store.defaultMemoryMapBytes, upgrading: (() -> Void)? = nil) throws -> Store {
+        switch backend(of: location) {
+        case .postgres:
+            throw unavailable(location)
+        case .sqlite:
+            return try Store(path: location, creatingWith: environment, memoryMapBytes: memoryMapBytes, upgrading: upgrading)
+        }
+    }
+
+    /// The schema of the store at `location`, read without opening it as a store (nothing in
+    /// it is written); see `Store.exportSchema(ofStoreAt:)`.
+    public static func exportSchema(ofStoreAt location: String) throws -> SchemaDocument {
+        switch backend(of: location) {
+        case .postgres: throw unavailable(location)
+        case .sqlite: return try Store.exportSchema(ofStoreAt: location)
+        }
+    }
+
+    /// Why a location of a backend this build does not include cannot be opened.
+    private static func unavailable(_ location: String) -> CloudKitError {
+        CloudKitError(.badDatabase, "\(location) names a PostgreSQL store, and this build of Stratus has only the SQLite backend; give a store file's path.")
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import StratusCloud
+import StratusEngine
+import StratusStores
+import StratusTestSupport
+import Testing
+
+/// The front ends open stores through `StoreOpener`, which picks the backend by location.
+@Suite struct StoreOpenerTests {
+    @Test func aPathIsAnSQLiteFileAndAPostgresURLIsNot() {
+        #expect(StoreOpener.backend(of: "/tmp/store.sqlite") == .sqlite)
+        #expect(StoreOpener.backend(of: "store.sqlite") == .sqlite)
+        #expect(StoreOpener.backend(of: "postgres://db.example/stratus") == .postgres)
+        #expect(StoreOpener.backend(of: "PostgreSQL://db.example/stratus") == .postgres)
+    }
+
+    @Test func aFileOpensAsTheSameStoreEachTime() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let made = try StoreOpener.open(folder.storePath, creatingWith: .production)
+        #expect(try made.environment == .production)
+        let reopened = try StoreOpener.open(folder.storePath)
+        #expect(reopened.storeID == made.storeID)
+        #expect(try StoreOpener.exportSchema(ofStoreAt: folder.storePath).text == made.exportSchema().text)
+    }
+
+    @Test func aPostgresLocationIsRefusedSayingWhy() {
+        let error = #expect(throws: CloudKitError.self) { try StoreOpener.open("postgres://db.example/stratus") }
+        #expect(error?.code == .badDatabase)
+        #expect(error?.message.contains("PostgreSQL") == true)
+    }
+}
