@@ -5,7 +5,7 @@ import StratusCloud
 /// (`--zone Travel --every 2 --retry-after 5`), so what a person learned in one works in the other.
 enum FaultSpec {
     /// The options the dialog takes, for its hint and its errors.
-    static let options = ["--database", "--zone", "--operation", "--record", "--token", "--after", "--every",
+    static let options = ["--db", "--zone", "--operation", "--record", "--token", "--after", "--every",
                           "--probability", "--seed", "--retry-after", "--limit", "--set"]
 
     /// The fault the text describes, or what is wrong with it (checked by the engine's rules too).
@@ -22,7 +22,8 @@ enum FaultSpec {
         var index = 0
         while index < words.count {
             let option = words[index]
-            guard options.contains(option) else {
+            // `--database` is the old name of `--db`, still read.
+            guard options.contains(option) || option == "--database" else {
                 return .failure(FaultSpecError("'\(option)' is not an option; use \(options.joined(separator: " "))"))
             }
             guard index + 1 < words.count else { return .failure(FaultSpecError("\(option) needs a value")) }
@@ -30,8 +31,8 @@ enum FaultSpec {
             index += 2
             func number<T: LosslessStringConvertible>(_ type: T.Type) -> T? { T(value) }
             switch option {
-            case "--database":
-                guard let scope = DatabaseScope(name: value) else { return .failure(FaultSpecError("--database is public, private or shared")) }
+            case "--db", "--database":
+                guard let scope = DatabaseScope(name: value) else { return .failure(FaultSpecError("--db is public, private or shared")) }
                 fault.scope = scope
             case "--zone": fault.zoneName = value
             case "--operation":

@@ -102,7 +102,7 @@ enum FaultsTabView {
 
     /// The options dialog's hint: the options that fit the kind.
     static func optionsHint(_ kind: FaultKind) -> String {
-        var options = "--zone Z  --operation \(kind.operations.map(\.name).joined(separator: "|"))  --database D"
+        var options = "--zone Z  --operation \(kind.operations.map(\.name).joined(separator: "|"))  --db D"
         switch kind {
         case .serverRecordChanged: options += "  --record NAME  --set FIELD=VALUE"
         case .partialFailure: options += "  --record NAME,NAME  --retry-after S"

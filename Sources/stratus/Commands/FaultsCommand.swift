@@ -38,7 +38,11 @@ struct FaultsAddCommand: ParsableCommand {
 
     @OptionGroup var options: CredentialStoreOptions
     @Argument(help: "The failure to make.") var kind: String
-    @Option(help: "Only calls to this database: public, private or shared.") var database: String?
+    @Option(help: "Only calls to this database: public, private or shared (as --db everywhere else).") var db: String?
+    /// The name this option had before it matched every other command's `--db`; kept for scripts.
+    @Option(name: .customLong("database"), help: .hidden) var legacyDatabase: String?
+    /// The database the fault matches, by either name.
+    var database: String? { db ?? legacyDatabase }
     @Option(help: "Only calls touching this zone.") var zone: String?
     @Option(help: "Only this operation.") var operation: String?
     @Option(help: "Only calls naming this record (repeat for more); for partialFailure, the records that fail.") var record: [String] = []
@@ -57,7 +61,8 @@ struct FaultsAddCommand: ParsableCommand {
         guard FaultKind(name: kind) != nil else {
             throw ValidationError("unknown fault kind '\(kind)'; use one of \(FaultKind.allCases.map(\.name).joined(separator: ", "))")
         }
-        if let database, DatabaseScope(name: database) == nil { throw ValidationError("--database must be public, private or shared") }
+        if db != nil, legacyDatabase != nil { throw ValidationError("give --db once (--database is its old name)") }
+        if let database, DatabaseScope(name: database) == nil { throw ValidationError("--db must be public, private or shared") }
         if let operation, FaultOperation(name: operation) == nil {
             throw ValidationError("unknown --operation '\(operation)'; use one of \(FaultOperation.allCases.map(\.name).joined(separator: ", "))")
         }

@@ -23,12 +23,14 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "FIELD, FIELD:desc or =-FIELD: sort by a SORTABLE field.") var sort: [String] = []
     @Option(help: "Records per page (default \(CloudDatabase.defaultQueryLimit), at most \(CloudDatabase.maximumQueryLimit)).") var limit: Int?
     @Option(help: "Only these fields (comma-separated).") var keys: String?
+    @Flag(help: "System fields only.") var noKeys = false
     @Option(help: "Continue from this cursor (the query is inside it).") var cursor: String?
     @Flag(help: "Follow cursors to the end and print every record.") var all = false
     @Option(help: "text (the default), json (as --json) or csv (a header of field:TYPE columns, a row per record).")
     var format: QueryOutputFormat = .text
 
     func validate() throws {
+        if keys != nil && noKeys { throw ValidationError("--keys and --no-keys exclude each other") }
         if let limit, limit < 1 || limit > CloudDatabase.maximumQueryLimit {
             throw ValidationError("--limit must be between 1 and \(CloudDatabase.maximumQueryLimit)")
         }
@@ -38,7 +40,7 @@ struct QueryCommand: ParsableCommand {
         let arguments = try ArgumentParsing.parse(self.arguments)
         let database = try common.database()
         let query = Query(recordType: type, predicateFormat: filter, arguments: arguments, sortDescriptors: sort.map(SortParsing.parse))
-        let desiredKeys = keys.map(parseKeyList)
+        let desiredKeys: [String]? = noKeys ? [] : keys.map(parseKeyList)
         var page: QueryResultsPage
         do {
             if let cursor {
