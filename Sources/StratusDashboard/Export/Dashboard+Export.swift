@@ -59,11 +59,21 @@ extension Dashboard {
 
     static func exportProgressed(_ state: inout DashboardState, job: Int, written: Int, total: Int?) -> [Effect] {
         guard let index = state.jobs.firstIndex(where: { $0.id == job }) else { return [] }
-        let name = state.jobs[index].label.components(separatedBy: " to ").last ?? ""
+        let name = exportTarget(ofLabel: state.jobs[index].label)
         let count = total.map { "\(written.formatted()) of \($0.formatted())" } ?? written.formatted()
         state.jobs[index].label = "export to \(name): \(count) records"
         state.status = StatusMessage("Exporting to \(name): \(count) records written… (Esc cancels)")
         return []
+    }
+
+    /// The file an export job's label names, without the count a progress put after it (a
+    /// progress replaces the count, never adds one).
+    static func exportTarget(ofLabel label: String) -> String {
+        var name = label.hasPrefix("export to ") ? String(label.dropFirst("export to ".count)) : label
+        if let count = name.range(of: #": [0-9,.\x{202F}\x{00A0} ]+( of [0-9,.\x{202F}\x{00A0} ]+)? records$"#, options: .regularExpression) {
+            name.removeSubrange(count)
+        }
+        return name
     }
 
     static func exportFinished(_ state: inout DashboardState, job: Int, _ result: Result<ExportSummary, CloudKitError>) -> [Effect] {
