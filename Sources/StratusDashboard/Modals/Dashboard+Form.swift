@@ -105,7 +105,7 @@ extension Dashboard {
             // Close the conflict dialog and the form that asked for this save.
             if case .conflict? = state.topModal { state.topModal = nil }
             if case .form? = state.topModal { state.topModal = nil }
-            recordSaved(&state, saved, isNew: isNew)
+            recordSaved(&state, saved)
             state.status = StatusMessage("Saved \(saved.recordType) \(saved.recordName) (change tag \(saved.recordChangeTag ?? "?")).", kind: .success)
             return refreshAfterEdit(&state, selecting: saved.recordID)
         case .failure(let error):
@@ -133,20 +133,18 @@ extension Dashboard {
         return []
     }
 
-    /// Puts a saved (or the server's) record everywhere it shows: the inspector, the query
-    /// results (a new record goes first), the fetch rows.
-    static func recordSaved(_ state: inout DashboardState, _ record: Record, isNew: Bool) {
+    /// Puts a saved (or the server's) record everywhere it shows: the inspector, the query row
+    /// that holds it, the fetch rows. A new record takes its place in the results when the
+    /// query runs again after the save (``refreshAfterEdit(_:selecting:)``), where the filter
+    /// and the sort put it.
+    static func recordSaved(_ state: inout DashboardState, _ record: Record) {
         for index in state.modals.indices {
             if case .inspector(var inspector) = state.modals[index], inspector.record.recordID == record.recordID {
                 inspector.record = record
                 state.modals[index] = .inspector(inspector)
             }
         }
-        let shown = record.trimmed(to: state.query.desiredKeys)
-        if !state.query.replace(shown), isNew, record.recordType == state.query.recordType, record.recordID.zoneID == state.zone {
-            let row = state.query.insertFirst(shown)
-            state.query.list.move(to: row, count: state.query.loadedCount, visible: Layout.queryRows(state.size))
-        }
+        _ = state.query.replace(record.trimmed(to: state.query.desiredKeys))
         for index in state.fetch.rows.indices where state.fetch.rows[index].recordName == record.recordName {
             state.fetch.rows[index].record = record
             state.fetch.rows[index].error = nil

@@ -385,7 +385,7 @@ extension Dashboard {
         case .takeServer?:
             state.topModal = nil
             if case .form? = state.topModal { state.topModal = nil }
-            recordSaved(&state, conflict.server, isNew: false)
+            recordSaved(&state, conflict.server)
             state.status = StatusMessage("Took the server's version of \(conflict.server.recordName); your edit was dropped.", kind: .success)
         case .cancel?:
             state.topModal = nil
