@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusCloud
+import StratusStores
 
 /// `stratus export`: records out as JSON lines in the CloudKit Web Services shape.
 struct ExportCommand: ParsableCommand {
@@ -33,7 +34,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         guard let scope = DatabaseScope(name: db) else { throw CommandFailure.usage("--db must be public, private or shared, not '\(db)'") }
-        let opened = try StoreLocation.open(store ?? StoreLocation.defaultPath)
+        let opened = try StoreLocation.open(store ?? StoreLocation.defaultPath, ifMissing: .refuse)
         let database = opened.database(scope, caller: try user.map { try opened.caller(named: $0) } ?? .user(opened.owner))
         // A zone of the shared database is named with its owner: the one who shared that name.
         let zoneID = try zone.map { name in
@@ -69,7 +70,6 @@ struct RecordImportRunner {
     let file: String
 
     func run() throws {
-        let database = try common.database()
         let handle: FileHandle
         var total = 0
         if file == "-" {
@@ -80,6 +80,8 @@ struct RecordImportRunner {
             total = ((try? FileManager.default.attributesOfItem(atPath: file)[.size]) as? Int) ?? 0
         }
         defer { if file != "-" { try? handle.close() } }
+        // Made only once the file opened: a mistyped file name leaves no new store behind.
+        let database = try common.database(ifMissing: .create)
         var bar = ProgressBar(total: total, label: "import", unit: .bytes)
         let started = Date()
         let source = file == "-" ? "standard input" : file

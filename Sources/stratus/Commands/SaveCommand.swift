@@ -56,7 +56,7 @@ struct SaveCommand: ParsableCommand {
         }
         let text = try readInput()
         if (format ?? (file.lowercased().hasSuffix(".csv") ? .csv : .json)) == .csv {
-            let database = try common.database()
+            let database = try common.database(ifMissing: .create)
             return try save(try csvRecords(text, store: database.store), deletions: [], policy: savePolicy, in: database)
         }
         let documents: [JSONValue]
@@ -69,7 +69,7 @@ struct SaveCommand: ParsableCommand {
         for document in documents {
             if case .array(let items) = document { objects += items } else { objects.append(document) }
         }
-        let database = try common.database()
+        let database = try common.database(ifMissing: .create)
         let store = database.store
         let owners = try ownerMapping(store)
         var saves: [Record] = []
@@ -170,7 +170,7 @@ struct SaveCommand: ParsableCommand {
         }
         if common.json { Output.json(.object([("records", .array(outcomes))])) }
         if failures > 0 {
-            throw CommandFailure(message: "error: partialFailure (2): \(failures) of \(saves.count + deletions.count) records were not \(deletions.isEmpty ? "saved" : "saved or deleted").", exitCode: 1)
+            throw CommandFailure(message: "error: partialFailure (2): \(failures) of \(saves.count + deletions.count) records were not \(deletions.isEmpty ? "saved" : "saved or deleted").", exitCode: 1, resultsPrinted: true)
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusServer
+import StratusStores
 
 /// `stratus serve`: CloudKit Web Services over the store, for clients that talk to iCloud.
 struct ServeCommand: ParsableCommand {
@@ -43,7 +44,7 @@ struct ServeCommand: ParsableCommand {
             let path = store ?? StoreLocation.defaultPath
             // Made (or upgraded) here, so a problem with the file is said before listening; the
             // server shares this handle (a second one on the file would share its POSIX locks).
-            source = .opened(try StoreLocation.open(path), container: container)
+            source = .opened(try StoreLocation.open(path, ifMissing: .create), container: container)
         }
         let server = CKWSServer(configuration: .init(host: host, port: port, source: source, maximumBodyBytes: maxBody))
         let done = DispatchSemaphore(value: 0)
@@ -60,6 +61,7 @@ struct ServeCommand: ParsableCommand {
             done.signal()
         }
         done.wait()
+        if let error = failure.get() as? AddressInUse { throw CommandFailure.failed(error.description) }
         if let error = failure.get() { throw CommandFailure.failed("the server stopped: \(error)") }
     }
 }
