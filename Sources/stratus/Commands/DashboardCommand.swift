@@ -17,7 +17,7 @@ struct DashboardCommand: ParsableCommand {
             Themes are JSON files named NAME.json, looked for in $STRATUS_THEMES, ./themes, then the themes \
             folder of the Stratus checkout that built the binary. NO_COLOR turns colours off.
             Recent filters and change-token bookmarks are kept in STORE.dashboard.json next to the store.
-            The dashboard acts as its own device (--device, default stratus-dashboard): the notifications             panel shows notifications of changes made by other processes and devices, not its own edits.
+            The dashboard acts as its own device (--device, default stratus-dashboard): the notifications panel shows notifications of changes made by other processes and devices, not its own edits.
             """
     )
 

@@ -10,12 +10,12 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write records as JSON lines in the CloudKit Web Services record shape, as one JSON document, or as CSV.",
         discussion: """
-            One record per line, with its zone, change tag and created / modified system fields; every live zone
-            of the database (--db, default private) and every type unless --zone / --type narrow it. The first
-            record that points at an asset carries its content as a data: URL (downloadURL), unless --no-assets.
+            One record per line, with its zone, change tag and created / modified system fields; every live zone \
+            of the database (--db, default private) and every type unless --zone / --type narrow it. The first \
+            record that points at an asset carries its content as a data: URL (downloadURL), unless --no-assets. \
             `stratus save --import FILE` reads the file back keeping everything, system fields included.
             --format json writes one {"records": [...]} document (the CKWS response shape, which `stratus save` reads);
-            --format csv writes a header of recordName, recordType, zoneName and field:TYPE columns and a row per record
+            --format csv writes a header of recordName, recordType, zoneName and field:TYPE columns and a row per record \
             (names, types and fields only: no change tags or times), which `stratus save --format csv` reads.
             Streams (memory stays flat); a progress bar is drawn on standard error when it is a terminal.
             """

@@ -10,7 +10,7 @@ struct QueryCommand: ParsableCommand {
         commandName: "query",
         abstract: "Query records of one type in one zone with an NSPredicate format string, as CKQuery.",
         discussion: """
-            --arg gives a value for each format specifier, in order: string:red, int:5, double:2.5,
+            --arg gives a value for each format specifier, in order: string:red, int:5, double:2.5, \
             date:2024-05-01T00:00:00Z, ref:RECORDNAME, location:37.33,-122.03, list:["red","green"], key:fieldName (for %K).
             A bare value fills %d (an integer), %f (a number) and %K (a field name): --arg 12.
             --sort takes a SORTABLE field: --sort=-FIELD or --sort FIELD:desc for descending; repeat it for several keys.

@@ -43,11 +43,11 @@ struct SchemaImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Make the store's schema what a .ckdb file declares: types, fields, indexes, roles, grants.",
         discussion: """
-            Types the file does not declare are removed (Users stays when the file omits it). Fields whose
+            Types the file does not declare are removed (Users stays when the file omits it). Fields whose \
             QUERYABLE / SORTABLE / SEARCHABLE options change are re-indexed for every record at once.
-            An import that would lose data (a removed type or field that holds records, a field whose type
-            changes while records hold it) is refused with each loss named; in a development store, --force
-            deletes that data instead. --environment production also makes the store a production store,
+            An import that would lose data (a removed type or field that holds records, a field whose type \
+            changes while records hold it) is refused with each loss named; in a development store, --force \
+            deletes that data instead. --environment production also makes the store a production store, \
             where only declared types and fields can be saved and only declared indexes queried.
             """
     )

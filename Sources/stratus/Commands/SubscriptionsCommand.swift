@@ -32,11 +32,11 @@ struct SubscriptionsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make (or replace, by --id) a subscription.",
             discussion: """
-                query (default): records of --type matching --filter; --on picks the reasons (default create,update,delete);
+                query (default): records of --type matching --filter; --on picks the reasons (default create,update,delete); \
                 it watches every zone unless --zone names a custom zone. Not in the shared database.
                 zone: every change in the custom zone --zone (optionally only of --type). Not in the public database.
                 database: every change in the database's custom zones (optionally only of --type). Not in the public database.
-                --arg gives a value for each format specifier, in order: string:red, int:5, double:2.5,
+                --arg gives a value for each format specifier, in order: string:red, int:5, double:2.5, \
                 date:2024-05-01T00:00:00Z, ref:RECORDNAME, location:37.33,-122.03, list:["red","green"], key:fieldName (for %K).
                 A bare value fills %d (an integer), %f (a number) and %K (a field name): --arg 12.
                 """
