@@ -16,6 +16,8 @@ import Testing
     /// What one client saw.
     struct Outcome: Sendable {
         var requests = 0
+        /// The steps of its script it reached (a step sends one or two requests).
+        var steps = 0
         var serverErrors: [String] = []
         var conflicts = 0
         /// Record name -> the version this client last saved successfully.
@@ -48,8 +50,9 @@ import Testing
         }
 
         let requests = outcomes.map(\.requests).reduce(0, +)
-        #expect(requests == perClient * Self.clients,
-                "hang guard: only \(requests) of \(perClient * Self.clients) requests were answered in \(Int(hangGuard)) s; the server stopped answering")
+        let steps = outcomes.map(\.steps).reduce(0, +)
+        #expect(steps == perClient * Self.clients,
+                "hang guard: the clients reached only \(steps) of \(perClient * Self.clients) steps (\(requests) requests) in \(Int(hangGuard)) s; the server stopped answering")
         #expect(outcomes.flatMap(\.serverErrors).isEmpty, "\(outcomes.flatMap(\.serverErrors).prefix(5))")
         #expect(outcomes.map(\.conflicts).reduce(0, +) > 0, "no conflicting update happened; the test is not testing conflicts")
 
@@ -110,6 +113,7 @@ import Testing
             if reply.status >= 500 { outcome.serverErrors.append("\(what): \(reply.status) \(reply.json)") }
         }
         for step in 0..<requests where Date() < deadline {
+            outcome.steps += 1
             let roll = random.below(100)
             if client == 0 {
                 // The reader: change playback with tokens, most of the time.

@@ -3,6 +3,7 @@ import Foundation
 import StratusEngine
 import StratusCloud
 import StratusCKWS
+import StratusModel
 
 /// What `stratus save` reads.
 enum SaveInputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -129,11 +130,26 @@ struct SaveCommand: ParsableCommand {
     /// The rows of a CSV file as records of `--type` (or of their recordType column).
     private func csvRecords(_ text: String, store: Store) throws -> [Record] {
         let types = try store.recordTypes()
+        var records: [Record]
         do {
-            return try RecordCSV.records(from: text, recordType: type, zoneID: try common.zoneID()) { name in types.first { $0.name == name } }
+            records = try RecordCSV.records(from: text, recordType: type, zoneID: try common.zoneID()) { name in types.first { $0.name == name } }
         } catch let problem as RecordCSV.Problem {
             throw CommandFailure.failed("\(file == "-" ? "standard input" : file), \(problem)")
         }
+        // A CSV cell names an asset by checksum and carries no bytes: a cell this store cannot
+        // resolve is left out (saying which), so it does not sink its record.
+        var leftOut: [String] = []
+        for index in records.indices {
+            for (name, value) in records[index].fields.sorted(by: { $0.key < $1.key }) where value.assetChecksums.contains(where: { (try? store.assetData(checksum: $0)) == nil }) {
+                records[index][name] = nil
+                leftOut.append("\(records[index].recordName).\(name)")
+            }
+        }
+        if !leftOut.isEmpty {
+            let shown = leftOut.prefix(5).joined(separator: ", ") + (leftOut.count > 5 ? ", …" : "")
+            Output.warn("left out \(leftOut.count) asset \(leftOut.count == 1 ? "cell" : "cells") whose files this store does not hold (\(shown)): CSV names an asset without its bytes; `stratus export` (JSON lines) carries them")
+        }
+        return records
     }
 
     /// Saves in batches of 400, then deletes; prints each outcome and fails when any failed.
@@ -214,5 +230,16 @@ struct SaveCommand: ParsableCommand {
         }
         guard let text = String(data: data, encoding: .utf8) else { throw CommandFailure.failed("\(file) is not UTF-8 text") }
         return text
+    }
+}
+
+private extension FieldValue {
+    /// The checksums of the assets this value holds (a list's too).
+    var assetChecksums: [String] {
+        switch self {
+        case .asset(let asset): return [asset.fileChecksum]
+        case .list(_, let items): return items.flatMap(\.assetChecksums)
+        default: return []
+        }
     }
 }
