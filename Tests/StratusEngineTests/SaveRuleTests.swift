@@ -122,6 +122,23 @@ import Testing
         #expect(try db.record(for: c.recordID)["title"] == .string("c"))
     }
 
+    @Test func aRecordSavedAgainUnderADeletedNameIsNoLongerDeleted() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Notes")
+        let db = temp.privateDB
+        try db.save(note("kept", in: zone, [:]))
+        let first = try db.save(note("n1", in: zone, ["title": .string("one")]))
+        try db.deleteRecord(withID: first.recordID)
+        try db.save(note("n1", in: zone, ["title": .string("again")]))
+        let changes = try db.recordZoneChanges(inZoneWith: zone).changes
+        let deleted = changes.compactMap { change -> String? in
+            if case .deleted(let id, _) = change { return id.recordName }
+            return nil
+        }
+        #expect(deleted.isEmpty)
+        #expect(changes.map(\.recordID.recordName).sorted() == ["kept", "n1"])
+    }
+
     @Test func aSaveAndAnImportMeetTheSameRules() throws {
         let temp = try TemporaryStore()
         let db = temp.privateDB

@@ -169,7 +169,8 @@ struct ModifyBatch {
             if let existing = save.existing {
                 try writer.replace(existing, oldFields: save.existingFields, oldType: type, update: .all(row), fields: save.fields, type: type,
                                    buffer: buffer)
-            } else if try writer.insert(row, fields: save.fields, type: type, buffer: buffer) == nil {
+            } else if try writer.insert(row, fields: save.fields, type: type, buffer: buffer,
+                                        clearingTombstone: plan.zoneHasTombstones(save.zone.id)) == nil {
                 throw CloudKitError(.internalError, "Record '\(save.record.recordName)' was planned as new, but its name is taken.")
             }
             let createdAt = save.existing?.createdAt ?? nowMilliseconds
