@@ -103,6 +103,19 @@ import StratusCloud
         #expect(try server.store.faults().first { $0.id == counter.id }?.seen == 1)
     }
 
+    /// A delete's stale tag is one of the request's failures like any other: atomically, the
+    /// rest of the zone's operations fail with it.
+    @Test func anAtomicRequestFailsWholeOnAStaleDelete() async throws {
+        let server = try await ServerHarness()
+        defer { Task { await server.stop() } }
+        try server.store.database(.private).modifyRecordZones(saving: [ZoneID(zoneName: "Notes")])
+        _ = try await modify(server, #"{"operationType": "create", "record": {"recordName": "a", "recordType": "Note"}}"#)
+        let batch = try await modify(server, #"{"operationType": "create", "record": {"recordName": "b", "recordType": "Note"}}, {"operationType": "delete", "record": {"recordName": "a", "recordChangeTag": "stale"}}"#, atomic: true)
+        #expect(batch.records.map { $0["serverErrorCode"] as? String } == ["ATOMIC_ERROR", "CONFLICT"])
+        #expect(throws: CloudKitError.self) { try fields(server, "b") }
+        #expect(try fields(server, "a").isEmpty)
+    }
+
     @Test func badOperationsAreNamed() async throws {
         let server = try await ServerHarness()
         defer { Task { await server.stop() } }

@@ -47,35 +47,30 @@ struct ModifyBatch {
         deleteIDs = items.deleting
         var seen: Set<RecordID> = []
         for (index, record) in items.saving.enumerated() {
-            guard seen.insert(record.recordID).inserted else {
-                saveErrors[index] = CloudKitError(.invalidArguments, "Record '\(record.recordName)' appears more than once in one batch.")
-                continue
-            }
-            if let error = failing[record.recordName] {
-                saveErrors[index] = error
-                continue
-            }
             do {
+                try checkItem(record.recordID, seen: &seen)
                 saves.append(try planSave(record, rule: items.rules[index], index: index))
             } catch let error as CloudKitError {
                 saveErrors[index] = error
             }
         }
         for (index, recordID) in items.deleting.enumerated() {
-            guard seen.insert(recordID).inserted else {
-                deleteErrors[index] = CloudKitError(.invalidArguments, "Record '\(recordID.recordName)' appears more than once in one batch.")
-                continue
-            }
-            if let error = failing[recordID.recordName] {
-                deleteErrors[index] = error
-                continue
-            }
             do {
+                try checkItem(recordID, seen: &seen)
                 deletes.append(try planDelete(recordID, ifChangeTag: items.deleteTags[index], index: index))
             } catch let error as CloudKitError {
                 deleteErrors[index] = error
             }
         }
+    }
+
+    /// What fails an item before its record is looked at: a second item for one record, or a
+    /// fault of the plan.
+    private func checkItem(_ recordID: RecordID, seen: inout Set<RecordID>) throws {
+        guard seen.insert(recordID).inserted else {
+            throw CloudKitError(.invalidArguments, "Record '\(recordID.recordName)' appears more than once in one batch.")
+        }
+        if let error = failing[recordID.recordName] { throw error }
     }
 
     private mutating func planSave(_ given: Record, rule: SaveRule, index: Int) throws -> PlannedSave {
