@@ -3,13 +3,14 @@ import StratusEngine
 import StratusModel
 import Testing
 
-/// Eight clients at once send 20,000 mixed requests (bounded in count and in time): saves of
+/// Eight clients at once send 8,000 mixed requests (bounded by count; a generous deadline only
+/// guards against a hang, so a slow or busy machine passes as a fast one does): saves of
 /// their own records, conflicting updates of shared ones, lookups, queries and change
 /// playback. Nothing answers 5xx, nothing saved is lost, and playback gives every saved change
 /// exactly once.
 @Suite(.serialized) struct ServerLoadTests {
     static let clients = 8
-    static let totalRequests = Int(ProcessInfo.processInfo.environment["STRATUS_LOAD_REQUESTS"] ?? "") ?? 20_000
+    static let totalRequests = Int(ProcessInfo.processInfo.environment["STRATUS_LOAD_REQUESTS"] ?? "") ?? 8_000
     static let sharedNames = (0..<10).map { "shared-\($0)" }
 
     /// What one client saw.
@@ -32,7 +33,9 @@ import Testing
         _ = try await server.call("private", "zones/modify", #"{"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "Load"}}}]}"#)
         let seed = Self.sharedNames.map { #"{"operationType": "forceUpdate", "record": {"recordName": "\#($0)", "recordType": "Item", "fields": {"version": {"value": 0}, "owner": {"value": "seed"}}}}"# }
         _ = try await server.call("private", "records/modify", #"{"zoneID": {"zoneName": "Load"}, "atomic": false, "operations": [\#(seed.joined(separator: ","))]}"#)
-        let deadline = Date().addingTimeInterval(120)
+        // Not a speed target: only a server that stops answering takes this long.
+        let hangGuard: TimeInterval = 1_800
+        let deadline = Date().addingTimeInterval(hangGuard)
         let perClient = Self.totalRequests / Self.clients
 
         let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group in
@@ -45,7 +48,8 @@ import Testing
         }
 
         let requests = outcomes.map(\.requests).reduce(0, +)
-        #expect(requests >= Self.totalRequests * 9 / 10, "the clients hardly ran: \(requests) requests")
+        #expect(requests == perClient * Self.clients,
+                "hang guard: only \(requests) of \(perClient * Self.clients) requests were answered in \(Int(hangGuard)) s; the server stopped answering")
         #expect(outcomes.flatMap(\.serverErrors).isEmpty, "\(outcomes.flatMap(\.serverErrors).prefix(5))")
         #expect(outcomes.map(\.conflicts).reduce(0, +) > 0, "no conflicting update happened; the test is not testing conflicts")
 

@@ -14,14 +14,14 @@ struct SaveCommand: ParsableCommand {
         commandName: "save",
         abstract: "Save records given as CloudKit Web Services JSON.",
         discussion: """
-            Input: one record object, an array of them, or one object per line; or a CloudKit Web Services
-            response or request as captured from iCloud: {"records": [...]} (records/query, lookup, changes),
-            {"zones": [{"zoneID", "records"}]} (changes/zone), {"operations": [...]} (records/modify). A record is
-            {"recordName", "recordType", "recordChangeTag"?, "fields": {"name": {"value": ..., "type": "STRING"}}};
-            the type may be left out, or given as cktool writes it (stringType, int64ListType ...), and
-            timestamps may be milliseconds since 1970. Entries with "deleted": true and delete operations delete
-            the record. A zoneID's ownerRecordName (a real iCloud user) is ignored: the zone is the acting
-            user's zone of that name; --owner-map SOURCE=ALIAS lands the zones of that owner with a user of this
+            Input: one record object, an array of them, or one object per line; or a CloudKit Web Services \
+            response or request as captured from iCloud: {"records": [...]} (records/query, lookup, changes), \
+            {"zones": [{"zoneID", "records"}]} (changes/zone), {"operations": [...]} (records/modify). A record is \
+            {"recordName", "recordType", "recordChangeTag"?, "fields": {"name": {"value": ..., "type": "STRING"}}}; \
+            the type may be left out, or given as cktool writes it (stringType, int64ListType ...), and \
+            timestamps may be milliseconds since 1970. Entries with "deleted": true and delete operations delete \
+            the record. A zoneID's ownerRecordName (a real iCloud user) is ignored: the zone is the acting \
+            user's zone of that name; --owner-map SOURCE=ALIAS lands the zones of that owner with a user of this \
             store instead (their private database, or in --db shared the zone they shared).
             An asset field may name a file to upload: {"value": {"file": "photo.jpg"}, "type": "ASSET"}.
             More than 400 records are saved in batches of 400.
@@ -56,7 +56,7 @@ struct SaveCommand: ParsableCommand {
         }
         let text = try readInput()
         if (format ?? (file.lowercased().hasSuffix(".csv") ? .csv : .json)) == .csv {
-            let database = try common.database()
+            let database = try common.database(ifMissing: .create)
             return try save(try csvRecords(text, store: database.store), deletions: [], policy: savePolicy, in: database)
         }
         let documents: [JSONValue]
@@ -69,7 +69,7 @@ struct SaveCommand: ParsableCommand {
         for document in documents {
             if case .array(let items) = document { objects += items } else { objects.append(document) }
         }
-        let database = try common.database()
+        let database = try common.database(ifMissing: .create)
         let store = database.store
         let owners = try ownerMapping(store)
         var saves: [Record] = []
@@ -170,7 +170,7 @@ struct SaveCommand: ParsableCommand {
         }
         if common.json { Output.json(.object([("records", .array(outcomes))])) }
         if failures > 0 {
-            throw CommandFailure(message: "error: partialFailure (2): \(failures) of \(saves.count + deletions.count) records were not \(deletions.isEmpty ? "saved" : "saved or deleted").", exitCode: 1)
+            throw CommandFailure(message: "error: partialFailure (2): \(failures) of \(saves.count + deletions.count) records were not \(deletions.isEmpty ? "saved" : "saved or deleted").", exitCode: 1, resultsPrinted: true)
         }
     }
 
