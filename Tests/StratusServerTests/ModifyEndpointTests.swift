@@ -9,6 +9,13 @@ import StratusCloud
         try await server.call("private", "records/modify", #"{"zoneID": {"zoneName": "\#(zone)"}, "atomic": \#(atomic), "operations": [\#(operations)]}"#)
     }
 
+    /// A server whose private database has the zone `Notes`.
+    private func serverWithNotes() async throws -> ServerHarness {
+        let server = try await ServerHarness()
+        try server.store.database(.private).modifyRecordZones(saving: [ZoneID(zoneName: "Notes")])
+        return server
+    }
+
     private func tag(_ reply: ServerHarness.Reply, _ index: Int = 0) -> String { reply.records[index]["recordChangeTag"] as? String ?? "" }
 
     private func fields(_ server: ServerHarness, _ name: String) throws -> [String: FieldValue] {
@@ -72,9 +79,8 @@ import StratusCloud
     /// fault plan's other device saves just before the engine does): a replace still leaves
     /// exactly its fields, since the fields to clear are worked out in the write itself.
     @Test func aReplaceClearsWhatAnotherWriterAddedJustBefore() async throws {
-        let server = try await ServerHarness()
+        let server = try await serverWithNotes()
         defer { Task { await server.stop() } }
-        try server.store.database(.private).modifyRecordZones(saving: [ZoneID(zoneName: "Notes")])
         _ = try await modify(server, #"{"operationType": "create", "record": {"recordName": "n1", "recordType": "Note", "fields": {"title": {"value": "hi"}, "body": {"value": "text"}}}}"#)
         try server.store.addFault(Fault(kind: .serverRecordChanged, recordNames: ["n1"], otherDeviceFields: #"{"extra": {"value": "phone"}}"#))
         let replaced = try await modify(server, #"{"operationType": "forceReplace", "record": {"recordName": "n1", "recordType": "Note", "fields": {"title": {"value": "only"}}}}"#)
@@ -86,9 +92,8 @@ import StratusCloud
     /// Operations of every type in one non-atomic request are one engine call: the fault plan
     /// sees one modify.
     @Test func aRequestMixingOperationTypesIsOneWrite() async throws {
-        let server = try await ServerHarness()
+        let server = try await serverWithNotes()
         defer { Task { await server.stop() } }
-        try server.store.database(.private).modifyRecordZones(saving: [ZoneID(zoneName: "Notes")])
         let made = try await modify(server, #"{"operationType": "create", "record": {"recordName": "a", "recordType": "Note"}}, {"operationType": "create", "record": {"recordName": "b", "recordType": "Note", "fields": {"body": {"value": "x"}}}}, {"operationType": "create", "record": {"recordName": "c", "recordType": "Note"}}"#)
         let counter = try server.store.addFault(Fault(kind: .zoneBusy, operation: .modify, trigger: .after(1000)))
         let mixed = try await modify(server, [
@@ -106,12 +111,12 @@ import StratusCloud
     /// A delete's stale tag is one of the request's failures like any other: atomically, the
     /// rest of the zone's operations fail with it.
     @Test func anAtomicRequestFailsWholeOnAStaleDelete() async throws {
-        let server = try await ServerHarness()
+        let server = try await serverWithNotes()
         defer { Task { await server.stop() } }
-        try server.store.database(.private).modifyRecordZones(saving: [ZoneID(zoneName: "Notes")])
-        _ = try await modify(server, #"{"operationType": "create", "record": {"recordName": "a", "recordType": "Note"}}"#)
-        let batch = try await modify(server, #"{"operationType": "create", "record": {"recordName": "b", "recordType": "Note"}}, {"operationType": "delete", "record": {"recordName": "a", "recordChangeTag": "stale"}}"#, atomic: true)
-        #expect(batch.records.map { $0["serverErrorCode"] as? String } == ["ATOMIC_ERROR", "CONFLICT"])
+        try server.store.database(.private).save(Record(recordType: "Note", recordID: RecordID(recordName: "a", zoneID: ZoneID(zoneName: "Notes"))))
+        let createAndStaleDelete = #"{"operationType": "create", "record": {"recordName": "b", "recordType": "Note"}}, {"operationType": "delete", "record": {"recordName": "a", "recordChangeTag": "stale"}}"#
+        let codes = try await modify(server, createAndStaleDelete, atomic: true).records.map { $0["serverErrorCode"] as? String }
+        #expect(codes == ["ATOMIC_ERROR", "CONFLICT"])
         #expect(throws: CloudKitError.self) { try fields(server, "b") }
         #expect(try fields(server, "a").isEmpty)
     }
