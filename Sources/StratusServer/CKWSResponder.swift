@@ -139,7 +139,7 @@ struct CKWSResponder: HTTPResponder {
                     return (store, nil, .failure(error))
                 }
                 let call = CKWSCall(path: path, store: store, user: user, body: body,
-                                    database: store.database(scope, caller: user.map { .user($0) } ?? .anonymous, device: "ckws"), host: host, tickets: tickets)
+                                    database: store.database(scope, caller: user.map { .user($0) } ?? .anonymous, device: "ckws").reached(through: .server), host: host, tickets: tickets)
                 do {
                     return (store, user, .success(try endpoint.run(call)))
                 } catch let error as CloudKitError where error.code == .notAuthenticated {
