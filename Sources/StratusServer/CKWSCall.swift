@@ -52,6 +52,11 @@ struct CKWSCall: Sendable {
         return Int(clamping: number)
     }
 
+    /// The store's schema, for the types of values sent without one.
+    var schema: RecordJSON.SchemaLookup {
+        { [store] name in try? store.recordType(named: name) }
+    }
+
     /// A record as responses carry it.
     func encode(_ record: Record) -> JSONValue {
         var json = RecordJSON.encode(record, owner: owner)

@@ -135,7 +135,7 @@ enum ModifyEndpoint {
                 source = .object(members)
             }
             do {
-                record = try RecordJSON.decode(source, zoneID: zoneID)
+                record = try RecordJSON.decode(source, zoneID: zoneID, schema: call.schema)
             } catch {
                 throw CKWSFailure.badRequest("\(path).record.\(error.description)")
             }

@@ -19,7 +19,7 @@ enum RecordEndpoints {
             guard let queryJSON = call.body["query"] else { throw CKWSFailure.badRequest("query: missing; send {\"query\": {\"recordType\": ...}}") }
             let query: Query
             do {
-                query = try QueryJSON.decode(queryJSON)
+                query = try QueryJSON.decode(queryJSON, schema: call.schema)
             } catch {
                 throw CKWSFailure.badRequest(error.description)
             }
