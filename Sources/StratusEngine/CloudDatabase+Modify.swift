@@ -191,7 +191,7 @@ struct ModifyBatch {
             for key in keys { fields[key] = record.fields[key]?.normalized }
         } else {
             if savePolicy == .ifServerRecordUnchanged, let tag = record.recordChangeTag {
-                throw CloudKitError(.unknownItem, "Record '\(record.recordName)' no longer exists on the server (the save was based on change tag \(tag)). Save it as a new record, without a change tag.")
+                throw CloudKitError(.unknownItem, "Record '\(record.recordName)' does not exist on the server, but the save carries change tag \(tag) as an update of it would. Save it as a new record, without a change tag.")
             }
             fields = record.fields.mapValues(\.normalized)
         }
