@@ -74,6 +74,22 @@ public enum QueryJSON {
         return FieldType(type.base)
     }
 
+    /// Whether a filter's value of type `given` compares with a field of type `field`: the same
+    /// type, or numbers of either kind.
+    private static func comparable(_ given: FieldType.BaseType, with field: FieldType.BaseType) -> Bool {
+        given == field || (given == .int64 && field == .double) || (given == .double && field == .int64)
+    }
+
+    /// How a Web Services client writes a value of `type`.
+    private static func advice(for type: FieldType.BaseType) -> String {
+        switch type {
+        case .timestamp: return "send milliseconds since 1970 or an ISO 8601 date, as {\"value\": 1700000000000, \"type\": \"TIMESTAMP\"}"
+        case .reference: return "send {\"value\": {\"recordName\": ...}, \"type\": \"REFERENCE\"}"
+        case .location: return "send {\"value\": {\"latitude\": ..., \"longitude\": ...}, \"type\": \"LOCATION\"}"
+        default: return "send a value of that type"
+        }
+    }
+
     /// One filter as a predicate term and the arguments of its specifiers.
     private static func filter(_ json: JSONValue, path: String, declared: [String: SchemaField]?) throws(RecordJSON.DecodingError) -> (String, [PredicateArgument]) {
         guard let comparator = json["comparator"]?.stringValue?.uppercased() else {
@@ -85,6 +101,11 @@ public enum QueryJSON {
             throw RecordJSON.DecodingError(path: "\(path).fieldValue", message: "could not decode reference object: '\(json["fieldName"]?.stringValue ?? "")' is a REFERENCE field; compare it with {\"value\": {\"recordName\": ...}, \"type\": \"REFERENCE\"}")
         }
         let value = try RecordJSON.decodeField(field, path: "\(path).fieldValue", declared: expected).normalized
+        // A prefix search takes a string whatever the field; the checker says what it needs.
+        if let expected, !comparator.hasSuffix("BEGINS_WITH"), !comparable(value.type.base, with: expected.base) {
+            let name = json["fieldName"]?.stringValue ?? json["systemFieldName"]?.stringValue ?? ""
+            throw RecordJSON.DecodingError(path: "\(path).fieldValue", message: "'\(name)' is \(expected.base.rawValue), but the value is \(value.type.base.rawValue); \(advice(for: expected.base))")
+        }
         if comparator == "CONTAINS_ALL_TOKENS" || comparator == "CONTAINS_ANY_TOKENS" {
             guard case .string = value else { throw RecordJSON.DecodingError(path: "\(path).fieldValue", message: "token searches take a STRING") }
             let quantifier = comparator == "CONTAINS_ALL_TOKENS" ? "ALL" : "ANY"

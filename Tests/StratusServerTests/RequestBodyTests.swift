@@ -63,6 +63,14 @@ import Testing
               "fields": {"when": {"value": "soon"}}}}]}
             """#)
         #expect((wrong.records.first?["reason"] as? String)?.contains("TIMESTAMP") == true, "\(wrong.json)")
+        // So is such a value in a filter, in Web Services' words, not the predicate language's.
+        let filter = try await server.call("private", "records/query", #"""
+            {"zoneID": {"zoneName": "Notes"}, "query": {"recordType": "Note", "filterBy": [{"fieldName": "when", "comparator": "GREATER_THAN", "fieldValue": {"value": "yesterday"}}]}}
+            """#)
+        #expect(filter.status == 400)
+        let reason = try #require(filter["reason"] as? String, "\(filter.json)")
+        #expect(reason.contains("query.filterBy[0].fieldValue") && reason.contains("milliseconds since 1970"), "\(reason)")
+        #expect(!reason.contains("date:") && !reason.contains("CAST"), "\(reason)")
     }
 
     @Test func nullsICloudAcceptsAreReadAsAbsent() async throws {
