@@ -230,7 +230,7 @@ struct CKWSResponder: HTTPResponder {
         headers[.accessControlAllowHeaders] = "Content-Type, X-Apple-CloudKit-Request-KeyID, X-Apple-CloudKit-Request-ISO8601Date, X-Apple-CloudKit-Request-SignatureV1"
         headers[.accessControlExposeHeaders] = "X-Apple-Request-UUID, X-Apple-CloudKit-Web-Auth-Token"
         guard let body else { return Response(status: status, headers: headers) }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: JSONWriter.string(body))))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: JSONWriter.bytes(body))))
     }
 
     /// Runs blocking engine work on a thread of its own, so the event loops keep serving.
