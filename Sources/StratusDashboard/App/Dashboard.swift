@@ -7,10 +7,10 @@ import StratusCloud
 /// The dashboard's logic, Elm style: `update` takes the state and a message, changes the
 /// state and returns the work to do (effects). No I/O happens here, so every key press can be
 /// tested by calling it.
-public enum Dashboard {
+enum Dashboard {
     /// The work to do when the dashboard opens: zones and schema (the first query follows the
     /// schema, or starts at once when the record type is known).
-    public static func start(_ state: inout DashboardState) -> [Effect] {
+    static func start(_ state: inout DashboardState) -> [Effect] {
         var effects = loadZones(&state) + loadUsers(&state)
         let schemaJob = state.startJob(.schema, "schema")
         effects.append(.loadSchema(job: schemaJob))
@@ -24,7 +24,7 @@ public enum Dashboard {
         return effects
     }
 
-    public static func update(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func update(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
         switch message {
         case .key(let key):
             return handleKey(&state, key)
@@ -45,7 +45,7 @@ public enum Dashboard {
     }
 
     /// The key contexts of what is on screen, most specific first.
-    public static func contexts(_ state: DashboardState) -> [KeyContext] {
+    static func contexts(_ state: DashboardState) -> [KeyContext] {
         if let modal = state.topModal {
             switch modal {
             case .help: return [.help]

@@ -6,7 +6,7 @@ import StratusCloud
 /// Everything that changes the state: input from the terminal and results posted back by
 /// background work (each result names the job that asked for it; results of cancelled jobs
 /// are dropped).
-public enum DashboardMessage: Sendable {
+enum DashboardMessage: Sendable {
     case key(Key)
     case paste(String)
     /// A click or a turn of the wheel.
@@ -85,7 +85,7 @@ public enum DashboardMessage: Sendable {
 }
 
 /// What a fetched single record is for.
-public enum RecordLoadPurpose: Hashable, Sendable {
+enum RecordLoadPurpose: Hashable, Sendable {
     /// Refresh the inspector on top (it showed only the desired keys).
     case refreshInspector
     /// Open an inspector on it (a reference followed, a change event opened).
@@ -95,26 +95,26 @@ public enum RecordLoadPurpose: Hashable, Sendable {
 }
 
 /// The shares of the acting user, read together.
-public struct SharesSnapshot: Sendable {
-    public var owned: [Share]
-    public var accepted: [Share]
+struct SharesSnapshot: Sendable {
+    var owned: [Share]
+    var accepted: [Share]
 
-    public init(owned: [Share], accepted: [Share]) {
+    init(owned: [Share], accepted: [Share]) {
         self.owned = owned
         self.accepted = accepted
     }
 }
 
 /// The schema and environment, read together.
-public struct SchemaSnapshot: Sendable {
-    public var types: [RecordTypeSchema]
-    public var environment: StoreEnvironment
+struct SchemaSnapshot: Sendable {
+    var types: [RecordTypeSchema]
+    var environment: StoreEnvironment
     /// The roles the schema declares (`CREATE ROLE`).
-    public var roles: [String]
+    var roles: [String]
     /// Each record type's `GRANT` entries.
-    public var grants: [String: [GrantDeclaration]]
+    var grants: [String: [GrantDeclaration]]
 
-    public init(types: [RecordTypeSchema], environment: StoreEnvironment, roles: [String] = [], grants: [String: [GrantDeclaration]] = [:]) {
+    init(types: [RecordTypeSchema], environment: StoreEnvironment, roles: [String] = [], grants: [String: [GrantDeclaration]] = [:]) {
         self.types = types
         self.environment = environment
         self.roles = roles
@@ -122,13 +122,13 @@ public struct SchemaSnapshot: Sendable {
     }
 }
 
-public struct DatabaseChangesSummary: Sendable {
-    public var events: [ZoneChangeEvent]
-    public var token: String
+struct DatabaseChangesSummary: Sendable {
+    var events: [ZoneChangeEvent]
+    var token: String
 }
 
 /// Work for the effect runner: engine calls, the clipboard, theme files, preferences.
-public enum Effect: Sendable {
+enum Effect: Sendable {
     case loadZones(job: Int, scope: DatabaseScope)
     case loadSchema(job: Int)
     case loadRecordCounts(job: Int, zone: ZoneID, scope: DatabaseScope)
@@ -198,7 +198,7 @@ public enum Effect: Sendable {
     /// Effects the app runs on the UI thread at once (quick, and their result belongs to this
     /// keystroke's frame). Checking a filter is not one: it reads the schema through the
     /// service, which may be a network away.
-    public var isImmediate: Bool {
+    var isImmediate: Bool {
         switch self {
         case .cancel, .copy, .loadTheme, .actAs: return true
         default: return false

@@ -7,20 +7,26 @@ import StratusCloud
 /// What effects run against: the container (through its service, never the engine), the query
 /// runner, theme files, the clipboard and the preferences file.
 public struct DashboardServices: Sendable {
-    public var cloud: any CloudService
-    public var queryRunner: any QueryRunner
-    public var themeLoader: ThemeLoader?
+    var cloud: any CloudService
+    var queryRunner: any QueryRunner
+    var themeLoader: ThemeLoader?
     /// Puts text on the clipboard (OSC 52 in the real terminal; tests record it).
-    public var clipboard: @Sendable (String) -> Void
+    var clipboard: @Sendable (String) -> Void
     /// Where recent filters and bookmarks are kept; nil keeps them in memory only.
-    public var preferencesPath: String?
+    var preferencesPath: String?
     /// Who acts; Act As switches it while the dashboard runs (the service's own box, so the
     /// queries switch too).
-    public var acting: ActingUser { cloud.acting }
+    var acting: ActingUser { cloud.acting }
+
+    /// The services of a dashboard on `cloud`, its queries run through it.
+    public init(cloud: any CloudService, themeLoader: ThemeLoader? = nil, clipboard: @escaping @Sendable (String) -> Void = { _ in },
+                preferencesPath: String? = nil) {
+        self.init(cloud: cloud, queryRunner: nil, themeLoader: themeLoader, clipboard: clipboard, preferencesPath: preferencesPath)
+    }
 
     /// - Parameter queryRunner: nil runs queries through `cloud` (tests wrap that to record calls).
-    public init(cloud: any CloudService, queryRunner: (any QueryRunner)? = nil, themeLoader: ThemeLoader? = nil,
-                clipboard: @escaping @Sendable (String) -> Void = { _ in }, preferencesPath: String? = nil) {
+    init(cloud: any CloudService, queryRunner: (any QueryRunner)?, themeLoader: ThemeLoader? = nil,
+         clipboard: @escaping @Sendable (String) -> Void = { _ in }, preferencesPath: String? = nil) {
         self.cloud = cloud
         self.queryRunner = queryRunner ?? CloudQueryRunner(cloud: cloud)
         self.themeLoader = themeLoader
@@ -35,7 +41,7 @@ public struct DashboardServices: Sendable {
 /// Runs effects: engine calls on background threads (results posted back as messages), quick
 /// ones at once. Each job can be cancelled; long work checks between pages and batches.
 public final class EffectRunner: Sendable {
-    public let services: DashboardServices
+    let services: DashboardServices
     private let cancelled = LockedValue<Set<Int>>([])
     private let queue = DispatchQueue(label: "stratus.dashboard.effects", qos: .userInitiated, attributes: .concurrent)
 
@@ -44,7 +50,7 @@ public final class EffectRunner: Sendable {
     }
 
     /// Starts an effect: immediate ones run now on this thread, the rest in the background.
-    public func perform(_ effect: Effect, post: @escaping @Sendable (DashboardMessage) -> Void) {
+    func perform(_ effect: Effect, post: @escaping @Sendable (DashboardMessage) -> Void) {
         if effect.isImmediate {
             execute(effect, post: post)
         } else {
@@ -52,13 +58,13 @@ public final class EffectRunner: Sendable {
         }
     }
 
-    public func isCancelled(_ job: Int) -> Bool {
+    func isCancelled(_ job: Int) -> Bool {
         cancelled.withLock { $0.contains(job) }
     }
 
     /// Runs an effect to the end on the calling thread, posting what it produces (tests call
     /// this directly).
-    public func execute(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+    func execute(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
         let started = ContinuousClock.now
         switch effect {
         case .loadRecordCounts, .runQuery, .loadTail, .queryPage, .mapResult, .countMatches, .bulkDelete, .loadHistogram:
@@ -174,7 +180,7 @@ public enum PreferencesFile {
         return preferences
     }
 
-    public static func save(_ preferences: DashboardPreferences, to path: String) {
+    static func save(_ preferences: DashboardPreferences, to path: String) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         guard let data = try? encoder.encode(preferences) else { return }

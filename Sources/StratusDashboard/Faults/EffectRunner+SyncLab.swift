@@ -42,7 +42,7 @@ extension EffectRunner {
 
     /// One poll of the fault plan: the plan, and the firings after `afterEventID` (nil: the
     /// newest). Returns where the next poll starts; nil after an error (posted).
-    public func pollFaults(job: Int, afterEventID: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
+    func pollFaults(job: Int, afterEventID: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
         do {
             let local = try localStore()
             let faults = try local.faults()

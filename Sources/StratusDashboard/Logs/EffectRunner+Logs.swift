@@ -23,7 +23,7 @@ extension EffectRunner {
 
     /// One poll of the request log: the entries after `afterID` (nil: the newest 200), posted
     /// when there are any. Returns where the next poll starts; nil after an error (posted).
-    public func pollRequestLog(job: Int, afterID: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
+    func pollRequestLog(job: Int, afterID: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
         do {
             let entries = try localStore().requestLog(after: afterID, limit: afterID == nil ? 200 : 1000)
             if !entries.isEmpty { post(.requestsLogged(job: job, .success(entries))) }

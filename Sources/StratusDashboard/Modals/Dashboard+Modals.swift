@@ -294,7 +294,7 @@ extension Dashboard {
 
     /// Candidates for the word being typed: a command, then its argument (zone, database,
     /// record type or theme names).
-    public static func completions(_ state: DashboardState, for text: String) -> [String] {
+    static func completions(_ state: DashboardState, for text: String) -> [String] {
         let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         let last = words.last ?? ""
         let candidates: [String]

@@ -281,7 +281,7 @@ extension Dashboard {
     }
 
     /// The subscription the dialog describes, or what is missing.
-    public static func subscription(from draft: SubscriptionDraft, scope: DatabaseScope) -> Result<Subscription, CloudKitError> {
+    static func subscription(from draft: SubscriptionDraft, scope: DatabaseScope) -> Result<Subscription, CloudKitError> {
         let id = draft.subscriptionID.isEmpty ? UUID().uuidString : draft.subscriptionID
         let info = draft.desiredKeys.isEmpty ? nil : NotificationInfo(desiredKeys: draft.desiredKeys)
         switch draft.kind {

@@ -45,7 +45,7 @@ extension EffectRunner {
     /// One poll of the live panel: the notifications after `afterSequence` (nil: catch up with
     /// all there are, keeping the newest the panel shows), posted when there are any. Returns
     /// where the next poll starts; nil after an error (posted).
-    public func pollNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
+    func pollNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
         let database = database(scope)
         let limit = CloudKitLimits.defaultNotificationLimit
         do {
