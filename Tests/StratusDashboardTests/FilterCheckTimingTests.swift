@@ -46,6 +46,35 @@ import Testing
         #expect(harness.state.status == nil, "a message belongs to the action that made it")
     }
 
+    @Test func aCheckOfTextNoLongerInTheEditorIsDropped() throws {
+        let harness = try Harness(records: Fixtures.trips(5))
+        harness.press(.char("f"), .tab)
+        harness.autoRun = false
+        harness.type("nights > 'many'")
+        let late = harness.pending
+        harness.pending = []
+        harness.press(.ctrl("u"))
+        harness.type("nights > 3")
+        harness.autoRun = true
+        harness.runPending()
+        guard case .filterEditor(let checked)? = harness.state.topModal else {
+            Issue.record("no filter editor")
+            return
+        }
+        #expect(checked.check?.isValid == true)
+        // The checks of the refused text arrive after the editor moved on: they change nothing.
+        for effect in late { harness.run(effect) }
+        guard case .filterEditor(let editor)? = harness.state.topModal else {
+            Issue.record("no filter editor")
+            return
+        }
+        #expect(late.contains { if case .checkFilter = $0 { return true }; return false })
+        #expect(editor.text.text == "nights > 3")
+        #expect(editor.check == checked.check, "the check shown is still the one of the text in the editor")
+        harness.press(.enter)
+        #expect(harness.state.query.filter == "nights > 3")
+    }
+
     @Test func typingAfterEnterTakesThePendingApplyBack() throws {
         let harness = try Harness(records: Fixtures.trips(5))
         harness.press(.char("f"), .tab)

@@ -131,7 +131,7 @@ import Testing
             Issue.record("no confirmation")
             return
         }
-        #expect(confirm.action == .deleteSubscription("b-second"))
+        #expect((confirm.action as? SubscriptionDeletion)?.subscriptionID == "b-second")
         #expect(harness.screen().contains("b-second"))
         harness.press(.char("n"))
         #expect(try harness.database.allSubscriptions().count == 2)

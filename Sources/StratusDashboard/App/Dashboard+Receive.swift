@@ -31,7 +31,9 @@ extension Dashboard {
             return faultsChanged(&state, job: job, result)
         case .historyCompacted(let job, let result):
             return historyCompacted(&state, job: job, result)
-        case .filterChecked, .recordLoaded, .saveFinished, .deleteFinished:
+        case .filterChecked(let generation, let check):
+            return filterChecked(&state, generation: generation, check)
+        case .recordLoaded, .saveFinished, .deleteFinished:
             return receiveModals(&state, message)
         case .exportProgress(let job, let written, let total):
             return exportProgressed(&state, job: job, written: written, total: total)

@@ -153,7 +153,7 @@ enum Dashboard {
             return []
         case .pickDatabase:
             let items = DatabaseScope.allCases.map { PickerItem(label: $0.name, detail: $0 == state.scope ? "current" : "") }
-            state.modals.append(.picker(PickerState(purpose: .database, title: "Database", items: items,
+            state.modals.append(.picker(PickerState(purpose: AppPick.database, title: "Database", items: items,
                                                     selected: DatabaseScope.allCases.firstIndex(of: state.scope) ?? 0)))
             return []
         case .back:
@@ -173,7 +173,7 @@ enum Dashboard {
             state.wantsQuit = true
             return stopWatching(&state)
         case .search:
-            state.modals.append(.textInput(TextInputState(purpose: .search, title: "Search the loaded rows",
+            state.modals.append(.textInput(TextInputState(purpose: SearchEntry(), title: "Search the loaded rows",
                                                           hint: "text to find; Enter finds the next match",
                                                           text: state.lastSearch ?? "")))
             return []
@@ -252,7 +252,7 @@ enum Dashboard {
             PickerItem(label: zone.zoneID.zoneName, detail: "\(zone.recordCount) records", value: zone.zoneID.zoneName)
         }
         let selected = state.zones.firstIndex { $0.zoneID == state.zone } ?? 0
-        state.modals.append(.picker(PickerState(purpose: .zone, title: "Zone (\(state.scope.name) database)", items: items, selected: selected)))
+        state.modals.append(.picker(PickerState(purpose: AppPick.zone, title: "Zone (\(state.scope.name) database)", items: items, selected: selected)))
     }
 
     static func switchZone(_ state: inout DashboardState, to name: String) -> [Effect] {
@@ -369,7 +369,7 @@ enum Dashboard {
         }
         switch state.tab {
         case .fetch:
-            state.modals.append(.textInput(TextInputState(purpose: .fetchNames, title: "Record names",
+            state.modals.append(.textInput(TextInputState(purpose: FetchNamesEntry(), title: "Record names",
                                                           hint: "separated by spaces, commas or lines", text: FetchTabState.parseNames(text).joined(separator: " "))))
         case .changes:
             let token = text.trimmingCharacters(in: .whitespacesAndNewlines)

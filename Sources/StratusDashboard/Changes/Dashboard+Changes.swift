@@ -10,7 +10,7 @@ extension Dashboard {
             return playChanges(&state)
         case .editToken:
             state.modals.append(.textInput(TextInputState(
-                purpose: .changesToken, title: "Start token for \(state.zone.zoneName)",
+                purpose: ChangesTokenEntry.zone, title: "Start token for \(state.zone.zoneName)",
                 hint: "empty plays back from the beginning; paste a token to start after it", text: state.changes.since)))
         case .currentToken:
             let job = state.startJob(.token, "current token")
@@ -38,7 +38,7 @@ extension Dashboard {
                 return []
             }
             let items = marks.map { PickerItem(label: $0.label, detail: abbreviated($0.token), value: $0.token) }
-            state.modals.append(.picker(PickerState(purpose: .bookmark, title: "Start from a bookmark", items: items)))
+            state.modals.append(.picker(PickerState(purpose: ChangesPick.bookmark, title: "Start from a bookmark", items: items)))
         case .changesKeys:
             let names = Set(state.pickableTypes.flatMap { $0.fields.keys })
             let keysMode = state.changes.keys
@@ -50,17 +50,17 @@ extension Dashboard {
                 }
             }
             let items = names.sorted().map { PickerItem(label: $0, checked: checked($0)) }
-            state.modals.append(.picker(PickerState(purpose: .changesKeys,
+            state.modals.append(.picker(PickerState(purpose: ChangesPick.keys,
                                                     title: "Desired keys (none checked: metadata only; a: all)", items: items, multiple: true)))
         case .pageSize:
             let sizes = [50, 200, 1000, 5000]
             let items = sizes.map { PickerItem(label: "\($0) changes per page", value: "\($0)") }
-            state.modals.append(.picker(PickerState(purpose: .changesPageSize, title: "Page size", items: items,
+            state.modals.append(.picker(PickerState(purpose: ChangesPick.pageSize, title: "Page size", items: items,
                                                     selected: sizes.firstIndex(of: state.changes.pageSize) ?? 1)))
         case .playbackOrder:
             let orders = PlaybackOrder.allCases
             let items = orders.map { PickerItem(label: ChangesTabView.orderLabel($0), value: $0.rawValue) }
-            state.modals.append(.picker(PickerState(purpose: .changesOrder, title: "Order within each page", items: items,
+            state.modals.append(.picker(PickerState(purpose: ChangesPick.order, title: "Order within each page", items: items,
                                                     selected: orders.firstIndex(of: state.changes.order) ?? 0)))
         case .compact:
             return compactionPicker(&state)
@@ -111,7 +111,7 @@ extension Dashboard {
             return [.databaseChanges(job: job, scope: state.scope, since: since.isEmpty ? nil : since)]
         case .editToken:
             state.modals.append(.textInput(TextInputState(
-                purpose: .databaseToken, title: "Database token (\(state.scope.name))",
+                purpose: ChangesTokenEntry.database, title: "Database token (\(state.scope.name))",
                 hint: "empty lists every zone ever changed", text: state.changes.databaseSince)))
         case .currentToken:
             let job = state.startJob(.token, "current database token")

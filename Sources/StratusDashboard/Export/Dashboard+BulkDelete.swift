@@ -49,16 +49,8 @@ extension Dashboard {
         state.modals.append(.confirm(ConfirmState(
             title: "Delete \(ViewKit.count(count, "record"))",
             message: "Delete \(what) in \(state.zone.zoneName)? In batches of \(CloudKitLimits.maximumBatchSize), each its own transaction; Esc stops between batches and what is deleted stays deleted. Records that point at them with DELETE_SELF go too.",
-            action: .bulkDelete(count: count))))
+            action: BulkDeletion(count: count))))
         state.status = nil
-    }
-
-    static func confirmedBulkDelete(_ state: inout DashboardState, count: Int) -> [Effect] {
-        guard let request = state.query.request else { return [] }
-        let job = state.startJob(.bulkDelete, "delete \(count.formatted()) \(request.recordType) records")
-        state.query.bulkDeleteTotal = count
-        state.query.bulkDeleted = 0
-        return [.bulkDelete(job: job, request: request, zone: state.zone, scope: state.scope)]
     }
 
     static func bulkDeleteProgressed(_ state: inout DashboardState, job: Int, deleted: Int, records: [Record]) -> [Effect] {

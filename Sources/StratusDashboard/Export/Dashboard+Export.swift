@@ -32,7 +32,7 @@ extension Dashboard {
         }
         let file = "stratus-" + what.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }.map(String.init).joined() + ".jsonl"
         let folder = FileManager.default.currentDirectoryPath
-        state.modals.append(.textInput(TextInputState(purpose: .exportPath, title: "Export to (.jsonl: JSON lines, .csv: CSV)",
+        state.modals.append(.textInput(TextInputState(purpose: ExportPathEntry(), title: "Export to (.jsonl: JSON lines, .csv: CSV)",
                                                       hint: "Enter writes the file · Esc cancels", text: (folder as NSString).appendingPathComponent(file))))
         return []
     }

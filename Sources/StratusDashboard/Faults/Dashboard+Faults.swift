@@ -37,7 +37,7 @@ extension Dashboard {
         switch action {
         case .create:
             let items = FaultKind.allCases.map { PickerItem(label: $0.name, detail: FaultsTabView.kindSummary($0), value: $0.rawValue) }
-            state.modals.append(.picker(PickerState(purpose: .faultKind, title: "Add a fault", items: items)))
+            state.modals.append(.picker(PickerState(purpose: FaultKindPick(), title: "Add a fault", items: items)))
             return []
         case .delete:
             guard let fault = state.faults.selectedFault else {
@@ -46,7 +46,7 @@ extension Dashboard {
             }
             state.modals.append(.confirm(ConfirmState(title: "Remove fault #\(fault.id)",
                                                       message: "Take \(fault.kind.name) out of the plan? Calls stop meeting it at once.",
-                                                      action: .removeFault(fault.id))))
+                                                      action: FaultRemoval(id: fault.id))))
             return []
         case .clear:
             guard !state.faults.faults.isEmpty else {
@@ -55,7 +55,7 @@ extension Dashboard {
             }
             state.modals.append(.confirm(ConfirmState(title: "Clear the fault plan",
                                                       message: "Remove all \(state.faults.faults.count) faults and their log? Every call behaves again.",
-                                                      action: .removeFault(nil))))
+                                                      action: FaultRemoval(id: nil))))
             return []
         case .copy:
             guard let fault = state.faults.selectedFault else { return [] }
@@ -68,27 +68,6 @@ extension Dashboard {
     }
 
     /// The kind was picked: now its options.
-    static func faultKindPicked(_ state: inout DashboardState, _ item: PickerItem) -> [Effect] {
-        guard let kind = FaultKind(rawValue: item.value) else { return [] }
-        state.modals.append(.textInput(TextInputState(purpose: .faultOptions(kind), title: "Add \(kind.name): options (Enter with none: the defaults)",
-                                                      hint: FaultsTabView.optionsHint(kind))))
-        return []
-    }
-
-    static func faultOptionsProblem(_ kind: FaultKind, _ text: String) -> String? {
-        if case .failure(let error) = FaultSpec.parse(kind: kind, text) { return error.message }
-        return nil
-    }
-
-    static func faultOptionsEntered(_ state: inout DashboardState, _ kind: FaultKind, _ text: String) -> [Effect] {
-        guard case .success(let fault) = FaultSpec.parse(kind: kind, text) else { return [] }
-        return [.addFault(job: state.startJob(.faults, "add \(kind.name)"), fault)]
-    }
-
-    static func removeFault(_ state: inout DashboardState, _ id: Int64?) -> [Effect] {
-        [.removeFaults(job: state.startJob(.faults, id.map { "remove fault #\($0)" } ?? "clear the fault plan"), id: id)]
-    }
-
     /// A change to the plan finished: say what it did, and poll at once.
     static func faultsChanged(_ state: inout DashboardState, job: Int, _ result: Result<String, CloudKitError>) -> [Effect] {
         guard state.job(job) != nil else { return [] }
@@ -116,18 +95,7 @@ extension Dashboard {
         if !since.isEmpty { items.append(PickerItem(label: "Before the start token", detail: abbreviated(since), value: "token:" + since)) }
         for keep in [100, 10] { items.append(PickerItem(label: "Keep the newest \(keep) changes", value: "keep:\(keep)")) }
         items.append(PickerItem(label: "Keep none", detail: "every token but the current one expires", value: "keep:0"))
-        state.modals.append(.picker(PickerState(purpose: .compactPoint, title: "Compact the history of \(state.zone.zoneName)", items: items)))
-        return []
-    }
-
-    static func compactPointPicked(_ state: inout DashboardState, _ item: PickerItem) -> [Effect] {
-        let zone = state.zone
-        let before = item.value.hasPrefix("token:") ? String(item.value.dropFirst(6)) : nil
-        let keep = item.value.hasPrefix("keep:") ? Int(item.value.dropFirst(5)) : nil
-        state.modals.append(.confirm(ConfirmState(
-            title: "Compact the history",
-            message: "\(compactionQuestion(zone: zone.zoneName, before: before, keep: keep)) Deletions before that point are forgotten and older tokens get changeTokenExpired (21): their clients must fetch the zone again from the beginning. This cannot be undone.",
-            action: .compactHistory(zone, before: before, keep: keep))))
+        state.modals.append(.picker(PickerState(purpose: CompactionPointPick(), title: "Compact the history of \(state.zone.zoneName)", items: items)))
         return []
     }
 

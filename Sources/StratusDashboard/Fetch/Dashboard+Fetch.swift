@@ -8,12 +8,12 @@ extension Dashboard {
         switch action {
         case .editNames:
             state.modals.append(.textInput(TextInputState(
-                purpose: .fetchNames, title: "Record names to fetch from \(state.zone.zoneName)",
+                purpose: FetchNamesEntry(), title: "Record names to fetch from \(state.zone.zoneName)",
                 hint: "separated by spaces, commas or lines (paste works)", text: state.fetch.names.joined(separator: " "))))
         case .fields:
             let names = Set(state.pickableTypes.flatMap { $0.fields.keys })
             let items = names.sorted().map { name in PickerItem(label: name, checked: state.fetch.desiredKeys.map { $0.contains(name) } ?? true) }
-            state.modals.append(.picker(PickerState(purpose: .fetchKeys, title: "Fields to fetch (none checked: system fields only)",
+            state.modals.append(.picker(PickerState(purpose: FetchKeysPick(), title: "Fields to fetch (none checked: system fields only)",
                                                     items: items, multiple: true)))
         case .run:
             return runFetch(&state)
@@ -34,7 +34,7 @@ extension Dashboard {
     static func runFetch(_ state: inout DashboardState) -> [Effect] {
         guard !state.fetch.names.isEmpty else {
             state.modals.append(.textInput(TextInputState(
-                purpose: .fetchNames, title: "Record names to fetch from \(state.zone.zoneName)",
+                purpose: FetchNamesEntry(), title: "Record names to fetch from \(state.zone.zoneName)",
                 hint: "separated by spaces, commas or lines (paste works)")))
             return []
         }

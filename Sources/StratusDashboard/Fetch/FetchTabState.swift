@@ -28,4 +28,13 @@ struct FetchTabState: Sendable {
         text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\t" || $0 == ";" || $0 == "\r\n" })
             .map(String.init)
     }
+
+    /// Rows whose record this dashboard deleted say so (the name stays, as a fetch would now
+    /// answer it).
+    mutating func markDeleted(_ gone: Set<RecordID>) {
+        for index in rows.indices where rows[index].record.map({ gone.contains($0.recordID) }) ?? false {
+            rows[index].record = nil
+            rows[index].error = CloudKitError(.unknownItem, "deleted")
+        }
+    }
 }

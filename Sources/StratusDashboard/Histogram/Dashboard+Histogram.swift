@@ -9,15 +9,8 @@ extension Dashboard {
             return []
         }
         let items = schema.fields.values.sorted { $0.name < $1.name }.map { PickerItem(label: $0.name, detail: "\($0.type)", value: $0.name) }
-        state.modals.append(.picker(PickerState(purpose: .histogramField, title: "Chart which field?", items: items)))
+        state.modals.append(.picker(PickerState(purpose: HistogramFieldPick(), title: "Chart which field?", items: items)))
         return []
-    }
-
-    static func histogramFieldPicked(_ state: inout DashboardState, _ field: String) -> [Effect] {
-        guard let request = state.query.request else { return [] }
-        let job = state.startJob(.histogram, "histogram of \(field)")
-        state.status = StatusMessage("Reading \(field) over the result… (Esc cancels)")
-        return [.loadHistogram(job: job, request: request, field: field, zone: state.zone, scope: state.scope)]
     }
 
     static func histogramLoaded(_ state: inout DashboardState, job: Int, _ result: Result<ValueHistogram, CloudKitError>) -> [Effect] {

@@ -4,20 +4,9 @@ import StratusModel
 import StratusCloud
 
 extension Dashboard {
-    /// Results for the dialogs: the filter editor's check, a record loaded for the inspector or the form, a save, a delete.
+    /// Results for the dialogs: a record loaded for the inspector or the form, a save, a delete.
     static func receiveModals(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
         switch message {
-        case .filterChecked(let generation, let check):
-            guard case .filterEditor(var editor)? = state.modals.last(where: { if case .filterEditor = $0 { return true }; return false }),
-                  editor.generation == generation else { return [] }
-            editor.check = FilterArgumentRow.explain(check, rows: editor.argumentRows)
-            if editor.applyWhenChecked, case .filterEditor? = state.topModal {
-                editor.applyWhenChecked = false
-                return applyFilter(&state, editor)
-            }
-            replaceFilterEditor(&state, editor)
-            return []
-
         case .recordLoaded(let job, let result, let purpose):
             guard state.job(job) != nil else { return [] }
             state.endJob(job)
@@ -57,10 +46,7 @@ extension Dashboard {
                 let gone = Set([recordID] + cascaded)
                 state.query.remove(gone)
                 state.query.list.clamp(count: state.query.rowCount, visible: Layout.queryRows(state.size))
-                for index in state.fetch.rows.indices where state.fetch.rows[index].record.map({ gone.contains($0.recordID) }) ?? false {
-                    state.fetch.rows[index].record = nil
-                    state.fetch.rows[index].error = CloudKitError(.unknownItem, "deleted")
-                }
+                state.fetch.markDeleted(gone)
                 state.modals.removeAll { modal in
                     if case .inspector(let inspector) = modal { return gone.contains(inspector.record.recordID) }
                     return false
@@ -76,10 +62,5 @@ extension Dashboard {
         default:
             return []
         }
-    }
-
-    static func replaceFilterEditor(_ state: inout DashboardState, _ editor: FilterEditorState) {
-        guard let index = state.modals.lastIndex(where: { if case .filterEditor = $0 { return true }; return false }) else { return }
-        state.modals[index] = .filterEditor(editor)
     }
 }

@@ -46,57 +46,42 @@ struct PickerItem: Hashable, Sendable {
     }
 }
 
-enum PickerPurpose: Hashable, Sendable {
-    case recordType, sort, fields, pageSize, zone, database, user, theme
-    case builderField(row: Int), builderOperator(row: Int), recentFilter
-    case fetchKeys, changesKeys, changesPageSize, changesOrder, bookmark
-    case subscriptionKind, subscriptionType, subscriptionFiresOn, subscriptionKeys, subscriptionZone
-    /// Who to invite to the share with this URL; then with what permission.
-    case shareParticipant(url: String), sharePermission(url: String, user: String)
-    /// The kind of a new fault; then its options. Where to compact the zone's history.
-    case faultKind, compactPoint
-    /// The field whose values the histogram shows.
-    case histogramField
-}
-
 struct PickerState: Sendable {
-    var purpose: PickerPurpose
+    /// Who opened it and what for: the choice goes back through it.
+    var purpose: any PickerPurpose
     var title: String
     var items: [PickerItem]
     var list = ListCursor()
     /// Several items can be checked (Space), Enter applies all checked.
     var multiple = false
 
-    init(purpose: PickerPurpose, title: String, items: [PickerItem], selected: Int = 0, multiple: Bool = false) {
+    init(purpose: any PickerPurpose, title: String, items: [PickerItem], selected: Int = 0, multiple: Bool = false) {
         self.purpose = purpose
         self.title = title
         self.items = items
         self.list = ListCursor(selected: selected)
         self.multiple = multiple
     }
-}
 
-enum TextInputPurpose: Hashable, Sendable {
-    case fetchNames, changesToken, databaseToken, search, builderValue(row: Int)
-    case subscriptionID, schemaExportPath, schemaDiffPath
-    /// The name of a custom zone to make in the current database.
-    case newZone
-    /// The point a LOCATION field's distance is measured from, for the Query tab's sort.
-    case sortDistance(field: String, ascending: Bool)
-    /// The options of a new fault of this kind, in the command line's words.
-    case faultOptions(FaultKind)
-    /// The file the current result is exported to.
-    case exportPath
+    /// The item under the cursor (nil in an empty picker).
+    var selectedItem: PickerItem? { items.indices.contains(list.selected) ? items[list.selected] : nil }
+
+    /// The values of the checked items (a picker of several).
+    var checkedValues: [String] { items.filter(\.checked).map(\.value) }
+
+    /// Whether every item is checked (a picker of keys: then none is named).
+    var allChecked: Bool { items.allSatisfy(\.checked) }
 }
 
 struct TextInputState: Sendable {
-    var purpose: TextInputPurpose
+    /// Who opened it and what for: the text goes back through it.
+    var purpose: any TextInputPurpose
     var title: String
     var hint: String
     var field: TextField
     var error: String?
 
-    init(purpose: TextInputPurpose, title: String, hint: String, text: String = "") {
+    init(purpose: any TextInputPurpose, title: String, hint: String, text: String = "") {
         self.purpose = purpose
         self.title = title
         self.hint = hint
@@ -145,26 +130,11 @@ struct EditFormState: Sendable {
     var rowCount: Int { rows.count + rowOffset }
 }
 
-enum ConfirmAction: Hashable, Sendable {
-    case deleteRecord(RecordID, recordType: String)
-    case deleteSubscription(String)
-    /// A custom zone (the dialog says how many records it holds).
-    case deleteZone(ZoneID)
-    /// Take a participant (user record name, alias) out of the share with this URL.
-    case removeParticipant(url: String, user: String, alias: String)
-    /// Remove a fault from the plan (nil: all of them).
-    case removeFault(Int64?)
-    /// Drop the zone's history before a token, or keep the newest N changes.
-    case compactHistory(ZoneID, before: String?, keep: Int?)
-    /// Delete every record the Query tab's filter matches (this many, when counted).
-    case bulkDelete(count: Int)
-    case quit
-}
-
 struct ConfirmState: Sendable {
     var title: String
     var message: String
-    var action: ConfirmAction
+    /// What `y` does, for the tab that asked.
+    var action: any ConfirmAction
 }
 
 struct ConflictState: Sendable {

@@ -34,7 +34,7 @@ extension Dashboard {
             let items = recent.enumerated().map { index, filter in
                 PickerItem(label: filter.text, detail: filter.arguments.joined(separator: ", "), value: "\(index)")
             }
-            state.modals.append(.picker(PickerState(purpose: .recentFilter, title: "Recent filters for \(editor.recordType)", items: items)))
+            state.modals.append(.picker(PickerState(purpose: FilterEditorPick.recentFilter, title: "Recent filters for \(editor.recordType)", items: items)))
             return []
         default:
             break
@@ -95,38 +95,18 @@ extension Dashboard {
                 PickerItem(label: field.name, detail: field.name == "self" ? "full-text tokens" : "\(field.type) \(field.indexes)")
             }
             let selected = editor.fields.firstIndex { $0.name == row.field } ?? 0
-            state.modals.append(.picker(PickerState(purpose: .builderField(row: editor.row), title: "Field", items: items, selected: selected)))
+            state.modals.append(.picker(PickerState(purpose: FilterEditorPick.field(row: editor.row), title: "Field", items: items, selected: selected)))
         case 1:
             guard let field = editor.field(named: row.field) else { return }
             let ops = FilterOperator.allowed(for: field)
             let items = ops.map { PickerItem(label: $0.label, value: $0.rawValue) }
-            state.modals.append(.picker(PickerState(purpose: .builderOperator(row: editor.row), title: "Operator for \(row.field)",
+            state.modals.append(.picker(PickerState(purpose: FilterEditorPick.operator(row: editor.row), title: "Operator for \(row.field)",
                                                     items: items, selected: ops.firstIndex(of: row.op) ?? 0)))
         default:
             let type = editor.field(named: row.field)?.type ?? .string
-            state.modals.append(.textInput(TextInputState(purpose: .builderValue(row: editor.row), title: "Value for \(row.field) \(row.op.label)",
+            state.modals.append(.textInput(TextInputState(purpose: FilterValueEntry(row: editor.row), title: "Value for \(row.field) \(row.op.label)",
                                                           hint: row.op.valueHint(for: type), text: row.value)))
         }
-    }
-
-    static func builderPicked(_ state: inout DashboardState, _ purpose: PickerPurpose, row: Int, value: String) -> [Effect] {
-        guard case .filterEditor(var editor)? = state.topModal, editor.rows.indices.contains(row) else { return [] }
-        switch purpose {
-        case .builderField:
-            guard let field = editor.field(named: value) else { return [] }
-            editor.rows[row].field = value
-            let allowed = FilterOperator.allowed(for: field)
-            if !allowed.contains(editor.rows[row].op) { editor.rows[row].op = allowed.first ?? .equals }
-            editor.column = 1
-        case .builderOperator:
-            guard let op = FilterOperator(rawValue: value) else { return [] }
-            editor.rows[row].op = op
-            editor.column = 2
-        default:
-            return []
-        }
-        state.topModal = .filterEditor(editor)
-        return builderChanged(&state)
     }
 
     /// Keys of the Arguments area: ↑↓ choose the row, the rest edit it (checked as typed).
@@ -227,5 +207,24 @@ extension Dashboard {
             effects.append(.savePreferences(state.preferences))
         }
         return effects + runQuery(&state)
+    }
+
+    /// The check of the editor's text came back: shown when the text is still the one checked
+    /// (a check of older text is dropped), and the filter applied when Enter waited for it.
+    static func filterChecked(_ state: inout DashboardState, generation: Int, _ check: FilterCheck) -> [Effect] {
+        guard case .filterEditor(var editor)? = state.modals.last(where: { if case .filterEditor = $0 { return true }; return false }),
+              editor.generation == generation else { return [] }
+        editor.check = FilterArgumentRow.explain(check, rows: editor.argumentRows)
+        if editor.applyWhenChecked, case .filterEditor? = state.topModal {
+            editor.applyWhenChecked = false
+            return applyFilter(&state, editor)
+        }
+        replaceFilterEditor(&state, editor)
+        return []
+    }
+
+    static func replaceFilterEditor(_ state: inout DashboardState, _ editor: FilterEditorState) {
+        guard let index = state.modals.lastIndex(where: { if case .filterEditor = $0 { return true }; return false }) else { return }
+        state.modals[index] = .filterEditor(editor)
     }
 }

@@ -100,7 +100,7 @@ extension Dashboard {
             }
             let items = types.map { PickerItem(label: $0.name, detail: "\($0.fields.count) fields") }
             let selected = types.firstIndex { $0.name == state.query.recordType } ?? 0
-            state.modals.append(.picker(PickerState(purpose: .recordType, title: "Record type", items: items, selected: selected)))
+            state.modals.append(.picker(PickerState(purpose: QueryPick.recordType, title: "Record type", items: items, selected: selected)))
         case .filter:
             guard let recordType = state.query.recordType else { return [] }
             let editor = FilterEditorState(recordType: recordType, fields: BuilderField.fields(for: state.currentSchema),
@@ -127,17 +127,17 @@ extension Dashboard {
                 "\(sort.key):\(sort.distanceFrom == nil ? "" : "near-")\(sort.ascending ? "asc" : "desc")"
             } ?? ""
             let selected = items.firstIndex { $0.value == current } ?? 0
-            state.modals.append(.picker(PickerState(purpose: .sort, title: "Sort by (SORTABLE fields)", items: items, selected: selected)))
+            state.modals.append(.picker(PickerState(purpose: QueryPick.sort, title: "Sort by (SORTABLE fields)", items: items, selected: selected)))
         case .fields:
             guard let schema = state.currentSchema else { return [] }
             let items = schema.sortedFields.map { field in
                 PickerItem(label: field.name, detail: field.type.description,
                            checked: state.query.desiredKeys.map { $0.contains(field.name) } ?? true)
             }
-            state.modals.append(.picker(PickerState(purpose: .fields, title: "Fields to fetch (desired keys)", items: items, multiple: true)))
+            state.modals.append(.picker(PickerState(purpose: QueryPick.fields, title: "Fields to fetch (desired keys)", items: items, multiple: true)))
         case .pageSize:
             let items = pageSizes.map { PickerItem(label: "\($0) records per page", value: "\($0)") }
-            state.modals.append(.picker(PickerState(purpose: .pageSize, title: "Page size", items: items,
+            state.modals.append(.picker(PickerState(purpose: QueryPick.pageSize, title: "Page size", items: items,
                                                     selected: pageSizes.firstIndex(of: state.query.pageSize) ?? 1)))
         case .open:
             guard let record = selectedQueryRecord(state) else { return [] }
@@ -203,55 +203,19 @@ extension Dashboard {
         state.modals.append(.confirm(ConfirmState(
             title: "Delete record",
             message: "Delete \(record.recordType) \(record.recordName) from \(record.recordID.zoneID.zoneName)? Records pointing at it with DELETE_SELF are deleted too. U undoes it while this dashboard runs.",
-            action: .deleteRecord(record.recordID, recordType: record.recordType))))
+            action: RecordDeletion(recordID: record.recordID))))
     }
 
-    /// Applies the Query tab's pickers.
-    static func pickedForQuery(_ state: inout DashboardState, _ purpose: PickerPurpose, _ picker: PickerState) -> [Effect] {
-        let item = picker.items.indices.contains(picker.list.selected) ? picker.items[picker.list.selected] : nil
-        switch purpose {
-        case .recordType:
-            guard let item, item.value != state.query.recordType else { return [] }
-            state.query.recordType = item.value
-            state.query.filter = ""
-            state.query.arguments = []
-            state.query.sort = []
-            state.query.desiredKeys = nil
-            state.query.columnOffset = 0
-            state.query.clearResults()
-            return runQuery(&state)
-        case .sort:
-            guard let item else { return [] }
-            if item.value.isEmpty {
-                state.query.sort = []
-            } else {
-                let parts = item.value.split(separator: ":")
-                let key = String(parts[0])
-                if parts.last?.hasPrefix("near-") ?? false {
-                    let ascending = parts.last == "near-asc"
-                    let current = state.query.sort.first.flatMap { $0.key == key ? $0.distanceFrom : nil }
-                    let input = TextInputState(
-                        purpose: .sortDistance(field: key, ascending: ascending),
-                        title: "Sort \(key) by distance (\(ascending ? "nearest" : "farthest") first) from",
-                        hint: "LATITUDE,LONGITUDE in degrees, as in 35.68,139.77",
-                        text: current.map(QuerySort.coordinates) ?? "")
-                    state.modals.append(.textInput(input))
-                    return []
-                }
-                state.query.sort = [QuerySort(key, ascending: parts.last == "asc")]
-            }
-            return runQuery(&state)
-        case .fields:
-            let checked = picker.items.filter(\.checked).map(\.value)
-            state.query.desiredKeys = checked.count == picker.items.count ? nil : checked
-            state.query.columnOffset = 0
-            return runQuery(&state)
-        case .pageSize:
-            guard let item, let size = Int(item.value) else { return [] }
-            state.query.pageSize = size
-            return runQuery(&state)
-        default:
-            return []
-        }
+    /// Shows `name`'s records in the Query tab (`:type`, Enter on the Schema tab, the type picker).
+    static func chooseRecordType(_ state: inout DashboardState, _ name: String) -> [Effect] {
+        guard name != state.query.recordType else { return [] }
+        state.query.recordType = name
+        state.query.filter = ""
+        state.query.arguments = []
+        state.query.sort = []
+        state.query.desiredKeys = nil
+        state.query.columnOffset = 0
+        state.query.clearResults()
+        return runQuery(&state)
     }
 }

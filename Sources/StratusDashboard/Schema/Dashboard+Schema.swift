@@ -21,10 +21,7 @@ extension Dashboard {
                 return []
             }
             state.tab = .query
-            guard type != state.query.recordType else { return [] }
-            var picker = PickerState(purpose: .recordType, title: "", items: [PickerItem(label: type)])
-            picker.list.selected = 0
-            return pickedForQuery(&state, .recordType, picker)
+            return chooseRecordType(&state, type)
         case .run:
             let job = state.startJob(.schema, "schema")
             return [.loadSchema(job: job)]
@@ -34,12 +31,12 @@ extension Dashboard {
                 state.schemaTab.list = ListCursor()
                 return []
             }
-            state.modals.append(.textInput(TextInputState(purpose: .schemaDiffPath, title: "Compare the schema with",
+            state.modals.append(.textInput(TextInputState(purpose: SchemaFileEntry.diff, title: "Compare the schema with",
                                                           hint: "a .ckdb file or another store (say production's)",
                                                           text: defaultSchemaExportPath(state))))
             return []
         case .export:
-            state.modals.append(.textInput(TextInputState(purpose: .schemaExportPath, title: "Export the schema to",
+            state.modals.append(.textInput(TextInputState(purpose: SchemaFileEntry.export, title: "Export the schema to",
                                                           hint: "a file path; cktool's .ckdb text (roles, types, grants)",
                                                           text: defaultSchemaExportPath(state))))
             return []

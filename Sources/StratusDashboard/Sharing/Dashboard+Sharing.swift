@@ -43,7 +43,7 @@ extension Dashboard {
                 state.status = StatusMessage("Every user of the store is in this share already (stratus users create ALIAS makes more).", kind: .error)
                 return []
             }
-            state.modals.append(.picker(PickerState(purpose: .shareParticipant(url: share.url), title: "Invite to the share", items: items)))
+            state.modals.append(.picker(PickerState(purpose: SharePick.participant(url: share.url), title: "Invite to the share", items: items)))
             return []
         case .delete:
             guard case .participant(let share, let participant)? = row, participant.status != .removed else {
@@ -53,30 +53,11 @@ extension Dashboard {
             state.modals.append(.confirm(ConfirmState(
                 title: "Remove participant",
                 message: "Take \(participant.alias) out of the share? The zone leaves their shared database and their sync sees it deleted.",
-                action: .removeParticipant(url: share.url, user: participant.userRecordName, alias: participant.alias))))
+                action: ParticipantRemoval(url: share.url, user: participant.userRecordName, alias: participant.alias))))
             return []
         default:
             return []
         }
-    }
-
-    /// The invite pickers: who, then with what permission.
-    static func pickedForSharing(_ state: inout DashboardState, _ purpose: PickerPurpose, _ item: PickerItem) -> [Effect] {
-        switch purpose {
-        case .shareParticipant(let url):
-            let items = [SharePermission.readOnly, .readWrite].map { PickerItem(label: $0.description, value: "\($0.rawValue)") }
-            state.modals.append(.picker(PickerState(purpose: .sharePermission(url: url, user: item.value), title: "\(item.label) may", items: items)))
-            return []
-        case .sharePermission(let url, let user):
-            guard let raw = Int(item.value), let permission = SharePermission(rawValue: raw) else { return [] }
-            return [.changeParticipant(job: state.startJob(.shareChange, "invite"), url: url, user: user, permission: permission)]
-        default:
-            return []
-        }
-    }
-
-    static func removeParticipant(_ state: inout DashboardState, url: String, user: String, alias: String) -> [Effect] {
-        [.changeParticipant(job: state.startJob(.shareChange, "remove \(alias)"), url: url, user: user, permission: nil)]
     }
 
     static func sharesLoaded(_ state: inout DashboardState, job: Int, _ result: Result<SharesSnapshot, CloudKitError>, done: String?) -> [Effect] {

@@ -72,7 +72,7 @@ extension Dashboard {
                 title: "Delete subscription",
                 message: "Delete the \(subscription.subscriptionType.name) subscription \(subscription.subscriptionID)"
                     + (subscription.recordType.map { " on \($0)" } ?? "") + "? Its notifications stay.",
-                action: .deleteSubscription(subscription.subscriptionID))))
+                action: SubscriptionDeletion(subscriptionID: subscription.subscriptionID))))
         case .copy:
             guard list.indices.contains(index) else { return [] }
             return copy(&state, list[index].subscriptionID, what: "subscription ID")
@@ -157,13 +157,13 @@ extension Dashboard {
                 }
                 return PickerItem(label: kind.name, detail: detail)
             }
-            state.modals.append(.picker(PickerState(purpose: .subscriptionKind, title: "Kind", items: items,
+            state.modals.append(.picker(PickerState(purpose: SubscriptionDraftPick.kind, title: "Kind", items: items,
                                                     selected: kinds.firstIndex(of: draft.kind) ?? 0)))
         case .recordType:
             var items = draft.kind == .query ? [] : [PickerItem(label: "(any)", detail: "every record type", value: "")]
             items += state.pickableTypes.map { PickerItem(label: $0.name, detail: "\($0.fields.count) fields") }
             let selected = items.firstIndex { $0.value == (draft.recordType ?? "") } ?? 0
-            state.modals.append(.picker(PickerState(purpose: .subscriptionType, title: "Record type", items: items, selected: selected)))
+            state.modals.append(.picker(PickerState(purpose: SubscriptionDraftPick.recordType, title: "Record type", items: items, selected: selected)))
         case .predicate:
             guard let recordType = draft.recordType else {
                 state.status = StatusMessage("Choose the record type first.", kind: .error)
@@ -182,7 +182,7 @@ extension Dashboard {
                 ("delete", .firesOnRecordDeletion, "a matching record is deleted or stops matching"),
             ]
             let items = options.map { PickerItem(label: $0.0, detail: $0.2, checked: draft.firesOn.contains($0.1)) }
-            state.modals.append(.picker(PickerState(purpose: .subscriptionFiresOn, title: "Fires on (Space checks; at least one)",
+            state.modals.append(.picker(PickerState(purpose: SubscriptionDraftPick.firesOn, title: "Fires on (Space checks; at least one)",
                                                     items: items, multiple: true)))
         case .once:
             draft.once.toggle()
@@ -194,7 +194,7 @@ extension Dashboard {
             }
             let items = schema.sortedFields.map { PickerItem(label: $0.name, detail: $0.type.description, checked: draft.desiredKeys.contains($0.name)) }
             state.modals.append(.picker(PickerState(
-                purpose: .subscriptionKeys, title: "Desired keys (at most \(NotificationInfo.maximumDesiredKeys))", items: items, multiple: true)))
+                purpose: SubscriptionDraftPick.desiredKeys, title: "Desired keys (at most \(NotificationInfo.maximumDesiredKeys))", items: items, multiple: true)))
         case .zone:
             var items = draft.kind == .query ? [PickerItem(label: "(every zone)", value: "")] : []
             items += state.zones.filter { draft.kind == .query || !$0.zoneID.isDefault }.map {
@@ -205,63 +205,11 @@ extension Dashboard {
                 return []
             }
             let selected = items.firstIndex { $0.value == (draft.zone ?? "") } ?? 0
-            state.modals.append(.picker(PickerState(purpose: .subscriptionZone, title: "Zone", items: items, selected: selected)))
+            state.modals.append(.picker(PickerState(purpose: SubscriptionDraftPick.zone, title: "Zone", items: items, selected: selected)))
         case .subscriptionID:
-            state.modals.append(.textInput(TextInputState(purpose: .subscriptionID, title: "Subscription ID",
+            state.modals.append(.textInput(TextInputState(purpose: SubscriptionIDEntry(), title: "Subscription ID",
                                                           hint: "empty makes a UUID; saving an existing ID replaces it", text: draft.subscriptionID)))
         }
-        return []
-    }
-
-    /// A picker of the create dialog chose; the dialog is on top again.
-    static func draftPicked(_ state: inout DashboardState, _ picker: PickerState) -> [Effect] {
-        guard case .subscriptionDraft(var draft)? = state.topModal else { return [] }
-        let item = picker.items.indices.contains(picker.list.selected) ? picker.items[picker.list.selected] : nil
-        switch picker.purpose {
-        case .subscriptionKind:
-            guard let item, let kind = SubscriptionType.allCases.first(where: { $0.name == item.value }) else { return [] }
-            draft.kind = kind
-            if kind != .query, draft.recordType != nil, !state.pickableTypes.contains(where: { $0.name == draft.recordType }) { draft.recordType = nil }
-            if kind == .query, draft.recordType == nil { draft.recordType = state.pickableTypes.first?.name }
-            if kind == .database { draft.zone = nil }
-            draft.list.clamp(count: draft.rows.count, visible: Layout.formRows(state.size))
-        case .subscriptionType:
-            guard let item else { return [] }
-            let type = item.value.isEmpty ? nil : item.value
-            if type != draft.recordType {
-                draft.recordType = type
-                draft.predicate = "TRUEPREDICATE"
-                draft.arguments = []
-                draft.desiredKeys = []
-            }
-        case .subscriptionFiresOn:
-            var options: QuerySubscriptionOptions = []
-            let all: [QuerySubscriptionOptions] = [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion]
-            for (index, option) in all.enumerated() where picker.items.indices.contains(index) && picker.items[index].checked {
-                options.insert(option)
-            }
-            guard !options.isEmpty else {
-                draft.error = "A query subscription must fire on something: check create, update or delete."
-                state.topModal = .subscriptionDraft(draft)
-                return []
-            }
-            draft.firesOn = options
-        case .subscriptionKeys:
-            let keys = picker.items.filter(\.checked).map(\.value)
-            guard keys.count <= NotificationInfo.maximumDesiredKeys else {
-                draft.error = "\(keys.count) desired keys checked; CloudKit takes at most \(NotificationInfo.maximumDesiredKeys)."
-                state.topModal = .subscriptionDraft(draft)
-                return []
-            }
-            draft.desiredKeys = keys
-        case .subscriptionZone:
-            guard let item else { return [] }
-            draft.zone = item.value.isEmpty ? nil : item.value
-        default:
-            return []
-        }
-        draft.error = nil
-        state.topModal = .subscriptionDraft(draft)
         return []
     }
 
@@ -271,12 +219,6 @@ extension Dashboard {
         draft.predicate = text.isEmpty ? "TRUEPREDICATE" : text
         draft.arguments = arguments
         draft.error = nil
-        state.topModal = .subscriptionDraft(draft)
-    }
-
-    static func draftIDEntered(_ state: inout DashboardState, _ text: String) {
-        guard case .subscriptionDraft(var draft)? = state.topModal else { return }
-        draft.subscriptionID = text.trimmingCharacters(in: .whitespaces)
         state.topModal = .subscriptionDraft(draft)
     }
 

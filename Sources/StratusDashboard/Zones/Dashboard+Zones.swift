@@ -27,7 +27,7 @@ extension Dashboard {
                 return []
             }
             state.modals.append(.textInput(TextInputState(
-                purpose: .newZone, title: "New zone in the \(state.scope.name) database",
+                purpose: NewZoneEntry(), title: "New zone in the \(state.scope.name) database",
                 hint: "a name, not starting with _ (up to 255 bytes)")))
             return []
         case .delete:
@@ -43,7 +43,7 @@ extension Dashboard {
                 title: "Delete zone",
                 message: "Delete zone \(zone.zoneID.zoneName) and \(records) from the \(state.scope.name) database? "
                     + "Its change history goes too; sync clients see the zone deleted. This cannot be undone.",
-                action: .deleteZone(zone.zoneID))))
+                action: ZoneDeletion(zoneID: zone.zoneID))))
             return []
         default:
             return []
@@ -68,20 +68,6 @@ extension Dashboard {
         guard state.zonesTab.typeCounts[zone] == nil, !state.zonesTab.typeCountsPending.contains(zone) else { return [] }
         state.zonesTab.typeCountsPending.insert(zone)
         return [.loadZoneTypeCounts(zone: zone, scope: state.scope)]
-    }
-
-    /// What the engine would refuse in a new zone's name, or that the zone is already there.
-    static func newZoneNameProblem(_ state: DashboardState, _ name: String) -> String? {
-        if let problem = ZoneID.nameProblem(name) { return problem }
-        if state.zones.contains(where: { $0.zoneID.zoneName == name }) {
-            return "Zone \(name) already exists in the \(state.scope.name) database."
-        }
-        return nil
-    }
-
-    static func createZone(_ state: inout DashboardState, named name: String) -> [Effect] {
-        let job = state.startJob(.saveZone, "make zone \(name)")
-        return [.createZone(job: job, zone: ZoneID(zoneName: name), scope: state.scope)]
     }
 
     /// A zone made or deleted: the list shows the database's zones after it; a deleted current
