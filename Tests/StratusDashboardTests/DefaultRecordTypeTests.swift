@@ -42,8 +42,8 @@ import StratusCloud
             try Self.save(store, zone: "Counted", [("Gamma", 3), ("Beta", 3), ("Alpha", 1)])
         }
         #expect(harness.state.query.recordType == "Beta")
-        #expect(Dashboard.busiestRecordType(["b": 3, "a": 3, "c": 4, "Users": 10]) == "c")
-        #expect(Dashboard.busiestRecordType(["Users": 1]) == nil)
+        #expect(QueryTab.busiestRecordType(["b": 3, "a": 3, "c": 4, "Users": 10]) == "c")
+        #expect(QueryTab.busiestRecordType(["Users": 1]) == nil)
     }
 
     @Test func anEmptyZoneFallsBackToTheFirstType() throws {

@@ -96,9 +96,9 @@ import Testing
         #expect(ViewKit.count(1, "event") == "1 event")
         #expect(ViewKit.count(2_400, "event") == "2,400 events")
         #expect(ViewKit.count(1, "match", plural: "matches") == "1 match")
-        #expect(Dashboard.compactionQuestion(zone: "Library", before: nil, keep: 0) == "Drop all of the change history of Library?")
-        #expect(Dashboard.compactionQuestion(zone: "Library", before: nil, keep: 1) == "Drop the change history of Library but its newest 1 change?")
-        #expect(Dashboard.compactionQuestion(zone: "Library", before: "t", keep: nil) == "Drop the change history of Library before that token?")
+        #expect(FaultsTab.compactionQuestion(zone: "Library", before: nil, keep: 0) == "Drop all of the change history of Library?")
+        #expect(FaultsTab.compactionQuestion(zone: "Library", before: nil, keep: 1) == "Drop the change history of Library but its newest 1 change?")
+        #expect(FaultsTab.compactionQuestion(zone: "Library", before: "t", keep: nil) == "Drop the change history of Library before that token?")
     }
 
     @Test func aBulkDeleteWithoutAFilterAsksAboutAllTheRecords() throws {

@@ -64,7 +64,7 @@ import StratusCloud
         // G before the result is counted: its last page, read from its end, nothing in between.
         harness.press(.char("G"))
         #expect(harness.state.query.records.count == 100)
-        #expect(Dashboard.selectedQueryRecord(harness.state)?.recordName == "trip-119")
+        #expect(QueryTab.selectedQueryRecord(harness.state)?.recordName == "trip-119")
         // Paged to the end from the top, the cursor runs out.
         harness.press(.char("g"))
         for _ in 0..<12 { harness.press(.pageDown) }

@@ -102,7 +102,7 @@ extension Dashboard {
                 return []
             }
             state.tab = .query
-            return chooseRecordType(&state, argument)
+            return QueryTab.chooseRecordType(&state, argument)
         case "theme":
             guard !argument.isEmpty else {
                 let items = state.themeNames.map { PickerItem(label: $0, detail: $0 == state.theme.name ? "current" : "") }
@@ -117,7 +117,7 @@ extension Dashboard {
             }
             state.modals.removeAll()
             state.tab = tab
-            return enteredTab(&state)
+            return Dashboard.enteredTab(&state)
         default:
             state.status = StatusMessage("Unknown command :\(command) (try :db, :zone, :user, :type, :theme, :tab, :q).", kind: .error)
             return []

@@ -8,39 +8,39 @@ extension Dashboard {
         switch message {
         case .recordCountsLoaded, .queryPage, .resultMapping, .tailLoaded, .resultMapped, .matchesCounting, .matchesCounted,
              .bulkDeleteProgress, .bulkDeleteFinished, .bulkDeleteStopped, .histogramLoaded:
-            return receiveQuery(&state, message)
+            return QueryTab.receive(&state, message)
         case .fetchProgress, .fetchFinished:
-            return receiveFetch(&state, message)
+            return FetchTab.receive(&state, message)
         case .changesPage, .changesFailed, .databaseChanges, .tokenTaken, .activityLoaded, .oldestTokenLoaded:
-            return receiveChanges(&state, message)
+            return ChangesTab.receive(&state, message)
         case .zonesLoaded, .zoneTypeCountsLoaded, .zoneSaved, .zoneDeleted:
-            return receiveZones(&state, message)
+            return ZonesTab.receive(&state, message)
         case .schemaLoaded, .schemaDiffed, .schemaExported:
-            return receiveSchema(&state, message)
+            return SchemaTab.receive(&state, message)
         case .subscriptionsLoaded, .subscriptionSaved, .subscriptionDeleted, .notificationsArrived, .notificationsFailed:
-            return receiveSubscriptions(&state, message)
+            return SubscriptionsTab.receive(&state, message)
         case .sharesLoaded(let job, let result, let done):
-            return sharesLoaded(&state, job: job, result, done: done)
+            return SharingTab.sharesLoaded(&state, job: job, result, done: done)
         case .shareStatusLoaded(let recordID, let note):
-            return shareStatusLoaded(&state, recordID, note)
+            return SharingTab.shareStatusLoaded(&state, recordID, note)
         case .requestsLogged(let job, let result):
-            return requestsLogged(&state, job: job, result)
+            return LogsTab.requestsLogged(&state, job: job, result)
         case .faultsPolled(let job, let result):
-            return faultsPolled(&state, job: job, result)
+            return FaultsTab.faultsPolled(&state, job: job, result)
         case .faultsChanged(let job, let result):
-            return faultsChanged(&state, job: job, result)
+            return FaultsTab.faultsChanged(&state, job: job, result)
         case .historyCompacted(let job, let result):
-            return historyCompacted(&state, job: job, result)
+            return FaultsTab.historyCompacted(&state, job: job, result)
         case .filterChecked(let generation, let check):
-            return filterChecked(&state, generation: generation, check)
+            return FilterEditor.filterChecked(&state, generation: generation, check)
         case .recordLoaded, .saveFinished, .deleteFinished:
             return receiveModals(&state, message)
         case .exportProgress(let job, let written, let total):
-            return exportProgressed(&state, job: job, written: written, total: total)
+            return ExportFeature.exportProgressed(&state, job: job, written: written, total: total)
         case .exportFinished(let job, let result):
-            return exportFinished(&state, job: job, result)
+            return ExportFeature.exportFinished(&state, job: job, result)
         case .undoable, .undoFinished:
-            return receiveUndo(&state, message)
+            return UndoFeature.receive(&state, message)
         case .usersLoaded(let job, let result):
             return usersLoaded(&state, job: job, result)
         case .themeLoaded, .jobEnded:

@@ -15,7 +15,7 @@ enum Dashboard {
         let schemaJob = state.startJob(.schema, "schema")
         effects.append(.loadSchema(job: schemaJob))
         if state.query.recordType != nil {
-            effects += runQuery(&state)
+            effects += QueryTab.runQuery(&state)
         } else {
             let job = state.startJob(.recordCounts, "records by type")
             state.query.recordCountsJob = job
@@ -35,7 +35,7 @@ enum Dashboard {
         case .resize(let size):
             state.size = size
             clampLists(&state)
-            return loadMoreIfNeeded(&state)
+            return QueryTab.loadMoreIfNeeded(&state)
         case .tick:
             if state.isBusy { state.spinnerFrame &+= 1 }
             return []
@@ -92,16 +92,33 @@ enum Dashboard {
         if let effects = handleGlobal(&state, action) { return effects }
         if isMovement(action) { return moveInTab(&state, action) }
         switch state.tab {
-        case .query: return queryAction(&state, action)
-        case .fetch: return fetchAction(&state, action)
-        case .changes: return state.changes.mode == .zone ? changesAction(&state, action) : databaseChangesAction(&state, action)
-        case .zones: return zonesAction(&state, action)
-        case .schema: return schemaAction(&state, action)
-        case .subscriptions: return subscriptionsAction(&state, action)
-        case .sharing: return sharingAction(&state, action)
-        case .logs: return logsAction(&state, action)
-        case .faults: return faultsAction(&state, action)
+        case .query: return QueryTab.action(&state, action)
+        case .fetch: return FetchTab.action(&state, action)
+        case .changes: return state.changes.mode == .zone ? ChangesTab.action(&state, action) : ChangesTab.databaseChangesAction(&state, action)
+        case .zones: return ZonesTab.action(&state, action)
+        case .schema: return SchemaTab.action(&state, action)
+        case .subscriptions: return SubscriptionsTab.action(&state, action)
+        case .sharing: return SharingTab.action(&state, action)
+        case .logs: return LogsTab.action(&state, action)
+        case .faults: return FaultsTab.action(&state, action)
         }
+    }
+
+    /// Work a tab needs when it is shown.
+    static func enteredTab(_ state: inout DashboardState) -> [Effect] {
+        switch state.tab {
+        case .sharing: return (state.users.isEmpty ? loadUsers(&state) : []) + SharingTab.loadShares(&state)
+        case .zones: return ZonesTab.entered(&state)
+        case .faults: return FaultsTab.startWatching(&state)
+        case .logs: return (state.users.isEmpty ? loadUsers(&state) : []) + LogsTab.startWatching(&state)
+        case .subscriptions: return SubscriptionsTab.entered(&state)
+        case .query, .fetch, .changes, .schema: return []
+        }
+    }
+
+    static func copy(_ state: inout DashboardState, _ text: String, what: String) -> [Effect] {
+        state.status = StatusMessage("Copied the \(what): \(text)", kind: .success)
+        return [.copy(text)]
     }
 
     static func isMovement(_ action: KeyAction) -> Bool {
@@ -116,7 +133,7 @@ enum Dashboard {
         switch action {
         case .quit:
             state.wantsQuit = true
-            return cancelAll(&state) + stopWatching(&state) + stopWatchingLogs(&state) + stopWatchingFaults(&state)
+            return cancelAll(&state) + SubscriptionsTab.stopWatching(&state) + LogsTab.stopWatching(&state) + FaultsTab.stopWatching(&state)
         case .help:
             state.modals.append(.help(HelpState(contexts: contexts(state), title: helpTitle(state))))
             return []
@@ -124,19 +141,19 @@ enum Dashboard {
             state.modals.append(.commandLine(CommandLineState()))
             return []
         case .exportResult:
-            return askExportPath(&state)
+            return ExportFeature.askExportPath(&state)
         case .undo, .redo:
-            return startUndo(&state, redo: action == .redo)
+            return UndoFeature.startUndo(&state, redo: action == .redo)
         case .tab(let tab):
             state.modals.removeAll()
             state.tab = tab
-            return enteredTab(&state)
+            return Dashboard.enteredTab(&state)
         case .nextTab, .previousTab:
             state.modals.removeAll()
             let all = DashboardTab.allCases
             let index = all.firstIndex(of: state.tab) ?? 0
             state.tab = all[(index + (action == .nextTab ? 1 : all.count - 1)) % all.count]
-            return enteredTab(&state)
+            return Dashboard.enteredTab(&state)
         case .pickZone:
             openZonePicker(&state)
             return []
@@ -171,7 +188,7 @@ enum Dashboard {
                 return cancelAll(&state)
             }
             state.wantsQuit = true
-            return stopWatching(&state)
+            return SubscriptionsTab.stopWatching(&state)
         case .search:
             state.modals.append(.textInput(TextInputState(purpose: SearchEntry(), title: "Search the loaded rows",
                                                           hint: "text to find; Enter finds the next match",
@@ -309,10 +326,10 @@ enum Dashboard {
         state.zones = []
         // When the zones arrive: the busiest one the user can read, if the default has nothing.
         state.settlesOnBusiestZone = true
-        var effects = stopWatching(&state)
+        var effects = SubscriptionsTab.stopWatching(&state)
         state.subscriptions = SubscriptionsTabState()
         effects += resetResults(&state) + loadZones(&state)
-        if state.tab == .subscriptions || state.tab == .sharing { effects += enteredTab(&state) }
+        if state.tab == .subscriptions || state.tab == .sharing { effects += Dashboard.enteredTab(&state) }
         return effects
     }
 
@@ -329,7 +346,7 @@ enum Dashboard {
         state.changes.finished = false
         state.changes.databaseEvents = []
         state.query.clearResults()
-        if state.query.recordType != nil { effects += runQuery(&state) }
+        if state.query.recordType != nil { effects += QueryTab.runQuery(&state) }
         return effects
     }
 
@@ -348,12 +365,12 @@ enum Dashboard {
             case .filterEditor(var editor):
                 if editor.focus == .arguments, editor.argumentRows.indices.contains(editor.argumentRow) {
                     editor.argumentRows[editor.argumentRow].field.insert(text)
-                    return checkFilter(&state, editor)
+                    return FilterEditor.checkFilter(&state, editor)
                 }
                 editor.focus = .text
                 editor.text.insert(text)
                 state.topModal = .filterEditor(editor)
-                return filterTextChanged(&state)
+                return FilterEditor.filterTextChanged(&state)
             case .form(var form):
                 let index = form.list.selected - form.rowOffset
                 if index < 0 {

@@ -5,7 +5,7 @@ struct ExportPathEntry: TextInputPurpose {
     }
 
     func entered(_ text: String, in state: inout DashboardState) -> [Effect] {
-        Dashboard.startExport(&state, to: text)
+        ExportFeature.startExport(&state, to: text)
     }
 }
 

@@ -6,7 +6,7 @@ struct CompactionPointPick: PickerPurpose {
         guard let value = picker.selectedItem?.value else { return [] }
         let before = value.hasPrefix("token:") ? String(value.dropFirst(6)) : nil
         let keep = value.hasPrefix("keep:") ? Int(value.dropFirst(5)) : nil
-        let question = Dashboard.compactionQuestion(zone: state.zone.zoneName, before: before, keep: keep)
+        let question = FaultsTab.compactionQuestion(zone: state.zone.zoneName, before: before, keep: keep)
         state.modals.append(.confirm(ConfirmState(
             title: "Compact the history",
             message: "\(question) Deletions before that point are forgotten and older tokens get changeTokenExpired (21): their clients must fetch the zone again from the beginning. This cannot be undone.",

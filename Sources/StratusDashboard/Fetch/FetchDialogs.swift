@@ -2,7 +2,7 @@
 struct FetchNamesEntry: TextInputPurpose {
     func entered(_ text: String, in state: inout DashboardState) -> [Effect] {
         state.fetch.names = FetchTabState.parseNames(text)
-        return Dashboard.runFetch(&state)
+        return FetchTab.run(&state)
     }
 }
 

@@ -22,7 +22,7 @@ extension Dashboard {
                 case .openInspector:
                     state.modals.append(.inspector(InspectorState(record: record)))
                 case .edit:
-                    state.modals.append(.form(makeForm(state, record: record, isNew: false)))
+                    state.modals.append(.form(RecordForm.makeForm(state, record: record, isNew: false)))
                 }
             case .failure(let error):
                 if case .inspector(var inspector)? = state.topModal, inspector.loadingJob == job {
@@ -36,7 +36,7 @@ extension Dashboard {
         case .saveFinished(let job, let result, let isNew):
             guard state.job(job) != nil else { return [] }
             state.endJob(job)
-            return saveFinished(&state, job: job, result: result, isNew: isNew)
+            return RecordForm.saveFinished(&state, job: job, result: result, isNew: isNew)
 
         case .deleteFinished(let job, let result, let recordID):
             guard state.job(job) != nil else { return [] }
@@ -53,7 +53,7 @@ extension Dashboard {
                 }
                 let extra = cascaded.isEmpty ? "" : " and \(cascaded.count) record(s) pointing at it with DELETE_SELF"
                 state.status = StatusMessage("Deleted \(recordID.recordName)\(extra).", kind: .success)
-                return refreshAfterEdit(&state, selecting: nil)
+                return QueryTab.refreshAfterEdit(&state, selecting: nil)
             case .failure(let error):
                 state.status = .error(error)
             }

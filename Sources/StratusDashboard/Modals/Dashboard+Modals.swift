@@ -45,11 +45,11 @@ extension Dashboard {
             }
             return []
         case .inspector(let inspector):
-            return inspectorKey(&state, inspector, action: action)
+            return Inspector.key(&state, inspector, action: action)
         case .filterEditor(let editor):
-            return filterEditorKey(&state, editor, key: key, action: action)
+            return FilterEditor.key(&state, editor, key: key, action: action)
         case .form(let form):
-            return formKey(&state, form, key: key, action: action)
+            return RecordForm.key(&state, form, key: key, action: action)
         case .confirm(let confirm):
             switch action {
             case .yes?:
@@ -64,7 +64,7 @@ extension Dashboard {
         case .conflict(let conflict):
             return conflictKey(&state, conflict, action: action)
         case .subscriptionDraft(let draft):
-            return subscriptionDraftKey(&state, draft, action: action)
+            return SubscriptionsTab.subscriptionDraftKey(&state, draft, action: action)
         }
     }
 
@@ -108,7 +108,7 @@ extension Dashboard {
         case .takeServer?:
             state.topModal = nil
             if case .form? = state.topModal { state.topModal = nil }
-            recordSaved(&state, conflict.server)
+            RecordForm.recordSaved(&state, conflict.server)
             state.status = StatusMessage("Took the server's version of \(conflict.server.recordName); your edit was dropped.", kind: .success)
         case .cancel?:
             state.topModal = nil

@@ -22,10 +22,10 @@ enum FilterEditorPick: PickerPurpose {
             editor.argumentRows = FilterArgumentRow.rows(for: recent[index].text, texts: recent[index].arguments) ?? []
             editor.argumentRow = 0
             state.topModal = .filterEditor(editor)
-            return Dashboard.filterTextChanged(&state)
+            return FilterEditor.filterTextChanged(&state)
         }
         state.topModal = .filterEditor(editor)
-        return Dashboard.builderChanged(&state)
+        return FilterEditor.builderChanged(&state)
     }
 }
 
@@ -37,6 +37,6 @@ struct FilterValueEntry: TextInputPurpose {
         guard case .filterEditor(var editor)? = state.topModal, editor.rows.indices.contains(row) else { return [] }
         editor.rows[row].value = text
         state.topModal = .filterEditor(editor)
-        return Dashboard.builderChanged(&state)
+        return FilterEditor.builderChanged(&state)
     }
 }

@@ -12,7 +12,7 @@ enum QueryPick: PickerPurpose {
         switch self {
         case .recordType:
             guard let item else { return [] }
-            return Dashboard.chooseRecordType(&state, item.value)
+            return QueryTab.chooseRecordType(&state, item.value)
         case .sort:
             guard let item else { return [] }
             if item.value.isEmpty {
@@ -33,15 +33,15 @@ enum QueryPick: PickerPurpose {
                 }
                 state.query.sort = [QuerySort(key, ascending: parts.last == "asc")]
             }
-            return Dashboard.runQuery(&state)
+            return QueryTab.runQuery(&state)
         case .fields:
             state.query.desiredKeys = picker.allChecked ? nil : picker.checkedValues
             state.query.columnOffset = 0
-            return Dashboard.runQuery(&state)
+            return QueryTab.runQuery(&state)
         case .pageSize:
             guard let item, let size = Int(item.value) else { return [] }
             state.query.pageSize = size
-            return Dashboard.runQuery(&state)
+            return QueryTab.runQuery(&state)
         }
     }
 }
@@ -60,7 +60,7 @@ struct SortDistanceEntry: TextInputPurpose {
     func entered(_ text: String, in state: inout DashboardState) -> [Effect] {
         guard case .success(let center) = ValueText.parseLocation(text) else { return [] }
         state.query.sort = [QuerySort(field, ascending: ascending, distanceFrom: center)]
-        return Dashboard.runQuery(&state)
+        return QueryTab.runQuery(&state)
     }
 }
 

@@ -3,8 +3,8 @@ import StratusEngine
 import StratusModel
 import StratusTerminal
 
-extension Dashboard {
-    static func filterEditorKey(_ state: inout DashboardState, _ editor: FilterEditorState, key: Key, action: KeyAction?) -> [Effect] {
+enum FilterEditor {
+    static func key(_ state: inout DashboardState, _ editor: FilterEditorState, key: Key, action: KeyAction?) -> [Effect] {
         var editor = editor
         switch action {
         case .back?:
@@ -24,7 +24,7 @@ extension Dashboard {
                 state.status = StatusMessage("No Web Services form of this filter yet: it must be valid first.", kind: .error)
                 return []
             }
-            return copy(&state, web, what: "the query's CKWS JSON")
+            return Dashboard.copy(&state, web, what: "the query's CKWS JSON")
         case .recentFilters?:
             let recent = state.preferences.recentFilters[editor.recordType] ?? []
             guard !recent.isEmpty else {
@@ -76,7 +76,7 @@ extension Dashboard {
             return builderChanged(&state)
         case .editCell?:
             guard editor.rows.indices.contains(editor.row) else {
-                return filterEditorKey(&state, editor, key: .char("a"), action: .addCondition)
+                return FilterEditor.key(&state, editor, key: .char("a"), action: .addCondition)
             }
             openBuilderPicker(&state, editor, column: editor.column)
             return []
@@ -196,7 +196,7 @@ extension Dashboard {
         // A message about an earlier try (a refused filter, the wait for a check) ends here.
         state.status = nil
         if editor.target == .subscription {
-            draftPredicateApplied(&state, text: text, arguments: editor.arguments)
+            SubscriptionsTab.draftPredicateApplied(&state, text: text, arguments: editor.arguments)
             return []
         }
         state.query.filter = text
@@ -206,7 +206,7 @@ extension Dashboard {
             state.preferences.remember(filter: text, arguments: editor.arguments, for: editor.recordType)
             effects.append(.savePreferences(state.preferences))
         }
-        return effects + runQuery(&state)
+        return effects + QueryTab.runQuery(&state)
     }
 
     /// The check of the editor's text came back: shown when the text is still the one checked

@@ -4,7 +4,7 @@ import StratusCloud
 /// The Query tab's whole result, counted in the background after its first page: the header
 /// says how many records match, and `G` reaches the last one (a fetch of its page from the
 /// page's cursor, nothing in between), on a zone of a million records too.
-extension Dashboard {
+extension QueryTab {
     static func startMappingResult(_ state: inout DashboardState) -> [Effect] {
         guard let cursor = state.query.cursor, let request = state.query.request, let first = state.query.pages.first else { return [] }
         var effects = stopMappingResult(&state)
@@ -66,7 +66,7 @@ extension Dashboard {
             state.status = StatusMessage("These are the last \(state.query.rowCount) records; the ones before them come when the result is counted (\((state.query.countedSoFar ?? 0).formatted()) so far). g goes to the first.")
             return []
         }
-        move(&state.query.list, action, count: state.query.rowCount, visible: visible)
+        Dashboard.move(&state.query.list, action, count: state.query.rowCount, visible: visible)
         return []
     }
 

@@ -2,8 +2,8 @@ import Foundation
 import StratusEngine
 import StratusModel
 
-extension Dashboard {
-    static func schemaAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+enum SchemaTab {
+    static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {
         case .open where state.schemaTab.diff != nil:
             return []
@@ -21,7 +21,7 @@ extension Dashboard {
                 return []
             }
             state.tab = .query
-            return chooseRecordType(&state, type)
+            return QueryTab.chooseRecordType(&state, type)
         case .run:
             let job = state.startJob(.schema, "schema")
             return [.loadSchema(job: job)]
@@ -47,7 +47,7 @@ extension Dashboard {
 
     /// The schema, loaded when the dashboard starts and on demand; a diff against a file or
     /// another store; an export.
-    static func receiveSchema(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
         switch message {
         case .schemaLoaded(let job, let result):
             state.endJob(job)
@@ -64,9 +64,9 @@ extension Dashboard {
                 if state.query.recordType == nil || state.schema(named: state.query.recordType!) == nil && !pickable.isEmpty {
                     let previous = state.query.recordType
                     state.query.recordType = pickable.first?.name
-                    if state.query.recordType != previous || !state.query.hasRun { return runQuery(&state) }
+                    if state.query.recordType != previous || !state.query.hasRun { return QueryTab.runQuery(&state) }
                 }
-                if !state.query.hasRun, state.query.recordType != nil { return runQuery(&state) }
+                if !state.query.hasRun, state.query.recordType != nil { return QueryTab.runQuery(&state) }
             case .failure(let error):
                 state.status = .error(error)
             }

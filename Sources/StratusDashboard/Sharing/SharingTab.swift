@@ -4,13 +4,13 @@ import StratusCloud
 /// The Sharing tab: shares the acting user owns (with participants to add and remove, and URLs
 /// to copy) and shares they accepted (Enter opens the zone in the shared database); and the
 /// inspector's line on where a record stands with sharing.
-extension Dashboard {
+enum SharingTab {
     static func loadShares(_ state: inout DashboardState) -> [Effect] {
         guard !state.jobs.contains(where: { $0.kind == .shares }) else { return [] }
         return [.loadShares(job: state.startJob(.shares, "shares"))]
     }
 
-    static func sharingAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+    static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         let rows = state.sharing.rows
         let row = rows.indices.contains(state.sharing.list.selected) ? rows[state.sharing.list.selected] : nil
         switch action {
@@ -18,14 +18,14 @@ extension Dashboard {
             return loadShares(&state)
         case .copy:
             guard let (share, _) = state.sharing.selectedShare else { return [] }
-            return copy(&state, share.url, what: "share URL")
+            return Dashboard.copy(&state, share.url, what: "share URL")
         case .open:
             guard let (share, owned) = state.sharing.selectedShare else { return [] }
             let zone = share.recordID.zoneID
-            var effects = switchScope(&state, to: owned ? .private : .shared)
+            var effects = Dashboard.switchScope(&state, to: owned ? .private : .shared)
             state.zone = zone
             state.status = StatusMessage("Zone \(zone.zoneName) of \(share.ownerAlias) (\(state.scope.name) database).")
-            effects += resetResults(&state)
+            effects += Dashboard.resetResults(&state)
             state.tab = .query
             return effects
         case .create:

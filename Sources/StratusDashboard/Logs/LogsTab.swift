@@ -3,8 +3,8 @@ import StratusCloud
 
 /// The Logs tab: the server's request log as it grows (the poll starts when the tab is first
 /// opened and runs while the dashboard does), so a record saved over HTTP shows within a second.
-extension Dashboard {
-    static func startWatchingLogs(_ state: inout DashboardState) -> [Effect] {
+enum LogsTab {
+    static func startWatching(_ state: inout DashboardState) -> [Effect] {
         guard state.logs.watchJob == nil else { return [] }
         let job = state.nextJobID
         state.nextJobID += 1
@@ -13,7 +13,7 @@ extension Dashboard {
         return [.watchRequestLog(job: job, afterID: state.logs.entries.last?.id)]
     }
 
-    static func stopWatchingLogs(_ state: inout DashboardState) -> [Effect] {
+    static func stopWatching(_ state: inout DashboardState) -> [Effect] {
         guard let job = state.logs.watchJob else { return [] }
         state.logs.watchJob = nil
         return [.cancel(job: job)]
@@ -32,7 +32,7 @@ extension Dashboard {
         return []
     }
 
-    static func logsAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+    static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {
         case .clear:
             state.logs.entries = []
@@ -41,9 +41,9 @@ extension Dashboard {
         case .copy:
             guard state.logs.entries.indices.contains(state.logs.list.selected) else { return [] }
             let entry = state.logs.entries[state.logs.list.selected]
-            return copy(&state, LogsTabView.text(entry, users: state.users), what: "log line")
+            return Dashboard.copy(&state, LogsTabView.text(entry, users: state.users), what: "log line")
         case .run:
-            return startWatchingLogs(&state)
+            return startWatching(&state)
         default:
             return []
         }

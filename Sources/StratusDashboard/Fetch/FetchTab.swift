@@ -3,8 +3,8 @@ import StratusEngine
 import StratusModel
 import StratusCloud
 
-extension Dashboard {
-    static func fetchAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+enum FetchTab {
+    static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {
         case .editNames:
             state.modals.append(.textInput(TextInputState(
@@ -16,22 +16,22 @@ extension Dashboard {
             state.modals.append(.picker(PickerState(purpose: FetchKeysPick(), title: "Fields to fetch (none checked: system fields only)",
                                                     items: items, multiple: true)))
         case .run:
-            return runFetch(&state)
+            return run(&state)
         case .open:
             let index = state.fetch.list.selected
             guard state.fetch.rows.indices.contains(index), let record = state.fetch.rows[index].record else { return [] }
-            return openInspector(&state, record: record, partial: state.fetch.desiredKeys != nil)
+            return Inspector.open(&state, record: record, partial: state.fetch.desiredKeys != nil)
         case .copy:
             let index = state.fetch.list.selected
             guard state.fetch.rows.indices.contains(index) else { return [] }
-            return copy(&state, state.fetch.rows[index].recordName, what: "record name")
+            return Dashboard.copy(&state, state.fetch.rows[index].recordName, what: "record name")
         default:
             break
         }
         return []
     }
 
-    static func runFetch(_ state: inout DashboardState) -> [Effect] {
+    static func run(_ state: inout DashboardState) -> [Effect] {
         guard !state.fetch.names.isEmpty else {
             state.modals.append(.textInput(TextInputState(
                 purpose: FetchNamesEntry(), title: "Record names to fetch from \(state.zone.zoneName)",
@@ -40,7 +40,7 @@ extension Dashboard {
         }
         var effects: [Effect] = []
         if let running = state.fetch.job {
-            effects += cancel(&state, job: running)
+            effects += Dashboard.cancel(&state, job: running)
         }
         let job = state.startJob(.fetch, "fetch \(state.fetch.names.count) records")
         state.fetch.job = job
@@ -51,7 +51,7 @@ extension Dashboard {
     }
 
     /// The Fetch tab's progress and the records fetched.
-    static func receiveFetch(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
         switch message {
         case .fetchProgress(let job, let done, let total):
             guard state.fetch.job == job else { return [] }

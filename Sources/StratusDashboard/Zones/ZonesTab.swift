@@ -3,22 +3,22 @@ import StratusEngine
 import StratusModel
 import StratusCloud
 
-extension Dashboard {
+enum ZonesTab {
     // MARK: - Zones tab
 
-    static func zonesAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+    static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         let index = state.zonesTab.list.selected
         switch action {
         case .open:
             guard state.zones.indices.contains(index) else { return [] }
-            let effects = switchZone(&state, to: state.zones[index].zoneID.zoneName)
+            let effects = Dashboard.switchZone(&state, to: state.zones[index].zoneID.zoneName)
             state.tab = .query
             return effects
         case .run:
-            return loadZones(&state)
+            return Dashboard.loadZones(&state)
         case .copy:
             guard state.zones.indices.contains(index) else { return [] }
-            return copy(&state, state.zones[index].currentToken, what: "token of \(state.zones[index].zoneID.zoneName)")
+            return Dashboard.copy(&state, state.zones[index].currentToken, what: "token of \(state.zones[index].zoneID.zoneName)")
         case .create:
             guard state.scope.allowsCustomZones else {
                 state.status = StatusMessage(
@@ -54,11 +54,11 @@ extension Dashboard {
     /// they are not known yet.
     /// The Zones tab opens on the zone in use, with the zones read again: their counts and
     /// tokens are the store's now, whoever wrote since.
-    static func enteredZonesTab(_ state: inout DashboardState) -> [Effect] {
+    static func entered(_ state: inout DashboardState) -> [Effect] {
         if let index = state.zones.firstIndex(where: { $0.zoneID == state.zone }) {
             state.zonesTab.list.move(to: index, count: state.zones.count, visible: Layout.zonesRows(state.size))
         }
-        let reading = state.jobs.contains { $0.kind == .zones } ? [] : loadZones(&state)
+        let reading = state.jobs.contains { $0.kind == .zones } ? [] : Dashboard.loadZones(&state)
         return reading + zoneBars(&state)
     }
 
@@ -72,7 +72,7 @@ extension Dashboard {
 
     /// A zone made or deleted: the list shows the database's zones after it; a deleted current
     /// zone gives way to the default zone.
-    static func receiveZones(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
         switch message {
         case .zoneSaved(let job, let zoneID, let result):
             guard state.job(job) != nil else { return [] }
@@ -102,7 +102,7 @@ extension Dashboard {
                     return []
                 }
                 state.zone = .default
-                let effects = resetResults(&state)
+                let effects = Dashboard.resetResults(&state)
                 state.status = StatusMessage(deleted + "; now in \(ZoneID.defaultZoneName).", kind: .success)
                 return effects
             case .failure(let error):
@@ -121,7 +121,7 @@ extension Dashboard {
                 if let index = zones.firstIndex(where: { $0.zoneID == selected }) { state.zonesTab.list.selected = index }
                 state.zonesTab.list.clamp(count: zones.count, visible: Layout.zonesRows(state.size))
                 state.zonesTab.typeCounts = [:]
-                let settled = state.settlesOnBusiestZone ? settleOnBusiestZone(&state) : []
+                let settled = state.settlesOnBusiestZone ? Dashboard.settleOnBusiestZone(&state) : []
                 return settled + zoneBars(&state)
             case .failure(let error):
                 state.status = .error(error)

@@ -3,11 +3,11 @@ import StratusEngine
 import StratusModel
 import StratusCloud
 
-extension Dashboard {
-    static func changesAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+enum ChangesTab {
+    static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {
         case .run:
-            return playChanges(&state)
+            return play(&state)
         case .editToken:
             state.modals.append(.textInput(TextInputState(
                 purpose: ChangesTokenEntry.zone, title: "Start token for \(state.zone.zoneName)",
@@ -20,7 +20,7 @@ extension Dashboard {
                 state.status = StatusMessage("No token yet: r plays back changes, t takes the current token.", kind: .error)
                 return []
             }
-            return copy(&state, token, what: "token")
+            return Dashboard.copy(&state, token, what: "token")
         case .bookmark:
             guard let token = state.changes.token else {
                 state.status = StatusMessage("No token to bookmark yet.", kind: .error)
@@ -37,7 +37,7 @@ extension Dashboard {
                 state.status = StatusMessage("No bookmarks for \(state.zone.zoneName) yet: m bookmarks the token shown.", kind: .error)
                 return []
             }
-            let items = marks.map { PickerItem(label: $0.label, detail: abbreviated($0.token), value: $0.token) }
+            let items = marks.map { PickerItem(label: $0.label, detail: Dashboard.abbreviated($0.token), value: $0.token) }
             state.modals.append(.picker(PickerState(purpose: ChangesPick.bookmark, title: "Start from a bookmark", items: items)))
         case .changesKeys:
             let names = Set(state.pickableTypes.flatMap { $0.fields.keys })
@@ -63,7 +63,7 @@ extension Dashboard {
             state.modals.append(.picker(PickerState(purpose: ChangesPick.order, title: "Order within each page", items: items,
                                                     selected: orders.firstIndex(of: state.changes.order) ?? 0)))
         case .compact:
-            return compactionPicker(&state)
+            return FaultsTab.compactionPicker(&state)
         case .toggleChangesView:
             state.changes.mode = .database
         case .open:
@@ -83,9 +83,9 @@ extension Dashboard {
         return []
     }
 
-    static func playChanges(_ state: inout DashboardState) -> [Effect] {
+    static func play(_ state: inout DashboardState) -> [Effect] {
         var effects: [Effect] = []
-        if let running = state.changes.job { effects += cancel(&state, job: running) }
+        if let running = state.changes.job { effects += Dashboard.cancel(&state, job: running) }
         let job = state.startJob(.changes, "changes of \(state.zone.zoneName)")
         state.changes.job = job
         state.changes.events = []
@@ -121,7 +121,7 @@ extension Dashboard {
                 state.status = StatusMessage("No database token yet: r lists changes, t takes the current token.", kind: .error)
                 return []
             }
-            return copy(&state, token, what: "database token")
+            return Dashboard.copy(&state, token, what: "database token")
         case .toggleChangesView:
             state.changes.mode = .zone
         case .open:
@@ -129,10 +129,10 @@ extension Dashboard {
             guard state.changes.databaseEvents.indices.contains(index) else { return [] }
             let event = state.changes.databaseEvents[index]
             guard event.kind == "changed" else { return [] }
-            var effects = switchZone(&state, to: event.zone.zoneName)
+            var effects = Dashboard.switchZone(&state, to: event.zone.zoneName)
             state.tab = .changes
             state.changes.mode = .zone
-            effects += playChanges(&state)
+            effects += play(&state)
             return effects
         default:
             break
@@ -141,7 +141,7 @@ extension Dashboard {
     }
 
     /// The Changes tab's playback pages, database changes, tokens, and the zone's activity and oldest token.
-    static func receiveChanges(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
         switch message {
         case .changesPage(let job, let events, let count, let pages, let token, let moreComing, let elapsed):
             guard state.changes.job == job else { return [] }

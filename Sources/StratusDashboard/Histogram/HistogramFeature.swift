@@ -2,7 +2,7 @@ import StratusEngine
 import StratusCloud
 
 /// `H` in the Query tab: pick a field, see how its values spread over the result.
-extension Dashboard {
+enum HistogramFeature {
     static func histogramPicker(_ state: inout DashboardState) -> [Effect] {
         guard state.query.hasRun, let schema = state.currentSchema, !schema.fields.isEmpty else {
             state.status = StatusMessage("Run a query of a type with fields first (r); H then charts a field over its result.", kind: .error)

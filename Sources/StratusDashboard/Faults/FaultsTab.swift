@@ -4,8 +4,8 @@ import StratusCloud
 /// The Faults tab: the fault plan (what each fault does, how often it saw and fired), adding a
 /// fault (a kind, then its options in the command line's words, checked as typed), removing
 /// one or all; and compaction from the Changes tab.
-extension Dashboard {
-    static func startWatchingFaults(_ state: inout DashboardState) -> [Effect] {
+enum FaultsTab {
+    static func startWatching(_ state: inout DashboardState) -> [Effect] {
         guard state.faults.watchJob == nil else { return [] }
         let job = state.nextJobID
         state.nextJobID += 1
@@ -14,7 +14,7 @@ extension Dashboard {
         return [.watchFaults(job: job, afterEventID: state.faults.events.last?.id)]
     }
 
-    static func stopWatchingFaults(_ state: inout DashboardState) -> [Effect] {
+    static func stopWatching(_ state: inout DashboardState) -> [Effect] {
         guard let job = state.faults.watchJob else { return [] }
         state.faults.watchJob = nil
         return [.cancel(job: job)]
@@ -33,7 +33,7 @@ extension Dashboard {
         return []
     }
 
-    static func faultsAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+    static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {
         case .create:
             let items = FaultKind.allCases.map { PickerItem(label: $0.name, detail: FaultsTabView.kindSummary($0), value: $0.rawValue) }
@@ -59,9 +59,9 @@ extension Dashboard {
             return []
         case .copy:
             guard let fault = state.faults.selectedFault else { return [] }
-            return copy(&state, "#\(fault.id) \(fault.summary)", what: "fault")
+            return Dashboard.copy(&state, "#\(fault.id) \(fault.summary)", what: "fault")
         case .run:
-            return startWatchingFaults(&state)
+            return startWatching(&state)
         default:
             return []
         }
@@ -76,7 +76,7 @@ extension Dashboard {
         case .success(let done): state.status = StatusMessage(done, kind: .success)
         case .failure(let error): state.status = .error(error)
         }
-        return stopWatchingFaults(&state) + startWatchingFaults(&state)
+        return stopWatching(&state) + startWatching(&state)
     }
 
     // MARK: - Compaction (Changes tab)
@@ -89,10 +89,10 @@ extension Dashboard {
         }
         var items: [PickerItem] = []
         if let token = state.changes.token {
-            items.append(PickerItem(label: "Before the token of the last playback", detail: abbreviated(token), value: "token:" + token))
+            items.append(PickerItem(label: "Before the token of the last playback", detail: Dashboard.abbreviated(token), value: "token:" + token))
         }
         let since = state.changes.since.trimmingCharacters(in: .whitespaces)
-        if !since.isEmpty { items.append(PickerItem(label: "Before the start token", detail: abbreviated(since), value: "token:" + since)) }
+        if !since.isEmpty { items.append(PickerItem(label: "Before the start token", detail: Dashboard.abbreviated(since), value: "token:" + since)) }
         for keep in [100, 10] { items.append(PickerItem(label: "Keep the newest \(keep) changes", value: "keep:\(keep)")) }
         items.append(PickerItem(label: "Keep none", detail: "every token but the current one expires", value: "keep:0"))
         state.modals.append(.picker(PickerState(purpose: CompactionPointPick(), title: "Compact the history of \(state.zone.zoneName)", items: items)))

@@ -3,9 +3,9 @@ import StratusEngine
 import StratusCloud
 import StratusModel
 
-extension Dashboard {
+extension QueryTab {
     /// The Query tab's results: its record counts, pages, the count and tail of the whole result, and the work done over it.
-    static func receiveQuery(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
         switch message {
         case .recordCountsLoaded(let job, let result):
             guard state.query.recordCountsJob == job else { return [] }
@@ -85,22 +85,22 @@ extension Dashboard {
             return resultMapped(&state, job: job, result)
 
         case .matchesCounting(let job, let count):
-            return matchesCounting(&state, job: job, count)
+            return BulkDeleteFeature.matchesCounting(&state, job: job, count)
 
         case .matchesCounted(let job, let result):
-            return matchesCounted(&state, job: job, result)
+            return BulkDeleteFeature.matchesCounted(&state, job: job, result)
 
         case .bulkDeleteProgress(let job, let deleted, let records):
-            return bulkDeleteProgressed(&state, job: job, deleted: deleted, records: records)
+            return BulkDeleteFeature.bulkDeleteProgressed(&state, job: job, deleted: deleted, records: records)
 
         case .bulkDeleteFinished(let job, let result):
-            return bulkDeleteFinished(&state, job: job, result)
+            return BulkDeleteFeature.bulkDeleteFinished(&state, job: job, result)
 
         case .bulkDeleteStopped(let job, let deleted):
-            return bulkDeleteStopped(&state, job: job, deleted: deleted)
+            return BulkDeleteFeature.bulkDeleteStopped(&state, job: job, deleted: deleted)
 
         case .histogramLoaded(let job, let result):
-            return histogramLoaded(&state, job: job, result)
+            return HistogramFeature.histogramLoaded(&state, job: job, result)
 
         default:
             return []

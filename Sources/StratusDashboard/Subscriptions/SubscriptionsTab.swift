@@ -5,17 +5,9 @@ import StratusPredicates
 import StratusTerminal
 import StratusCloud
 
-extension Dashboard {
-    // MARK: - Entering the tab
-
-    /// Work a tab needs when it is shown: the Subscriptions tab loads the subscriptions once
-    /// and starts the notifications poll.
-    static func enteredTab(_ state: inout DashboardState) -> [Effect] {
-        if state.tab == .sharing { return (state.users.isEmpty ? loadUsers(&state) : []) + loadShares(&state) }
-        if state.tab == .zones { return enteredZonesTab(&state) }
-        if state.tab == .faults { return startWatchingFaults(&state) }
-        if state.tab == .logs { return (state.users.isEmpty ? loadUsers(&state) : []) + startWatchingLogs(&state) }
-        guard state.tab == .subscriptions else { return [] }
+enum SubscriptionsTab {
+    /// The tab is shown: it loads the subscriptions once and starts the notifications poll.
+    static func entered(_ state: inout DashboardState) -> [Effect] {
         var effects: [Effect] = []
         if !state.subscriptions.loaded, !state.jobs.contains(where: { $0.kind == .subscriptions }) {
             effects += loadSubscriptions(&state)
@@ -50,7 +42,7 @@ extension Dashboard {
 
     // MARK: - Keys
 
-    static func subscriptionsAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+    static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         if state.subscriptions.focus == .notifications { return notificationsAction(&state, action) }
         let index = state.subscriptions.list.selected
         let list = state.subscriptions.subscriptions
@@ -75,7 +67,7 @@ extension Dashboard {
                 action: SubscriptionDeletion(subscriptionID: subscription.subscriptionID))))
         case .copy:
             guard list.indices.contains(index) else { return [] }
-            return copy(&state, list[index].subscriptionID, what: "subscription ID")
+            return Dashboard.copy(&state, list[index].subscriptionID, what: "subscription ID")
         default:
             break
         }
@@ -108,7 +100,7 @@ extension Dashboard {
             return [.loadRecord(job: job, recordID: recordID, scope: notification.databaseScope, purpose: .openInspector)]
         case .copy:
             guard list.indices.contains(index), let name = list[index].recordID?.recordName else { return [] }
-            return copy(&state, name, what: "record name")
+            return Dashboard.copy(&state, name, what: "record name")
         default:
             break
         }
@@ -174,7 +166,7 @@ extension Dashboard {
                                            arguments: draft.arguments)
             editor.target = .subscription
             state.modals.append(.filterEditor(editor))
-            return filterTextChanged(&state, focusText: false)
+            return FilterEditor.filterTextChanged(&state, focusText: false)
         case .firesOn:
             let options: [(String, QuerySubscriptionOptions, String)] = [
                 ("create", .firesOnRecordCreation, "a record starts to match"),
@@ -270,7 +262,7 @@ extension Dashboard {
 
     // MARK: - Results
 
-    static func receiveSubscriptions(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
         switch message {
         case .subscriptionsLoaded(let job, let result):
             guard state.job(job) != nil else { return [] }

@@ -5,7 +5,7 @@ import StratusCloud
 /// `X` in the Query, Fetch and Changes tabs: the current result to a file, as JSON lines in
 /// the CloudKit Web Services shape (what `stratus save` reads back) or CSV, in the background
 /// with progress; Esc cancels and leaves nothing behind.
-extension Dashboard {
+enum ExportFeature {
     static func askExportPath(_ state: inout DashboardState) -> [Effect] {
         let what: String
         switch state.tab {

@@ -4,7 +4,7 @@ import StratusModel
 import StratusTerminal
 import StratusCloud
 
-extension Dashboard {
+enum RecordForm {
     /// A form with a row per field of the record's type (and any field the record has beyond it).
     static func makeForm(_ state: DashboardState, record: Record, isNew: Bool) -> EditFormState {
         let schema = state.schema(named: record.recordType)
@@ -21,7 +21,7 @@ extension Dashboard {
         return form
     }
 
-    static func formKey(_ state: inout DashboardState, _ form: EditFormState, key: Key, action: KeyAction?) -> [Effect] {
+    static func key(_ state: inout DashboardState, _ form: EditFormState, key: Key, action: KeyAction?) -> [Effect] {
         var form = form
         let visible = Layout.formRows(state.size)
         switch action {
@@ -33,7 +33,7 @@ extension Dashboard {
         case .previousField?:
             form.list.move(by: -1, count: form.rowCount, visible: visible)
         case .save?:
-            return saveForm(&state, form)
+            return save(&state, form)
         default:
             let index = form.list.selected - form.rowOffset
             if index < 0 {
@@ -53,7 +53,7 @@ extension Dashboard {
         return []
     }
 
-    static func saveForm(_ state: inout DashboardState, _ form: EditFormState) -> [Effect] {
+    static func save(_ state: inout DashboardState, _ form: EditFormState) -> [Effect] {
         var form = form
         var record = form.base
         if form.isNew {
@@ -107,7 +107,7 @@ extension Dashboard {
             if case .form? = state.topModal { state.topModal = nil }
             recordSaved(&state, saved)
             state.status = StatusMessage("Saved \(saved.recordType) \(saved.recordName) (change tag \(saved.recordChangeTag ?? "?")).", kind: .success)
-            return refreshAfterEdit(&state, selecting: saved.recordID)
+            return QueryTab.refreshAfterEdit(&state, selecting: saved.recordID)
         case .failure(let error):
             if case .conflict(var conflict)? = state.topModal, conflict.savingJob == job {
                 conflict.savingJob = nil
@@ -149,5 +149,14 @@ extension Dashboard {
             state.fetch.rows[index].record = record
             state.fetch.rows[index].error = nil
         }
+    }
+
+    static func edit(_ state: inout DashboardState, _ record: Record, partial: Bool) -> [Effect] {
+        if partial {
+            let job = state.startJob(.loadRecord, "record \(record.recordName)")
+            return [.loadRecord(job: job, recordID: record.recordID, scope: state.scope, purpose: .edit)]
+        }
+        state.modals.append(.form(RecordForm.makeForm(state, record: record, isNew: false)))
+        return []
     }
 }

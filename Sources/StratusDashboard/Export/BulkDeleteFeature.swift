@@ -5,7 +5,7 @@ import StratusCloud
 /// `Ctrl-X` in the Query tab: delete every record the current filter matches. It counts them
 /// first (in the background), asks with the number, deletes in batches of 400 with progress,
 /// and stops on Esc, saying how many went (what is deleted stays deleted).
-extension Dashboard {
+enum BulkDeleteFeature {
     static func beginBulkDelete(_ state: inout DashboardState) -> [Effect] {
         guard let request = state.query.request, state.query.hasRun else {
             state.status = StatusMessage("Run a query first (r); Ctrl-X then deletes what it matches.", kind: .error)
@@ -74,13 +74,13 @@ extension Dashboard {
         state.query.stoppingBulkDelete = nil
         state.query.bulkDeleted = deleted
         state.status = StatusMessage("Stopped the bulk delete: \(deleted.formatted()) record\(deleted == 1 ? " was" : "s were") deleted and stay\(deleted == 1 ? "s" : "") deleted.")
-        return runQuery(&state)
+        return QueryTab.runQuery(&state)
     }
 
     static func bulkDeleteFinished(_ state: inout DashboardState, job: Int, _ result: Result<Int, CloudKitError>) -> [Effect] {
         guard state.job(job) != nil else { return [] }
         state.endJob(job)
-        var effects = runQuery(&state)
+        var effects = QueryTab.runQuery(&state)
         switch result {
         case .success(let deleted):
             state.status = StatusMessage("Deleted \(deleted.formatted()) record\(deleted == 1 ? "" : "s").", kind: .success)

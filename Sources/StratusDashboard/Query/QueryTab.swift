@@ -4,7 +4,7 @@ import StratusModel
 import StratusPredicates
 import StratusCloud
 
-extension Dashboard {
+enum QueryTab {
     static let pageSizes = [20, 50, 100, 200, 400]
 
     /// Runs the Query tab's query from the first page (stale rows stay until the page comes).
@@ -88,7 +88,7 @@ extension Dashboard {
         state.query.shownRecord(at: state.query.list.selected)
     }
 
-    static func queryAction(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+    static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {
         case .run:
             return runQuery(&state)
@@ -106,7 +106,7 @@ extension Dashboard {
             let editor = FilterEditorState(recordType: recordType, fields: BuilderField.fields(for: state.currentSchema),
                                            text: state.query.filter, arguments: state.query.arguments)
             state.modals.append(.filterEditor(editor))
-            return filterTextChanged(&state, focusText: false)
+            return FilterEditor.filterTextChanged(&state, focusText: false)
         case .sort:
             guard let schema = state.currentSchema else { return [] }
             var items = [PickerItem(label: "no sort", detail: "the store's order", value: "")]
@@ -141,24 +141,24 @@ extension Dashboard {
                                                     selected: pageSizes.firstIndex(of: state.query.pageSize) ?? 1)))
         case .open:
             guard let record = selectedQueryRecord(state) else { return [] }
-            return openInspector(&state, record: record, partial: state.query.desiredKeys != nil)
+            return Inspector.open(&state, record: record, partial: state.query.desiredKeys != nil)
         case .create:
             guard let recordType = state.query.recordType else { return [] }
             let record = Record(recordType: recordType, recordID: RecordID(recordName: "", zoneID: state.zone))
-            state.modals.append(.form(makeForm(state, record: record, isNew: true)))
+            state.modals.append(.form(RecordForm.makeForm(state, record: record, isNew: true)))
         case .edit:
             guard let record = selectedQueryRecord(state) else { return [] }
-            return editRecord(&state, record, partial: state.query.desiredKeys != nil)
+            return RecordForm.edit(&state, record, partial: state.query.desiredKeys != nil)
         case .bulkDelete:
-            return beginBulkDelete(&state)
+            return BulkDeleteFeature.beginBulkDelete(&state)
         case .histogram:
-            return histogramPicker(&state)
+            return HistogramFeature.histogramPicker(&state)
         case .delete:
             guard let record = selectedQueryRecord(state) else { return [] }
             askDelete(&state, record)
         case .copy:
             guard let record = selectedQueryRecord(state) else { return [] }
-            return copy(&state, record.recordName, what: "record name")
+            return Dashboard.copy(&state, record.recordName, what: "record name")
         case .left:
             state.query.columnOffset = max(0, state.query.columnOffset - 1)
         case .right:
@@ -167,35 +167,6 @@ extension Dashboard {
         default:
             break
         }
-        return []
-    }
-
-    static func copy(_ state: inout DashboardState, _ text: String, what: String) -> [Effect] {
-        state.status = StatusMessage("Copied the \(what): \(text)", kind: .success)
-        return [.copy(text)]
-    }
-
-    /// Opens the inspector on a record; when the list held only some keys, the full record is
-    /// fetched and replaces it.
-    static func openInspector(_ state: inout DashboardState, record: Record, partial: Bool) -> [Effect] {
-        var inspector = InspectorState(record: record)
-        var effects: [Effect] = []
-        if partial {
-            let job = state.startJob(.loadRecord, "record \(record.recordName)")
-            inspector.loadingJob = job
-            effects.append(.loadRecord(job: job, recordID: record.recordID, scope: state.scope, purpose: .refreshInspector))
-        }
-        state.modals.append(.inspector(inspector))
-        effects.append(.loadShareStatus(record.recordID, scope: state.scope))
-        return effects
-    }
-
-    static func editRecord(_ state: inout DashboardState, _ record: Record, partial: Bool) -> [Effect] {
-        if partial {
-            let job = state.startJob(.loadRecord, "record \(record.recordName)")
-            return [.loadRecord(job: job, recordID: record.recordID, scope: state.scope, purpose: .edit)]
-        }
-        state.modals.append(.form(makeForm(state, record: record, isNew: false)))
         return []
     }
 

@@ -2,7 +2,7 @@ import StratusEngine
 import StratusCloud
 
 /// `U` and `R`: undo and redo this session's saves and deletes (form saves, `d`, `Ctrl-X`).
-extension Dashboard {
+enum UndoFeature {
     static func startUndo(_ state: inout DashboardState, redo: Bool) -> [Effect] {
         guard !state.jobs.contains(where: { $0.kind == .undo }) else { return [] }
         guard let entry = state.undo.take(redo: redo) else {
@@ -31,7 +31,7 @@ extension Dashboard {
             case (.delete(let records, _), false): selecting = records.first?.recordID
             case (.delete, true): selecting = nil
             }
-            return refreshAfterEdit(&state, selecting: selecting)
+            return QueryTab.refreshAfterEdit(&state, selecting: selecting)
         case .failure(let error):
             state.undo.fail()
             state.status = .error(error)
@@ -40,7 +40,7 @@ extension Dashboard {
     }
 
     /// Undo entries as writes finish, and undo and redo themselves.
-    static func receiveUndo(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
         switch message {
         case .undoable(let entry):
             state.undo.record(entry)

@@ -3,13 +3,13 @@ import StratusEngine
 import StratusModel
 import StratusCloud
 
-extension Dashboard {
-    static func inspectorKey(_ state: inout DashboardState, _ inspector: InspectorState, action: KeyAction?) -> [Effect] {
+enum Inspector {
+    static func key(_ state: inout DashboardState, _ inspector: InspectorState, action: KeyAction?) -> [Effect] {
         var inspector = inspector
         let rows = InspectorRows.rows(inspector.record, schema: state.schema(named: inspector.record.recordType), lens: state.coreDataLensActive)
         guard let action else { return [] }
-        if isMovement(action) {
-            move(&inspector.list, action, count: rows.count, visible: Layout.inspectorRows(state.size))
+        if Dashboard.isMovement(action) {
+            Dashboard.move(&inspector.list, action, count: rows.count, visible: Layout.inspectorRows(state.size))
             state.topModal = .inspector(inspector)
             return []
         }
@@ -27,17 +27,32 @@ extension Dashboard {
             return [.loadRecord(job: job, recordID: RecordID(recordName: name, zoneID: inspector.record.recordID.zoneID),
                                 scope: state.scope, purpose: .openInspector)]
         case .edit:
-            state.modals.append(.form(makeForm(state, record: inspector.record, isNew: false)))
+            state.modals.append(.form(RecordForm.makeForm(state, record: inspector.record, isNew: false)))
             return []
         case .delete:
-            askDelete(&state, inspector.record)
+            QueryTab.askDelete(&state, inspector.record)
             return []
         case .copy:
             guard let row else { return [] }
             let value = row.isSystem ? row.value : ValueText.editable(inspector.record[row.name])
-            return copy(&state, value, what: "value of \(row.name)")
+            return Dashboard.copy(&state, value, what: "value of \(row.name)")
         default:
-            return handleGlobal(&state, action) ?? []
+            return Dashboard.handleGlobal(&state, action) ?? []
         }
+    }
+
+    /// Opens the inspector on a record; when the list held only some keys, the full record is
+    /// fetched and replaces it.
+    static func open(_ state: inout DashboardState, record: Record, partial: Bool) -> [Effect] {
+        var inspector = InspectorState(record: record)
+        var effects: [Effect] = []
+        if partial {
+            let job = state.startJob(.loadRecord, "record \(record.recordName)")
+            inspector.loadingJob = job
+            effects.append(.loadRecord(job: job, recordID: record.recordID, scope: state.scope, purpose: .refreshInspector))
+        }
+        state.modals.append(.inspector(inspector))
+        effects.append(.loadShareStatus(record.recordID, scope: state.scope))
+        return effects
     }
 }
