@@ -1,5 +1,4 @@
 import Foundation
-import StratusEngine
 import StratusTerminal
 
 /// The dashboard as a ``TerminalApp``: events and posted results go through

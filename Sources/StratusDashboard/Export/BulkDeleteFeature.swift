@@ -1,5 +1,4 @@
 import Foundation
-import StratusEngine
 import StratusCloud
 
 /// `Ctrl-X` in the Query tab: delete every record the current filter matches. It counts them

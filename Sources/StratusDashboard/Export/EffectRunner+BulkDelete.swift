@@ -1,5 +1,4 @@
 import Foundation
-import StratusEngine
 import StratusCloud
 
 /// Counting what a filter matches, and deleting it in CloudKit-sized batches.

@@ -1,5 +1,4 @@
 import Foundation
-import StratusEngine
 import StratusCloud
 
 /// `X` in the Query, Fetch and Changes tabs: the current result to a file, as JSON lines in

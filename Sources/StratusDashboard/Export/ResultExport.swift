@@ -1,5 +1,4 @@
 import Foundation
-import StratusEngine
 import StratusCloud
 
 /// What an export of the current result writes: the Query tab's whole result (every page, not

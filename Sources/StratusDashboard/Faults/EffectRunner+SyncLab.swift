@@ -1,5 +1,4 @@
 import Foundation
-import StratusEngine
 
 /// The sync lab's effects: the fault plan (polled, added to, removed from) and compaction.
 extension EffectRunner {

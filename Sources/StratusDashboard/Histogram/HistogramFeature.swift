@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusCloud
 
 /// `H` in the Query tab: pick a field, see how its values spread over the result.

@@ -1,5 +1,4 @@
 import Foundation
-import StratusEngine
 import StratusModel
 import StratusPredicates
 import StratusTerminal

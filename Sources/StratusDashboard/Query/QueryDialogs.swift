@@ -1,5 +1,4 @@
 import StratusCloud
-import StratusEngine
 import StratusPredicates
 import StratusModel
 

@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusCloud
 
 /// The Query tab's whole result, counted in the background after its first page: the header

@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusCloud
 
 /// `U` and `R`: undo and redo this session's saves and deletes (form saves, `d`, `Ctrl-X`).

@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusCloud
 
 /// One change this dashboard made, as undo needs it: the record before and after a save, or

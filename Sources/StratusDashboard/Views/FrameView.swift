@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusTerminal
 
 /// Draws the whole dashboard: breadcrumb, tabs, the current tab, dialogs on top, the hint bar

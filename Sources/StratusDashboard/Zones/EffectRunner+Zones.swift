@@ -1,5 +1,4 @@
 import Foundation
-import StratusEngine
 import StratusModel
 
 /// The Zones tab's effects: the zone list, making and deleting zones, records per type.

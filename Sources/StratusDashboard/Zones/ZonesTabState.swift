@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusCloud
 
 /// The Zones tab: where its list stands, and the records per type of each zone looked at
