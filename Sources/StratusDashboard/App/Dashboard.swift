@@ -282,7 +282,7 @@ enum Dashboard {
         return resetResults(&state) + checkRecordType(&state)
     }
 
-    /// The zone's record counts decide the type (``receiveQuery``'s `recordCountsLoaded`): the
+    /// The zone's record counts decide the type (``QueryTab/receive(_:_:)``'s `recordCountsLoaded`): the
     /// type in use stays when the zone has records of it, else its busiest type; with none in
     /// use yet, the busiest.
     static func checkRecordType(_ state: inout DashboardState) -> [Effect] {

@@ -3,6 +3,8 @@ import StratusEngine
 import StratusModel
 import StratusCloud
 
+/// The Changes tab: a zone's change feed played back from a token (or the database's), with
+/// bookmarks, desired keys and the history line.
 enum ChangesTab {
     static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {

@@ -2,6 +2,7 @@ import Foundation
 import StratusModel
 import StratusCloud
 
+/// The Fetch tab: records by name (typed or pasted), with the fields asked for.
 enum FetchTab {
     static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {

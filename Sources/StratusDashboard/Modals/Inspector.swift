@@ -2,6 +2,7 @@ import Foundation
 import StratusModel
 import StratusCloud
 
+/// The inspector: one record's fields, references to follow, values to copy.
 enum Inspector {
     static func key(_ state: inout DashboardState, _ inspector: InspectorState, action: KeyAction?) -> [Effect] {
         var inspector = inspector

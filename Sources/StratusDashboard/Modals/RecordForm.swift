@@ -3,6 +3,8 @@ import StratusModel
 import StratusTerminal
 import StratusCloud
 
+/// The record form (`e`, `n`): a row per field, saved with the change tag, and the conflict
+/// dialog when the store changed meanwhile.
 enum RecordForm {
     /// A form with a row per field of the record's type (and any field the record has beyond it).
     static func makeForm(_ state: DashboardState, record: Record, isNew: Bool) -> EditFormState {

@@ -2,6 +2,8 @@ import Foundation
 import StratusModel
 import StratusTerminal
 
+/// The filter editor (`f`) over the Query tab or a subscription: the text, the builder rows
+/// and the arguments, checked off the UI thread as they change.
 enum FilterEditor {
     static func key(_ state: inout DashboardState, _ editor: FilterEditorState, key: Key, action: KeyAction?) -> [Effect] {
         var editor = editor

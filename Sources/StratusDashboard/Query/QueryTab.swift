@@ -3,6 +3,9 @@ import StratusModel
 import StratusPredicates
 import StratusCloud
 
+/// The Query tab: a record type's records through a filter and sort, a page at a time, with
+/// the count and the tail of the whole result; its features (export, bulk delete, histogram,
+/// undo) have types of their own.
 enum QueryTab {
     static let pageSizes = [20, 50, 100, 200, 400]
 

@@ -1,6 +1,8 @@
 import Foundation
 import StratusModel
 
+/// The Schema tab: record types, fields and indexes, roles and grants; export to `.ckdb` and
+/// a diff with another schema.
 enum SchemaTab {
     static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {

@@ -5,6 +5,8 @@ import StratusPredicates
 import StratusTerminal
 import StratusCloud
 
+/// The Subscriptions tab: the database's subscriptions, the create dialog, and the live
+/// notifications panel this dashboard's device polls.
 enum SubscriptionsTab {
     /// The tab is shown: it loads the subscriptions once and starts the notifications poll.
     static func entered(_ state: inout DashboardState) -> [Effect] {

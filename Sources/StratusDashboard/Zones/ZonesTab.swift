@@ -2,8 +2,9 @@ import Foundation
 import StratusModel
 import StratusCloud
 
+/// The Zones tab: the database's zones with their counts, tokens and records per type; making
+/// and deleting custom zones.
 enum ZonesTab {
-    // MARK: - Zones tab
 
     static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         let index = state.zonesTab.list.selected
