@@ -100,9 +100,9 @@ import StratusCloud
                 if case .loadSchema(let job) = effect { schemaJob = job }
                 if case .loadRecordCounts(let job, _, _) = effect { countsJob = job }
             }
-            let schema = DashboardMessage.schemaLoaded(job: schemaJob, .success(SchemaSnapshot(
-                types: try harness.store.recordTypes(), environment: .development)))
-            let counts = DashboardMessage.recordCountsLoaded(job: countsJob, .success(["Alpha": 1, "Zeta": 2]))
+            let schema = DashboardMessage.schema(.loaded(job: schemaJob, .success(SchemaSnapshot(
+                types: try harness.store.recordTypes(), environment: .development))))
+            let counts = DashboardMessage.query(.recordCounts(job: countsJob, .success(["Alpha": 1, "Zeta": 2])))
             let first = Dashboard.update(&state, schemaFirst ? schema : counts)
             let second = Dashboard.update(&state, schemaFirst ? counts : schema)
             let queries = (first + second).filter { if case .runQuery = $0 { return true }; return false }

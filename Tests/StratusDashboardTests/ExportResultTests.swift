@@ -178,7 +178,7 @@ import StratusCKWS
         let runner = harness.runner
         runner.execute(effect) { message in
             box.withLock { $0.append(message) }
-            if case .bulkDeleteProgress = message, box.withLock({ $0.count }) == 2 { runner.perform(.cancel(job: job)) { _ in } }
+            if case .query(.bulkDeleteProgress) = message, box.withLock({ $0.count }) == 2 { runner.perform(.cancel(job: job)) { _ in } }
         }
         let arrived = box.withLock { $0 }
         harness.send(arrived[0])

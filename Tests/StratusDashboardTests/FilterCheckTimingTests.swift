@@ -132,12 +132,12 @@ import Testing
         let harness = try Harness(records: Fixtures.trips(3))
         let job = harness.state.startJob(.export, "export to /tmp/out: a.jsonl")
         for written in [500, 1_000, 1_500] {
-            harness.send(.exportProgress(job: job, written: written, total: nil))
+            harness.send(.export(.progress(job: job, written: written, total: nil)))
         }
         let label = try #require(harness.state.job(job)?.label)
         #expect(label == "export to /tmp/out: a.jsonl: \(1_500.formatted()) records", "\(label)")
         #expect(harness.state.status?.text == "Exporting to /tmp/out: a.jsonl: \(1_500.formatted()) records written… (Esc cancels)")
-        harness.send(.exportProgress(job: job, written: 2_000, total: 3_000))
+        harness.send(.export(.progress(job: job, written: 2_000, total: 3_000)))
         #expect(harness.state.job(job)?.label == "export to /tmp/out: a.jsonl: \(2_000.formatted()) of \(3_000.formatted()) records")
     }
 }

@@ -49,7 +49,7 @@ public struct DashboardApp: TerminalApp {
     }
 
     mutating func receive(_ message: DashboardMessage) {
-        if case .queryPage(_, .success, nil, _) = message { trace?.firstPageArrived() }
+        if case .query(.page(_, .success, nil, _)) = message { trace?.firstPageArrived() }
         apply(message)
     }
 

@@ -13,75 +13,23 @@ enum DashboardMessage: Sendable {
     case mouse(MouseEvent)
     case resize(Size)
     case tick
-
-    case zonesLoaded(job: Int, scope: DatabaseScope, Result<[RecordZone], CloudKitError>)
-    /// Records per type in the zone, for the record type the Query tab starts with.
-    case recordCountsLoaded(job: Int, Result<[String: Int], CloudKitError>)
-    case schemaLoaded(job: Int, Result<SchemaSnapshot, CloudKitError>)
-    /// A zone was made or deleted; the result is the database's zones after it.
-    case zoneSaved(job: Int, ZoneID, Result<[RecordZone], CloudKitError>)
-    case zoneDeleted(job: Int, ZoneID, Result<[RecordZone], CloudKitError>)
-    /// A page of the Query tab's results: `page` is its index, nil for the first page of a
-    /// fresh run.
-    case queryPage(job: Int, Result<QueryResultsPage, CloudKitError>, page: Int?, milliseconds: Int)
-    case filterChecked(generation: Int, FilterCheck)
-    case fetchProgress(job: Int, done: Int, total: Int)
-    case fetchFinished(job: Int, Result<[FetchRow], CloudKitError>, milliseconds: Int)
-    /// One or more pages of a playback: `count` events (the list gets `events`, which stops
-    /// growing past what the tab keeps), `pages` pages, and the token after the last.
-    case changesPage(job: Int, events: [ChangeEvent], count: Int, pages: Int, token: String, moreComing: Bool, elapsed: Double)
-    case changesFailed(job: Int, CloudKitError)
-    case databaseChanges(job: Int, Result<DatabaseChangesSummary, CloudKitError>)
-    case tokenTaken(job: Int, Result<String, CloudKitError>, database: Bool)
-    case recordLoaded(job: Int, Result<Record, CloudKitError>, purpose: RecordLoadPurpose)
-    case saveFinished(job: Int, Result<Record, CloudKitError>, isNew: Bool)
-    case deleteFinished(job: Int, Result<[RecordID], CloudKitError>, recordID: RecordID)
     case themeLoaded(name: String, Result<Theme, ThemeError>)
-    case subscriptionsLoaded(job: Int, Result<[Subscription], CloudKitError>)
-    case subscriptionSaved(job: Int, Result<Subscription, CloudKitError>)
-    case subscriptionDeleted(job: Int, Result<String, CloudKitError>)
-    /// New notifications from the panel's poll (`catchUp`: the ones that were there before it started).
-    case notificationsArrived(job: Int, [CloudNotification], catchUp: Bool)
-    case notificationsFailed(job: Int, CloudKitError)
-    case schemaExported(job: Int, Result<String, CloudKitError>)
-    case schemaDiffed(job: Int, Result<SchemaDiffSnapshot, CloudKitError>)
     case usersLoaded(job: Int, Result<[StoreUser], CloudKitError>)
-    /// Requests the server logged since the last poll.
-    case requestsLogged(job: Int, Result<[RequestLogEntry], CloudKitError>)
-    /// Records per type of a zone, for the Zones tab's bars.
-    case zoneTypeCountsLoaded(ZoneID, scope: DatabaseScope, Result<[String: Int], CloudKitError>)
-    /// The shares the acting user owns and accepted (`done`: what a change just did).
-    case sharesLoaded(job: Int, Result<SharesSnapshot, CloudKitError>, done: String?)
-    /// Where a record stands with sharing, for its inspector (nil: in no share).
-    case shareStatusLoaded(RecordID, String?)
-    /// The fault plan and the firings since the last poll.
-    case faultsPolled(job: Int, Result<FaultsSnapshot, CloudKitError>)
-    /// A fault was added or removed (what it did, for the status line).
-    case faultsChanged(job: Int, Result<String, CloudKitError>)
-    case historyCompacted(job: Int, Result<HistoryCompaction, CloudKitError>)
-    /// Records written by an export so far (`total` when known).
-    case exportProgress(job: Int, written: Int, total: Int?)
-    case exportFinished(job: Int, Result<ExportSummary, CloudKitError>)
-    case matchesCounting(job: Int, countedSoFar: Int)
-    /// The Query tab's result walked: records so far, and at the end every page's cursor and size.
-    case resultMapping(job: Int, countedSoFar: Int)
-    case tailLoaded(job: Int, Result<[Record], CloudKitError>)
-    case resultMapped(job: Int, Result<[ResultPage], CloudKitError>)
-    case matchesCounted(job: Int, Result<Int, CloudKitError>)
-    /// A batch of a bulk delete went: how many so far, and the records of the batch (for undo).
-    case bulkDeleteProgress(job: Int, deleted: Int, records: [Record])
-    /// A change this dashboard made, for undo.
-    case undoable(UndoEntry)
-    case undoFinished(job: Int, redo: Bool, Result<(UndoEntry, String), CloudKitError>)
-    case bulkDeleteFinished(job: Int, Result<Int, CloudKitError>)
-    /// A bulk delete stopped by Esc, once the batch under way when Esc came has ended: how many
-    /// records it deleted in all.
-    case bulkDeleteStopped(job: Int, deleted: Int)
-    /// The zone's oldest token that still plays back, and whether the history was compacted.
-    case oldestTokenLoaded(ZoneID, Result<(token: String, compacted: Bool), CloudKitError>)
-    case activityLoaded(ZoneID, Result<[Int], CloudKitError>)
-    case histogramLoaded(job: Int, Result<ValueHistogram, CloudKitError>)
     case jobEnded(job: Int)
+
+    // Each tab's (and feature's) results, in its own type.
+    case query(QueryMessage)
+    case fetch(FetchMessage)
+    case changes(ChangesMessage)
+    case zones(ZonesMessage)
+    case schema(SchemaMessage)
+    case subscriptions(SubscriptionsMessage)
+    case sharing(SharingMessage)
+    case logs(LogsMessage)
+    case faults(FaultsMessage)
+    case export(ExportMessage)
+    case undo(UndoMessage)
+    case record(RecordMessage)
 }
 
 /// What a fetched single record is for.

@@ -143,9 +143,9 @@ enum ChangesTab {
     }
 
     /// The Changes tab's playback pages, database changes, tokens, and the zone's activity and oldest token.
-    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receive(_ state: inout DashboardState, _ message: ChangesMessage) -> [Effect] {
         switch message {
-        case .changesPage(let job, let events, let count, let pages, let token, let moreComing, let elapsed):
+        case .page(let job, let events, let count, let pages, let token, let moreComing, let elapsed):
             guard state.changes.job == job else { return [] }
             let room = max(0, ChangesTabState.maximumKept - state.changes.events.count)
             state.changes.events += events.prefix(room)
@@ -165,14 +165,14 @@ enum ChangesTab {
             state.changes.list.clamp(count: state.changes.events.count, visible: Layout.changesRows(state.size))
             return []
 
-        case .changesFailed(let job, let error):
+        case .failed(let job, let error):
             guard state.changes.job == job else { return [] }
             state.endJob(job)
             state.changes.job = nil
             state.status = .error(error)
             return []
 
-        case .databaseChanges(let job, let result):
+        case .database(let job, let result):
             guard state.job(job) != nil else { return [] }
             state.endJob(job)
             switch result {
@@ -186,7 +186,7 @@ enum ChangesTab {
             }
             return []
 
-        case .tokenTaken(let job, let result, let database):
+        case .token(let job, let result, let database):
             guard state.job(job) != nil else { return [] }
             state.endJob(job)
             switch result {
@@ -208,15 +208,12 @@ enum ChangesTab {
             }
             return []
 
-        case .activityLoaded(let zone, let result):
+        case .activity(let zone, let result):
             if case .success(let counts) = result, zone == state.zone { state.changes.activity = (zone, counts) }
             return []
 
-        case .oldestTokenLoaded(let zone, let result):
+        case .oldestToken(let zone, let result):
             if case .success(let loaded) = result, zone == state.zone { state.changes.oldestValidToken = (zone, loaded.token, loaded.compacted) }
-            return []
-
-        default:
             return []
         }
     }

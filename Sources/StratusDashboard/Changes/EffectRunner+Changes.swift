@@ -30,8 +30,8 @@ extension EffectRunner {
                     pendingPages += 1
                     if isCancelled(job) { return }
                     if !page.moreComing || ContinuousClock.now - lastPost >= .milliseconds(50) || sent == 0 {
-                        post(.changesPage(job: job, events: pending, count: pendingCount, pages: pendingPages, token: page.changeToken,
-                                          moreComing: page.moreComing, elapsed: EffectRunner.seconds(since: started)))
+                        post(.changes(.page(job: job, events: pending, count: pendingCount, pages: pendingPages, token: page.changeToken,
+                                          moreComing: page.moreComing, elapsed: EffectRunner.seconds(since: started))))
                         sent += pending.count
                         pending = []
                         pendingCount = 0
@@ -41,11 +41,11 @@ extension EffectRunner {
                     if !page.moreComing { return }
                 }
             } catch {
-                post(.changesFailed(job: job, EffectRunner.cloudKitError(error)))
+                post(.changes(.failed(job: job, EffectRunner.cloudKitError(error))))
             }
 
         case .databaseChanges(let job, let scope, let since):
-            post(.databaseChanges(job: job, capture {
+            post(.changes(.database(job: job, capture {
                 var token = since
                 var events: [ZoneChangeEvent] = []
                 while true {
@@ -57,13 +57,13 @@ extension EffectRunner {
                     token = page.changeToken
                     if !page.moreComing { return DatabaseChangesSummary(events: events, token: page.changeToken) }
                 }
-            }))
+            })))
 
         case .currentToken(let job, let zone, let scope):
             if let zone {
-                post(.tokenTaken(job: job, capture { try database(scope).currentToken(for: zone) }, database: false))
+                post(.changes(.token(job: job, capture { try database(scope).currentToken(for: zone) }, database: false)))
             } else {
-                post(.tokenTaken(job: job, capture { try database(scope).currentDatabaseToken() }, database: true))
+                post(.changes(.token(job: job, capture { try database(scope).currentDatabaseToken() }, database: true)))
             }
 
         default:

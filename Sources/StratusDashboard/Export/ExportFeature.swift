@@ -56,6 +56,13 @@ enum ExportFeature {
         return [.exportResult(job: job, export, path: path)]
     }
 
+    static func receive(_ state: inout DashboardState, _ message: ExportMessage) -> [Effect] {
+        switch message {
+        case .progress(let job, let written, let total): return exportProgressed(&state, job: job, written: written, total: total)
+        case .finished(let job, let result): return exportFinished(&state, job: job, result)
+        }
+    }
+
     static func exportProgressed(_ state: inout DashboardState, job: Int, written: Int, total: Int?) -> [Effect] {
         guard let index = state.jobs.firstIndex(where: { $0.id == job }) else { return [] }
         let name = exportTarget(ofLabel: state.jobs[index].label)

@@ -15,25 +15,25 @@ extension EffectRunner {
                 last = next
             }
         case .addFault(let job, let fault):
-            post(.faultsChanged(job: job, capture {
+            post(.faults(.changed(job: job, capture {
                 let added = try localStore().addFault(fault)
                 return "Added fault #\(added.id): \(added.summary)."
-            }))
+            })))
         case .removeFaults(let job, let id):
-            post(.faultsChanged(job: job, capture {
+            post(.faults(.changed(job: job, capture {
                 let removed = try localStore().clearFaults(id: id)
                 return id.map { "Removed fault #\($0)." } ?? "Removed \(removed) fault\(removed == 1 ? "" : "s"); every call behaves again."
-            }))
+            })))
         case .compactHistory(let job, let zone, let scope, let before, let keep):
-            post(.historyCompacted(job: job, capture {
+            post(.faults(.historyCompacted(job: job, capture {
                 try database(scope).compactHistory(inZoneWith: zone, before: before, keeping: keep)
-            }))
+            })))
         case .loadOldestToken(let zone, let scope):
-            post(.oldestTokenLoaded(zone, capture {
+            post(.changes(.oldestToken(zone, capture {
                 let start = try database(scope).historyStart(for: zone)
                 return (start.oldestValidToken, start.compactedSequence > 0)
-            }))
-            post(.activityLoaded(zone, capture { try database(scope).changeActivity(inZoneWith: zone, buckets: ChangesTabView.activityBuckets) }))
+            })))
+            post(.changes(.activity(zone, capture { try database(scope).changeActivity(inZoneWith: zone, buckets: ChangesTabView.activityBuckets) })))
         default:
             break
         }
@@ -46,10 +46,10 @@ extension EffectRunner {
             let local = try localStore()
             let faults = try local.faults()
             let events = try local.faultEvents(after: afterEventID, limit: FaultsTabState.maximumEvents)
-            post(.faultsPolled(job: job, .success(FaultsSnapshot(faults: faults, events: events))))
+            post(.faults(.polled(job: job, .success(FaultsSnapshot(faults: faults, events: events)))))
             return events.last?.id ?? afterEventID ?? 0
         } catch {
-            post(.faultsPolled(job: job, .failure(EffectRunner.cloudKitError(error))))
+            post(.faults(.polled(job: job, .failure(EffectRunner.cloudKitError(error)))))
             return nil
         }
     }

@@ -20,6 +20,14 @@ enum FaultsTab {
         return [.cancel(job: job)]
     }
 
+    static func receive(_ state: inout DashboardState, _ message: FaultsMessage) -> [Effect] {
+        switch message {
+        case .polled(let job, let result): return faultsPolled(&state, job: job, result)
+        case .changed(let job, let result): return faultsChanged(&state, job: job, result)
+        case .historyCompacted(let job, let result): return historyCompacted(&state, job: job, result)
+        }
+    }
+
     static func faultsPolled(_ state: inout DashboardState, job: Int, _ result: Result<FaultsSnapshot, CloudKitError>) -> [Effect] {
         guard state.faults.watchJob == job else { return [] }
         switch result {

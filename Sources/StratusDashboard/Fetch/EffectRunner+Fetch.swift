@@ -20,11 +20,11 @@ extension EffectRunner {
                         case .failure(let error): rows.append(FetchRow(recordName: fetched.recordID.recordName, error: error))
                         }
                     }
-                    post(.fetchProgress(job: job, done: rows.count, total: names.count))
+                    post(.fetch(.progress(job: job, done: rows.count, total: names.count)))
                 }
-                post(.fetchFinished(job: job, .success(rows), milliseconds: EffectRunner.milliseconds(since: started)))
+                post(.fetch(.finished(job: job, .success(rows), milliseconds: EffectRunner.milliseconds(since: started))))
             } catch {
-                post(.fetchFinished(job: job, .failure(EffectRunner.cloudKitError(error)), milliseconds: EffectRunner.milliseconds(since: started)))
+                post(.fetch(.finished(job: job, .failure(EffectRunner.cloudKitError(error)), milliseconds: EffectRunner.milliseconds(since: started))))
             }
 
         default:

@@ -51,15 +51,15 @@ enum FetchTab {
     }
 
     /// The Fetch tab's progress and the records fetched.
-    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receive(_ state: inout DashboardState, _ message: FetchMessage) -> [Effect] {
         switch message {
-        case .fetchProgress(let job, let done, let total):
+        case .progress(let job, let done, let total):
             guard state.fetch.job == job else { return [] }
             state.fetch.done = done
             state.fetch.total = total
             return []
 
-        case .fetchFinished(let job, let result, let milliseconds):
+        case .finished(let job, let result, let milliseconds):
             guard state.fetch.job == job else { return [] }
             state.endJob(job)
             state.fetch.job = nil
@@ -74,9 +74,6 @@ enum FetchTab {
             case .failure(let error):
                 state.status = .error(error)
             }
-            return []
-
-        default:
             return []
         }
     }

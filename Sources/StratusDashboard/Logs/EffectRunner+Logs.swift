@@ -26,10 +26,10 @@ extension EffectRunner {
     func pollRequestLog(job: Int, afterID: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
         do {
             let entries = try localStore().requestLog(after: afterID, limit: afterID == nil ? 200 : 1000)
-            if !entries.isEmpty { post(.requestsLogged(job: job, .success(entries))) }
+            if !entries.isEmpty { post(.logs(.requestsLogged(job: job, .success(entries)))) }
             return entries.last?.id ?? afterID ?? 0
         } catch {
-            post(.requestsLogged(job: job, .failure(EffectRunner.cloudKitError(error))))
+            post(.logs(.requestsLogged(job: job, .failure(EffectRunner.cloudKitError(error)))))
             return nil
         }
     }

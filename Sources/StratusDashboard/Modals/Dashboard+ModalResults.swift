@@ -4,9 +4,9 @@ import StratusCloud
 
 extension Dashboard {
     /// Results for the dialogs: a record loaded for the inspector or the form, a save, a delete.
-    static func receiveModals(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receiveModals(_ state: inout DashboardState, _ message: RecordMessage) -> [Effect] {
         switch message {
-        case .recordLoaded(let job, let result, let purpose):
+        case .loaded(let job, let result, let purpose):
             guard state.job(job) != nil else { return [] }
             state.endJob(job)
             switch result {
@@ -32,12 +32,12 @@ extension Dashboard {
             }
             return []
 
-        case .saveFinished(let job, let result, let isNew):
+        case .saved(let job, let result, let isNew):
             guard state.job(job) != nil else { return [] }
             state.endJob(job)
             return RecordForm.saveFinished(&state, job: job, result: result, isNew: isNew)
 
-        case .deleteFinished(let job, let result, let recordID):
+        case .deleted(let job, let result, let recordID):
             guard state.job(job) != nil else { return [] }
             state.endJob(job)
             switch result {
@@ -56,9 +56,6 @@ extension Dashboard {
             case .failure(let error):
                 state.status = .error(error)
             }
-            return []
-
-        default:
             return []
         }
     }

@@ -11,12 +11,12 @@ extension EffectRunner {
             let check = filter.trimmingCharacters(in: .whitespaces).isEmpty
                 ? FilterCheck.valid(canonical: "TRUEPREDICATE")
                 : services.queryRunner.check(filter: filter, arguments: arguments, recordType: recordType)
-            post(.filterChecked(generation: generation, check))
+            post(.query(.filterChecked(generation: generation, check)))
 
         case .loadRecord(let job, let recordID, let scope, let purpose):
             let result = capture { try database(scope).record(for: recordID) }
             guard !isCancelled(job) else { return }
-            post(.recordLoaded(job: job, result, purpose: purpose))
+            post(.record(.loaded(job: job, result, purpose: purpose)))
 
         case .save(let job, let record, let policy, let scope, let isNew):
             // The record as it was, so the save can be undone.
@@ -25,8 +25,8 @@ extension EffectRunner {
                 let result = try database(scope).modifyRecords(saving: [record], savePolicy: policy)
                 return try result.saveResults[0].result.get()
             }
-            if case .success(let saved) = result { post(.undoable(UndoEntry(change: .save(before: before, after: saved), scope: scope, job: job))) }
-            post(.saveFinished(job: job, result, isNew: isNew))
+            if case .success(let saved) = result { post(.undo(.undoable(UndoEntry(change: .save(before: before, after: saved), scope: scope, job: job)))) }
+            post(.record(.saved(job: job, result, isNew: isNew)))
 
         case .delete(let job, let recordID, let scope):
             // The whole record, so the delete can be undone.
@@ -40,10 +40,10 @@ extension EffectRunner {
             // after the record it points at.
             if case .success(let done) = result, let before {
                 let taken = [before] + done.cascadeDeletedRecords
-                post(.undoable(UndoEntry(change: .delete(taken, complete: done.cascadeDeletedRecords.count == done.cascadeDeletedRecordIDs.count),
-                                         scope: scope, job: job)))
+                post(.undo(.undoable(UndoEntry(change: .delete(taken, complete: done.cascadeDeletedRecords.count == done.cascadeDeletedRecordIDs.count),
+                                         scope: scope, job: job))))
             }
-            post(.deleteFinished(job: job, result.map(\.cascadeDeletedRecordIDs), recordID: recordID))
+            post(.record(.deleted(job: job, result.map(\.cascadeDeletedRecordIDs), recordID: recordID)))
 
         default:
             break

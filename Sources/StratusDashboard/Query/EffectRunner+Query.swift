@@ -8,17 +8,17 @@ extension EffectRunner {
     func executeQuery(_ effect: Effect, started: ContinuousClock.Instant, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
         case .loadRecordCounts(let job, let zone, let scope):
-            post(.recordCountsLoaded(job: job, capture { try database(scope).recordCountsByType(inZoneWith: zone) }))
+            post(.query(.recordCounts(job: job, capture { try database(scope).recordCountsByType(inZoneWith: zone) })))
 
         case .runQuery(let job, let request, let zone, let scope):
             let result = capture { try services.queryRunner.run(request, zone: zone, scope: scope) }
             guard !isCancelled(job) else { return }
-            post(.queryPage(job: job, result, page: nil, milliseconds: EffectRunner.milliseconds(since: started)))
+            post(.query(.page(job: job, result, page: nil, milliseconds: EffectRunner.milliseconds(since: started))))
 
         case .loadTail(let job, let request, let zone, let scope):
             let result = capture { try services.queryRunner.last(request, zone: zone, scope: scope) }
             guard !isCancelled(job) else { return }
-            post(.tailLoaded(job: job, result))
+            post(.query(.tail(job: job, result)))
 
         case .queryPage(let job, let page, let cursor, let request, let zone, let scope):
             let result = capture {
@@ -26,7 +26,7 @@ extension EffectRunner {
                 return try services.queryRunner.run(request, zone: zone, scope: scope)
             }
             guard !isCancelled(job) else { return }
-            post(.queryPage(job: job, result, page: page, milliseconds: EffectRunner.milliseconds(since: started)))
+            post(.query(.page(job: job, result, page: page, milliseconds: EffectRunner.milliseconds(since: started))))
 
         case .mapResult(let job, let request, let cursor, let firstPageCount, let zone, let scope):
             mapResult(job: job, request, after: cursor, firstPageCount: firstPageCount, zone: zone, scope: scope, post: post)

@@ -4,9 +4,11 @@ import StratusModel
 
 extension QueryTab {
     /// The Query tab's results: its record counts, pages, the count and tail of the whole result, and the work done over it.
-    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receive(_ state: inout DashboardState, _ message: QueryMessage) -> [Effect] {
         switch message {
-        case .recordCountsLoaded(let job, let result):
+        case .filterChecked(let generation, let check):
+            return FilterEditor.filterChecked(&state, generation: generation, check)
+        case .recordCounts(let job, let result):
             guard state.query.recordCountsJob == job else { return [] }
             state.endJob(job)
             state.query.recordCountsJob = nil
@@ -30,7 +32,7 @@ extension QueryTab {
             }
             return state.query.recordType == nil ? [] : runQuery(&state)
 
-        case .queryPage(let job, let result, let index, let milliseconds):
+        case .page(let job, let result, let index, let milliseconds):
             guard state.query.loadingJob == job else { return [] }
             state.endJob(job)
             state.query.loadingJob = nil
@@ -72,21 +74,21 @@ extension QueryTab {
             }
             return []
 
-        case .resultMapping(let job, let count):
+        case .mapping(let job, let count):
             guard state.query.mapJob == job else { return [] }
             state.query.countedSoFar = count
             return []
 
-        case .tailLoaded(let job, let result):
+        case .tail(let job, let result):
             return tailLoaded(&state, job: job, result)
 
-        case .resultMapped(let job, let result):
+        case .mapped(let job, let result):
             return resultMapped(&state, job: job, result)
 
-        case .matchesCounting(let job, let count):
+        case .counting(let job, let count):
             return BulkDeleteFeature.matchesCounting(&state, job: job, count)
 
-        case .matchesCounted(let job, let result):
+        case .counted(let job, let result):
             return BulkDeleteFeature.matchesCounted(&state, job: job, result)
 
         case .bulkDeleteProgress(let job, let deleted, let records):
@@ -98,11 +100,8 @@ extension QueryTab {
         case .bulkDeleteStopped(let job, let deleted):
             return BulkDeleteFeature.bulkDeleteStopped(&state, job: job, deleted: deleted)
 
-        case .histogramLoaded(let job, let result):
+        case .histogram(let job, let result):
             return HistogramFeature.histogramLoaded(&state, job: job, result)
-
-        default:
-            return []
         }
     }
 

@@ -9,16 +9,16 @@ extension EffectRunner {
     func executeSchema(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
         case .loadSchema(let job):
-            post(.schemaLoaded(job: job, capture {
+            post(.schema(.loaded(job: job, capture {
                 let document = try? services.cloud.exportSchema()
                 var grants: [String: [GrantDeclaration]] = [:]
                 for type in document?.recordTypes ?? [] where !type.grants.isEmpty { grants[type.name] = type.grants }
                 return SchemaSnapshot(types: try services.cloud.recordTypes(), environment: try services.cloud.environment(),
                                       roles: document?.roles ?? [], grants: grants)
-            }))
+            })))
 
         case .diffSchema(let job, let path):
-            post(.schemaDiffed(job: job, capture {
+            post(.schema(.diffed(job: job, capture {
                 guard let data = FileManager.default.contents(atPath: path) else {
                     throw CloudKitError(.invalidArguments, "Cannot read \(path).")
                 }
@@ -34,10 +34,10 @@ extension EffectRunner {
                     }
                 }
                 return SchemaDiffSnapshot(path: path, changes: SchemaDiff(from: file, to: try services.cloud.exportSchema()).changes)
-            }))
+            })))
 
         case .exportSchema(let job, let path):
-            post(.schemaExported(job: job, capture {
+            post(.schema(.exported(job: job, capture {
                 let text = try services.cloud.exportSchema().text
                 do {
                     try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -45,7 +45,7 @@ extension EffectRunner {
                     throw CloudKitError(.invalidArguments, "Could not write \(path): \(error.localizedDescription)")
                 }
                 return path
-            }))
+            })))
 
         default:
             break

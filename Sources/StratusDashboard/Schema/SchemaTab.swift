@@ -48,9 +48,9 @@ enum SchemaTab {
 
     /// The schema, loaded when the dashboard starts and on demand; a diff against a file or
     /// another store; an export.
-    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receive(_ state: inout DashboardState, _ message: SchemaMessage) -> [Effect] {
         switch message {
-        case .schemaLoaded(let job, let result):
+        case .loaded(let job, let result):
             state.endJob(job)
             switch result {
             case .success(let snapshot):
@@ -73,7 +73,7 @@ enum SchemaTab {
             }
             return []
 
-        case .schemaDiffed(let job, let result):
+        case .diffed(let job, let result):
             state.endJob(job)
             switch result {
             case .success(let diff):
@@ -87,15 +87,12 @@ enum SchemaTab {
             }
             return []
 
-        case .schemaExported(let job, let result):
+        case .exported(let job, let result):
             state.endJob(job)
             switch result {
             case .success(let path): state.status = StatusMessage("Exported the schema to \(path).", kind: .success)
             case .failure(let error): state.status = .error(error)
             }
-            return []
-
-        default:
             return []
         }
     }

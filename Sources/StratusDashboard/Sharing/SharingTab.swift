@@ -60,6 +60,13 @@ enum SharingTab {
         }
     }
 
+    static func receive(_ state: inout DashboardState, _ message: SharingMessage) -> [Effect] {
+        switch message {
+        case .shares(let job, let result, let done): return sharesLoaded(&state, job: job, result, done: done)
+        case .shareStatus(let recordID, let note): return shareStatusLoaded(&state, recordID, note)
+        }
+    }
+
     static func sharesLoaded(_ state: inout DashboardState, job: Int, _ result: Result<SharesSnapshot, CloudKitError>, done: String?) -> [Effect] {
         guard state.job(job) != nil else { return [] }
         state.endJob(job)

@@ -9,16 +9,16 @@ extension EffectRunner {
     func executeSubscriptions(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
         case .loadSubscriptions(let job, let scope):
-            post(.subscriptionsLoaded(job: job, capture { try database(scope).allSubscriptions() }))
+            post(.subscriptions(.loaded(job: job, capture { try database(scope).allSubscriptions() })))
 
         case .saveSubscription(let job, let subscription, let scope):
-            post(.subscriptionSaved(job: job, capture { try database(scope).save(subscription) }))
+            post(.subscriptions(.saved(job: job, capture { try database(scope).save(subscription) })))
 
         case .deleteSubscription(let job, let subscriptionID, let scope):
-            post(.subscriptionDeleted(job: job, capture {
+            post(.subscriptions(.deleted(job: job, capture {
                 try database(scope).deleteSubscription(withID: subscriptionID)
                 return subscriptionID
-            }))
+            })))
 
         case .watchNotifications(let job, let scope, let afterSequence):
             watchNotifications(job: job, scope: scope, afterSequence: afterSequence, post: post)
@@ -59,17 +59,17 @@ extension EffectRunner {
                     kept = Array((kept + page).suffix(SubscriptionsTabState.maximumKept))
                     if page.count < limit { break }
                 }
-                post(.notificationsArrived(job: job, kept, catchUp: true))
+                post(.subscriptions(.notificationsArrived(job: job, kept, catchUp: true)))
                 return sequence
             }
             let page = try database.notifications(afterSequence: sequence, limit: limit)
             if let last = page.last {
                 sequence = last.sequence
-                post(.notificationsArrived(job: job, page, catchUp: false))
+                post(.subscriptions(.notificationsArrived(job: job, page, catchUp: false)))
             }
             return sequence
         } catch {
-            post(.notificationsFailed(job: job, EffectRunner.cloudKitError(error)))
+            post(.subscriptions(.notificationsFailed(job: job, EffectRunner.cloudKitError(error))))
             return nil
         }
     }

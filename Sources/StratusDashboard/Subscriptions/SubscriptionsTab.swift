@@ -264,9 +264,9 @@ enum SubscriptionsTab {
 
     // MARK: - Results
 
-    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receive(_ state: inout DashboardState, _ message: SubscriptionsMessage) -> [Effect] {
         switch message {
-        case .subscriptionsLoaded(let job, let result):
+        case .loaded(let job, let result):
             guard state.job(job) != nil else { return [] }
             state.endJob(job)
             switch result {
@@ -275,7 +275,7 @@ enum SubscriptionsTab {
             case .failure(let error):
                 state.status = .error(error)
             }
-        case .subscriptionSaved(let job, let result):
+        case .saved(let job, let result):
             state.endJob(job)
             switch result {
             case .success(let subscription):
@@ -296,7 +296,7 @@ enum SubscriptionsTab {
                 }
                 state.status = .error(error)
             }
-        case .subscriptionDeleted(let job, let result):
+        case .deleted(let job, let result):
             state.endJob(job)
             switch result {
             case .success(let id):
@@ -318,8 +318,6 @@ enum SubscriptionsTab {
             state.subscriptions.watchJob = nil
             state.subscriptions.watchError = "\(error.code.name): \(error.message)"
             state.status = .error(error)
-        default:
-            break
         }
         return []
     }

@@ -39,17 +39,14 @@ enum UndoFeature {
     }
 
     /// Undo entries as writes finish, and undo and redo themselves.
-    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receive(_ state: inout DashboardState, _ message: UndoMessage) -> [Effect] {
         switch message {
         case .undoable(let entry):
             state.undo.record(entry)
             return []
 
-        case .undoFinished(let job, let redo, let result):
+        case .finished(let job, let redo, let result):
             return undoFinished(&state, job: job, redo: redo, result)
-
-        default:
-            return []
         }
     }
 }

@@ -7,22 +7,22 @@ extension EffectRunner {
     func executeZones(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
         case .loadZones(let job, let scope):
-            post(.zonesLoaded(job: job, scope: scope, capture { try database(scope).allRecordZones() }))
+            post(.zones(.loaded(job: job, scope: scope, capture { try database(scope).allRecordZones() })))
 
         case .createZone(let job, let zone, let scope):
-            post(.zoneSaved(job: job, zone, capture {
+            post(.zones(.saved(job: job, zone, capture {
                 try database(scope).modifyRecordZones(saving: [zone])
                 return try database(scope).allRecordZones()
-            }))
+            })))
 
         case .deleteZone(let job, let zone, let scope):
-            post(.zoneDeleted(job: job, zone, capture {
+            post(.zones(.deleted(job: job, zone, capture {
                 try database(scope).modifyRecordZones(deleting: [zone])
                 return try database(scope).allRecordZones()
-            }))
+            })))
 
         case .loadZoneTypeCounts(let zone, let scope):
-            post(.zoneTypeCountsLoaded(zone, scope: scope, capture { try database(scope).recordCountsByType(inZoneWith: zone) }))
+            post(.zones(.typeCounts(zone, scope: scope, capture { try database(scope).recordCountsByType(inZoneWith: zone) })))
 
         default:
             break

@@ -72,9 +72,9 @@ enum ZonesTab {
 
     /// A zone made or deleted: the list shows the database's zones after it; a deleted current
     /// zone gives way to the default zone.
-    static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func receive(_ state: inout DashboardState, _ message: ZonesMessage) -> [Effect] {
         switch message {
-        case .zoneSaved(let job, let zoneID, let result):
+        case .saved(let job, let zoneID, let result):
             guard state.job(job) != nil else { return [] }
             state.endJob(job)
             switch result {
@@ -88,7 +88,7 @@ enum ZonesTab {
             }
             return []
 
-        case .zoneDeleted(let job, let zoneID, let result):
+        case .deleted(let job, let zoneID, let result):
             guard state.job(job) != nil else { return [] }
             state.endJob(job)
             switch result {
@@ -110,7 +110,7 @@ enum ZonesTab {
             }
             return []
 
-        case .zonesLoaded(let job, let scope, let result):
+        case .loaded(let job, let scope, let result):
             state.endJob(job)
             guard scope == state.scope else { return [] }
             switch result {
@@ -128,13 +128,10 @@ enum ZonesTab {
             }
             return []
 
-        case .zoneTypeCountsLoaded(let zone, let scope, let result):
+        case .typeCounts(let zone, let scope, let result):
             state.zonesTab.typeCountsPending.remove(zone)
             guard scope == state.scope, case .success(let counts) = result else { return [] }
             state.zonesTab.typeCounts[zone] = counts
-            return []
-
-        default:
             return []
         }
     }
