@@ -169,9 +169,9 @@ import StratusCKWS
         #expect(before > 3 * CloudDatabase.maximumBatchSize)
         harness.autoRun = false
         harness.press(.ctrl("x"), .char("y"))
-        let effect = try #require(harness.pending.first { if case .bulkDelete = $0 { return true }; return false })
+        let effect = try #require(harness.pending.first { if case .query(.bulkDelete) = $0 { return true }; return false })
         harness.pending = []
-        guard case .bulkDelete(let job, _, _, _) = effect else { return }
+        guard case .query(.bulkDelete(let job, _, _, _)) = effect else { return }
         // The first batch's progress reaches the screen; Esc comes while the second is deleted,
         // so the runner learns of it only after that batch (at its second progress).
         let box = LockedValue<[DashboardMessage]>([])

@@ -8,7 +8,7 @@ import Testing
 /// the filter when it passes, and typing after Enter takes that back.
 @Suite struct FilterCheckTimingTests {
     @Test func theCheckIsNotRunOnTheKeystroke() {
-        #expect(!Effect.checkFilter(generation: 1, filter: "nights > 3", arguments: [], recordType: "Trip").isImmediate)
+        #expect(!Effect.query(.checkFilter(generation: 1, filter: "nights > 3", arguments: [], recordType: "Trip")).isImmediate)
     }
 
     @Test func enterBeforeTheCheckAppliesTheFilterWhenTheCheckPasses() throws {
@@ -68,7 +68,7 @@ import Testing
             Issue.record("no filter editor")
             return
         }
-        #expect(late.contains { if case .checkFilter = $0 { return true }; return false })
+        #expect(late.contains { if case .query(.checkFilter) = $0 { return true }; return false })
         #expect(editor.text.text == "nights > 3")
         #expect(editor.check == checked.check, "the check shown is still the one of the text in the editor")
         harness.press(.enter)

@@ -282,7 +282,7 @@ import StratusCloud
         harness.send(.changes(.page(job: job, events: [], count: 0, pages: 1, token: "T2", moreComing: false, elapsed: 0.02)))
         #expect(harness.state.changes.token == "T1")
         // The runner stops at the next page: the effect posts nothing once cancelled.
-        let effect = Effect.playChanges(job: job, zone: ZoneID(zoneName: "Travel"), scope: .private, since: nil, desiredKeys: nil, pageSize: 10)
+        let effect = Effect.changes(.play(job: job, zone: ZoneID(zoneName: "Travel"), scope: .private, since: nil, desiredKeys: nil, pageSize: 10))
         let count = CountBox()
         harness.runner.execute(effect) { _ in count.add() }
         #expect(count.value == 0)

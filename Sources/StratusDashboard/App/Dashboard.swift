@@ -12,13 +12,13 @@ enum Dashboard {
     static func start(_ state: inout DashboardState) -> [Effect] {
         var effects = loadZones(&state) + loadUsers(&state)
         let schemaJob = state.startJob(.schema, "schema")
-        effects.append(.loadSchema(job: schemaJob))
+        effects.append(.schema(.load(job: schemaJob)))
         if state.query.recordType != nil {
             effects += QueryTab.runQuery(&state)
         } else {
             let job = state.startJob(.recordCounts, "records by type")
             state.query.recordCountsJob = job
-            effects.append(.loadRecordCounts(job: job, zone: state.zone, scope: state.scope))
+            effects.append(.query(.recordCounts(job: job, zone: state.zone, scope: state.scope)))
         }
         return effects
     }
@@ -260,7 +260,7 @@ enum Dashboard {
 
     static func loadZones(_ state: inout DashboardState) -> [Effect] {
         let job = state.startJob(.zones, "zones")
-        return [.loadZones(job: job, scope: state.scope)]
+        return [.zones(.load(job: job, scope: state.scope))]
     }
 
     static func openZonePicker(_ state: inout DashboardState) {
@@ -289,7 +289,7 @@ enum Dashboard {
         let job = state.startJob(.recordCounts, "records by type")
         state.query.recordCountsJob = job
         state.query.typeKeptOnZoneSwitch = state.query.recordType
-        return [.loadRecordCounts(job: job, zone: state.zone, scope: state.scope)]
+        return [.query(.recordCounts(job: job, zone: state.zone, scope: state.scope))]
     }
 
     /// Opening a database without a zone named: the zone in use when it holds records, else

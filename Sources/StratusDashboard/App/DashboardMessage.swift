@@ -77,71 +77,27 @@ struct DatabaseChangesSummary: Sendable {
 
 /// Work for the effect runner: engine calls, the clipboard, theme files, preferences.
 enum Effect: Sendable {
-    case loadZones(job: Int, scope: DatabaseScope)
-    case loadSchema(job: Int)
-    case loadRecordCounts(job: Int, zone: ZoneID, scope: DatabaseScope)
-    case createZone(job: Int, zone: ZoneID, scope: DatabaseScope)
-    case deleteZone(job: Int, zone: ZoneID, scope: DatabaseScope)
-    case runQuery(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
-    /// Page `page` of the results, from `cursor` (nil: the first page again).
-    case queryPage(job: Int, page: Int, cursor: String?, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
-    case checkFilter(generation: Int, filter: String, arguments: [String], recordType: String)
-    case fetch(job: Int, names: [String], desiredKeys: [String]?, zone: ZoneID, scope: DatabaseScope)
-    case playChanges(job: Int, zone: ZoneID, scope: DatabaseScope, since: String?, desiredKeys: [String]?, pageSize: Int,
-                     order: PlaybackOrder = .sequence)
-    case databaseChanges(job: Int, scope: DatabaseScope, since: String?)
-    case currentToken(job: Int, zone: ZoneID?, scope: DatabaseScope)
-    case loadRecord(job: Int, recordID: RecordID, scope: DatabaseScope, purpose: RecordLoadPurpose)
-    case save(job: Int, record: Record, policy: RecordSavePolicy, scope: DatabaseScope, isNew: Bool)
-    case delete(job: Int, recordID: RecordID, scope: DatabaseScope)
     case cancel(job: Int)
     case copy(String)
     case loadTheme(String)
     case savePreferences(DashboardPreferences)
-    case loadSubscriptions(job: Int, scope: DatabaseScope)
-    case saveSubscription(job: Int, subscription: Subscription, scope: DatabaseScope)
-    case deleteSubscription(job: Int, subscriptionID: String, scope: DatabaseScope)
-    /// Polls `notifications(afterSequence:)` every ``SubscriptionsTabState/pollInterval`` until
-    /// cancelled, as this dashboard's device; nil `afterSequence` first catches up with the
-    /// notifications already there.
-    case watchNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?)
-    case exportSchema(job: Int, path: String)
-    /// Compares the `.ckdb` file at `path` with the store's schema.
-    case diffSchema(job: Int, path: String)
     case loadUsers(job: Int)
-    /// Polls the store's request log every ``LogsTabState/pollInterval`` until cancelled.
-    case watchRequestLog(job: Int, afterID: Int64?)
-    case loadZoneTypeCounts(zone: ZoneID, scope: DatabaseScope)
-    case loadShares(job: Int)
-    /// Invites a user to a share (or changes their permission); nil `permission` removes them.
-    case changeParticipant(job: Int, url: String, user: String, permission: SharePermission?)
-    case loadShareStatus(RecordID, scope: DatabaseScope)
     /// Acts as another user (or no user) from now on.
     case actAs(Caller)
-    /// Polls the fault plan every ``FaultsTabState/pollInterval`` until cancelled.
-    case watchFaults(job: Int, afterEventID: Int64?)
-    case addFault(job: Int, Fault)
-    /// Removes one fault (nil: all).
-    case removeFaults(job: Int, id: Int64?)
-    case compactHistory(job: Int, zone: ZoneID, scope: DatabaseScope, before: String?, keep: Int?)
-    /// Where the zone's history starts (its oldest valid token), and how its changes spread
-    /// over time, for the Changes tab's line.
-    case loadOldestToken(zone: ZoneID, scope: DatabaseScope)
-    /// Writes the current result to `path` (JSON lines, or CSV for `.csv`).
-    case exportResult(job: Int, ResultExport, path: String)
-    /// Counts the records `request` matches (the whole result, without fields).
-    case countMatches(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
-    /// Walks the result of `request` after its first page (without fields), for the match
-    /// count and the cursors of its pages.
-    case mapResult(job: Int, request: QueryRequest, after: String, firstPageCount: Int, zone: ZoneID, scope: DatabaseScope)
-    /// The result's last page, read from its end.
-    case loadTail(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
-    /// Deletes every record `request` matches, in batches of 400, until cancelled.
-    case bulkDelete(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
-    /// Undoes (or redoes) a change this dashboard made.
-    case undo(job: Int, UndoEntry, redo: Bool)
-    /// Reads `field` over the result of `request` (up to ``ValueHistogram/sampleLimit`` records).
-    case loadHistogram(job: Int, request: QueryRequest, field: String, zone: ZoneID, scope: DatabaseScope)
+
+    // Each tab's (and feature's) work, in its own type.
+    case query(QueryEffect)
+    case fetch(FetchEffect)
+    case changes(ChangesEffect)
+    case zones(ZonesEffect)
+    case schema(SchemaEffect)
+    case subscriptions(SubscriptionsEffect)
+    case sharing(SharingEffect)
+    case logs(LogsEffect)
+    case faults(FaultsEffect)
+    case export(ExportEffect)
+    case undo(UndoEffect)
+    case record(RecordEffect)
 
     /// Effects the app runs on the UI thread at once (quick, and their result belongs to this
     /// keystroke's frame). Checking a filter is not one: it reads the schema through the

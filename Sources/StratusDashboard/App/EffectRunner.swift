@@ -67,30 +67,18 @@ public final class EffectRunner: Sendable {
     func execute(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
         let started = ContinuousClock.now
         switch effect {
-        case .loadRecordCounts, .runQuery, .loadTail, .queryPage, .mapResult, .countMatches, .bulkDelete, .loadHistogram:
-            executeQuery(effect, started: started, post: post)
-        case .fetch:
-            executeFetch(effect, started: started, post: post)
-        case .playChanges, .databaseChanges, .currentToken:
-            executeChanges(effect, started: started, post: post)
-        case .loadZones, .createZone, .deleteZone, .loadZoneTypeCounts:
-            executeZones(effect, post: post)
-        case .loadSchema, .diffSchema, .exportSchema:
-            executeSchema(effect, post: post)
-        case .loadSubscriptions, .saveSubscription, .deleteSubscription, .watchNotifications:
-            executeSubscriptions(effect, post: post)
-        case .loadShares, .changeParticipant, .loadShareStatus:
-            executeSharing(effect, post: post)
-        case .watchRequestLog:
-            executeLogs(effect, post: post)
-        case .watchFaults, .addFault, .removeFaults, .compactHistory, .loadOldestToken:
-            executeSyncLab(effect, post: post)
-        case .checkFilter, .loadRecord, .save, .delete:
-            executeModals(effect, post: post)
-        case .exportResult(let job, let export, let path):
-            exportResult(job: job, export, path: path, post: post)
-        case .undo(let job, let entry, let redo):
-            undo(job: job, entry, redo: redo, post: post)
+        case .query(let effect): executeQuery(effect, started: started, post: post)
+        case .fetch(let effect): executeFetch(effect, started: started, post: post)
+        case .changes(let effect): executeChanges(effect, started: started, post: post)
+        case .zones(let effect): executeZones(effect, post: post)
+        case .schema(let effect): executeSchema(effect, post: post)
+        case .subscriptions(let effect): executeSubscriptions(effect, post: post)
+        case .sharing(let effect): executeSharing(effect, post: post)
+        case .logs(let effect): executeLogs(effect, post: post)
+        case .faults(let effect): executeSyncLab(effect, post: post)
+        case .record(let effect): executeRecord(effect, post: post)
+        case .export(.write(let job, let export, let path)): exportResult(job: job, export, path: path, post: post)
+        case .undo(.run(let job, let entry, let redo)): undo(job: job, entry, redo: redo, post: post)
         case .cancel, .copy, .actAs, .loadUsers, .loadTheme, .savePreferences:
             executeApp(effect, post: post)
         }

@@ -16,7 +16,7 @@ enum ChangesTab {
                 hint: "empty plays back from the beginning; paste a token to start after it", text: state.changes.since)))
         case .currentToken:
             let job = state.startJob(.token, "current token")
-            return [.currentToken(job: job, zone: state.zone, scope: state.scope)]
+            return [.changes(.currentToken(job: job, zone: state.zone, scope: state.scope))]
         case .copy:
             guard let token = state.changes.token else {
                 state.status = StatusMessage("No token yet: r plays back changes, t takes the current token.", kind: .error)
@@ -77,8 +77,8 @@ enum ChangesTab {
                 return []
             }
             let job = state.startJob(.loadRecord, "record \(event.recordName)")
-            return [.loadRecord(job: job, recordID: RecordID(recordName: event.recordName, zoneID: state.zone), scope: state.scope,
-                                purpose: .openInspector)]
+            return [.record(.load(job: job, recordID: RecordID(recordName: event.recordName, zoneID: state.zone), scope: state.scope,
+                                purpose: .openInspector))]
         default:
             break
         }
@@ -99,9 +99,9 @@ enum ChangesTab {
         state.changes.elapsed = 0
         state.changes.list = ListCursor()
         let since = state.changes.since.trimmingCharacters(in: .whitespacesAndNewlines)
-        effects.append(.playChanges(job: job, zone: state.zone, scope: state.scope, since: since.isEmpty ? nil : since,
-                                    desiredKeys: state.changes.keys.desiredKeys, pageSize: state.changes.pageSize, order: state.changes.order))
-        effects.append(.loadOldestToken(zone: state.zone, scope: state.scope))
+        effects.append(.changes(.play(job: job, zone: state.zone, scope: state.scope, since: since.isEmpty ? nil : since,
+                                    desiredKeys: state.changes.keys.desiredKeys, pageSize: state.changes.pageSize, order: state.changes.order)))
+        effects.append(.faults(.oldestToken(zone: state.zone, scope: state.scope)))
         return effects
     }
 
@@ -110,14 +110,14 @@ enum ChangesTab {
         case .run:
             let job = state.startJob(.databaseChanges, "database changes")
             let since = state.changes.databaseSince.trimmingCharacters(in: .whitespacesAndNewlines)
-            return [.databaseChanges(job: job, scope: state.scope, since: since.isEmpty ? nil : since)]
+            return [.changes(.database(job: job, scope: state.scope, since: since.isEmpty ? nil : since))]
         case .editToken:
             state.modals.append(.textInput(TextInputState(
                 purpose: ChangesTokenEntry.database, title: "Database token (\(state.scope.name))",
                 hint: "empty lists every zone ever changed", text: state.changes.databaseSince)))
         case .currentToken:
             let job = state.startJob(.token, "current database token")
-            return [.currentToken(job: job, zone: nil, scope: state.scope)]
+            return [.changes(.currentToken(job: job, zone: nil, scope: state.scope))]
         case .copy:
             guard let token = state.changes.databaseToken else {
                 state.status = StatusMessage("No database token yet: r lists changes, t takes the current token.", kind: .error)

@@ -5,9 +5,9 @@ import StratusCloud
 /// The Changes tab's effects: playback, database changes, current tokens.
 extension EffectRunner {
     /// Plays changes back, reads database changes and takes current tokens.
-    func executeChanges(_ effect: Effect, started: ContinuousClock.Instant, post: @Sendable (DashboardMessage) -> Void) {
+    func executeChanges(_ effect: ChangesEffect, started: ContinuousClock.Instant, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .playChanges(let job, let zone, let scope, let since, let desiredKeys, let pageSize, let order):
+        case .play(let job, let zone, let scope, let since, let desiredKeys, let pageSize, let order):
             // Pages are posted together at most every 50 ms, and events only while the tab
             // still keeps them: a playback of millions of changes costs the screen little.
             var token = since
@@ -44,7 +44,7 @@ extension EffectRunner {
                 post(.changes(.failed(job: job, EffectRunner.cloudKitError(error))))
             }
 
-        case .databaseChanges(let job, let scope, let since):
+        case .database(let job, let scope, let since):
             post(.changes(.database(job: job, capture {
                 var token = since
                 var events: [ZoneChangeEvent] = []
@@ -65,9 +65,6 @@ extension EffectRunner {
             } else {
                 post(.changes(.token(job: job, capture { try database(scope).currentDatabaseToken() }, database: true)))
             }
-
-        default:
-            break
         }
     }
 

@@ -18,7 +18,7 @@ enum BulkDeleteFeature {
         }
         let job = state.startJob(.bulkDelete, "count \(request.recordType) records to delete")
         state.status = StatusMessage("Counting the \(request.recordType) records the filter matches… (Esc cancels)")
-        return [.countMatches(job: job, request: request, zone: state.zone, scope: state.scope)]
+        return [.query(.countMatches(job: job, request: request, zone: state.zone, scope: state.scope))]
     }
 
     static func matchesCounting(_ state: inout DashboardState, job: Int, _ count: Int) -> [Effect] {

@@ -18,6 +18,6 @@ struct BulkDeletion: ConfirmAction {
         let job = state.startJob(.bulkDelete, "delete \(count.formatted()) \(request.recordType) records")
         state.query.bulkDeleteTotal = count
         state.query.bulkDeleted = 0
-        return [.bulkDelete(job: job, request: request, zone: state.zone, scope: state.scope)]
+        return [.query(.bulkDelete(job: job, request: request, zone: state.zone, scope: state.scope))]
     }
 }

@@ -53,7 +53,7 @@ enum ExportFeature {
         let name = (path as NSString).lastPathComponent
         let job = state.startJob(.export, "export to \(name)")
         state.status = StatusMessage("Exporting to \(name)… (Esc cancels)")
-        return [.exportResult(job: job, export, path: path)]
+        return [.export(.write(job: job, export, path: path))]
     }
 
     static func receive(_ state: inout DashboardState, _ message: ExportMessage) -> [Effect] {

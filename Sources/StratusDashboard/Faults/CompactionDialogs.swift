@@ -22,6 +22,6 @@ struct Compaction: ConfirmAction {
     var keep: Int?
 
     func confirmed(in state: inout DashboardState) -> [Effect] {
-        [.compactHistory(job: state.startJob(.compact, "compact \(zone.zoneName)"), zone: zone, scope: state.scope, before: before, keep: keep)]
+        [.faults(.compactHistory(job: state.startJob(.compact, "compact \(zone.zoneName)"), zone: zone, scope: state.scope, before: before, keep: keep))]
     }
 }

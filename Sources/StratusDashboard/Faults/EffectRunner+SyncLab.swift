@@ -2,9 +2,9 @@ import Foundation
 
 /// The sync lab's effects: the fault plan (polled, added to, removed from) and compaction.
 extension EffectRunner {
-    func executeSyncLab(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+    func executeSyncLab(_ effect: FaultsEffect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .watchFaults(let job, let afterEventID):
+        case .watch(let job, let afterEventID):
             var last = afterEventID
             var first = true
             while !isCancelled(job) {
@@ -14,12 +14,12 @@ extension EffectRunner {
                 guard let next = pollFaults(job: job, afterEventID: last, post: post) else { return }
                 last = next
             }
-        case .addFault(let job, let fault):
+        case .add(let job, let fault):
             post(.faults(.changed(job: job, capture {
                 let added = try localStore().addFault(fault)
                 return "Added fault #\(added.id): \(added.summary)."
             })))
-        case .removeFaults(let job, let id):
+        case .remove(let job, let id):
             post(.faults(.changed(job: job, capture {
                 let removed = try localStore().clearFaults(id: id)
                 return id.map { "Removed fault #\($0)." } ?? "Removed \(removed) fault\(removed == 1 ? "" : "s"); every call behaves again."
@@ -28,14 +28,12 @@ extension EffectRunner {
             post(.faults(.historyCompacted(job: job, capture {
                 try database(scope).compactHistory(inZoneWith: zone, before: before, keeping: keep)
             })))
-        case .loadOldestToken(let zone, let scope):
+        case .oldestToken(let zone, let scope):
             post(.changes(.oldestToken(zone, capture {
                 let start = try database(scope).historyStart(for: zone)
                 return (start.oldestValidToken, start.compactedSequence > 0)
             })))
             post(.changes(.activity(zone, capture { try database(scope).changeActivity(inZoneWith: zone, buckets: ChangesTabView.activityBuckets) })))
-        default:
-            break
         }
     }
 

@@ -22,7 +22,7 @@ struct FaultOptionsEntry: TextInputPurpose {
 
     func entered(_ text: String, in state: inout DashboardState) -> [Effect] {
         guard case .success(let fault) = FaultSpec.parse(kind: kind, text) else { return [] }
-        return [.addFault(job: state.startJob(.faults, "add \(kind.name)"), fault)]
+        return [.faults(.add(job: state.startJob(.faults, "add \(kind.name)"), fault))]
     }
 }
 
@@ -31,6 +31,6 @@ struct FaultRemoval: ConfirmAction {
     var id: Int64?
 
     func confirmed(in state: inout DashboardState) -> [Effect] {
-        [.removeFaults(job: state.startJob(.faults, id.map { "remove fault #\($0)" } ?? "clear the fault plan"), id: id)]
+        [.faults(.remove(job: state.startJob(.faults, id.map { "remove fault #\($0)" } ?? "clear the fault plan"), id: id))]
     }
 }

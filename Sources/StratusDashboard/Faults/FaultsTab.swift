@@ -11,7 +11,7 @@ enum FaultsTab {
         state.nextJobID += 1
         state.faults.watchJob = job
         state.faults.watchError = nil
-        return [.watchFaults(job: job, afterEventID: state.faults.events.last?.id)]
+        return [.faults(.watch(job: job, afterEventID: state.faults.events.last?.id))]
     }
 
     static func stopWatching(_ state: inout DashboardState) -> [Effect] {

@@ -5,9 +5,9 @@ import StratusCloud
 /// The Fetch tab's effect: records by name, in batches.
 extension EffectRunner {
     /// Fetches the named records a batch at a time, posting progress.
-    func executeFetch(_ effect: Effect, started: ContinuousClock.Instant, post: @Sendable (DashboardMessage) -> Void) {
+    func executeFetch(_ effect: FetchEffect, started: ContinuousClock.Instant, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .fetch(let job, let names, let desiredKeys, let zone, let scope):
+        case .records(let job, let names, let desiredKeys, let zone, let scope):
             var rows: [FetchRow] = []
             let batch = 100
             do {
@@ -26,9 +26,6 @@ extension EffectRunner {
             } catch {
                 post(.fetch(.finished(job: job, .failure(EffectRunner.cloudKitError(error)), milliseconds: EffectRunner.milliseconds(since: started))))
             }
-
-        default:
-            break
         }
     }
 }

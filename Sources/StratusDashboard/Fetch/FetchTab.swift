@@ -46,7 +46,7 @@ enum FetchTab {
         state.fetch.job = job
         state.fetch.done = 0
         state.fetch.total = state.fetch.names.count
-        effects.append(.fetch(job: job, names: state.fetch.names, desiredKeys: state.fetch.desiredKeys, zone: state.zone, scope: state.scope))
+        effects.append(.fetch(.records(job: job, names: state.fetch.names, desiredKeys: state.fetch.desiredKeys, zone: state.zone, scope: state.scope)))
         return effects
     }
 

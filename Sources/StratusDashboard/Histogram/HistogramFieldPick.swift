@@ -4,6 +4,6 @@ struct HistogramFieldPick: PickerPurpose {
         guard let field = picker.selectedItem?.value, let request = state.query.request else { return [] }
         let job = state.startJob(.histogram, "histogram of \(field)")
         state.status = StatusMessage("Reading \(field) over the result… (Esc cancels)")
-        return [.loadHistogram(job: job, request: request, field: field, zone: state.zone, scope: state.scope)]
+        return [.query(.histogram(job: job, request: request, field: field, zone: state.zone, scope: state.scope))]
     }
 }

@@ -5,9 +5,9 @@ import StratusModel
 /// The Logs tab's effects: the request log, polled.
 extension EffectRunner {
     /// Polls the request log until the job is cancelled.
-    func executeLogs(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+    func executeLogs(_ effect: LogsEffect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .watchRequestLog(let job, let afterID):
+        case .watch(let job, let afterID):
             var last = afterID
             while !isCancelled(job) {
                 if last != nil { Thread.sleep(forTimeInterval: Double(LogsTabState.pollInterval.components.attoseconds) / 1e18) }
@@ -15,9 +15,6 @@ extension EffectRunner {
                 guard let next = pollRequestLog(job: job, afterID: last, post: post) else { return }
                 last = next
             }
-
-        default:
-            break
         }
     }
 

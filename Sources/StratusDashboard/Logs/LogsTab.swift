@@ -10,7 +10,7 @@ enum LogsTab {
         state.nextJobID += 1
         state.logs.watchJob = job
         state.logs.watchError = nil
-        return [.watchRequestLog(job: job, afterID: state.logs.entries.last?.id)]
+        return [.logs(.watch(job: job, afterID: state.logs.entries.last?.id))]
     }
 
     static func stopWatching(_ state: inout DashboardState) -> [Effect] {

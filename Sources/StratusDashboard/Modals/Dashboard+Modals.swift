@@ -103,7 +103,7 @@ extension Dashboard {
             let job = state.startJob(.save, "overwrite \(conflict.mine.recordName)")
             conflict.savingJob = job
             state.topModal = .conflict(conflict)
-            return [.save(job: job, record: conflict.mine, policy: .allKeys, scope: state.scope, isNew: false)]
+            return [.record(.save(job: job, record: conflict.mine, policy: .allKeys, scope: state.scope, isNew: false))]
         case .takeServer?:
             state.topModal = nil
             if case .form? = state.topModal { state.topModal = nil }

@@ -2,18 +2,12 @@ import Foundation
 import StratusEngine
 import StratusModel
 
-/// The dialogs' effects: the filter editor's check, and loading, saving and deleting one record.
+/// The dialogs' effects: loading, saving and deleting one record.
 extension EffectRunner {
-    /// Checks filters and loads, saves and deletes records for the dialogs (each write undoable).
-    func executeModals(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+    /// Loads, saves and deletes records for the dialogs (each write undoable).
+    func executeRecord(_ effect: RecordEffect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .checkFilter(let generation, let filter, let arguments, let recordType):
-            let check = filter.trimmingCharacters(in: .whitespaces).isEmpty
-                ? FilterCheck.valid(canonical: "TRUEPREDICATE")
-                : services.queryRunner.check(filter: filter, arguments: arguments, recordType: recordType)
-            post(.query(.filterChecked(generation: generation, check)))
-
-        case .loadRecord(let job, let recordID, let scope, let purpose):
+        case .load(let job, let recordID, let scope, let purpose):
             let result = capture { try database(scope).record(for: recordID) }
             guard !isCancelled(job) else { return }
             post(.record(.loaded(job: job, result, purpose: purpose)))
@@ -44,9 +38,6 @@ extension EffectRunner {
                                          scope: scope, job: job))))
             }
             post(.record(.deleted(job: job, result.map(\.cascadeDeletedRecordIDs), recordID: recordID)))
-
-        default:
-            break
         }
     }
 }

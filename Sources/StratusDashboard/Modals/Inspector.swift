@@ -24,8 +24,8 @@ enum Inspector {
                 return []
             }
             let job = state.startJob(.loadRecord, "record \(name)")
-            return [.loadRecord(job: job, recordID: RecordID(recordName: name, zoneID: inspector.record.recordID.zoneID),
-                                scope: state.scope, purpose: .openInspector)]
+            return [.record(.load(job: job, recordID: RecordID(recordName: name, zoneID: inspector.record.recordID.zoneID),
+                                scope: state.scope, purpose: .openInspector))]
         case .edit:
             state.modals.append(.form(RecordForm.makeForm(state, record: inspector.record, isNew: false)))
             return []
@@ -49,10 +49,10 @@ enum Inspector {
         if partial {
             let job = state.startJob(.loadRecord, "record \(record.recordName)")
             inspector.loadingJob = job
-            effects.append(.loadRecord(job: job, recordID: record.recordID, scope: state.scope, purpose: .refreshInspector))
+            effects.append(.record(.load(job: job, recordID: record.recordID, scope: state.scope, purpose: .refreshInspector)))
         }
         state.modals.append(.inspector(inspector))
-        effects.append(.loadShareStatus(record.recordID, scope: state.scope))
+        effects.append(.sharing(.shareStatus(record.recordID, scope: state.scope)))
         return effects
     }
 }

@@ -97,7 +97,7 @@ enum RecordForm {
         form.error = nil
         form.pending = record
         state.topModal = .form(form)
-        return [.save(job: job, record: record, policy: .ifServerRecordUnchanged, scope: state.scope, isNew: form.isNew)]
+        return [.record(.save(job: job, record: record, policy: .ifServerRecordUnchanged, scope: state.scope, isNew: form.isNew))]
     }
 
     static func saveFinished(_ state: inout DashboardState, job: Int, result: Result<Record, CloudKitError>, isNew: Bool) -> [Effect] {
@@ -155,7 +155,7 @@ enum RecordForm {
     static func edit(_ state: inout DashboardState, _ record: Record, partial: Bool) -> [Effect] {
         if partial {
             let job = state.startJob(.loadRecord, "record \(record.recordName)")
-            return [.loadRecord(job: job, recordID: record.recordID, scope: state.scope, purpose: .edit)]
+            return [.record(.load(job: job, recordID: record.recordID, scope: state.scope, purpose: .edit))]
         }
         state.modals.append(.form(RecordForm.makeForm(state, record: record, isNew: false)))
         return []

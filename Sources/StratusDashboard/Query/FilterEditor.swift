@@ -136,8 +136,8 @@ enum FilterEditor {
         // The text Enter was pressed on has changed: nothing is applied behind the typing.
         editor.applyWhenChecked = false
         state.topModal = .filterEditor(editor)
-        return [.checkFilter(generation: editor.generation, filter: editor.text.text, arguments: editor.argumentsToCheck,
-                             recordType: editor.recordType)]
+        return [.query(.checkFilter(generation: editor.generation, filter: editor.text.text, arguments: editor.argumentsToCheck,
+                             recordType: editor.recordType))]
     }
 
     /// One argument row per specifier of the new text, keeping what was typed by position.

@@ -69,6 +69,6 @@ struct RecordDeletion: ConfirmAction {
 
     func confirmed(in state: inout DashboardState) -> [Effect] {
         let job = state.startJob(.delete, "delete \(recordID.recordName)")
-        return [.delete(job: job, recordID: recordID, scope: state.scope)]
+        return [.record(.delete(job: job, recordID: recordID, scope: state.scope))]
     }
 }

@@ -12,7 +12,7 @@ extension QueryTab {
         state.nextJobID += 1
         state.query.mapJob = job
         state.query.countedSoFar = state.query.loadedCount
-        effects.append(.mapResult(job: job, request: request, after: cursor, firstPageCount: first.count, zone: state.zone, scope: state.scope))
+        effects.append(.query(.mapResult(job: job, request: request, after: cursor, firstPageCount: first.count, zone: state.zone, scope: state.scope)))
         return effects
     }
 
@@ -34,7 +34,7 @@ extension QueryTab {
         guard state.query.tailJob == nil, let request = state.query.request else { return [] }
         let job = state.startJob(.query, "last page")
         state.query.tailJob = job
-        return [.loadTail(job: job, request: request, zone: state.zone, scope: state.scope)]
+        return [.query(.loadTail(job: job, request: request, zone: state.zone, scope: state.scope))]
     }
 
     static func tailLoaded(_ state: inout DashboardState, job: Int, _ result: Result<[Record], CloudKitError>) -> [Effect] {

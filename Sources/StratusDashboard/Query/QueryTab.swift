@@ -30,7 +30,7 @@ enum QueryTab {
         state.query.loadingJob = job
         state.query.hasRun = true
         state.query.error = nil
-        effects.append(.runQuery(job: job, request: request, zone: state.zone, scope: state.scope))
+        effects.append(.query(.run(job: job, request: request, zone: state.zone, scope: state.scope)))
         return effects
     }
 
@@ -83,7 +83,7 @@ enum QueryTab {
         // A page of the counted result's map holds up to the engine's largest page: fetch it whole.
         var sized = request
         if page < query.pages.count { sized.resultsLimit = max(request.resultsLimit, min(query.pages[page].count, CloudKitLimits.maximumQueryLimit)) }
-        return [.queryPage(job: job, page: page, cursor: cursor, request: sized, zone: state.zone, scope: state.scope)]
+        return [.query(.page(job: job, page: page, cursor: cursor, request: sized, zone: state.zone, scope: state.scope))]
     }
 
     static func selectedQueryRecord(_ state: DashboardState) -> Record? {

@@ -6,9 +6,9 @@ import StratusModel
 /// The Schema tab's effects: loading the schema, diffing it with a file or store, exporting it.
 extension EffectRunner {
     /// Loads, diffs and exports the schema.
-    func executeSchema(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+    func executeSchema(_ effect: SchemaEffect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .loadSchema(let job):
+        case .load(let job):
             post(.schema(.loaded(job: job, capture {
                 let document = try? services.cloud.exportSchema()
                 var grants: [String: [GrantDeclaration]] = [:]
@@ -17,7 +17,7 @@ extension EffectRunner {
                                       roles: document?.roles ?? [], grants: grants)
             })))
 
-        case .diffSchema(let job, let path):
+        case .diff(let job, let path):
             post(.schema(.diffed(job: job, capture {
                 guard let data = FileManager.default.contents(atPath: path) else {
                     throw CloudKitError(.invalidArguments, "Cannot read \(path).")
@@ -36,7 +36,7 @@ extension EffectRunner {
                 return SchemaDiffSnapshot(path: path, changes: SchemaDiff(from: file, to: try services.cloud.exportSchema()).changes)
             })))
 
-        case .exportSchema(let job, let path):
+        case .export(let job, let path):
             post(.schema(.exported(job: job, capture {
                 let text = try services.cloud.exportSchema().text
                 do {
@@ -46,9 +46,6 @@ extension EffectRunner {
                 }
                 return path
             })))
-
-        default:
-            break
         }
     }
 }

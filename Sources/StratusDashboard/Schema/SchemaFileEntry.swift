@@ -8,8 +8,8 @@ enum SchemaFileEntry: TextInputPurpose {
         let path = (text.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
         guard !path.isEmpty else { return [] }
         switch self {
-        case .export: return [.exportSchema(job: state.startJob(.exportSchema, "export the schema"), path: path)]
-        case .diff: return [.diffSchema(job: state.startJob(.schema, "compare the schema"), path: path)]
+        case .export: return [.schema(.export(job: state.startJob(.exportSchema, "export the schema"), path: path))]
+        case .diff: return [.schema(.diff(job: state.startJob(.schema, "compare the schema"), path: path))]
         }
     }
 }

@@ -25,7 +25,7 @@ enum SchemaTab {
             return QueryTab.chooseRecordType(&state, type)
         case .run:
             let job = state.startJob(.schema, "schema")
-            return [.loadSchema(job: job)]
+            return [.schema(.load(job: job))]
         case .diffSchema:
             if state.schemaTab.diff != nil {
                 state.schemaTab.diff = nil

@@ -5,9 +5,9 @@ import StratusModel
 /// The Sharing tab's effects: shares, participants, a record's share status.
 extension EffectRunner {
     /// Loads shares, invites and removes participants, and reads a record's share status.
-    func executeSharing(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+    func executeSharing(_ effect: SharingEffect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .loadShares(let job):
+        case .load(let job):
             post(.sharing(.shares(job: job, capture { try shares() }, done: nil)))
 
         case .changeParticipant(let job, let url, let user, let permission):
@@ -21,7 +21,7 @@ extension EffectRunner {
                 return try shares()
             }, done: permission.map { "Invited them (\($0)); they accept the URL to join." } ?? "Removed them from the share.")))
 
-        case .loadShareStatus(let recordID, let scope):
+        case .shareStatus(let recordID, let scope):
             guard let status = try? database(scope).shareStatus(of: recordID) else {
                 post(.sharing(.shareStatus(recordID, nil)))
                 return
@@ -30,9 +30,6 @@ extension EffectRunner {
             let what = status.isRoot ? (status.share.isZoneWide ? "in a zone-wide share" : "shared (root of its share)")
                 : (status.share.isZoneWide ? "in a zone-wide share" : "inside the share of \(status.share.rootRecordName ?? "?")")
             post(.sharing(.shareStatus(recordID, "\(what), owner \(status.share.ownerAlias), \(others) participant\(others == 1 ? "" : "s")")))
-
-        default:
-            break
         }
     }
 

@@ -14,7 +14,7 @@ enum SharePick: PickerPurpose {
             return []
         case .permission(let url, let user):
             guard let raw = Int(item.value), let permission = SharePermission(rawValue: raw) else { return [] }
-            return [.changeParticipant(job: state.startJob(.shareChange, "invite"), url: url, user: user, permission: permission)]
+            return [.sharing(.changeParticipant(job: state.startJob(.shareChange, "invite"), url: url, user: user, permission: permission))]
         }
     }
 }
@@ -26,6 +26,6 @@ struct ParticipantRemoval: ConfirmAction {
     var alias: String
 
     func confirmed(in state: inout DashboardState) -> [Effect] {
-        [.changeParticipant(job: state.startJob(.shareChange, "remove \(alias)"), url: url, user: user, permission: nil)]
+        [.sharing(.changeParticipant(job: state.startJob(.shareChange, "remove \(alias)"), url: url, user: user, permission: nil))]
     }
 }

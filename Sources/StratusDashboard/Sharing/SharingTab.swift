@@ -7,7 +7,7 @@ import StratusCloud
 enum SharingTab {
     static func loadShares(_ state: inout DashboardState) -> [Effect] {
         guard !state.jobs.contains(where: { $0.kind == .shares }) else { return [] }
-        return [.loadShares(job: state.startJob(.shares, "shares"))]
+        return [.sharing(.load(job: state.startJob(.shares, "shares")))]
     }
 
     static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {

@@ -6,15 +6,15 @@ import StratusCloud
 /// The Subscriptions tab's effects: subscriptions and the live notifications panel.
 extension EffectRunner {
     /// Loads, saves and deletes subscriptions, and watches notifications.
-    func executeSubscriptions(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+    func executeSubscriptions(_ effect: SubscriptionsEffect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .loadSubscriptions(let job, let scope):
+        case .load(let job, let scope):
             post(.subscriptions(.loaded(job: job, capture { try database(scope).allSubscriptions() })))
 
-        case .saveSubscription(let job, let subscription, let scope):
+        case .save(let job, let subscription, let scope):
             post(.subscriptions(.saved(job: job, capture { try database(scope).save(subscription) })))
 
-        case .deleteSubscription(let job, let subscriptionID, let scope):
+        case .delete(let job, let subscriptionID, let scope):
             post(.subscriptions(.deleted(job: job, capture {
                 try database(scope).deleteSubscription(withID: subscriptionID)
                 return subscriptionID
@@ -22,9 +22,6 @@ extension EffectRunner {
 
         case .watchNotifications(let job, let scope, let afterSequence):
             watchNotifications(job: job, scope: scope, afterSequence: afterSequence, post: post)
-
-        default:
-            break
         }
     }
 

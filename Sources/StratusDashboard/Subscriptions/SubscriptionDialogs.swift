@@ -72,6 +72,6 @@ struct SubscriptionDeletion: ConfirmAction {
 
     func confirmed(in state: inout DashboardState) -> [Effect] {
         let job = state.startJob(.deleteSubscription, "delete subscription \(subscriptionID)")
-        return [.deleteSubscription(job: job, subscriptionID: subscriptionID, scope: state.scope)]
+        return [.subscriptions(.delete(job: job, subscriptionID: subscriptionID, scope: state.scope))]
     }
 }

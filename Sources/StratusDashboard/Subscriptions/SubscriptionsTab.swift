@@ -22,7 +22,7 @@ enum SubscriptionsTab {
 
     static func loadSubscriptions(_ state: inout DashboardState) -> [Effect] {
         let job = state.startJob(.subscriptions, "subscriptions")
-        return [.loadSubscriptions(job: job, scope: state.scope)]
+        return [.subscriptions(.load(job: job, scope: state.scope))]
     }
 
     /// Starts the notifications poll (not a job of the status line: it runs while the
@@ -33,7 +33,7 @@ enum SubscriptionsTab {
         state.subscriptions.watchJob = job
         state.subscriptions.watchError = nil
         let after: Int64? = state.subscriptions.lastSequence > 0 ? state.subscriptions.lastSequence : nil
-        return [.watchNotifications(job: job, scope: state.scope, afterSequence: after)]
+        return [.subscriptions(.watchNotifications(job: job, scope: state.scope, afterSequence: after))]
     }
 
     static func stopWatching(_ state: inout DashboardState) -> [Effect] {
@@ -99,7 +99,7 @@ enum SubscriptionsTab {
                 return []
             }
             let job = state.startJob(.loadRecord, "record \(recordID.recordName)")
-            return [.loadRecord(job: job, recordID: recordID, scope: notification.databaseScope, purpose: .openInspector)]
+            return [.record(.load(job: job, recordID: recordID, scope: notification.databaseScope, purpose: .openInspector))]
         case .copy:
             guard list.indices.contains(index), let name = list[index].recordID?.recordName else { return [] }
             return Dashboard.copy(&state, name, what: "record name")
@@ -258,7 +258,7 @@ enum SubscriptionsTab {
             draft.savingJob = job
             draft.error = nil
             state.topModal = .subscriptionDraft(draft)
-            return [.saveSubscription(job: job, subscription: subscription, scope: state.scope)]
+            return [.subscriptions(.save(job: job, subscription: subscription, scope: state.scope))]
         }
     }
 

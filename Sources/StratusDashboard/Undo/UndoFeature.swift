@@ -10,7 +10,7 @@ enum UndoFeature {
         }
         let job = state.startJob(.undo, "\(redo ? "redo" : "undo") the \(entry.label)")
         state.status = StatusMessage("\(redo ? "Redoing" : "Undoing") the \(entry.label)…")
-        return [.undo(job: job, entry, redo: redo)]
+        return [.undo(.run(job: job, entry, redo: redo))]
     }
 
     static func undoFinished(_ state: inout DashboardState, job: Int, redo: Bool, _ result: Result<(UndoEntry, String), CloudKitError>) -> [Effect] {

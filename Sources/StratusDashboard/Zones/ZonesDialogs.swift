@@ -14,7 +14,7 @@ struct NewZoneEntry: TextInputPurpose {
 
     func entered(_ text: String, in state: inout DashboardState) -> [Effect] {
         let job = state.startJob(.saveZone, "make zone \(text)")
-        return [.createZone(job: job, zone: ZoneID(zoneName: text), scope: state.scope)]
+        return [.zones(.create(job: job, zone: ZoneID(zoneName: text), scope: state.scope))]
     }
 }
 
@@ -24,6 +24,6 @@ struct ZoneDeletion: ConfirmAction {
 
     func confirmed(in state: inout DashboardState) -> [Effect] {
         let job = state.startJob(.deleteZone, "delete zone \(zoneID.zoneName)")
-        return [.deleteZone(job: job, zone: zoneID, scope: state.scope)]
+        return [.zones(.delete(job: job, zone: zoneID, scope: state.scope))]
     }
 }

@@ -67,7 +67,7 @@ enum ZonesTab {
         let zone = state.zones[state.zonesTab.list.selected].zoneID
         guard state.zonesTab.typeCounts[zone] == nil, !state.zonesTab.typeCountsPending.contains(zone) else { return [] }
         state.zonesTab.typeCountsPending.insert(zone)
-        return [.loadZoneTypeCounts(zone: zone, scope: state.scope)]
+        return [.zones(.typeCounts(zone: zone, scope: state.scope))]
     }
 
     /// A zone made or deleted: the list shows the database's zones after it; a deleted current
