@@ -13,3 +13,8 @@ enum ChangesMessage: Sendable {
     case oldestToken(ZoneID, Result<(token: String, compacted: Bool), CloudKitError>)
     case activity(ZoneID, Result<[Int], CloudKitError>)
 }
+
+struct DatabaseChangesSummary: Sendable {
+    var events: [ZoneChangeEvent]
+    var token: String
+}

@@ -1,4 +1,5 @@
 import StratusCloud
+import StratusEngine
 
 /// What the Sharing tab's effects report back.
 enum SharingMessage: Sendable {
@@ -6,4 +7,15 @@ enum SharingMessage: Sendable {
     case shares(job: Int, Result<SharesSnapshot, CloudKitError>, done: String?)
     /// Where a record stands with sharing, for its inspector (nil: in no share).
     case shareStatus(RecordID, String?)
+}
+
+/// The shares of the acting user, read together.
+struct SharesSnapshot: Sendable {
+    var owned: [Share]
+    var accepted: [Share]
+
+    init(owned: [Share], accepted: [Share]) {
+        self.owned = owned
+        self.accepted = accepted
+    }
 }
