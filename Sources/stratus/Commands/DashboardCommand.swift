@@ -5,6 +5,7 @@ import StratusEngine
 import StratusPredicates
 import StratusTerminal
 import StratusCloud
+import StratusStores
 
 struct DashboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +17,7 @@ struct DashboardCommand: ParsableCommand {
             Themes are JSON files named NAME.json, looked for in $STRATUS_THEMES, ./themes, then the themes \
             folder of the Stratus checkout that built the binary. NO_COLOR turns colours off.
             Recent filters and change-token bookmarks are kept in STORE.dashboard.json next to the store.
-            The dashboard acts as its own device (--device, default stratus-dashboard): the notifications             panel shows notifications of changes made by other processes and devices, not its own edits.
+            The dashboard acts as its own device (--device, default stratus-dashboard): the notifications panel shows notifications of changes made by other processes and devices, not its own edits.
             """
     )
 
@@ -63,7 +64,7 @@ enum DashboardLauncher {
         }
         // The dashboard lives long and reads pages of 50: it maps little of the store, so its
         // resident memory stays small on a store of a million records (scripts/dashboard-memory).
-        let store = try opened ?? StoreLocation.open(options.storePath, memoryMapBytes: Int(environment["STRATUS_DASHBOARD_MMAP"] ?? "") ?? 0)
+        let store = try opened ?? StoreLocation.open(options.storePath, ifMissing: .refuse, memoryMapBytes: Int(environment["STRATUS_DASHBOARD_MMAP"] ?? "") ?? 0)
         let themesDirectory = ThemeDirectory.find(environment: environment)
         let loader = themesDirectory.map { ThemeLoader(directory: $0) }
         let preferencesPath = PreferencesFile.path(forStore: options.storePath)
