@@ -16,7 +16,7 @@ extension Dashboard {
         case .faults(let message): return FaultsTab.receive(&state, message)
         case .export(let message): return ExportFeature.receive(&state, message)
         case .undo(let message): return UndoFeature.receive(&state, message)
-        case .record(let message): return receiveModals(&state, message)
+        case .record(let message): return receiveRecord(&state, message)
         case .usersLoaded(let job, let result):
             return usersLoaded(&state, job: job, result)
         case .themeLoaded, .jobEnded:

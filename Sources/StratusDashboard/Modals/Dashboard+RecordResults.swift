@@ -4,7 +4,7 @@ import StratusCloud
 
 extension Dashboard {
     /// Results for the dialogs: a record loaded for the inspector or the form, a save, a delete.
-    static func receiveModals(_ state: inout DashboardState, _ message: RecordMessage) -> [Effect] {
+    static func receiveRecord(_ state: inout DashboardState, _ message: RecordMessage) -> [Effect] {
         switch message {
         case .loaded(let job, let result, let purpose):
             guard state.job(job) != nil else { return [] }
