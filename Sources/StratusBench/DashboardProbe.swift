@@ -146,9 +146,9 @@ public enum DashboardProbe {
 
     /// The real app in an event loop on an in-memory terminal, started and drawn once.
     static func startDashboard(store: Store, zone: ZoneID, recordType: String, size: Size)
-        -> (EventLoop<DashboardApp>, Mailbox<DashboardMessage>) {
+        -> (EventLoop<DashboardApp>, Mailbox<DashboardMail>) {
         let services = DashboardServices(cloud: LocalCloudService(store: store, device: DashboardServices.defaultDevice))
-        let mailbox = Mailbox<DashboardMessage>()
+        let mailbox = Mailbox<DashboardMail>()
         let backend = MemoryBackend(width: size.width, height: size.height, colorDepth: .trueColor)
         var app = DashboardApp(state: DashboardState(storePath: store.path, zone: zone, recordType: recordType, size: size),
                                runner: EffectRunner(services: services), mailbox: mailbox)
@@ -159,7 +159,7 @@ public enum DashboardProbe {
     }
 
     /// Delivers results until no job runs (or the deadline passes).
-    static func settle(_ loop: EventLoop<DashboardApp>, mailbox: Mailbox<DashboardMessage>, clock: ContinuousClock,
+    static func settle(_ loop: EventLoop<DashboardApp>, mailbox: Mailbox<DashboardMail>, clock: ContinuousClock,
                        deadline: ContinuousClock.Instant) {
         loop.runUntilIdle()
         while !loop.app.state.jobs.isEmpty, clock.now < deadline {
@@ -169,7 +169,7 @@ public enum DashboardProbe {
     }
 
     /// Sleeps until something is posted (the mailbox's wake-up pipe is readable) or `deadline`.
-    static func wait(for mailbox: Mailbox<DashboardMessage>, until deadline: ContinuousClock.Instant, clock: ContinuousClock) {
+    static func wait(for mailbox: Mailbox<DashboardMail>, until deadline: ContinuousClock.Instant, clock: ContinuousClock) {
         guard !mailbox.hasMessages else { return }
         let remaining = milliseconds(deadline - clock.now)
         var descriptor = pollfd(fd: mailbox.wakeup.readDescriptor, events: Int16(POLLIN), revents: 0)

@@ -102,7 +102,7 @@ import StratusCloud
         let owner = harness.store.owner
         var record = try harness.store.database(.public).record(for: RecordID(recordName: owner))
         record["roles"] = .list(.int64, [.int64(1)])
-        harness.run(.save(job: harness.state.startJob(.save, "save"), record: record, policy: .allKeys, scope: .public, isNew: false))
+        harness.run(.record(.save(job: harness.state.startJob(.save, "save"), record: record, policy: .allKeys, scope: .public, isNew: false)))
         #expect(harness.state.status?.text.contains("permissionFailure (10)") == true)
     }
 }

@@ -12,7 +12,7 @@ import StratusCloud
     @Test func firstPageArrivesThroughTheMailboxAndKeysRedraw() throws {
         let harness = try Harness(records: Fixtures.trips(200))
         let backend = MemoryBackend(width: 100, height: 30, colorDepth: .none)
-        let mailbox = Mailbox<DashboardMessage>()
+        let mailbox = Mailbox<DashboardMail>()
         var state = DashboardState(storePath: harness.state.storePath, zone: ZoneID(zoneName: "Travel"), recordType: "Trip",
                                    size: backend.size)
         state.theme = Theme.builtInDefault

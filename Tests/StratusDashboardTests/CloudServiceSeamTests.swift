@@ -45,6 +45,25 @@ import Testing
         #expect(harness.screen().contains("Only a local store has this"))
     }
 
+    @Test func withoutALocalStoreTheSchemaTabComparesWithFilesButNotWithAnotherStore() throws {
+        let harness = try Harness(records: Fixtures.trips(3), size: Size(width: 120, height: 30), service: { WithoutLocalStore(base: $0) })
+        let otherPath = harness.directory.appendingPathComponent("production.sqlite").path
+        _ = try Store(path: otherPath, creatingWith: .production).importSchema(text: "DEFINE SCHEMA RECORD TYPE Legacy (title STRING);")
+        harness.press(.char("5"), .char("v"), .ctrl("u"))
+        harness.type(otherPath)
+        harness.press(.enter)
+        #expect(harness.state.schemaTab.diff == nil)
+        #expect(harness.state.status?.text.contains("Only a local store has this") == true)
+        // A schema file is read by the dashboard itself: that comparison still works.
+        let filePath = harness.directory.appendingPathComponent("production.ckdb").path
+        try "DEFINE SCHEMA RECORD TYPE Legacy (title STRING);".write(toFile: filePath, atomically: true, encoding: .utf8)
+        harness.press(.char("v"), .ctrl("u"))
+        harness.type(filePath)
+        harness.press(.enter)
+        let diff = try #require(harness.state.schemaTab.diff)
+        #expect(diff.changes.contains { $0.description.contains("Legacy") })
+    }
+
     @Test func actingAsAnotherUserSwitchesEveryDatabaseTheServiceHandsOut() throws {
         let harness = try Harness(records: Fixtures.trips(2))
         let bob = try harness.store.createUser(alias: "bob")

@@ -42,8 +42,8 @@ import StratusCloud
             try Self.save(store, zone: "Counted", [("Gamma", 3), ("Beta", 3), ("Alpha", 1)])
         }
         #expect(harness.state.query.recordType == "Beta")
-        #expect(Dashboard.busiestRecordType(["b": 3, "a": 3, "c": 4, "Users": 10]) == "c")
-        #expect(Dashboard.busiestRecordType(["Users": 1]) == nil)
+        #expect(QueryTab.busiestRecordType(["b": 3, "a": 3, "c": 4, "Users": 10]) == "c")
+        #expect(QueryTab.busiestRecordType(["Users": 1]) == nil)
     }
 
     @Test func anEmptyZoneFallsBackToTheFirstType() throws {
@@ -97,15 +97,15 @@ import StratusCloud
             var schemaJob = 0
             var countsJob = 0
             for effect in effects {
-                if case .loadSchema(let job) = effect { schemaJob = job }
-                if case .loadRecordCounts(let job, _, _) = effect { countsJob = job }
+                if case .schema(.load(let job)) = effect { schemaJob = job }
+                if case .query(.recordCounts(let job, _, _)) = effect { countsJob = job }
             }
-            let schema = DashboardMessage.schemaLoaded(job: schemaJob, .success(SchemaSnapshot(
-                types: try harness.store.recordTypes(), environment: .development)))
-            let counts = DashboardMessage.recordCountsLoaded(job: countsJob, .success(["Alpha": 1, "Zeta": 2]))
+            let schema = DashboardMessage.schema(.loaded(job: schemaJob, .success(SchemaSnapshot(
+                types: try harness.store.recordTypes(), environment: .development))))
+            let counts = DashboardMessage.query(.recordCounts(job: countsJob, .success(["Alpha": 1, "Zeta": 2])))
             let first = Dashboard.update(&state, schemaFirst ? schema : counts)
             let second = Dashboard.update(&state, schemaFirst ? counts : schema)
-            let queries = (first + second).filter { if case .runQuery = $0 { return true }; return false }
+            let queries = (first + second).filter { if case .query(.run) = $0 { return true }; return false }
             #expect(queries.count == 1, "schema first: \(schemaFirst)")
             #expect(state.query.recordType == "Zeta")
         }

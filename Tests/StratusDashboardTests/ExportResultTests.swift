@@ -210,16 +210,16 @@ import StratusCKWS
         #expect(before > 3 * CloudDatabase.maximumBatchSize)
         harness.autoRun = false
         harness.press(.ctrl("x"), .char("y"))
-        let effect = try #require(harness.pending.first { if case .bulkDelete = $0 { return true }; return false })
+        let effect = try #require(harness.pending.first { if case .query(.bulkDelete) = $0 { return true }; return false })
         harness.pending = []
-        guard case .bulkDelete(let job, _, _, _) = effect else { return }
+        guard case .query(.bulkDelete(let job, _, _, _)) = effect else { return }
         // The first batch's progress reaches the screen; Esc comes while the second is deleted,
         // so the runner learns of it only after that batch (at its second progress).
         let box = LockedValue<[DashboardMessage]>([])
         let runner = harness.runner
         runner.execute(effect) { message in
             box.withLock { $0.append(message) }
-            if case .bulkDeleteProgress = message, box.withLock({ $0.count }) == 2 { runner.perform(.cancel(job: job)) { _ in } }
+            if case .query(.bulkDeleteProgress) = message, box.withLock({ $0.count }) == 2 { runner.perform(.cancel(job: job)) { _ in } }
         }
         let arrived = box.withLock { $0 }
         harness.send(arrived[0])

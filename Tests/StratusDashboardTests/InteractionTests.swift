@@ -64,7 +64,7 @@ import StratusCloud
         // G before the result is counted: its last page, read from its end, nothing in between.
         harness.press(.char("G"))
         #expect(harness.state.query.records.count == 100)
-        #expect(Dashboard.selectedQueryRecord(harness.state)?.recordName == "trip-119")
+        #expect(QueryTab.selectedQueryRecord(harness.state)?.recordName == "trip-119")
         // Paged to the end from the top, the cursor runs out.
         harness.press(.char("g"))
         for _ in 0..<12 { harness.press(.pageDown) }
@@ -270,8 +270,8 @@ import StratusCloud
         #expect(harness.state.isBusy)
         #expect(harness.screen().contains("Esc cancels"))
         // The first page arrives, then Esc.
-        harness.send(.changesPage(job: job, events: [ChangeEvent(kind: .changed, recordType: "Trip", recordName: "trip-1", fields: [], changeTag: nil)],
-                                  count: 1, pages: 1, token: "T1", moreComing: true, elapsed: 0.01))
+        harness.send(.changes(.page(job: job, events: [ChangeEvent(kind: .changed, recordType: "Trip", recordName: "trip-1", fields: [], changeTag: nil)],
+                                  count: 1, pages: 1, token: "T1", moreComing: true, elapsed: 0.01)))
         #expect(harness.screen().contains("Playing back Travel: 1 events"))
         harness.press(.escape)
         #expect(harness.state.changes.cancelled)
@@ -279,10 +279,10 @@ import StratusCloud
         #expect(!harness.state.isBusy)
         #expect(harness.state.status?.text.contains("Cancelled the playback after 1 events") == true)
         // Pages still in flight are dropped.
-        harness.send(.changesPage(job: job, events: [], count: 0, pages: 1, token: "T2", moreComing: false, elapsed: 0.02))
+        harness.send(.changes(.page(job: job, events: [], count: 0, pages: 1, token: "T2", moreComing: false, elapsed: 0.02)))
         #expect(harness.state.changes.token == "T1")
         // The runner stops at the next page: the effect posts nothing once cancelled.
-        let effect = Effect.playChanges(job: job, zone: ZoneID(zoneName: "Travel"), scope: .private, since: nil, desiredKeys: nil, pageSize: 10)
+        let effect = Effect.changes(.play(job: job, zone: ZoneID(zoneName: "Travel"), scope: .private, since: nil, desiredKeys: nil, pageSize: 10))
         let count = CountBox()
         harness.runner.execute(effect) { _ in count.add() }
         #expect(count.value == 0)

@@ -55,7 +55,7 @@ import Testing
         }
         command(harness, "zone Empty")
         #expect(harness.state.zone.zoneName == "Empty")
-        harness.send(.zonesLoaded(job: 0, scope: .private, .success(try harness.database.allRecordZones())))
+        harness.send(.zones(.loaded(job: 0, scope: .private, .success(try harness.database.allRecordZones()))))
         #expect(harness.state.zone.zoneName == "Empty", "only a database opened without a zone named moves")
     }
 }

@@ -21,7 +21,7 @@ import StratusCloud
     /// The selected row holds the trip with its number (the trips are listed as saved: trip-0, trip-1 ...).
     func expectSelectionRight(_ harness: Harness, sourceLocation: SourceLocation = #_sourceLocation) {
         let query = harness.state.query
-        #expect(Dashboard.selectedQueryRecord(harness.state)?.recordName == "trip-\(query.list.selected)", sourceLocation: sourceLocation)
+        #expect(QueryTab.selectedQueryRecord(harness.state)?.recordName == "trip-\(query.list.selected)", sourceLocation: sourceLocation)
         #expect(query.records.count <= query.maximumKept, sourceLocation: sourceLocation)
         // Every visible row is kept.
         let visible = Layout.queryRows(harness.state.size)

@@ -153,14 +153,14 @@ import StratusCloud
         assertSnapshot("confirm") { state in
             state.modals = [.confirm(ConfirmState(title: "Delete record",
                                                   message: "Delete Trip trip-1 from Travel? Records pointing at it with DELETE_SELF are deleted too. This cannot be undone.",
-                                                  action: .deleteRecord(RecordID(recordName: "trip-1"), recordType: "Trip")))]
+                                                  action: RecordDeletion(recordID: RecordID(recordName: "trip-1"))))]
         }
     }
 
     @Test func pickers() {
         assertSnapshot("picker-fields") { state in
             let items = Fixtures.tripSchema.sortedFields.map { PickerItem(label: $0.name, detail: $0.type.description, checked: $0.name != "cover") }
-            state.modals = [.picker(PickerState(purpose: .fields, title: "Fields to fetch (desired keys)", items: items, selected: 1, multiple: true))]
+            state.modals = [.picker(PickerState(purpose: QueryPick.fields, title: "Fields to fetch (desired keys)", items: items, selected: 1, multiple: true))]
         }
     }
 

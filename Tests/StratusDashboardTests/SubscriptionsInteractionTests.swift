@@ -131,7 +131,7 @@ import Testing
             Issue.record("no confirmation")
             return
         }
-        #expect(confirm.action == .deleteSubscription("b-second"))
+        #expect((confirm.action as? SubscriptionDeletion)?.subscriptionID == "b-second")
         #expect(harness.screen().contains("b-second"))
         harness.press(.char("n"))
         #expect(try harness.database.allSubscriptions().count == 2)
@@ -249,7 +249,7 @@ import Testing
         let harness = try Harness(records: Fixtures.trips(5))
         try harness.database.save(.query("Trip", subscriptionID: "all-trips", options: .firesOnAnyChange))
         let backend = MemoryBackend(width: 120, height: 40, colorDepth: .none)
-        let mailbox = Mailbox<DashboardMessage>()
+        let mailbox = Mailbox<DashboardMail>()
         let state = DashboardState(storePath: harness.state.storePath, zone: ZoneID(zoneName: "Travel"), recordType: "Trip", size: backend.size)
         var app = DashboardApp(state: state, runner: harness.runner, mailbox: mailbox)
         app.start()

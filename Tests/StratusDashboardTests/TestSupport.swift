@@ -109,7 +109,7 @@ final class Harness {
         for effect in effects {
             // The result count walks the whole result in the background; tests of paging see
             // the pages arrive before it ends, unless they run it (`runMapping`).
-            if case .mapResult = effect, !mapsResults {
+            if case .query(.mapResult) = effect, !mapsResults {
                 heldMapping.append(effect)
                 continue
             }
@@ -123,14 +123,14 @@ final class Harness {
 
     func run(_ effect: Effect) {
         let messages = LockedValue<[DashboardMessage]>([])
-        if case .watchNotifications(let job, let scope, let after) = effect {
+        if case .subscriptions(.watchNotifications(let job, let scope, let after)) = effect {
             // The poll loops until cancelled: here it polls once, and `poll()` polls again.
             watch = (job, scope)
             _ = runner.pollNotifications(job: job, scope: scope, afterSequence: after) { message in messages.withLock { $0.append(message) } }
-        } else if case .watchFaults(let job, let after) = effect {
+        } else if case .faults(.watch(let job, let after)) = effect {
             faultWatch = job
             _ = runner.pollFaults(job: job, afterEventID: after) { message in messages.withLock { $0.append(message) } }
-        } else if case .watchRequestLog(let job, let after) = effect {
+        } else if case .logs(.watch(let job, let after)) = effect {
             logWatch = job
             _ = runner.pollRequestLog(job: job, afterID: after) { message in messages.withLock { $0.append(message) } }
         } else {

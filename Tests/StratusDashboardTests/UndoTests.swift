@@ -20,7 +20,7 @@ import StratusCloud
         var edited = original
         edited["title"] = .string("編集 ✏️")
         edited["extra"] = .int64(7)
-        harness.run(.save(job: 0, record: edited, policy: .ifServerRecordUnchanged, scope: .private, isNew: false))
+        harness.run(.record(.save(job: 0, record: edited, policy: .ifServerRecordUnchanged, scope: .private, isNew: false)))
         #expect(try harness.database.record(for: original.recordID)["title"] == .string("編集 ✏️"))
 
         harness.press(.char("U"))

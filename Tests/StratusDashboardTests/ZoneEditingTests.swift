@@ -22,7 +22,7 @@ import StratusCloud
             Issue.record("no name dialog")
             return
         }
-        #expect(opened.purpose == .newZone)
+        #expect(opened.purpose is NewZoneEntry)
         #expect(opened.error == nil)
         // A reserved name is refused as it is typed, and Enter keeps the dialog open.
         harness.type("_mine")

@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusCloud
 import StratusModel
 
@@ -54,17 +53,17 @@ extension Dashboard {
 
     static func moveInTab(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         if state.tab == .query {
-            if state.query.tail != nil { return moveInTail(&state, action) }
+            if state.query.tail != nil { return QueryTab.moveInTail(&state, action) }
             if action == .bottom, state.query.matchCount == nil, state.query.mapJob != nil {
-                return goToLast(&state)
+                return QueryTab.goToLast(&state)
             }
         }
         let (count, visible) = listCount(state)
         let list = focusedList(state)
         move(&state[keyPath: list], action, count: count, visible: visible)
         switch state.tab {
-        case .query: return loadMoreIfNeeded(&state)
-        case .zones: return zoneBars(&state)
+        case .query: return QueryTab.loadMoreIfNeeded(&state)
+        case .zones: return ZonesTab.zoneBars(&state)
         default: return []
         }
     }

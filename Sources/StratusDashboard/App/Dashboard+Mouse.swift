@@ -24,7 +24,7 @@ extension Dashboard {
             guard row < count else { return [] }
             if row == selectedRow(state) { return handleKey(&state, .enter) }
             setSelectedRow(&state, row, count: count, visible: visible)
-            return state.tab == .query ? loadMoreIfNeeded(&state) : (state.tab == .zones ? zoneBars(&state) : [])
+            return state.tab == .query ? QueryTab.loadMoreIfNeeded(&state) : (state.tab == .zones ? ZonesTab.zoneBars(&state) : [])
         }
     }
 

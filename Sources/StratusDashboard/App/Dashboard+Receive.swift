@@ -1,44 +1,22 @@
 import Foundation
-import StratusEngine
 import StratusModel
 
 extension Dashboard {
     /// Results posted back by background work, each handed to its tab (or dialog, or feature).
     static func receive(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
         switch message {
-        case .recordCountsLoaded, .queryPage, .resultMapping, .tailLoaded, .resultMapped, .matchesCounting, .matchesCounted,
-             .bulkDeleteProgress, .bulkDeleteFinished, .bulkDeleteStopped, .histogramLoaded:
-            return receiveQuery(&state, message)
-        case .fetchProgress, .fetchFinished:
-            return receiveFetch(&state, message)
-        case .changesPage, .changesFailed, .databaseChanges, .tokenTaken, .activityLoaded, .oldestTokenLoaded:
-            return receiveChanges(&state, message)
-        case .zonesLoaded, .zoneTypeCountsLoaded, .zoneSaved, .zoneDeleted:
-            return receiveZones(&state, message)
-        case .schemaLoaded, .schemaDiffed, .schemaExported:
-            return receiveSchema(&state, message)
-        case .subscriptionsLoaded, .subscriptionSaved, .subscriptionDeleted, .notificationsArrived, .notificationsFailed:
-            return receiveSubscriptions(&state, message)
-        case .sharesLoaded(let job, let result, let done):
-            return sharesLoaded(&state, job: job, result, done: done)
-        case .shareStatusLoaded(let recordID, let note):
-            return shareStatusLoaded(&state, recordID, note)
-        case .requestsLogged(let job, let result):
-            return requestsLogged(&state, job: job, result)
-        case .faultsPolled(let job, let result):
-            return faultsPolled(&state, job: job, result)
-        case .faultsChanged(let job, let result):
-            return faultsChanged(&state, job: job, result)
-        case .historyCompacted(let job, let result):
-            return historyCompacted(&state, job: job, result)
-        case .filterChecked, .recordLoaded, .saveFinished, .deleteFinished:
-            return receiveModals(&state, message)
-        case .exportProgress(let job, let written, let total):
-            return exportProgressed(&state, job: job, written: written, total: total)
-        case .exportFinished(let job, let result):
-            return exportFinished(&state, job: job, result)
-        case .undoable, .undoFinished:
-            return receiveUndo(&state, message)
+        case .query(let message): return QueryTab.receive(&state, message)
+        case .fetch(let message): return FetchTab.receive(&state, message)
+        case .changes(let message): return ChangesTab.receive(&state, message)
+        case .zones(let message): return ZonesTab.receive(&state, message)
+        case .schema(let message): return SchemaTab.receive(&state, message)
+        case .subscriptions(let message): return SubscriptionsTab.receive(&state, message)
+        case .sharing(let message): return SharingTab.receive(&state, message)
+        case .logs(.requestsLogged(let job, let result)): return LogsTab.requestsLogged(&state, job: job, result)
+        case .faults(let message): return FaultsTab.receive(&state, message)
+        case .export(let message): return ExportFeature.receive(&state, message)
+        case .undo(let message): return UndoFeature.receive(&state, message)
+        case .record(let message): return receiveRecord(&state, message)
         case .usersLoaded(let job, let result):
             return usersLoaded(&state, job: job, result)
         case .themeLoaded, .jobEnded:

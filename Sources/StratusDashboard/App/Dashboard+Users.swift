@@ -15,7 +15,7 @@ extension Dashboard {
         case .success(let users):
             state.users = users
             // The Act As picker opened before the users were in: it lists them now.
-            if case .picker(let picker)? = state.topModal, picker.purpose == .user, !users.isEmpty {
+            if case .picker(let picker)? = state.topModal, (picker.purpose as? AppPick) == .user, !users.isEmpty {
                 state.modals.removeLast()
                 _ = openUserPicker(&state)
             }
@@ -32,7 +32,7 @@ extension Dashboard {
         }
         items.append(PickerItem(label: "no user", detail: (state.acting == .anonymous ? "acting · " : "") + "only what _world may", value: "none"))
         let selected = items.firstIndex { $0.detail.hasPrefix("acting") } ?? 0
-        state.modals.append(.picker(PickerState(purpose: .user, title: "Act as", items: items, selected: selected)))
+        state.modals.append(.picker(PickerState(purpose: AppPick.user, title: "Act as", items: items, selected: selected)))
         return state.users.isEmpty ? loadUsers(&state) : []
     }
 

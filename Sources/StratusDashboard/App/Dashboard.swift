@@ -1,5 +1,4 @@
 import Foundation
-import StratusEngine
 import StratusModel
 import StratusTerminal
 import StratusCloud
@@ -7,24 +6,24 @@ import StratusCloud
 /// The dashboard's logic, Elm style: `update` takes the state and a message, changes the
 /// state and returns the work to do (effects). No I/O happens here, so every key press can be
 /// tested by calling it.
-public enum Dashboard {
+enum Dashboard {
     /// The work to do when the dashboard opens: zones and schema (the first query follows the
     /// schema, or starts at once when the record type is known).
-    public static func start(_ state: inout DashboardState) -> [Effect] {
+    static func start(_ state: inout DashboardState) -> [Effect] {
         var effects = loadZones(&state) + loadUsers(&state)
         let schemaJob = state.startJob(.schema, "schema")
-        effects.append(.loadSchema(job: schemaJob))
+        effects.append(.schema(.load(job: schemaJob)))
         if state.query.recordType != nil {
-            effects += runQuery(&state)
+            effects += QueryTab.runQuery(&state)
         } else {
             let job = state.startJob(.recordCounts, "records by type")
             state.query.recordCountsJob = job
-            effects.append(.loadRecordCounts(job: job, zone: state.zone, scope: state.scope))
+            effects.append(.query(.recordCounts(job: job, zone: state.zone, scope: state.scope)))
         }
         return effects
     }
 
-    public static func update(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+    static func update(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
         switch message {
         case .key(let key):
             return handleKey(&state, key)
@@ -35,7 +34,7 @@ public enum Dashboard {
         case .resize(let size):
             state.size = size
             clampLists(&state)
-            return loadMoreIfNeeded(&state)
+            return QueryTab.loadMoreIfNeeded(&state)
         case .tick:
             if state.isBusy { state.spinnerFrame &+= 1 }
             return []
@@ -45,7 +44,7 @@ public enum Dashboard {
     }
 
     /// The key contexts of what is on screen, most specific first.
-    public static func contexts(_ state: DashboardState) -> [KeyContext] {
+    static func contexts(_ state: DashboardState) -> [KeyContext] {
         if let modal = state.topModal {
             switch modal {
             case .help: return [.help]
@@ -92,16 +91,33 @@ public enum Dashboard {
         if let effects = handleGlobal(&state, action) { return effects }
         if isMovement(action) { return moveInTab(&state, action) }
         switch state.tab {
-        case .query: return queryAction(&state, action)
-        case .fetch: return fetchAction(&state, action)
-        case .changes: return state.changes.mode == .zone ? changesAction(&state, action) : databaseChangesAction(&state, action)
-        case .zones: return zonesAction(&state, action)
-        case .schema: return schemaAction(&state, action)
-        case .subscriptions: return subscriptionsAction(&state, action)
-        case .sharing: return sharingAction(&state, action)
-        case .logs: return logsAction(&state, action)
-        case .faults: return faultsAction(&state, action)
+        case .query: return QueryTab.action(&state, action)
+        case .fetch: return FetchTab.action(&state, action)
+        case .changes: return state.changes.mode == .zone ? ChangesTab.action(&state, action) : ChangesTab.databaseChangesAction(&state, action)
+        case .zones: return ZonesTab.action(&state, action)
+        case .schema: return SchemaTab.action(&state, action)
+        case .subscriptions: return SubscriptionsTab.action(&state, action)
+        case .sharing: return SharingTab.action(&state, action)
+        case .logs: return LogsTab.action(&state, action)
+        case .faults: return FaultsTab.action(&state, action)
         }
+    }
+
+    /// Work a tab needs when it is shown.
+    static func enteredTab(_ state: inout DashboardState) -> [Effect] {
+        switch state.tab {
+        case .sharing: return (state.users.isEmpty ? loadUsers(&state) : []) + SharingTab.loadShares(&state)
+        case .zones: return ZonesTab.entered(&state)
+        case .faults: return FaultsTab.startWatching(&state)
+        case .logs: return (state.users.isEmpty ? loadUsers(&state) : []) + LogsTab.startWatching(&state)
+        case .subscriptions: return SubscriptionsTab.entered(&state)
+        case .query, .fetch, .changes, .schema: return []
+        }
+    }
+
+    static func copy(_ state: inout DashboardState, _ text: String, what: String) -> [Effect] {
+        state.status = StatusMessage("Copied the \(what): \(text)", kind: .success)
+        return [.copy(text)]
     }
 
     static func isMovement(_ action: KeyAction) -> Bool {
@@ -116,7 +132,7 @@ public enum Dashboard {
         switch action {
         case .quit:
             state.wantsQuit = true
-            return cancelAll(&state) + stopWatching(&state) + stopWatchingLogs(&state) + stopWatchingFaults(&state)
+            return cancelAll(&state) + SubscriptionsTab.stopWatching(&state) + LogsTab.stopWatching(&state) + FaultsTab.stopWatching(&state)
         case .help:
             state.modals.append(.help(HelpState(contexts: contexts(state), title: helpTitle(state))))
             return []
@@ -124,19 +140,19 @@ public enum Dashboard {
             state.modals.append(.commandLine(CommandLineState()))
             return []
         case .exportResult:
-            return askExportPath(&state)
+            return ExportFeature.askExportPath(&state)
         case .undo, .redo:
-            return startUndo(&state, redo: action == .redo)
+            return UndoFeature.startUndo(&state, redo: action == .redo)
         case .tab(let tab):
             state.modals.removeAll()
             state.tab = tab
-            return enteredTab(&state)
+            return Dashboard.enteredTab(&state)
         case .nextTab, .previousTab:
             state.modals.removeAll()
             let all = DashboardTab.allCases
             let index = all.firstIndex(of: state.tab) ?? 0
             state.tab = all[(index + (action == .nextTab ? 1 : all.count - 1)) % all.count]
-            return enteredTab(&state)
+            return Dashboard.enteredTab(&state)
         case .pickZone:
             openZonePicker(&state)
             return []
@@ -153,7 +169,7 @@ public enum Dashboard {
             return []
         case .pickDatabase:
             let items = DatabaseScope.allCases.map { PickerItem(label: $0.name, detail: $0 == state.scope ? "current" : "") }
-            state.modals.append(.picker(PickerState(purpose: .database, title: "Database", items: items,
+            state.modals.append(.picker(PickerState(purpose: AppPick.database, title: "Database", items: items,
                                                     selected: DatabaseScope.allCases.firstIndex(of: state.scope) ?? 0)))
             return []
         case .back:
@@ -171,9 +187,9 @@ public enum Dashboard {
                 return cancelAll(&state)
             }
             state.wantsQuit = true
-            return stopWatching(&state)
+            return SubscriptionsTab.stopWatching(&state)
         case .search:
-            state.modals.append(.textInput(TextInputState(purpose: .search, title: "Search the loaded rows",
+            state.modals.append(.textInput(TextInputState(purpose: SearchEntry(), title: "Search the loaded rows",
                                                           hint: "text to find; Enter finds the next match",
                                                           text: state.lastSearch ?? "")))
             return []
@@ -244,7 +260,7 @@ public enum Dashboard {
 
     static func loadZones(_ state: inout DashboardState) -> [Effect] {
         let job = state.startJob(.zones, "zones")
-        return [.loadZones(job: job, scope: state.scope)]
+        return [.zones(.load(job: job, scope: state.scope))]
     }
 
     static func openZonePicker(_ state: inout DashboardState) {
@@ -252,7 +268,7 @@ public enum Dashboard {
             PickerItem(label: zone.zoneID.zoneName, detail: "\(zone.recordCount) records", value: zone.zoneID.zoneName)
         }
         let selected = state.zones.firstIndex { $0.zoneID == state.zone } ?? 0
-        state.modals.append(.picker(PickerState(purpose: .zone, title: "Zone (\(state.scope.name) database)", items: items, selected: selected)))
+        state.modals.append(.picker(PickerState(purpose: AppPick.zone, title: "Zone (\(state.scope.name) database)", items: items, selected: selected)))
     }
 
     static func switchZone(_ state: inout DashboardState, to name: String) -> [Effect] {
@@ -266,14 +282,14 @@ public enum Dashboard {
         return resetResults(&state) + checkRecordType(&state)
     }
 
-    /// The zone's record counts decide the type (``receiveQuery``'s `recordCountsLoaded`): the
+    /// The zone's record counts decide the type (``QueryTab/receive(_:_:)``'s `recordCountsLoaded`): the
     /// type in use stays when the zone has records of it, else its busiest type; with none in
     /// use yet, the busiest.
     static func checkRecordType(_ state: inout DashboardState) -> [Effect] {
         let job = state.startJob(.recordCounts, "records by type")
         state.query.recordCountsJob = job
         state.query.typeKeptOnZoneSwitch = state.query.recordType
-        return [.loadRecordCounts(job: job, zone: state.zone, scope: state.scope)]
+        return [.query(.recordCounts(job: job, zone: state.zone, scope: state.scope))]
     }
 
     /// Opening a database without a zone named: the zone in use when it holds records, else
@@ -309,10 +325,10 @@ public enum Dashboard {
         state.zones = []
         // When the zones arrive: the busiest one the user can read, if the default has nothing.
         state.settlesOnBusiestZone = true
-        var effects = stopWatching(&state)
+        var effects = SubscriptionsTab.stopWatching(&state)
         state.subscriptions = SubscriptionsTabState()
         effects += resetResults(&state) + loadZones(&state)
-        if state.tab == .subscriptions || state.tab == .sharing { effects += enteredTab(&state) }
+        if state.tab == .subscriptions || state.tab == .sharing { effects += Dashboard.enteredTab(&state) }
         return effects
     }
 
@@ -329,7 +345,7 @@ public enum Dashboard {
         state.changes.finished = false
         state.changes.databaseEvents = []
         state.query.clearResults()
-        if state.query.recordType != nil { effects += runQuery(&state) }
+        if state.query.recordType != nil { effects += QueryTab.runQuery(&state) }
         return effects
     }
 
@@ -348,12 +364,12 @@ public enum Dashboard {
             case .filterEditor(var editor):
                 if editor.focus == .arguments, editor.argumentRows.indices.contains(editor.argumentRow) {
                     editor.argumentRows[editor.argumentRow].field.insert(text)
-                    return checkFilter(&state, editor)
+                    return FilterEditor.checkFilter(&state, editor)
                 }
                 editor.focus = .text
                 editor.text.insert(text)
                 state.topModal = .filterEditor(editor)
-                return filterTextChanged(&state)
+                return FilterEditor.filterTextChanged(&state)
             case .form(var form):
                 let index = form.list.selected - form.rowOffset
                 if index < 0 {
@@ -369,7 +385,7 @@ public enum Dashboard {
         }
         switch state.tab {
         case .fetch:
-            state.modals.append(.textInput(TextInputState(purpose: .fetchNames, title: "Record names",
+            state.modals.append(.textInput(TextInputState(purpose: FetchNamesEntry(), title: "Record names",
                                                           hint: "separated by spaces, commas or lines", text: FetchTabState.parseNames(text).joined(separator: " "))))
         case .changes:
             let token = text.trimmingCharacters(in: .whitespacesAndNewlines)

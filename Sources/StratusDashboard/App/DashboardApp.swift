@@ -1,19 +1,18 @@
 import Foundation
-import StratusEngine
 import StratusTerminal
 
 /// The dashboard as a ``TerminalApp``: events and posted results go through
 /// ``Dashboard/update(_:_:)``; the effects it returns go to the ``EffectRunner``, whose
 /// results come back through the mailbox.
 public struct DashboardApp: TerminalApp {
-    public typealias Message = DashboardMessage
+    public typealias Message = DashboardMail
 
     public private(set) var state: DashboardState
-    public let runner: EffectRunner
-    public let mailbox: Mailbox<DashboardMessage>
+    let runner: EffectRunner
+    let mailbox: Mailbox<DashboardMail>
     let trace: DashboardTrace?
 
-    public init(state: DashboardState, runner: EffectRunner, mailbox: Mailbox<DashboardMessage>, tracePath: String? = nil) {
+    public init(state: DashboardState, runner: EffectRunner, mailbox: Mailbox<DashboardMail>, tracePath: String? = nil) {
         self.state = state
         self.runner = runner
         self.mailbox = mailbox
@@ -45,8 +44,12 @@ public struct DashboardApp: TerminalApp {
         }
     }
 
-    public mutating func receive(_ message: DashboardMessage) {
-        if case .queryPage(_, .success, nil, _) = message { trace?.firstPageArrived() }
+    public mutating func receive(_ mail: DashboardMail) {
+        receive(mail.message)
+    }
+
+    mutating func receive(_ message: DashboardMessage) {
+        if case .query(.page(_, .success, nil, _)) = message { trace?.firstPageArrived() }
         apply(message)
     }
 
@@ -62,8 +65,19 @@ public struct DashboardApp: TerminalApp {
     func perform(_ effects: [Effect]) {
         let mailbox = self.mailbox
         for effect in effects {
-            runner.perform(effect) { mailbox.post($0) }
+            runner.perform(effect) { mailbox.post(DashboardMail($0)) }
         }
+    }
+}
+
+/// A result of background work on its way through the event loop's mailbox back to the app.
+/// Opaque outside the dashboard: its messages are the tabs' own vocabulary, which only
+/// ``Dashboard/update(_:_:)`` reads.
+public struct DashboardMail: Sendable {
+    let message: DashboardMessage
+
+    init(_ message: DashboardMessage) {
+        self.message = message
     }
 }
 

@@ -5,10 +5,10 @@ import StratusTerminal
 import StratusCloud
 
 /// The tabs, in the order of their number keys.
-public enum DashboardTab: Int, CaseIterable, Hashable, Sendable {
+enum DashboardTab: Int, CaseIterable, Hashable, Sendable {
     case query = 1, fetch, changes, zones, schema, subscriptions, sharing, logs, faults
 
-    public var title: String {
+    var title: String {
         switch self {
         case .query: return "Query"
         case .fetch: return "Fetch"
@@ -23,7 +23,7 @@ public enum DashboardTab: Int, CaseIterable, Hashable, Sendable {
     }
 
     /// The title when the full ones do not fit in the tab bar.
-    public var shortTitle: String { self == .subscriptions ? "Subs" : title }
+    var shortTitle: String { self == .subscriptions ? "Subs" : title }
 }
 
 /// A status-line message.
@@ -38,34 +38,34 @@ public struct StatusMessage: Hashable, Sendable {
     }
 
     /// A CloudKit error as the status line shows it: name, code, message.
-    public static func error(_ error: CloudKitError) -> StatusMessage {
+    static func error(_ error: CloudKitError) -> StatusMessage {
         StatusMessage(error.description, kind: .error)
     }
 }
 
 /// Work running in the background, shown with a spinner and cancellable with Esc.
 public struct JobInfo: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable {
+    enum Kind: Hashable, Sendable {
         case zones, schema, recordCounts, query, fetch, changes, databaseChanges, token, save, delete, loadRecord
         case subscriptions, saveSubscription, deleteSubscription, exportSchema, saveZone, deleteZone, users, shares, shareChange, faults, compact, export, bulkDelete, undo, histogram
     }
-    public var id: Int
-    public var kind: Kind
-    public var label: String
+    var id: Int
+    var kind: Kind
+    var label: String
 }
 
 /// Selection and scroll of a list: the selected index and the first visible row.
 public struct ListCursor: Hashable, Sendable {
     public var selected = 0
-    public var offset = 0
+    var offset = 0
 
-    public init(selected: Int = 0, offset: Int = 0) {
+    init(selected: Int = 0, offset: Int = 0) {
         self.selected = selected
         self.offset = offset
     }
 
     /// Keeps the selection inside `count` items and visible in `visible` rows.
-    public mutating func clamp(count: Int, visible: Int) {
+    mutating func clamp(count: Int, visible: Int) {
         selected = count == 0 ? 0 : min(max(0, selected), count - 1)
         let rows = max(1, visible)
         if selected < offset { offset = selected }
@@ -73,25 +73,25 @@ public struct ListCursor: Hashable, Sendable {
         offset = max(0, min(offset, max(0, count - rows)))
     }
 
-    public mutating func move(by delta: Int, count: Int, visible: Int) {
+    mutating func move(by delta: Int, count: Int, visible: Int) {
         selected += delta
         clamp(count: count, visible: visible)
     }
 
-    public mutating func move(to index: Int, count: Int, visible: Int) {
+    mutating func move(to index: Int, count: Int, visible: Int) {
         selected = index
         clamp(count: count, visible: visible)
     }
 }
 
 /// A saved change token.
-public struct TokenBookmark: Hashable, Sendable, Codable {
-    public var label: String
-    public var scope: String
-    public var zone: String
-    public var token: String
+struct TokenBookmark: Hashable, Sendable, Codable {
+    var label: String
+    var scope: String
+    var zone: String
+    var token: String
 
-    public init(label: String, scope: String, zone: String, token: String) {
+    init(label: String, scope: String, zone: String, token: String) {
         self.label = label
         self.scope = scope
         self.zone = zone
@@ -102,21 +102,21 @@ public struct TokenBookmark: Hashable, Sendable, Codable {
 /// What the dashboard keeps between runs, in a small JSON file next to the store.
 public struct DashboardPreferences: Hashable, Sendable, Codable {
     /// Recent filters by record type, newest first.
-    public var recentFilters: [String: [RecentFilter]] = [:]
-    public var bookmarks: [TokenBookmark] = []
+    var recentFilters: [String: [RecentFilter]] = [:]
+    var bookmarks: [TokenBookmark] = []
     /// The user the dashboard acts as on this store (a user record name, or `none`); nil for
     /// the store's owner.
     public var actingUser: String?
 
-    public init(recentFilters: [String: [RecentFilter]] = [:], bookmarks: [TokenBookmark] = []) {
+    init(recentFilters: [String: [RecentFilter]] = [:], bookmarks: [TokenBookmark] = []) {
         self.recentFilters = recentFilters
         self.bookmarks = bookmarks
     }
 
-    public static let recentLimit = 10
+    static let recentLimit = 10
 
     /// Puts a filter and its arguments first in the type's recent list (once).
-    public mutating func remember(filter: String, arguments: [String] = [], for recordType: String) {
+    mutating func remember(filter: String, arguments: [String] = [], for recordType: String) {
         let trimmed = filter.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
         let entry = RecentFilter(text: trimmed, arguments: arguments)
@@ -129,53 +129,53 @@ public struct DashboardPreferences: Hashable, Sendable, Codable {
 
 /// Everything the dashboard shows: a value, changed only by ``Dashboard/update(_:_:)``.
 public struct DashboardState: Sendable {
-    public var storeName: String
-    public var storePath: String
-    public var environment: StoreEnvironment = .development
-    public var scope: DatabaseScope
-    public var zone: ZoneID
+    var storeName: String
+    var storePath: String
+    var environment: StoreEnvironment = .development
+    var scope: DatabaseScope
+    var zone: ZoneID
     /// No zone was named (the dashboard opened without `--zone`, or switched database or user):
     /// when the zones arrive, the busiest one is shown if this one holds nothing.
     public var settlesOnBusiestZone = false
-    public var zones: [RecordZone] = []
-    public var recordTypes: [RecordTypeSchema] = []
-    public var schemaLoaded = false
-    public var tab: DashboardTab = .query
+    var zones: [RecordZone] = []
+    var recordTypes: [RecordTypeSchema] = []
+    var schemaLoaded = false
+    var tab: DashboardTab = .query
     public var size: Size
 
-    public var query = QueryTabState()
-    public var fetch = FetchTabState()
-    public var changes = ChangesTabState()
-    public var zonesTab = ZonesTabState()
-    public var schemaTab = SchemaTabState()
-    public var subscriptions = SubscriptionsTabState()
-    public var sharing = SharingTabState()
-    public var logs = LogsTabState()
-    public var faults = FaultsTabState()
+    public internal(set) var query = QueryTabState()
+    var fetch = FetchTabState()
+    var changes = ChangesTabState()
+    var zonesTab = ZonesTabState()
+    var schemaTab = SchemaTabState()
+    var subscriptions = SubscriptionsTabState()
+    var sharing = SharingTabState()
+    var logs = LogsTabState()
+    var faults = FaultsTabState()
     /// This session's saves and deletes, for undo (`U`) and redo (`R`).
-    public var undo = UndoStack()
+    var undo = UndoStack()
 
     /// Dialogs and drill-ins, the last on top; the top one gets the keys.
-    public var modals: [Modal] = []
+    var modals: [Modal] = []
     public var status: StatusMessage?
-    public var jobs: [JobInfo] = []
-    public var nextJobID = 1
-    public var spinnerFrame = 0
+    public internal(set) var jobs: [JobInfo] = []
+    var nextJobID = 1
+    var spinnerFrame = 0
     /// Last `/` search, for `n`.
-    public var lastSearch: String?
+    var lastSearch: String?
 
     public var theme: Theme = .builtInDefault
     public var themeNames: [String] = []
     public var preferences = DashboardPreferences()
-    public var wantsQuit = false
+    var wantsQuit = false
     /// Ctrl-Z: the loop suspends the process, then the dashboard draws again.
-    public var wantsSuspend = false
+    var wantsSuspend = false
     /// The Core Data / SwiftData lens, as `L` set it; nil: on in Core Data's own zone only.
-    public var coreDataLens: Bool?
+    var coreDataLens: Bool?
     /// Who acts (CloudKit Console's Act As); nil for the store's owner.
     public var acting: Caller?
     /// The store's users, for the Act As picker and the breadcrumb.
-    public var users: [StoreUser] = []
+    var users: [StoreUser] = []
 
     public init(storePath: String, scope: DatabaseScope = .private, zone: ZoneID = .default,
                 recordType: String? = nil, size: Size = Size(width: 80, height: 24)) {
@@ -188,17 +188,17 @@ public struct DashboardState: Sendable {
     }
 
     /// The schema of the Query tab's record type.
-    public var currentSchema: RecordTypeSchema? {
+    var currentSchema: RecordTypeSchema? {
         guard let name = query.recordType else { return nil }
         return recordTypes.first { $0.name == name }
     }
 
-    public func schema(named name: String) -> RecordTypeSchema? {
+    func schema(named name: String) -> RecordTypeSchema? {
         recordTypes.first { $0.name == name }
     }
 
     /// Who acts, as the breadcrumb says it: an alias, `no user`, or `owner` before the users load.
-    public var actingLabel: String {
+    var actingLabel: String {
         switch acting {
         case nil: return users.first(where: \.isOwner)?.alias ?? "owner"
         case .anonymous?: return "no user"
@@ -207,10 +207,10 @@ public struct DashboardState: Sendable {
     }
 
     /// Whether the inspector shows mirrored records as the Core Data objects they stand for.
-    public var coreDataLensActive: Bool { coreDataLens ?? CoreDataLens.isMirroredZone(zone) }
+    var coreDataLensActive: Bool { coreDataLens ?? CoreDataLens.isMirroredZone(zone) }
 
     /// Whether someone other than the store's owner acts (the breadcrumb then says who).
-    public var actsAsOther: Bool {
+    var actsAsOther: Bool {
         switch acting {
         case nil: return false
         case .anonymous?: return true
@@ -219,13 +219,13 @@ public struct DashboardState: Sendable {
     }
 
     /// Record types a user picks from (the system `Users` type left out).
-    public var pickableTypes: [RecordTypeSchema] { recordTypes.filter { $0.name != "Users" } }
+    var pickableTypes: [RecordTypeSchema] { recordTypes.filter { $0.name != "Users" } }
 
-    public var isBusy: Bool { !jobs.isEmpty }
+    var isBusy: Bool { !jobs.isEmpty }
 
-    public func job(_ id: Int) -> JobInfo? { jobs.first { $0.id == id } }
+    func job(_ id: Int) -> JobInfo? { jobs.first { $0.id == id } }
 
-    public var topModal: Modal? {
+    var topModal: Modal? {
         get { modals.last }
         set {
             guard !modals.isEmpty else {

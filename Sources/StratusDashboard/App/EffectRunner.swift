@@ -7,20 +7,26 @@ import StratusCloud
 /// What effects run against: the container (through its service, never the engine), the query
 /// runner, theme files, the clipboard and the preferences file.
 public struct DashboardServices: Sendable {
-    public var cloud: any CloudService
-    public var queryRunner: any QueryRunner
-    public var themeLoader: ThemeLoader?
+    var cloud: any CloudService
+    var queryRunner: any QueryRunner
+    var themeLoader: ThemeLoader?
     /// Puts text on the clipboard (OSC 52 in the real terminal; tests record it).
-    public var clipboard: @Sendable (String) -> Void
+    var clipboard: @Sendable (String) -> Void
     /// Where recent filters and bookmarks are kept; nil keeps them in memory only.
-    public var preferencesPath: String?
+    var preferencesPath: String?
     /// Who acts; Act As switches it while the dashboard runs (the service's own box, so the
     /// queries switch too).
-    public var acting: ActingUser { cloud.acting }
+    var acting: ActingUser { cloud.acting }
+
+    /// The services of a dashboard on `cloud`, its queries run through it.
+    public init(cloud: any CloudService, themeLoader: ThemeLoader? = nil, clipboard: @escaping @Sendable (String) -> Void = { _ in },
+                preferencesPath: String? = nil) {
+        self.init(cloud: cloud, queryRunner: nil, themeLoader: themeLoader, clipboard: clipboard, preferencesPath: preferencesPath)
+    }
 
     /// - Parameter queryRunner: nil runs queries through `cloud` (tests wrap that to record calls).
-    public init(cloud: any CloudService, queryRunner: (any QueryRunner)? = nil, themeLoader: ThemeLoader? = nil,
-                clipboard: @escaping @Sendable (String) -> Void = { _ in }, preferencesPath: String? = nil) {
+    init(cloud: any CloudService, queryRunner: (any QueryRunner)?, themeLoader: ThemeLoader? = nil,
+         clipboard: @escaping @Sendable (String) -> Void = { _ in }, preferencesPath: String? = nil) {
         self.cloud = cloud
         self.queryRunner = queryRunner ?? CloudQueryRunner(cloud: cloud)
         self.themeLoader = themeLoader
@@ -35,7 +41,7 @@ public struct DashboardServices: Sendable {
 /// Runs effects: engine calls on background threads (results posted back as messages), quick
 /// ones at once. Each job can be cancelled; long work checks between pages and batches.
 public final class EffectRunner: Sendable {
-    public let services: DashboardServices
+    let services: DashboardServices
     private let cancelled = LockedValue<Set<Int>>([])
     private let queue = DispatchQueue(label: "stratus.dashboard.effects", qos: .userInitiated, attributes: .concurrent)
 
@@ -44,7 +50,7 @@ public final class EffectRunner: Sendable {
     }
 
     /// Starts an effect: immediate ones run now on this thread, the rest in the background.
-    public func perform(_ effect: Effect, post: @escaping @Sendable (DashboardMessage) -> Void) {
+    func perform(_ effect: Effect, post: @escaping @Sendable (DashboardMessage) -> Void) {
         if effect.isImmediate {
             execute(effect, post: post)
         } else {
@@ -52,39 +58,27 @@ public final class EffectRunner: Sendable {
         }
     }
 
-    public func isCancelled(_ job: Int) -> Bool {
+    func isCancelled(_ job: Int) -> Bool {
         cancelled.withLock { $0.contains(job) }
     }
 
     /// Runs an effect to the end on the calling thread, posting what it produces (tests call
     /// this directly).
-    public func execute(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+    func execute(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
         let started = ContinuousClock.now
         switch effect {
-        case .loadRecordCounts, .runQuery, .loadTail, .queryPage, .mapResult, .countMatches, .bulkDelete, .loadHistogram:
-            executeQuery(effect, started: started, post: post)
-        case .fetch:
-            executeFetch(effect, started: started, post: post)
-        case .playChanges, .databaseChanges, .currentToken:
-            executeChanges(effect, started: started, post: post)
-        case .loadZones, .createZone, .deleteZone, .loadZoneTypeCounts:
-            executeZones(effect, post: post)
-        case .loadSchema, .diffSchema, .exportSchema:
-            executeSchema(effect, post: post)
-        case .loadSubscriptions, .saveSubscription, .deleteSubscription, .watchNotifications:
-            executeSubscriptions(effect, post: post)
-        case .loadShares, .changeParticipant, .loadShareStatus:
-            executeSharing(effect, post: post)
-        case .watchRequestLog:
-            executeLogs(effect, post: post)
-        case .watchFaults, .addFault, .removeFaults, .compactHistory, .loadOldestToken:
-            executeSyncLab(effect, post: post)
-        case .checkFilter, .loadRecord, .save, .delete:
-            executeModals(effect, post: post)
-        case .exportResult(let job, let export, let path):
-            exportResult(job: job, export, path: path, post: post)
-        case .undo(let job, let entry, let redo):
-            undo(job: job, entry, redo: redo, post: post)
+        case .query(let effect): executeQuery(effect, started: started, post: post)
+        case .fetch(let effect): executeFetch(effect, started: started, post: post)
+        case .changes(let effect): executeChanges(effect, started: started, post: post)
+        case .zones(let effect): executeZones(effect, post: post)
+        case .schema(let effect): executeSchema(effect, post: post)
+        case .subscriptions(let effect): executeSubscriptions(effect, post: post)
+        case .sharing(let effect): executeSharing(effect, post: post)
+        case .logs(let effect): executeLogs(effect, post: post)
+        case .faults(let effect): executeSyncLab(effect, post: post)
+        case .record(let effect): executeRecord(effect, post: post)
+        case .export(.write(let job, let export, let path)): exportResult(job: job, export, path: path, post: post)
+        case .undo(.run(let job, let entry, let redo)): undo(job: job, entry, redo: redo, post: post)
         case .cancel, .copy, .actAs, .loadUsers, .loadTheme, .savePreferences:
             executeApp(effect, post: post)
         }
@@ -174,7 +168,7 @@ public enum PreferencesFile {
         return preferences
     }
 
-    public static func save(_ preferences: DashboardPreferences, to path: String) {
+    static func save(_ preferences: DashboardPreferences, to path: String) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         guard let data = try? encoder.encode(preferences) else { return }

@@ -1,14 +1,13 @@
 import Foundation
-import StratusEngine
 import StratusModel
 import StratusCloud
 
 /// The Changes tab's effects: playback, database changes, current tokens.
 extension EffectRunner {
     /// Plays changes back, reads database changes and takes current tokens.
-    func executeChanges(_ effect: Effect, started: ContinuousClock.Instant, post: @Sendable (DashboardMessage) -> Void) {
+    func executeChanges(_ effect: ChangesEffect, started: ContinuousClock.Instant, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .playChanges(let job, let zone, let scope, let since, let desiredKeys, let pageSize, let order):
+        case .play(let job, let zone, let scope, let since, let desiredKeys, let pageSize, let order):
             // Pages are posted together at most every 50 ms, and events only while the tab
             // still keeps them: a playback of millions of changes costs the screen little.
             var token = since
@@ -31,8 +30,8 @@ extension EffectRunner {
                     pendingPages += 1
                     if isCancelled(job) { return }
                     if !page.moreComing || ContinuousClock.now - lastPost >= .milliseconds(50) || sent == 0 {
-                        post(.changesPage(job: job, events: pending, count: pendingCount, pages: pendingPages, token: page.changeToken,
-                                          moreComing: page.moreComing, elapsed: EffectRunner.seconds(since: started)))
+                        post(.changes(.page(job: job, events: pending, count: pendingCount, pages: pendingPages, token: page.changeToken,
+                                          moreComing: page.moreComing, elapsed: EffectRunner.seconds(since: started))))
                         sent += pending.count
                         pending = []
                         pendingCount = 0
@@ -42,11 +41,11 @@ extension EffectRunner {
                     if !page.moreComing { return }
                 }
             } catch {
-                post(.changesFailed(job: job, EffectRunner.cloudKitError(error)))
+                post(.changes(.failed(job: job, EffectRunner.cloudKitError(error))))
             }
 
-        case .databaseChanges(let job, let scope, let since):
-            post(.databaseChanges(job: job, capture {
+        case .database(let job, let scope, let since):
+            post(.changes(.database(job: job, capture {
                 var token = since
                 var events: [ZoneChangeEvent] = []
                 while true {
@@ -58,17 +57,14 @@ extension EffectRunner {
                     token = page.changeToken
                     if !page.moreComing { return DatabaseChangesSummary(events: events, token: page.changeToken) }
                 }
-            }))
+            })))
 
         case .currentToken(let job, let zone, let scope):
             if let zone {
-                post(.tokenTaken(job: job, capture { try database(scope).currentToken(for: zone) }, database: false))
+                post(.changes(.token(job: job, capture { try database(scope).currentToken(for: zone) }, database: false)))
             } else {
-                post(.tokenTaken(job: job, capture { try database(scope).currentDatabaseToken() }, database: true))
+                post(.changes(.token(job: job, capture { try database(scope).currentDatabaseToken() }, database: true)))
             }
-
-        default:
-            break
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import StratusEngine
 import StratusCloud
 
 /// Counting what a filter matches, and deleting it in CloudKit-sized batches.
@@ -13,15 +12,15 @@ extension EffectRunner {
             var count = 0
             let finished = try walkResult(job: job, counting, zone: zone, scope: scope) { page, _ in
                 count += page.records.count
-                if page.cursor != nil { post(.matchesCounting(job: job, countedSoFar: count)) }
+                if page.cursor != nil { post(.query(.counting(job: job, countedSoFar: count))) }
                 return true
             }
             return finished ? count : nil
         }
         switch result {
-        case .success(let count?): post(.matchesCounted(job: job, .success(count)))
+        case .success(let count?): post(.query(.counted(job: job, .success(count))))
         case .success(nil): break
-        case .failure(let error): post(.matchesCounted(job: job, .failure(error)))
+        case .failure(let error): post(.query(.counted(job: job, .failure(error))))
         }
     }
 
@@ -37,7 +36,7 @@ extension EffectRunner {
             while true {
                 if isCancelled(job) {
                     // Esc came during the batch before: say what the delete did in the end.
-                    post(.bulkDeleteStopped(job: job, deleted: deleted))
+                    post(.query(.bulkDeleteStopped(job: job, deleted: deleted)))
                     return nil
                 }
                 // Past what undo keeps, the records' fields are not read any more.
@@ -55,13 +54,13 @@ extension EffectRunner {
                 deleted += done + outcome.cascadeDeletedRecordIDs.count
                 // What the batch took through DELETE_SELF comes back with it on undo.
                 let taken = gone + outcome.cascadeDeletedRecords
-                post(.bulkDeleteProgress(job: job, deleted: deleted, records: deleted - taken.count < UndoStack.maximumKeptRecords ? taken : []))
+                post(.query(.bulkDeleteProgress(job: job, deleted: deleted, records: deleted - taken.count < UndoStack.maximumKeptRecords ? taken : [])))
             }
         }
         switch result {
-        case .success(let count?): post(.bulkDeleteFinished(job: job, .success(count)))
+        case .success(let count?): post(.query(.bulkDeleteFinished(job: job, .success(count))))
         case .success(nil): break
-        case .failure(let error): post(.bulkDeleteFinished(job: job, .failure(error)))
+        case .failure(let error): post(.query(.bulkDeleteFinished(job: job, .failure(error))))
         }
     }
 }

@@ -48,12 +48,12 @@ extension EffectRunner {
             switch export {
             case .fetch(let records):
                 try write(records)
-                post(.exportProgress(job: job, written: records.count, total: records.count))
+                post(.export(.progress(job: job, written: records.count, total: records.count)))
             case .query(var request, let zone, let scope):
                 request.resultsLimit = ResultExport.pageSize
                 let finished = try walkResult(job: job, request, zone: zone, scope: scope) { page, _ in
                     try write(page.records)
-                    post(.exportProgress(job: job, written: summary.records, total: nil))
+                    post(.export(.progress(job: job, written: summary.records, total: nil)))
                     return true
                 }
                 if !finished { return nil }
@@ -71,7 +71,7 @@ extension EffectRunner {
                         }
                     }
                     try write(changed, deleted: deleted)
-                    post(.exportProgress(job: job, written: summary.records + summary.deletions, total: nil))
+                    post(.export(.progress(job: job, written: summary.records + summary.deletions, total: nil)))
                     token = page.changeToken
                     if !page.moreComing { break }
                 }
@@ -83,12 +83,12 @@ extension EffectRunner {
         }
         switch outcome {
         case .success(let done?):
-            post(.exportFinished(job: job, .success(done)))
+            post(.export(.finished(job: job, .success(done))))
         case .success(nil):
             try? FileManager.default.removeItem(atPath: partial)
         case .failure(let error):
             try? FileManager.default.removeItem(atPath: partial)
-            post(.exportFinished(job: job, .failure(error)))
+            post(.export(.finished(job: job, .failure(error))))
         }
     }
 }

@@ -1,21 +1,20 @@
 import Foundation
-import StratusEngine
 import StratusCloud
 
 /// What an export of the current result writes: the Query tab's whole result (every page, not
 /// only the loaded ones), the Fetch tab's records, or the Changes tab's playback from its start
 /// token.
-public enum ResultExport: Sendable {
+enum ResultExport: Sendable {
     case query(QueryRequest, zone: ZoneID, scope: DatabaseScope)
     case fetch([Record])
     case changes(zone: ZoneID, scope: DatabaseScope, since: String?, desiredKeys: [String]?)
 
     /// The file's format, by its extension: `.csv` is CSV (one column per field, typed in the
     /// header), anything else JSON lines in the CloudKit Web Services record shape.
-    public enum Format: Sendable, Equatable {
+    enum Format: Sendable, Equatable {
         case jsonLines, csv
 
-        public init(path: String) {
+        init(path: String) {
             self = path.lowercased().hasSuffix(".csv") ? .csv : .jsonLines
         }
     }
@@ -24,7 +23,7 @@ public enum ResultExport: Sendable {
     static let pageSize = 500
 
     /// What is wrong with `path` as the file to write (nil: fine).
-    public static func pathProblem(_ path: String) -> String? {
+    static func pathProblem(_ path: String) -> String? {
         let expanded = (path.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
         guard !expanded.isEmpty else { return "Give a file to write (.jsonl for JSON lines, .csv for CSV)." }
         var isFolder: ObjCBool = false
@@ -40,8 +39,8 @@ public enum ResultExport: Sendable {
 }
 
 /// What an export wrote.
-public struct ExportSummary: Sendable, Equatable {
-    public var path: String
-    public var records: Int
-    public var deletions: Int
+struct ExportSummary: Sendable, Equatable {
+    var path: String
+    var records: Int
+    var deletions: Int
 }

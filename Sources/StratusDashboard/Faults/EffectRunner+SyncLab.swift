@@ -1,11 +1,10 @@
 import Foundation
-import StratusEngine
 
 /// The sync lab's effects: the fault plan (polled, added to, removed from) and compaction.
 extension EffectRunner {
-    func executeSyncLab(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+    func executeSyncLab(_ effect: FaultsEffect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .watchFaults(let job, let afterEventID):
+        case .watch(let job, let afterEventID):
             var last = afterEventID
             var first = true
             while !isCancelled(job) {
@@ -15,42 +14,40 @@ extension EffectRunner {
                 guard let next = pollFaults(job: job, afterEventID: last, post: post) else { return }
                 last = next
             }
-        case .addFault(let job, let fault):
-            post(.faultsChanged(job: job, capture {
+        case .add(let job, let fault):
+            post(.faults(.changed(job: job, capture {
                 let added = try localStore().addFault(fault)
                 return "Added fault #\(added.id): \(added.summary)."
-            }))
-        case .removeFaults(let job, let id):
-            post(.faultsChanged(job: job, capture {
+            })))
+        case .remove(let job, let id):
+            post(.faults(.changed(job: job, capture {
                 let removed = try localStore().clearFaults(id: id)
                 return id.map { "Removed fault #\($0)." } ?? "Removed \(removed) fault\(removed == 1 ? "" : "s"); every call behaves again."
-            }))
+            })))
         case .compactHistory(let job, let zone, let scope, let before, let keep):
-            post(.historyCompacted(job: job, capture {
+            post(.faults(.historyCompacted(job: job, capture {
                 try database(scope).compactHistory(inZoneWith: zone, before: before, keeping: keep)
-            }))
-        case .loadOldestToken(let zone, let scope):
-            post(.oldestTokenLoaded(zone, capture {
+            })))
+        case .oldestToken(let zone, let scope):
+            post(.changes(.oldestToken(zone, capture {
                 let start = try database(scope).historyStart(for: zone)
                 return (start.oldestValidToken, start.compactedSequence > 0)
-            }))
-            post(.activityLoaded(zone, capture { try database(scope).changeActivity(inZoneWith: zone, buckets: ChangesTabView.activityBuckets) }))
-        default:
-            break
+            })))
+            post(.changes(.activity(zone, capture { try database(scope).changeActivity(inZoneWith: zone, buckets: ChangesTabView.activityBuckets) })))
         }
     }
 
     /// One poll of the fault plan: the plan, and the firings after `afterEventID` (nil: the
     /// newest). Returns where the next poll starts; nil after an error (posted).
-    public func pollFaults(job: Int, afterEventID: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
+    func pollFaults(job: Int, afterEventID: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
         do {
             let local = try localStore()
             let faults = try local.faults()
             let events = try local.faultEvents(after: afterEventID, limit: FaultsTabState.maximumEvents)
-            post(.faultsPolled(job: job, .success(FaultsSnapshot(faults: faults, events: events))))
+            post(.faults(.polled(job: job, .success(FaultsSnapshot(faults: faults, events: events)))))
             return events.last?.id ?? afterEventID ?? 0
         } catch {
-            post(.faultsPolled(job: job, .failure(EffectRunner.cloudKitError(error))))
+            post(.faults(.polled(job: job, .failure(EffectRunner.cloudKitError(error)))))
             return nil
         }
     }

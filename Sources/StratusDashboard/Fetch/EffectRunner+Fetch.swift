@@ -1,14 +1,13 @@
 import Foundation
-import StratusEngine
 import StratusModel
 import StratusCloud
 
 /// The Fetch tab's effect: records by name, in batches.
 extension EffectRunner {
     /// Fetches the named records a batch at a time, posting progress.
-    func executeFetch(_ effect: Effect, started: ContinuousClock.Instant, post: @Sendable (DashboardMessage) -> Void) {
+    func executeFetch(_ effect: FetchEffect, started: ContinuousClock.Instant, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .fetch(let job, let names, let desiredKeys, let zone, let scope):
+        case .records(let job, let names, let desiredKeys, let zone, let scope):
             var rows: [FetchRow] = []
             let batch = 100
             do {
@@ -21,15 +20,12 @@ extension EffectRunner {
                         case .failure(let error): rows.append(FetchRow(recordName: fetched.recordID.recordName, error: error))
                         }
                     }
-                    post(.fetchProgress(job: job, done: rows.count, total: names.count))
+                    post(.fetch(.progress(job: job, done: rows.count, total: names.count)))
                 }
-                post(.fetchFinished(job: job, .success(rows), milliseconds: EffectRunner.milliseconds(since: started)))
+                post(.fetch(.finished(job: job, .success(rows), milliseconds: EffectRunner.milliseconds(since: started))))
             } catch {
-                post(.fetchFinished(job: job, .failure(EffectRunner.cloudKitError(error)), milliseconds: EffectRunner.milliseconds(since: started)))
+                post(.fetch(.finished(job: job, .failure(EffectRunner.cloudKitError(error)), milliseconds: EffectRunner.milliseconds(since: started))))
             }
-
-        default:
-            break
         }
     }
 }

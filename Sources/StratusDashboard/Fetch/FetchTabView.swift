@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusTerminal
 
 /// The Fetch tab: record names and desired keys, progress, and a row per name.

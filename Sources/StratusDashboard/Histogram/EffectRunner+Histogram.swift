@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusModel
 import StratusCloud
 
@@ -22,9 +21,9 @@ extension EffectRunner {
             return ValueHistogram(field: field, values: Array(values.prefix(ValueHistogram.sampleLimit)), sampled: sampled)
         }
         switch result {
-        case .success(let histogram?): post(.histogramLoaded(job: job, .success(histogram)))
+        case .success(let histogram?): post(.query(.histogram(job: job, .success(histogram))))
         case .success(nil): break
-        case .failure(let error): post(.histogramLoaded(job: job, .failure(error)))
+        case .failure(let error): post(.query(.histogram(job: job, .failure(error))))
         }
     }
 }

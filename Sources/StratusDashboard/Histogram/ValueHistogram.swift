@@ -1,32 +1,31 @@
 import Foundation
-import StratusEngine
 import StratusCKWS
 import StratusModel
 
 /// How a field's values spread over a query's result: numbers and dates in equal-width bins,
 /// anything else as its most frequent values. Lists count each element.
-public struct ValueHistogram: Sendable, Equatable {
-    public struct Bar: Sendable, Equatable {
-        public var label: String
-        public var count: Int
+struct ValueHistogram: Sendable, Equatable {
+    struct Bar: Sendable, Equatable {
+        var label: String
+        var count: Int
     }
 
-    public var field: String
-    public var bars: [Bar]
+    var field: String
+    var bars: [Bar]
     /// Records read (the whole result, or the first ``sampleLimit`` of it).
-    public var records: Int
+    var records: Int
     /// Records without the field.
-    public var missing: Int
+    var missing: Int
     /// Whether the result holds more records than were read.
-    public var sampled: Bool
+    var sampled: Bool
 
     /// Records read at most: a larger result is sampled (its first records, in its order).
-    public static let sampleLimit = 20_000
+    static let sampleLimit = 20_000
     static let bins = 10
     static let topValues = 12
 
     /// The histogram of `values` (one entry per record read; nil where the record lacks the field).
-    public init(field: String, values: [FieldValue?], sampled: Bool) {
+    init(field: String, values: [FieldValue?], sampled: Bool) {
         self.field = field
         self.records = values.count
         self.sampled = sampled

@@ -3,13 +3,13 @@ import StratusCloud
 
 /// Where a key binding applies. A view is a list of contexts, most specific first; the first
 /// binding found for a key wins.
-public enum KeyContext: String, CaseIterable, Hashable, Sendable {
+enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case global, list, query, fetch, changes, databaseChanges, zones, schema, subscriptions, notifications, inspector
     case filterEditor, filterBuilder, filterText, filterArguments, picker, multiPicker, textInput, form, confirm, conflict, help, commandLine
     case subscriptionDraft, sharing, logs, faults, histogram
 
     /// The heading of the context's section in the help overlay.
-    public var title: String {
+    var title: String {
         switch self {
         case .global: return "Everywhere"
         case .list: return "Lists"
@@ -43,7 +43,7 @@ public enum KeyContext: String, CaseIterable, Hashable, Sendable {
 }
 
 /// What a key does.
-public enum KeyAction: Hashable, Sendable {
+enum KeyAction: Hashable, Sendable {
     case quit, help, commandLine, tab(DashboardTab), nextTab, previousTab, pickZone, pickDatabase, pickUser, interrupt, suspend, toggleLens
     case up, down, pageUp, pageDown, top, bottom, left, right, open, back, search, copy, run
     case recordType, filter, sort, fields, pageSize, create, edit, delete
@@ -54,19 +54,19 @@ public enum KeyAction: Hashable, Sendable {
 }
 
 /// One row of the key map: keys, where, what, and how the hint bar and help show it.
-public struct KeyBinding: Hashable, Sendable {
-    public var keys: [Key]
-    public var context: KeyContext
-    public var action: KeyAction
+struct KeyBinding: Hashable, Sendable {
+    var keys: [Key]
+    var context: KeyContext
+    var action: KeyAction
     /// How the keys are written in the hint bar and help (`j/k`, `1-5`).
-    public var label: String
-    public var help: String
+    var label: String
+    var help: String
     /// Whether the hint bar shows it (help always does).
-    public var hint: Bool
+    var hint: Bool
     /// The hint bar's shorter word for it, when `help` is long.
-    public var short: String?
+    var short: String?
 
-    public init(_ keys: [Key], _ context: KeyContext, _ action: KeyAction, _ label: String, _ help: String, hint: Bool = true,
+    init(_ keys: [Key], _ context: KeyContext, _ action: KeyAction, _ label: String, _ help: String, hint: Bool = true,
                 short: String? = nil) {
         self.keys = keys
         self.context = context
@@ -78,13 +78,13 @@ public struct KeyBinding: Hashable, Sendable {
     }
 
     /// What the hint bar writes after the key.
-    public var hintText: String { short ?? help }
+    var hintText: String { short ?? help }
 }
 
 /// The one key table: it dispatches keys, draws the hint bar and fills the `?` overlay, so
 /// the three cannot disagree.
-public enum KeyMap {
-    public static let table: [KeyBinding] = [
+enum KeyMap {
+    static let table: [KeyBinding] = [
         // Everywhere
         KeyBinding([.char("?")], .global, .help, "?", "help: every key of this view"),
         KeyBinding([.char("q")], .global, .quit, "q", "quit"),
@@ -273,7 +273,7 @@ public enum KeyMap {
     ]
 
     /// The action of `key` in a view made of `contexts`.
-    public static func action(for key: Key, in contexts: [KeyContext]) -> KeyAction? {
+    static func action(for key: Key, in contexts: [KeyContext]) -> KeyAction? {
         for context in contexts {
             if let binding = table.first(where: { $0.context == context && $0.keys.contains(key) }) {
                 return binding.action
@@ -283,7 +283,7 @@ public enum KeyMap {
     }
 
     /// Bindings of a view, in context order, each action once (the first context wins).
-    public static func bindings(in contexts: [KeyContext]) -> [KeyBinding] {
+    static func bindings(in contexts: [KeyContext]) -> [KeyBinding] {
         var seenKeys = Set<Key>()
         var result: [KeyBinding] = []
         for context in contexts {
@@ -298,7 +298,7 @@ public enum KeyMap {
     }
 
     /// The hint bar's entries, most specific first.
-    public static func hints(in contexts: [KeyContext]) -> [KeyBinding] {
+    static func hints(in contexts: [KeyContext]) -> [KeyBinding] {
         bindings(in: contexts).filter(\.hint)
     }
 }

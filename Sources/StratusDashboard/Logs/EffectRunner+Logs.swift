@@ -5,9 +5,9 @@ import StratusModel
 /// The Logs tab's effects: the request log, polled.
 extension EffectRunner {
     /// Polls the request log until the job is cancelled.
-    func executeLogs(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+    func executeLogs(_ effect: LogsEffect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .watchRequestLog(let job, let afterID):
+        case .watch(let job, let afterID):
             var last = afterID
             while !isCancelled(job) {
                 if last != nil { Thread.sleep(forTimeInterval: Double(LogsTabState.pollInterval.components.attoseconds) / 1e18) }
@@ -15,21 +15,18 @@ extension EffectRunner {
                 guard let next = pollRequestLog(job: job, afterID: last, post: post) else { return }
                 last = next
             }
-
-        default:
-            break
         }
     }
 
     /// One poll of the request log: the entries after `afterID` (nil: the newest 200), posted
     /// when there are any. Returns where the next poll starts; nil after an error (posted).
-    public func pollRequestLog(job: Int, afterID: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
+    func pollRequestLog(job: Int, afterID: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
         do {
             let entries = try localStore().requestLog(after: afterID, limit: afterID == nil ? 200 : 1000)
-            if !entries.isEmpty { post(.requestsLogged(job: job, .success(entries))) }
+            if !entries.isEmpty { post(.logs(.requestsLogged(job: job, .success(entries)))) }
             return entries.last?.id ?? afterID ?? 0
         } catch {
-            post(.requestsLogged(job: job, .failure(EffectRunner.cloudKitError(error))))
+            post(.logs(.requestsLogged(job: job, .failure(EffectRunner.cloudKitError(error)))))
             return nil
         }
     }

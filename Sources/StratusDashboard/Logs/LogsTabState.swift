@@ -1,22 +1,22 @@
 import StratusEngine
 
 /// The Logs tab: the requests `stratus serve` answered on this store, newest last, polled live.
-public struct LogsTabState: Sendable {
-    public var entries: [RequestLogEntry] = []
-    public var list = ListCursor()
+struct LogsTabState: Sendable {
+    var entries: [RequestLogEntry] = []
+    var list = ListCursor()
     /// The poll running while the dashboard does (started when the tab is first opened).
-    public var watchJob: Int?
-    public var watchError: String?
+    var watchJob: Int?
+    var watchError: String?
 
     /// Entries kept in memory; older ones drop off the top.
-    public static let maximumKept = 2_000
+    static let maximumKept = 2_000
     /// How often the store's request log is read: a request shows within a second.
-    public static let pollInterval = Duration.milliseconds(250)
+    static let pollInterval = Duration.milliseconds(250)
 
-    public init() {}
+    init() {}
 
     /// Adds newly logged requests; a selection on the last row follows the newest.
-    public mutating func receive(_ arrived: [RequestLogEntry], visible: Int) {
+    mutating func receive(_ arrived: [RequestLogEntry], visible: Int) {
         guard !arrived.isEmpty else { return }
         let following = entries.isEmpty || list.selected >= entries.count - 1
         entries += arrived

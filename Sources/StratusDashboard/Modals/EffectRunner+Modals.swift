@@ -2,21 +2,15 @@ import Foundation
 import StratusEngine
 import StratusModel
 
-/// The dialogs' effects: the filter editor's check, and loading, saving and deleting one record.
+/// The dialogs' effects: loading, saving and deleting one record.
 extension EffectRunner {
-    /// Checks filters and loads, saves and deletes records for the dialogs (each write undoable).
-    func executeModals(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+    /// Loads, saves and deletes records for the dialogs (each write undoable).
+    func executeRecord(_ effect: RecordEffect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .checkFilter(let generation, let filter, let arguments, let recordType):
-            let check = filter.trimmingCharacters(in: .whitespaces).isEmpty
-                ? FilterCheck.valid(canonical: "TRUEPREDICATE")
-                : services.queryRunner.check(filter: filter, arguments: arguments, recordType: recordType)
-            post(.filterChecked(generation: generation, check))
-
-        case .loadRecord(let job, let recordID, let scope, let purpose):
+        case .load(let job, let recordID, let scope, let purpose):
             let result = capture { try database(scope).record(for: recordID) }
             guard !isCancelled(job) else { return }
-            post(.recordLoaded(job: job, result, purpose: purpose))
+            post(.record(.loaded(job: job, result, purpose: purpose)))
 
         case .save(let job, let record, let policy, let scope, let isNew):
             // The record as it was, so the save can be undone.
@@ -25,8 +19,8 @@ extension EffectRunner {
                 let result = try database(scope).modifyRecords(saving: [record], savePolicy: policy)
                 return try result.saveResults[0].result.get()
             }
-            if case .success(let saved) = result { post(.undoable(UndoEntry(change: .save(before: before, after: saved), scope: scope, job: job))) }
-            post(.saveFinished(job: job, result, isNew: isNew))
+            if case .success(let saved) = result { post(.undo(.undoable(UndoEntry(change: .save(before: before, after: saved), scope: scope, job: job)))) }
+            post(.record(.saved(job: job, result, isNew: isNew)))
 
         case .delete(let job, let recordID, let scope):
             // The whole record, so the delete can be undone.
@@ -40,13 +34,10 @@ extension EffectRunner {
             // after the record it points at.
             if case .success(let done) = result, let before {
                 let taken = [before] + done.cascadeDeletedRecords
-                post(.undoable(UndoEntry(change: .delete(taken, complete: done.cascadeDeletedRecords.count == done.cascadeDeletedRecordIDs.count),
-                                         scope: scope, job: job)))
+                post(.undo(.undoable(UndoEntry(change: .delete(taken, complete: done.cascadeDeletedRecords.count == done.cascadeDeletedRecordIDs.count),
+                                         scope: scope, job: job))))
             }
-            post(.deleteFinished(job: job, result.map(\.cascadeDeletedRecordIDs), recordID: recordID))
-
-        default:
-            break
+            post(.record(.deleted(job: job, result.map(\.cascadeDeletedRecordIDs), recordID: recordID)))
         }
     }
 }

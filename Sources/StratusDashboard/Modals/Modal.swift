@@ -1,9 +1,8 @@
-import StratusEngine
 import StratusModel
 import StratusCloud
 
 /// A dialog or drill-in over the tabs. The top one of ``DashboardState/modals`` gets the keys.
-public enum Modal: Sendable {
+enum Modal: Sendable {
     case help(HelpState)
     case commandLine(CommandLineState)
     case picker(PickerState)
@@ -18,27 +17,27 @@ public enum Modal: Sendable {
     case histogram(ValueHistogram)
 }
 
-public struct HelpState: Sendable {
+struct HelpState: Sendable {
     /// The key contexts of the view the help is about.
-    public var contexts: [KeyContext]
-    public var title: String
-    public var scroll = 0
+    var contexts: [KeyContext]
+    var title: String
+    var scroll = 0
 }
 
-public struct CommandLineState: Sendable {
-    public var field = TextField()
+struct CommandLineState: Sendable {
+    var field = TextField()
     /// Completions of the word being typed, shown above the line; Tab takes the next.
-    public var completions: [String] = []
-    public var completionIndex: Int?
+    var completions: [String] = []
+    var completionIndex: Int?
 }
 
-public struct PickerItem: Hashable, Sendable {
-    public var label: String
-    public var detail: String
-    public var value: String
-    public var checked: Bool
+struct PickerItem: Hashable, Sendable {
+    var label: String
+    var detail: String
+    var value: String
+    var checked: Bool
 
-    public init(label: String, detail: String = "", value: String? = nil, checked: Bool = false) {
+    init(label: String, detail: String = "", value: String? = nil, checked: Bool = false) {
         self.label = label
         self.detail = detail
         self.value = value ?? label
@@ -46,57 +45,42 @@ public struct PickerItem: Hashable, Sendable {
     }
 }
 
-public enum PickerPurpose: Hashable, Sendable {
-    case recordType, sort, fields, pageSize, zone, database, user, theme
-    case builderField(row: Int), builderOperator(row: Int), recentFilter
-    case fetchKeys, changesKeys, changesPageSize, changesOrder, bookmark
-    case subscriptionKind, subscriptionType, subscriptionFiresOn, subscriptionKeys, subscriptionZone
-    /// Who to invite to the share with this URL; then with what permission.
-    case shareParticipant(url: String), sharePermission(url: String, user: String)
-    /// The kind of a new fault; then its options. Where to compact the zone's history.
-    case faultKind, compactPoint
-    /// The field whose values the histogram shows.
-    case histogramField
-}
-
-public struct PickerState: Sendable {
-    public var purpose: PickerPurpose
-    public var title: String
-    public var items: [PickerItem]
-    public var list = ListCursor()
+struct PickerState: Sendable {
+    /// Who opened it and what for: the choice goes back through it.
+    var purpose: any PickerPurpose
+    var title: String
+    var items: [PickerItem]
+    var list = ListCursor()
     /// Several items can be checked (Space), Enter applies all checked.
-    public var multiple = false
+    var multiple = false
 
-    public init(purpose: PickerPurpose, title: String, items: [PickerItem], selected: Int = 0, multiple: Bool = false) {
+    init(purpose: any PickerPurpose, title: String, items: [PickerItem], selected: Int = 0, multiple: Bool = false) {
         self.purpose = purpose
         self.title = title
         self.items = items
         self.list = ListCursor(selected: selected)
         self.multiple = multiple
     }
+
+    /// The item under the cursor (nil in an empty picker).
+    var selectedItem: PickerItem? { items.indices.contains(list.selected) ? items[list.selected] : nil }
+
+    /// The values of the checked items (a picker of several).
+    var checkedValues: [String] { items.filter(\.checked).map(\.value) }
+
+    /// Whether every item is checked (a picker of keys: then none is named).
+    var allChecked: Bool { items.allSatisfy(\.checked) }
 }
 
-public enum TextInputPurpose: Hashable, Sendable {
-    case fetchNames, changesToken, databaseToken, search, builderValue(row: Int)
-    case subscriptionID, schemaExportPath, schemaDiffPath
-    /// The name of a custom zone to make in the current database.
-    case newZone
-    /// The point a LOCATION field's distance is measured from, for the Query tab's sort.
-    case sortDistance(field: String, ascending: Bool)
-    /// The options of a new fault of this kind, in the command line's words.
-    case faultOptions(FaultKind)
-    /// The file the current result is exported to.
-    case exportPath
-}
+struct TextInputState: Sendable {
+    /// Who opened it and what for: the text goes back through it.
+    var purpose: any TextInputPurpose
+    var title: String
+    var hint: String
+    var field: TextField
+    var error: String?
 
-public struct TextInputState: Sendable {
-    public var purpose: TextInputPurpose
-    public var title: String
-    public var hint: String
-    public var field: TextField
-    public var error: String?
-
-    public init(purpose: TextInputPurpose, title: String, hint: String, text: String = "") {
+    init(purpose: any TextInputPurpose, title: String, hint: String, text: String = "") {
         self.purpose = purpose
         self.title = title
         self.hint = hint
@@ -104,79 +88,64 @@ public struct TextInputState: Sendable {
     }
 }
 
-public struct InspectorState: Sendable {
-    public var record: Record
-    public var list = ListCursor()
+struct InspectorState: Sendable {
+    var record: Record
+    var list = ListCursor()
     /// The full record is being fetched (the list may hold only the desired keys).
-    public var loadingJob: Int?
+    var loadingJob: Int?
     /// Where the record stands with sharing (root of a share, inside one), once looked up.
-    public var shareNote: String?
+    var shareNote: String?
 
-    public init(record: Record) {
+    init(record: Record) {
         self.record = record
     }
 }
 
-public struct FormRow: Sendable {
-    public var name: String
-    public var type: FieldType
-    public var field: TextField
-    public var readOnly: Bool
-    public var error: String?
+struct FormRow: Sendable {
+    var name: String
+    var type: FieldType
+    var field: TextField
+    var readOnly: Bool
+    var error: String?
     /// The text it started with; unchanged rows are not written.
-    public var original: String
+    var original: String
 }
 
-public struct EditFormState: Sendable {
-    public var isNew: Bool
+struct EditFormState: Sendable {
+    var isNew: Bool
     /// The record as fetched (for an edit) or a fresh one (new): the save starts from it.
-    public var base: Record
+    var base: Record
     /// The record name for a new record (empty: a UUID).
-    public var nameField = TextField()
-    public var rows: [FormRow]
+    var nameField = TextField()
+    var rows: [FormRow]
     /// Row 0 is the name (new records only); the fields follow.
-    public var list = ListCursor()
-    public var savingJob: Int?
-    public var error: String?
+    var list = ListCursor()
+    var savingJob: Int?
+    var error: String?
     /// What the last save sent (the conflict dialog shows it).
-    public var pending: Record?
+    var pending: Record?
 
-    public var rowOffset: Int { isNew ? 1 : 0 }
-    public var rowCount: Int { rows.count + rowOffset }
+    var rowOffset: Int { isNew ? 1 : 0 }
+    var rowCount: Int { rows.count + rowOffset }
 }
 
-public enum ConfirmAction: Hashable, Sendable {
-    case deleteRecord(RecordID, recordType: String)
-    case deleteSubscription(String)
-    /// A custom zone (the dialog says how many records it holds).
-    case deleteZone(ZoneID)
-    /// Take a participant (user record name, alias) out of the share with this URL.
-    case removeParticipant(url: String, user: String, alias: String)
-    /// Remove a fault from the plan (nil: all of them).
-    case removeFault(Int64?)
-    /// Drop the zone's history before a token, or keep the newest N changes.
-    case compactHistory(ZoneID, before: String?, keep: Int?)
-    /// Delete every record the Query tab's filter matches (this many, when counted).
-    case bulkDelete(count: Int)
-    case quit
+struct ConfirmState: Sendable {
+    var title: String
+    var message: String
+    /// What `y` does, for the tab that asked.
+    var action: any ConfirmAction
 }
 
-public struct ConfirmState: Sendable {
-    public var title: String
-    public var message: String
-    public var action: ConfirmAction
-}
-
-public struct ConflictState: Sendable {
+struct ConflictState: Sendable {
     /// What the form tried to save.
-    public var mine: Record
+    var mine: Record
     /// What the store holds now.
-    public var server: Record
-    public var list = ListCursor()
-    public var savingJob: Int?
+    var server: Record
+    var list = ListCursor()
+    var savingJob: Int?
 
     /// Field names whose values differ, then those equal (marked), sorted.
-    public var rows: [(name: String, mine: String, server: String, differs: Bool)] {
+    var rows: [(name: String, mine: String, server: String, differs: Bool)] {
         let names = Set(mine.fields.keys).union(server.fields.keys).sorted()
         return names.map { name in
             let left = ValueText.display(mine[name])

@@ -7,10 +7,10 @@ import StratusCKWS
 /// The dashboard's ``QueryRunner`` over a container's query calls
 /// (`records(matching:inZoneWith:desiredKeys:resultsLimit:)`, `records(continuingMatchFrom:)`,
 /// `analyze`), acting as the service's acting user.
-public struct CloudQueryRunner: QueryRunner {
-    public let cloud: any CloudService
+struct CloudQueryRunner: QueryRunner {
+    let cloud: any CloudService
 
-    public init(cloud: any CloudService) {
+    init(cloud: any CloudService) {
         self.cloud = cloud
     }
 
@@ -18,21 +18,21 @@ public struct CloudQueryRunner: QueryRunner {
         cloud.database(scope)
     }
 
-    public func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryResultsPage {
+    func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryResultsPage {
         try database(scope).records(
             matching: try request.engineQuery(), inZoneWith: zone, desiredKeys: request.desiredKeys, resultsLimit: request.resultsLimit)
     }
 
-    public func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryResultsPage {
+    func next(cursor: String, request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryResultsPage {
         try database(scope).records(continuingMatchFrom: cursor, desiredKeys: request.desiredKeys, resultsLimit: request.resultsLimit)
     }
 
-    public func last(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> [Record] {
+    func last(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> [Record] {
         try database(scope).lastRecords(matching: try request.engineQuery(), inZoneWith: zone, desiredKeys: request.desiredKeys,
                                         resultsLimit: request.resultsLimit)
     }
 
-    public func check(filter: String, arguments: [String], recordType: String) -> FilterCheck {
+    func check(filter: String, arguments: [String], recordType: String) -> FilterCheck {
         let parsed: [PredicateArgument]
         do {
             parsed = try arguments.map { text throws(PredicateArgumentError) in try PredicateArgument(parsing: text) }

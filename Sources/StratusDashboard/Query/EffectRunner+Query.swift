@@ -1,33 +1,38 @@
 import Foundation
-import StratusEngine
 import StratusCloud
 import StratusModel
 
 /// The Query tab's effects: record counts, pages, the tail, and the work over the whole result.
 extension EffectRunner {
     /// Runs the query and reads its pages, its end and its whole result.
-    func executeQuery(_ effect: Effect, started: ContinuousClock.Instant, post: @Sendable (DashboardMessage) -> Void) {
+    func executeQuery(_ effect: QueryEffect, started: ContinuousClock.Instant, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .loadRecordCounts(let job, let zone, let scope):
-            post(.recordCountsLoaded(job: job, capture { try database(scope).recordCountsByType(inZoneWith: zone) }))
+        case .checkFilter(let generation, let filter, let arguments, let recordType):
+            let check = filter.trimmingCharacters(in: .whitespaces).isEmpty
+                ? FilterCheck.valid(canonical: "TRUEPREDICATE")
+                : services.queryRunner.check(filter: filter, arguments: arguments, recordType: recordType)
+            post(.query(.filterChecked(generation: generation, check)))
 
-        case .runQuery(let job, let request, let zone, let scope):
+        case .recordCounts(let job, let zone, let scope):
+            post(.query(.recordCounts(job: job, capture { try database(scope).recordCountsByType(inZoneWith: zone) })))
+
+        case .run(let job, let request, let zone, let scope):
             let result = capture { try services.queryRunner.run(request, zone: zone, scope: scope) }
             guard !isCancelled(job) else { return }
-            post(.queryPage(job: job, result, page: nil, milliseconds: EffectRunner.milliseconds(since: started)))
+            post(.query(.page(job: job, result, page: nil, milliseconds: EffectRunner.milliseconds(since: started))))
 
         case .loadTail(let job, let request, let zone, let scope):
             let result = capture { try services.queryRunner.last(request, zone: zone, scope: scope) }
             guard !isCancelled(job) else { return }
-            post(.tailLoaded(job: job, result))
+            post(.query(.tail(job: job, result)))
 
-        case .queryPage(let job, let page, let cursor, let request, let zone, let scope):
+        case .page(let job, let page, let cursor, let request, let zone, let scope):
             let result = capture {
                 if let cursor { return try services.queryRunner.next(cursor: cursor, request: request, zone: zone, scope: scope) }
                 return try services.queryRunner.run(request, zone: zone, scope: scope)
             }
             guard !isCancelled(job) else { return }
-            post(.queryPage(job: job, result, page: page, milliseconds: EffectRunner.milliseconds(since: started)))
+            post(.query(.page(job: job, result, page: page, milliseconds: EffectRunner.milliseconds(since: started))))
 
         case .mapResult(let job, let request, let cursor, let firstPageCount, let zone, let scope):
             mapResult(job: job, request, after: cursor, firstPageCount: firstPageCount, zone: zone, scope: scope, post: post)
@@ -38,11 +43,8 @@ extension EffectRunner {
         case .bulkDelete(let job, let request, let zone, let scope):
             bulkDelete(job: job, request, zone: zone, scope: scope, post: post)
 
-        case .loadHistogram(let job, let request, let field, let zone, let scope):
+        case .histogram(let job, let request, let field, let zone, let scope):
             loadHistogram(job: job, request, field: field, zone: zone, scope: scope, post: post)
-
-        default:
-            break
         }
     }
 }

@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusCloud
 
 extension EffectRunner {
@@ -18,15 +17,15 @@ extension EffectRunner {
                 if page.records.isEmpty && page.cursor == nil { return false }
                 map.append(ResultPage(cursor: readFrom, count: page.records.count))
                 counted += page.records.count
-                if map.count % 10 == 0 { post(.resultMapping(job: job, countedSoFar: counted)) }
+                if map.count % 10 == 0 { post(.query(.mapping(job: job, countedSoFar: counted))) }
                 return true
             }
             return finished ? map : nil
         }
         switch result {
-        case .success(let map?): post(.resultMapped(job: job, .success(map)))
+        case .success(let map?): post(.query(.mapped(job: job, .success(map))))
         case .success(nil): break
-        case .failure(let error): post(.resultMapped(job: job, .failure(error)))
+        case .failure(let error): post(.query(.mapped(job: job, .failure(error))))
         }
     }
 }

@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusCloud
 
 extension EffectRunner {

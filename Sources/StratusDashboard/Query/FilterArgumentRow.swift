@@ -3,20 +3,20 @@ import StratusPredicates
 
 /// One format specifier of the filter text (`%@`, `%K`, `%d` ...) with the argument typed for
 /// it, in the command line's `--arg` syntax (`string:Tokyo`, `int:5`, `key:title`).
-public struct FilterArgumentRow: Hashable, Sendable {
+struct FilterArgumentRow: Hashable, Sendable {
     /// The text after `%`: `@`, `K`, `d`, `lld` ...
-    public var specifier: String
+    var specifier: String
     /// Where the specifier stands in the filter text, in code points (the check underlines it).
-    public var offset: Int
-    public var length: Int
+    var offset: Int
+    var length: Int
     /// The typed text; read again whenever it changes, not each time the row is drawn.
-    public var field: TextField {
+    var field: TextField {
         didSet { if field.text != oldValue.text { parsed = Self.parse(field.text) } }
     }
     /// The text read in the command line's syntax; nil while it is empty.
     private var parsed: Result<PredicateArgument, PredicateArgumentError>?
 
-    public init(specifier: String, offset: Int, length: Int, text: String = "") {
+    init(specifier: String, offset: Int, length: Int, text: String = "") {
         self.specifier = specifier
         self.offset = offset
         self.length = length
@@ -24,19 +24,19 @@ public struct FilterArgumentRow: Hashable, Sendable {
         self.parsed = Self.parse(text)
     }
 
-    public var isMissing: Bool { field.text.isEmpty }
+    var isMissing: Bool { field.text.isEmpty }
 
     /// The argument the text stands for, when it parses.
-    public var argument: PredicateArgument? { try? parsed?.get() }
+    var argument: PredicateArgument? { try? parsed?.get() }
 
     /// Why the typed text is not an argument; nil when it is one or is still empty.
-    public var error: String? {
+    var error: String? {
         if case .failure(let failure)? = parsed { return failure.message }
         return nil
     }
 
     /// What the row says after the field: the type read, or nothing yet.
-    public var summary: String {
+    var summary: String {
         switch argument {
         case .value(let value)?: return "✓ \(value.type)"
         case .key(let name)?: return "✓ field \(name)"
@@ -45,7 +45,7 @@ public struct FilterArgumentRow: Hashable, Sendable {
     }
 
     /// An example of what to type for this specifier.
-    public var example: String {
+    var example: String {
         switch specifier.last {
         case "K": return "key:title"
         case "d", "i", "u", "D", "U": return "int:5"
@@ -62,7 +62,7 @@ public struct FilterArgumentRow: Hashable, Sendable {
     /// Rows for the specifiers of `filter`, in order, keeping what was typed for each position
     /// in `previous` (or `texts`, when given). Nil when the text does not lex (a string still
     /// open): the rows stay as they were until it does.
-    public static func rows(for filter: String, previous: [FilterArgumentRow] = [], texts: [String]? = nil) -> [FilterArgumentRow]? {
+    static func rows(for filter: String, previous: [FilterArgumentRow] = [], texts: [String]? = nil) -> [FilterArgumentRow]? {
         guard let tokens = try? PredicateLexer.tokens(of: filter) else { return nil }
         var rows: [FilterArgumentRow] = []
         for token in tokens {
@@ -80,7 +80,7 @@ public struct FilterArgumentRow: Hashable, Sendable {
     /// The check as the editor shows it: a problem the engine placed on a specifier whose
     /// argument is missing or does not parse (it was left out of the binding) says so in
     /// the argument's words.
-    public static func explain(_ check: FilterCheck, rows: [FilterArgumentRow]) -> FilterCheck {
+    static func explain(_ check: FilterCheck, rows: [FilterArgumentRow]) -> FilterCheck {
         guard var first = check.problems.first, let offset = first.offset,
               let index = rows.firstIndex(where: { $0.offset == offset && ($0.isMissing || $0.error != nil) }) else { return check }
         let row = rows[index]

@@ -5,7 +5,7 @@ extension FilterBuilder {
     /// Rows for a format string, or why the builder cannot show it. The text is read by the
     /// predicate language's parser (the one the checker and the engine use), so the builder
     /// never disagrees with them about what the text says.
-    public static func rows(from text: String, fields: [BuilderField]) -> Result<[BuilderRow], BuilderParseError> {
+    static func rows(from text: String, fields: [BuilderField]) -> Result<[BuilderRow], BuilderParseError> {
         if text.allSatisfy(\.isWhitespace) { return .success([]) }
         let predicate: PredicateNode
         do {

@@ -3,7 +3,7 @@ import StratusModel
 
 /// The operators the filter builder offers, each only for the field types and indexes
 /// CloudKit allows it with.
-public enum FilterOperator: String, CaseIterable, Hashable, Sendable {
+enum FilterOperator: String, CaseIterable, Hashable, Sendable {
     case equals = "=="
     case notEquals = "!="
     case less = "<"
@@ -19,10 +19,10 @@ public enum FilterOperator: String, CaseIterable, Hashable, Sendable {
     case tokens = "has tokens"
     case near = "within km of"
 
-    public var label: String { rawValue }
+    var label: String { rawValue }
 
     /// What the value cell expects, shown while editing it.
-    public func valueHint(for type: FieldType) -> String {
+    func valueHint(for type: FieldType) -> String {
         switch self {
         case .isIn, .notIn: return "values separated by commas"
         case .between: return "low, high"
@@ -33,7 +33,7 @@ public enum FilterOperator: String, CaseIterable, Hashable, Sendable {
     }
 
     /// The operators allowed for a field, by its type and indexes.
-    public static func allowed(for field: BuilderField) -> [FilterOperator] {
+    static func allowed(for field: BuilderField) -> [FilterOperator] {
         if field.name == BuilderField.tokenSearch.name { return [.tokens] }
         let queryable = field.indexes.contains(.queryable)
         let sortable = field.indexes.contains(.sortable)
@@ -63,14 +63,14 @@ public enum FilterOperator: String, CaseIterable, Hashable, Sendable {
 
 /// A field the builder can filter on: custom fields with an index, the two date system
 /// fields, and full-text search over SEARCHABLE fields (`self`).
-public typealias BuilderField = SchemaField
+typealias BuilderField = SchemaField
 
 extension SchemaField {
     /// `self CONTAINS "words"`: token search over the SEARCHABLE string fields.
-    public static let tokenSearch = BuilderField(name: "self", type: .string, indexes: [.searchable])
+    static let tokenSearch = BuilderField(name: "self", type: .string, indexes: [.searchable])
 
     /// The fields of a record type the builder offers, in the order of its field picker.
-    public static func fields(for schema: RecordTypeSchema?) -> [BuilderField] {
+    static func fields(for schema: RecordTypeSchema?) -> [BuilderField] {
         guard let schema else { return [] }
         var result: [BuilderField] = []
         for field in schema.sortedFields where !field.indexes.intersection([.queryable, .sortable]).isEmpty {
@@ -89,12 +89,12 @@ extension SchemaField {
 }
 
 /// One condition of the builder: field, operator, value (as typed).
-public struct BuilderRow: Hashable, Sendable {
-    public var field: String
-    public var op: FilterOperator
-    public var value: String
+struct BuilderRow: Hashable, Sendable {
+    var field: String
+    var op: FilterOperator
+    var value: String
 
-    public init(field: String, op: FilterOperator, value: String) {
+    init(field: String, op: FilterOperator, value: String) {
         self.field = field
         self.op = op
         self.value = value
@@ -104,9 +104,9 @@ public struct BuilderRow: Hashable, Sendable {
 /// Turns builder rows into a format string and, when the text is a plain AND of conditions the
 /// builder knows, a format string back into rows (read by the predicate language's own parser,
 /// ``FilterBuilder/rows(from:fields:)``): the two views of the filter editor.
-public enum FilterBuilder {
+enum FilterBuilder {
     /// The format string for `rows` (conditions joined by AND); empty for no rows.
-    public static func text(for rows: [BuilderRow], fields: [BuilderField]) -> String {
+    static func text(for rows: [BuilderRow], fields: [BuilderField]) -> String {
         rows.map { clause(for: $0, fields: fields) }.joined(separator: " AND ")
     }
 
@@ -166,8 +166,8 @@ public enum FilterBuilder {
     }
 }
 
-public struct BuilderParseError: Error, Hashable, Sendable {
-    public var message: String
+struct BuilderParseError: Error, Hashable, Sendable {
+    var message: String
 }
 
 /// `2024-05-01T00:00:00Z` (seconds precision) for builder values.

@@ -1,38 +1,37 @@
-import StratusEngine
 import StratusModel
 import StratusCloud
 
 /// The filter editor over the Query tab (or the subscription dialog): the builder's rows, the
 /// format string, its arguments and the check of what is typed.
-public struct FilterEditorState: Sendable {
+struct FilterEditorState: Sendable {
     /// Tab goes builder → text → arguments (when the text has specifiers) → builder.
-    public enum Focus: Hashable, Sendable { case builder, text, arguments }
+    enum Focus: Hashable, Sendable { case builder, text, arguments }
     /// What applying the filter sets: the Query tab's filter (and runs it), or the predicate
     /// of the subscription being made (the dialog under the editor).
-    public enum Target: Hashable, Sendable { case query, subscription }
-    public var target: Target = .query
-    public var recordType: String
-    public var fields: [BuilderField]
-    public var focus: Focus = .builder
-    public var text: TextField
-    public var rows: [BuilderRow] = []
-    public var row = 0
+    enum Target: Hashable, Sendable { case query, subscription }
+    var target: Target = .query
+    var recordType: String
+    var fields: [BuilderField]
+    var focus: Focus = .builder
+    var text: TextField
+    var rows: [BuilderRow] = []
+    var row = 0
     /// 0 field, 1 operator, 2 value.
-    public var column = 0
+    var column = 0
     /// Whether the rows show the text (false when the text is beyond the builder).
-    public var builderSynced = true
-    public var builderNote: String?
-    public var check: FilterCheck?
+    var builderSynced = true
+    var builderNote: String?
+    var check: FilterCheck?
     /// Increases with every text change; a check result for an older text is dropped.
-    public var generation = 0
+    var generation = 0
     /// Enter came before the check of this text: apply it when the check arrives (valid).
-    public var applyWhenChecked = false
+    var applyWhenChecked = false
     /// One row per format specifier of the text, in order.
-    public var argumentRows: [FilterArgumentRow] = []
+    var argumentRows: [FilterArgumentRow] = []
     /// The selected argument row.
-    public var argumentRow = 0
+    var argumentRow = 0
 
-    public init(recordType: String, fields: [BuilderField], text: String, arguments: [String] = []) {
+    init(recordType: String, fields: [BuilderField], text: String, arguments: [String] = []) {
         self.recordType = recordType
         self.fields = fields
         self.text = TextField(text)
@@ -40,13 +39,13 @@ public struct FilterEditorState: Sendable {
     }
 
     /// The typed arguments, one per specifier, as `QueryRequest` and subscriptions take them.
-    public var arguments: [String] { argumentRows.map(\.field.text) }
+    var arguments: [String] { argumentRows.map(\.field.text) }
 
     /// The arguments to bind for a check: those before the first missing or unreadable one
     /// (the engine then places the problem on that one's specifier).
-    public var argumentsToCheck: [String] {
+    var argumentsToCheck: [String] {
         argumentRows.prefix { !$0.isMissing && $0.error == nil }.map(\.field.text)
     }
 
-    public func field(named name: String) -> BuilderField? { fields.first { $0.name == name } }
+    func field(named name: String) -> BuilderField? { fields.first { $0.name == name } }
 }

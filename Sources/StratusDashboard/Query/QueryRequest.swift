@@ -1,5 +1,4 @@
 import Foundation
-import StratusEngine
 import StratusPredicates
 import StratusCloud
 
@@ -9,21 +8,21 @@ import StratusCloud
 /// `int:5`, `ref:NAME`) are kept beside the query because `Query` cannot hold them: an empty
 /// filter stays empty for the header and the recent filters (the query says `TRUEPREDICATE`),
 /// and an argument is parsed only when the query runs, so a bad one is that run's error.
-public struct QueryRequest: Hashable, Sendable {
+struct QueryRequest: Hashable, Sendable {
     /// The record type, the predicate and the sorts; its arguments are parsed from
     /// `arguments` by ``engineQuery()``.
-    public let query: Query
+    let query: Query
     /// An NSPredicate format string as typed; empty means every record.
-    public let filter: String
-    public let arguments: [String]
+    let filter: String
+    let arguments: [String]
     /// Fields to return; nil for all.
-    public var desiredKeys: [String]?
-    public var resultsLimit: Int
+    var desiredKeys: [String]?
+    var resultsLimit: Int
 
-    public var recordType: String { query.recordType }
-    public var sort: [QuerySort] { query.sortDescriptors }
+    var recordType: String { query.recordType }
+    var sort: [QuerySort] { query.sortDescriptors }
 
-    public init(recordType: String, filter: String = "", arguments: [String] = [], sort: [QuerySort] = [],
+    init(recordType: String, filter: String = "", arguments: [String] = [], sort: [QuerySort] = [],
                 desiredKeys: [String]? = nil, resultsLimit: Int = 50) {
         let trimmed = filter.trimmingCharacters(in: .whitespaces)
         query = Query(recordType: recordType, predicateFormat: trimmed.isEmpty ? "TRUEPREDICATE" : trimmed, sortDescriptors: sort)
@@ -36,7 +35,7 @@ public struct QueryRequest: Hashable, Sendable {
     /// The query with its arguments parsed, as the engine runs it.
     ///
     /// - Throws: `invalidArguments` for an argument that does not parse.
-    public func engineQuery() throws -> Query {
+    func engineQuery() throws -> Query {
         var query = query
         do {
             query.arguments = try arguments.map { text throws(PredicateArgumentError) in try PredicateArgument(parsing: text) }

@@ -1,18 +1,17 @@
 import Foundation
-import StratusEngine
 import StratusModel
 import StratusCloud
 
 /// One problem with a filter, placed in the format string.
-public struct FilterProblem: Hashable, Sendable {
-    public var message: String
+struct FilterProblem: Hashable, Sendable {
+    var message: String
     /// Where the problem starts, in Unicode code points from 0; nil when it is not in the text
     /// (the record type, a sort).
-    public var offset: Int?
+    var offset: Int?
     /// How many code points it covers (at least 1 is underlined).
-    public var length: Int
+    var length: Int
 
-    public init(message: String, offset: Int?, length: Int) {
+    init(message: String, offset: Int?, length: Int) {
         self.message = message
         self.offset = offset
         self.length = length
@@ -21,17 +20,17 @@ public struct FilterProblem: Hashable, Sendable {
 
 /// What checking a filter found: valid with its canonical form and the indexes it uses, or
 /// the problems (first one first).
-public struct FilterCheck: Hashable, Sendable {
-    public var isValid: Bool
-    public var canonical: String?
+struct FilterCheck: Hashable, Sendable {
+    var isValid: Bool
+    var canonical: String?
     /// Human-readable index uses, e.g. `title (SORTABLE)`.
-    public var indexes: [String]
-    public var problems: [FilterProblem]
+    var indexes: [String]
+    var problems: [FilterProblem]
     /// The same query as a CloudKit Web Services client sends it (`{"recordType", "filterBy"}`),
     /// when it can be said there.
-    public var ckws: String?
+    var ckws: String?
 
-    public init(isValid: Bool, canonical: String? = nil, indexes: [String] = [], problems: [FilterProblem] = [], ckws: String? = nil) {
+    init(isValid: Bool, canonical: String? = nil, indexes: [String] = [], problems: [FilterProblem] = [], ckws: String? = nil) {
         self.isValid = isValid
         self.canonical = canonical
         self.indexes = indexes
@@ -39,11 +38,11 @@ public struct FilterCheck: Hashable, Sendable {
         self.ckws = ckws
     }
 
-    public static func valid(canonical: String, indexes: [String] = [], ckws: String? = nil) -> FilterCheck {
+    static func valid(canonical: String, indexes: [String] = [], ckws: String? = nil) -> FilterCheck {
         FilterCheck(isValid: true, canonical: canonical, indexes: indexes, ckws: ckws)
     }
 
-    public static func invalid(_ message: String, offset: Int?, length: Int) -> FilterCheck {
+    static func invalid(_ message: String, offset: Int?, length: Int) -> FilterCheck {
         FilterCheck(isValid: false, problems: [FilterProblem(message: message, offset: offset, length: length)])
     }
 }
@@ -53,7 +52,7 @@ public struct FilterCheck: Hashable, Sendable {
 /// The engine provides the one the dashboard runs with (tests wrap it to record calls). Calls
 /// are synchronous: `run` and `next` happen on a background task, `check` on every keystroke
 /// of the filter editor (so it must be quick: parse and check, no I/O beyond the schema).
-public protocol QueryRunner: Sendable {
+protocol QueryRunner: Sendable {
     /// The first page of `request`'s results in `zone`.
     func run(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> QueryResultsPage
     /// The page after `cursor` (from a previous page of the same request).

@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusModel
 import StratusPredicates
 import StratusCloud
@@ -11,72 +10,72 @@ import StratusCloud
 /// their numbers (the list's selection counts from the first result) and a dropped page is
 /// fetched again from its cursor when the viewport comes back to it.
 public struct QueryTabState: Sendable {
-    public var recordType: String?
+    var recordType: String?
     /// The filter the results were asked with.
-    public var filter = ""
-    public var arguments: [String] = []
-    public var sort: [QuerySort] = []
-    public var desiredKeys: [String]?
-    public var pageSize = 50
+    var filter = ""
+    var arguments: [String] = []
+    var sort: [QuerySort] = []
+    var desiredKeys: [String]?
+    var pageSize = 50
     /// The rows of the kept pages, ``windowStart`` being the number of the first.
     public internal(set) var records: [Record] = []
     /// Every page fetched since the query ran, in order.
-    public private(set) var pages: [ResultPage] = [] { didSet { recount() } }
+    private(set) var pages: [ResultPage] = [] { didSet { recount() } }
     /// The pages whose rows are in ``records`` (indices into ``pages``, contiguous).
-    public private(set) var keptPages: Range<Int> = 0..<0 { didSet { recount() } }
+    private(set) var keptPages: Range<Int> = 0..<0 { didSet { recount() } }
     /// Rows fetched so far, kept or dropped: what the list counts.
-    public private(set) var loadedCount = 0
+    private(set) var loadedCount = 0
     /// The number of the first kept row.
-    public private(set) var windowStart = 0
+    private(set) var windowStart = 0
     /// The cursor for the page after the last one fetched; nil when there are no more.
-    public var cursor: String?
+    var cursor: String?
     /// Rows kept in memory before pages far from the viewport are dropped (pages the
     /// viewport needs are always kept).
-    public var maximumKept = QueryTabState.defaultMaximumKept
+    var maximumKept = QueryTabState.defaultMaximumKept
     /// The selection and scroll, in result rows (0 is the first result, kept or not).
-    public var list = ListCursor()
+    public internal(set) var list = ListCursor()
     /// Columns scrolled off to the left.
-    public var columnOffset = 0
+    var columnOffset = 0
     /// The job loading a page (first or next), if any.
-    public var loadingJob: Int?
+    public internal(set) var loadingJob: Int?
     /// The job counting the zone's records by type, when the dashboard started without a
     /// record type: the busiest type is the one to start with.
-    public var recordCountsJob: Int?
+    var recordCountsJob: Int?
     /// Set while the counts of a zone just switched to load: the record type then in use is kept
     /// if the zone holds records of it, else the zone's busiest type replaces it.
-    public var typeKeptOnZoneSwitch: String?
-    public var hasRun = false
+    var typeKeptOnZoneSwitch: String?
+    var hasRun = false
     /// How many records the query matches, once the whole result was walked (see ``adoptPageMap``).
-    public var matchCount: Int?
+    public internal(set) var matchCount: Int?
     /// Records counted so far while the result is walked, and the job walking it.
-    public var countedSoFar: Int?
-    public var mapJob: Int?
+    var countedSoFar: Int?
+    var mapJob: Int?
     /// `G` was pressed while the result was being counted: go to the last record when it is.
-    public var wantsLast = false
+    var wantsLast = false
     /// The result's last records, read from its end when `G` is pressed before the result is
     /// counted: shown at once, ``list`` counting in them, until the count gives them numbers.
     public private(set) var tail: [Record]?
     /// The job reading ``tail``.
-    public var tailJob: Int?
+    var tailJob: Int?
     /// The request the rows shown answer: the same query run again (the schema arrived, the
     /// store changed) keeps the selection, and the tail, rather than starting from the top.
-    public var shownRequest: QueryRequest?
+    var shownRequest: QueryRequest?
     /// Records a bulk delete (Ctrl-X) removed so far, of how many it set out to.
-    public var bulkDeleted = 0
-    public var bulkDeleteTotal = 0
+    var bulkDeleted = 0
+    var bulkDeleteTotal = 0
     /// The bulk delete Esc stopped, until its last batch has ended.
-    public var stoppingBulkDelete: Int?
+    var stoppingBulkDelete: Int?
     /// The record to select when the query run under way brings its first page (the record
     /// this dashboard just saved or put back), if it is among the rows.
-    public var selectAfterRun: RecordID?
-    public var lastMilliseconds: Int?
-    public var error: String?
+    var selectAfterRun: RecordID?
+    var lastMilliseconds: Int?
+    public internal(set) var error: String?
 
-    public static let defaultMaximumKept = 5_000
+    static let defaultMaximumKept = 5_000
 
-    public init() {}
+    init() {}
 
-    public var request: QueryRequest? {
+    var request: QueryRequest? {
         guard let recordType else { return nil }
         return QueryRequest(recordType: recordType, filter: filter, arguments: arguments, sort: sort,
                             desiredKeys: desiredKeys, resultsLimit: pageSize)
@@ -85,16 +84,16 @@ public struct QueryTabState: Sendable {
     // MARK: - The window
 
     /// Rows the list moves over: the tail's while it is shown, else every row fetched.
-    public var rowCount: Int { tail?.count ?? loadedCount }
+    var rowCount: Int { tail?.count ?? loadedCount }
 
     /// The record shown in row `row` of the list (of the tail while it is shown).
-    public func shownRecord(at row: Int) -> Record? {
+    func shownRecord(at row: Int) -> Record? {
         guard let tail else { return record(at: row) }
         return tail.indices.contains(row) ? tail[row] : nil
     }
 
     /// Shows the result's last records, the last one selected.
-    public mutating func showTail(_ rows: [Record], visible: Int) {
+    mutating func showTail(_ rows: [Record], visible: Int) {
         tail = rows
         list = ListCursor()
         list.move(to: rows.count - 1, count: rows.count, visible: visible)
@@ -103,7 +102,7 @@ public struct QueryTabState: Sendable {
     /// Leaves the tail for the result's rows; returns the row the tail's selection is in the
     /// whole result once it is counted (nil before).
     @discardableResult
-    public mutating func leaveTail() -> Int? {
+    mutating func leaveTail() -> Int? {
         guard let shown = tail else { return nil }
         tail = nil
         guard let matchCount else { return nil }
@@ -124,7 +123,7 @@ public struct QueryTabState: Sendable {
     }
 
     /// The page that holds row `row`, if it was fetched.
-    public func pageIndex(containing row: Int) -> Int? {
+    func pageIndex(containing row: Int) -> Int? {
         guard row >= 0 else { return nil }
         var start = 0
         for (index, page) in pages.enumerated() {
@@ -135,7 +134,7 @@ public struct QueryTabState: Sendable {
     }
 
     /// Forgets every result (a new query, another zone or type).
-    public mutating func clearResults() {
+    mutating func clearResults() {
         records = []
         pages = []
         keptPages = 0..<0
@@ -155,7 +154,7 @@ public struct QueryTabState: Sendable {
     /// The map's pages after the first are larger than the tab's (the engine's largest), so
     /// the pages fetched while it was made (other boundaries) are let go; the first page's rows
     /// stay, and the viewport fetches what it needs from the map's cursors.
-    public mutating func adoptPageMap(_ map: [ResultPage]) {
+    mutating func adoptPageMap(_ map: [ResultPage]) {
         guard let first = map.first, !pages.isEmpty else { return }
         let firstKept = keptPages.contains(0) ? Array(records.prefix(pages[0].count)) : nil
         pages = [ResultPage(cursor: nil, count: firstKept?.count ?? first.count)] + map.dropFirst()
@@ -172,7 +171,7 @@ public struct QueryTabState: Sendable {
     }
 
     /// The first page of a fresh run.
-    public mutating func receiveFirstPage(_ rows: [Record], cursor next: String?) {
+    mutating func receiveFirstPage(_ rows: [Record], cursor next: String?) {
         records = rows
         pages = [ResultPage(cursor: nil, count: rows.count)]
         keptPages = 0..<1
@@ -182,7 +181,7 @@ public struct QueryTabState: Sendable {
     /// Page `index`, fetched from its cursor: the next new page (`index == pages.count`, from
     /// ``cursor``) or a page fetched before and dropped. It joins the kept pages when next to
     /// them; otherwise (a jump) it replaces them.
-    public mutating func receivePage(_ index: Int, rows: [Record], cursor next: String?) {
+    mutating func receivePage(_ index: Int, rows: [Record], cursor next: String?) {
         let oldCount = index < pages.count ? pages[index].count : 0
         if index >= pages.count {
             pages.append(ResultPage(cursor: cursor, count: rows.count))
@@ -210,7 +209,7 @@ public struct QueryTabState: Sendable {
 
     /// Drops kept pages from the ends, the one farther from `needed` first, while more than
     /// ``maximumKept`` rows are kept; a page with rows in `needed` stays.
-    public mutating func trim(keeping needed: Range<Int>) {
+    mutating func trim(keeping needed: Range<Int>) {
         while records.count > maximumKept, keptPages.count > 1 {
             let start = windowStart
             let firstCount = pages[keptPages.lowerBound].count
@@ -232,7 +231,7 @@ public struct QueryTabState: Sendable {
     }
 
     /// Takes deleted records out of the kept pages (their pages count one fewer each).
-    public mutating func remove(_ recordIDs: Set<RecordID>) {
+    mutating func remove(_ recordIDs: Set<RecordID>) {
         var offset = 0
         var kept: [Record] = []
         var counted = pages
@@ -250,7 +249,7 @@ public struct QueryTabState: Sendable {
 
     /// A record made here goes first among the kept rows; returns its row.
     @discardableResult
-    public mutating func insertFirst(_ record: Record) -> Int {
+    mutating func insertFirst(_ record: Record) -> Int {
         tail = nil
         if keptPages.isEmpty {
             receiveFirstPage([record], cursor: cursor)
@@ -262,7 +261,7 @@ public struct QueryTabState: Sendable {
     }
 
     /// Replaces a kept record with a newer version of it; false when it is not kept.
-    public mutating func replace(_ record: Record) -> Bool {
+    mutating func replace(_ record: Record) -> Bool {
         var replaced = false
         if let index = tail?.firstIndex(where: { $0.recordID == record.recordID }) {
             tail?[index] = record

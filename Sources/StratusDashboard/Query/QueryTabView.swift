@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusCloud
 import StratusModel
 import StratusTerminal

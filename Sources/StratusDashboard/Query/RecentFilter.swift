@@ -1,17 +1,17 @@
 /// A filter applied before, with the arguments it ran with, so picking it again runs the same
 /// query.
-public struct RecentFilter: Hashable, Sendable, Codable {
-    public var text: String
+struct RecentFilter: Hashable, Sendable, Codable {
+    var text: String
     /// One per format specifier, in the command line's `--arg` syntax.
-    public var arguments: [String]
+    var arguments: [String]
 
-    public init(text: String, arguments: [String] = []) {
+    init(text: String, arguments: [String] = []) {
         self.text = text
         self.arguments = arguments
     }
 
     /// How the filter editor lists it: the text, then the arguments.
-    public var label: String {
+    var label: String {
         arguments.isEmpty ? text : "\(text) ← \(arguments.joined(separator: ", "))"
     }
 
@@ -19,7 +19,7 @@ public struct RecentFilter: Hashable, Sendable, Codable {
 
     /// Reads `{"text", "arguments"}`, or a bare string as preference files before arguments
     /// were kept wrote it.
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         if let text = try? decoder.singleValueContainer().decode(String.self) {
             self.init(text: text)
             return

@@ -6,19 +6,19 @@ import StratusModel
 /// The Schema tab's effects: loading the schema, diffing it with a file or store, exporting it.
 extension EffectRunner {
     /// Loads, diffs and exports the schema.
-    func executeSchema(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+    func executeSchema(_ effect: SchemaEffect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .loadSchema(let job):
-            post(.schemaLoaded(job: job, capture {
+        case .load(let job):
+            post(.schema(.loaded(job: job, capture {
                 let document = try? services.cloud.exportSchema()
                 var grants: [String: [GrantDeclaration]] = [:]
                 for type in document?.recordTypes ?? [] where !type.grants.isEmpty { grants[type.name] = type.grants }
                 return SchemaSnapshot(types: try services.cloud.recordTypes(), environment: try services.cloud.environment(),
                                       roles: document?.roles ?? [], grants: grants)
-            }))
+            })))
 
-        case .diffSchema(let job, let path):
-            post(.schemaDiffed(job: job, capture {
+        case .diff(let job, let path):
+            post(.schema(.diffed(job: job, capture {
                 guard let data = FileManager.default.contents(atPath: path) else {
                     throw CloudKitError(.invalidArguments, "Cannot read \(path).")
                 }
@@ -34,10 +34,10 @@ extension EffectRunner {
                     }
                 }
                 return SchemaDiffSnapshot(path: path, changes: SchemaDiff(from: file, to: try services.cloud.exportSchema()).changes)
-            }))
+            })))
 
-        case .exportSchema(let job, let path):
-            post(.schemaExported(job: job, capture {
+        case .export(let job, let path):
+            post(.schema(.exported(job: job, capture {
                 let text = try services.cloud.exportSchema().text
                 do {
                     try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -45,10 +45,7 @@ extension EffectRunner {
                     throw CloudKitError(.invalidArguments, "Could not write \(path): \(error.localizedDescription)")
                 }
                 return path
-            }))
-
-        default:
-            break
+            })))
         }
     }
 }

@@ -3,11 +3,11 @@ import StratusEngine
 import StratusModel
 
 /// A schema diff the Schema tab shows: from the file's schema to the store's.
-public struct SchemaDiffSnapshot: Hashable, Sendable {
-    public var path: String
-    public var changes: [SchemaDiff.Change]
+struct SchemaDiffSnapshot: Hashable, Sendable {
+    var path: String
+    var changes: [SchemaDiff.Change]
 
-    public init(path: String, changes: [SchemaDiff.Change]) {
+    init(path: String, changes: [SchemaDiff.Change]) {
         self.path = path
         self.changes = changes
     }

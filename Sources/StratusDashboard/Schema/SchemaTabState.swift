@@ -4,12 +4,12 @@ import StratusCloud
 /// The Schema tab: where its list stands, the schema's roles and grants, and a comparison with
 /// a `.ckdb` file. The record types are the whole dashboard's (`DashboardState.recordTypes`):
 /// the Query tab's pickers and the filter editor use them too.
-public struct SchemaTabState: Sendable {
-    public var list = ListCursor()
-    public var roles: [String] = []
-    public var grants: [String: [GrantDeclaration]] = [:]
+struct SchemaTabState: Sendable {
+    var list = ListCursor()
+    var roles: [String] = []
+    var grants: [String: [GrantDeclaration]] = [:]
     /// The comparison with a `.ckdb` file, shown instead of the schema while set.
-    public var diff: SchemaDiffSnapshot?
+    var diff: SchemaDiffSnapshot?
 
-    public init() {}
+    init() {}
 }

@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusTerminal
 
 /// The Schema tab: each record type with its fields, types, indexes and grants, then the roles.

@@ -5,34 +5,31 @@ import StratusModel
 /// The Sharing tab's effects: shares, participants, a record's share status.
 extension EffectRunner {
     /// Loads shares, invites and removes participants, and reads a record's share status.
-    func executeSharing(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+    func executeSharing(_ effect: SharingEffect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .loadShares(let job):
-            post(.sharesLoaded(job: job, capture { try shares() }, done: nil))
+        case .load(let job):
+            post(.sharing(.shares(job: job, capture { try shares() }, done: nil)))
 
         case .changeParticipant(let job, let url, let user, let permission):
             let database = database(.private)
-            post(.sharesLoaded(job: job, capture {
+            post(.sharing(.shares(job: job, capture {
                 if let permission {
                     try database.addParticipant(user, permission: permission, toShare: url)
                 } else {
                     try database.removeParticipant(user, fromShare: url)
                 }
                 return try shares()
-            }, done: permission.map { "Invited them (\($0)); they accept the URL to join." } ?? "Removed them from the share."))
+            }, done: permission.map { "Invited them (\($0)); they accept the URL to join." } ?? "Removed them from the share.")))
 
-        case .loadShareStatus(let recordID, let scope):
+        case .shareStatus(let recordID, let scope):
             guard let status = try? database(scope).shareStatus(of: recordID) else {
-                post(.shareStatusLoaded(recordID, nil))
+                post(.sharing(.shareStatus(recordID, nil)))
                 return
             }
             let others = status.share.participants.filter { $0.type != .owner && $0.status == .accepted }.count
             let what = status.isRoot ? (status.share.isZoneWide ? "in a zone-wide share" : "shared (root of its share)")
                 : (status.share.isZoneWide ? "in a zone-wide share" : "inside the share of \(status.share.rootRecordName ?? "?")")
-            post(.shareStatusLoaded(recordID, "\(what), owner \(status.share.ownerAlias), \(others) participant\(others == 1 ? "" : "s")"))
-
-        default:
-            break
+            post(.sharing(.shareStatus(recordID, "\(what), owner \(status.share.ownerAlias), \(others) participant\(others == 1 ? "" : "s")")))
         }
     }
 

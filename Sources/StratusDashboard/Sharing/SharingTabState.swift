@@ -2,16 +2,16 @@ import StratusEngine
 
 /// The Sharing tab: the shares the acting user owns, with their participants, and the shares
 /// they accepted, as one list.
-public struct SharingTabState: Sendable {
-    public var owned: [Share] = []
-    public var accepted: [Share] = []
-    public var loaded = false
-    public var list = ListCursor()
+struct SharingTabState: Sendable {
+    var owned: [Share] = []
+    var accepted: [Share] = []
+    var loaded = false
+    var list = ListCursor()
 
-    public init() {}
+    init() {}
 
     /// One line of the list.
-    public enum Row: Sendable {
+    enum Row: Sendable {
         case heading(String)
         /// A share; `owned` tells the two sections apart.
         case share(Share, owned: Bool)
@@ -19,7 +19,7 @@ public struct SharingTabState: Sendable {
     }
 
     /// The list's rows: each owned share followed by its participants, then the accepted ones.
-    public var rows: [Row] {
+    var rows: [Row] {
         var rows: [Row] = [.heading(owned.isEmpty ? "You own no shares (share from the command line: stratus share create)" : "Shares you own")]
         for share in owned {
             rows.append(.share(share, owned: true))
@@ -31,7 +31,7 @@ public struct SharingTabState: Sendable {
     }
 
     /// The share of the selected row (its own, or the one its participant belongs to).
-    public var selectedShare: (share: Share, owned: Bool)? {
+    var selectedShare: (share: Share, owned: Bool)? {
         let rows = self.rows
         guard rows.indices.contains(list.selected) else { return nil }
         switch rows[list.selected] {

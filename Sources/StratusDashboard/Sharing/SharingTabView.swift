@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusTerminal
 
 /// The Sharing tab: shares the acting user owns with their participants (permission and

@@ -6,25 +6,22 @@ import StratusCloud
 /// The Subscriptions tab's effects: subscriptions and the live notifications panel.
 extension EffectRunner {
     /// Loads, saves and deletes subscriptions, and watches notifications.
-    func executeSubscriptions(_ effect: Effect, post: @Sendable (DashboardMessage) -> Void) {
+    func executeSubscriptions(_ effect: SubscriptionsEffect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .loadSubscriptions(let job, let scope):
-            post(.subscriptionsLoaded(job: job, capture { try database(scope).allSubscriptions() }))
+        case .load(let job, let scope):
+            post(.subscriptions(.loaded(job: job, capture { try database(scope).allSubscriptions() })))
 
-        case .saveSubscription(let job, let subscription, let scope):
-            post(.subscriptionSaved(job: job, capture { try database(scope).save(subscription) }))
+        case .save(let job, let subscription, let scope):
+            post(.subscriptions(.saved(job: job, capture { try database(scope).save(subscription) })))
 
-        case .deleteSubscription(let job, let subscriptionID, let scope):
-            post(.subscriptionDeleted(job: job, capture {
+        case .delete(let job, let subscriptionID, let scope):
+            post(.subscriptions(.deleted(job: job, capture {
                 try database(scope).deleteSubscription(withID: subscriptionID)
                 return subscriptionID
-            }))
+            })))
 
         case .watchNotifications(let job, let scope, let afterSequence):
             watchNotifications(job: job, scope: scope, afterSequence: afterSequence, post: post)
-
-        default:
-            break
         }
     }
 
@@ -45,7 +42,7 @@ extension EffectRunner {
     /// One poll of the live panel: the notifications after `afterSequence` (nil: catch up with
     /// all there are, keeping the newest the panel shows), posted when there are any. Returns
     /// where the next poll starts; nil after an error (posted).
-    public func pollNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
+    func pollNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?, post: (DashboardMessage) -> Void) -> Int64? {
         let database = database(scope)
         let limit = CloudKitLimits.defaultNotificationLimit
         do {
@@ -59,17 +56,17 @@ extension EffectRunner {
                     kept = Array((kept + page).suffix(SubscriptionsTabState.maximumKept))
                     if page.count < limit { break }
                 }
-                post(.notificationsArrived(job: job, kept, catchUp: true))
+                post(.subscriptions(.notificationsArrived(job: job, kept, catchUp: true)))
                 return sequence
             }
             let page = try database.notifications(afterSequence: sequence, limit: limit)
             if let last = page.last {
                 sequence = last.sequence
-                post(.notificationsArrived(job: job, page, catchUp: false))
+                post(.subscriptions(.notificationsArrived(job: job, page, catchUp: false)))
             }
             return sequence
         } catch {
-            post(.notificationsFailed(job: job, EffectRunner.cloudKitError(error)))
+            post(.subscriptions(.notificationsFailed(job: job, EffectRunner.cloudKitError(error))))
             return nil
         }
     }

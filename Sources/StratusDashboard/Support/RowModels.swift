@@ -4,21 +4,21 @@ import StratusModel
 import StratusCloud
 
 /// One line of the Schema tab: a record type heading or one of its fields.
-public struct SchemaLine: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable {
+struct SchemaLine: Hashable, Sendable {
+    enum Kind: Hashable, Sendable {
         case recordType, field, grant, rolesHeading, role
         /// The schema diff's heading, and one change of it (`recordType` holds its text, `indexes`
         /// CloudKit's refusal to deploy it, if any).
         case diffHeading, diffChange
     }
-    public var recordType: String
+    var recordType: String
     /// nil for the type's heading line.
-    public var field: String?
-    public var type: String
-    public var indexes: String
-    public var kind: Kind
+    var field: String?
+    var type: String
+    var indexes: String
+    var kind: Kind
 
-    public init(recordType: String, field: String?, type: String, indexes: String, kind: Kind? = nil) {
+    init(recordType: String, field: String?, type: String, indexes: String, kind: Kind? = nil) {
         self.recordType = recordType
         self.field = field
         self.type = type
@@ -27,16 +27,16 @@ public struct SchemaLine: Hashable, Sendable {
     }
 }
 
-public enum SchemaLines {
+enum SchemaLines {
     /// The Schema tab's lines: types with fields and grants, then the roles.
-    public static func lines(_ state: DashboardState) -> [SchemaLine] {
+    static func lines(_ state: DashboardState) -> [SchemaLine] {
         if let diff = state.schemaTab.diff { return lines(diff) }
         return lines(state.recordTypes, grants: state.schemaTab.grants, roles: state.schemaTab.roles)
     }
 
     /// The lines of a schema diff: a heading saying what is compared and whether CloudKit would
     /// deploy it, then each change.
-    public static func lines(_ diff: SchemaDiffSnapshot) -> [SchemaLine] {
+    static func lines(_ diff: SchemaDiffSnapshot) -> [SchemaLine] {
         let refused = diff.changes.filter { $0.deployRefusal != nil }.count
         let summary = diff.changes.isEmpty ? "the same schema"
             : "\(diff.changes.count) change\(diff.changes.count == 1 ? "" : "s"); "
@@ -50,7 +50,7 @@ public enum SchemaLines {
         return lines
     }
 
-    public static func lines(_ types: [RecordTypeSchema], grants: [String: [GrantDeclaration]] = [:], roles: [String] = []) -> [SchemaLine] {
+    static func lines(_ types: [RecordTypeSchema], grants: [String: [GrantDeclaration]] = [:], roles: [String] = []) -> [SchemaLine] {
         var lines: [SchemaLine] = []
         for schema in types {
             lines.append(SchemaLine(recordType: schema.name, field: nil, type: "\(schema.fields.count) fields", indexes: ""))
@@ -80,18 +80,18 @@ public enum SchemaLines {
 }
 
 /// One line of the inspector: a system field or a field, its type and value.
-public struct InspectorRow: Hashable, Sendable {
-    public var name: String
-    public var type: String
-    public var value: String
-    public var isSystem: Bool
+struct InspectorRow: Hashable, Sendable {
+    var name: String
+    var type: String
+    var value: String
+    var isSystem: Bool
     /// The record name a reference points at (Enter opens it).
-    public var reference: String?
+    var reference: String?
 }
 
-public enum InspectorRows {
+enum InspectorRows {
     /// The inspector's rows; through the Core Data lens (`lens`), a mirrored record's object view.
-    public static func rows(_ record: Record, schema: RecordTypeSchema?, lens: Bool = false) -> [InspectorRow] {
+    static func rows(_ record: Record, schema: RecordTypeSchema?, lens: Bool = false) -> [InspectorRow] {
         if lens, let object = CoreDataRows.rows(record) { return object }
         func date(_ value: Foundation.Date?) -> String { value.map(ValueText.timestamp) ?? "" }
         var rows: [InspectorRow] = [
@@ -121,8 +121,8 @@ public enum InspectorRows {
 }
 
 /// The Query tab's columns: the record name, then the schema's fields (or the desired keys).
-public enum QueryColumns {
-    public static func columns(schema: RecordTypeSchema?, desiredKeys: [String]?) -> [String] {
+enum QueryColumns {
+    static func columns(schema: RecordTypeSchema?, desiredKeys: [String]?) -> [String] {
         // Bytes and assets say little in a table: they go last.
         let fields = (schema?.sortedFields ?? []).sorted { left, right in
             let leftOpaque = left.type.base == .bytes || left.type.base == .asset
@@ -133,7 +133,7 @@ public enum QueryColumns {
         return ["recordName"] + shown
     }
 
-    public static func cell(_ record: Record, column: String) -> String {
+    static func cell(_ record: Record, column: String) -> String {
         column == "recordName" ? record.recordName : ValueText.display(record[column])
     }
 }

@@ -2,24 +2,24 @@ import StratusTerminal
 
 /// One line of editable text with a cursor, moved and edited by grapheme clusters (so a CJK
 /// character or an emoji is one step). Pure value; views draw it with ``TextFieldView``.
-public struct TextField: Hashable, Sendable {
-    public private(set) var text: String
+struct TextField: Hashable, Sendable {
+    private(set) var text: String
     /// The cursor, in characters from the start (0...count).
-    public private(set) var cursor: Int
+    private(set) var cursor: Int
 
-    public init(_ text: String = "") {
+    init(_ text: String = "") {
         self.text = text
         self.cursor = text.count
     }
 
-    public var isEmpty: Bool { text.isEmpty }
+    var isEmpty: Bool { text.isEmpty }
 
-    public mutating func set(_ newText: String) {
+    mutating func set(_ newText: String) {
         text = newText
         cursor = newText.count
     }
 
-    public mutating func insert(_ piece: String) {
+    mutating func insert(_ piece: String) {
         // A field is one line: pasted line breaks become spaces.
         let flat = String(piece.map { $0 == "\n" || $0 == "\r\n" || $0 == "\r" || $0 == "\t" ? " " : $0 })
         let index = text.index(text.startIndex, offsetBy: cursor)
@@ -29,7 +29,7 @@ public struct TextField: Hashable, Sendable {
 
     /// Applies an editing key; false when the key is not an editing key (the caller handles it).
     @discardableResult
-    public mutating func handle(_ key: Key) -> Bool {
+    mutating func handle(_ key: Key) -> Bool {
         switch key {
         case .char(let character):
             insert(String(character))
@@ -68,11 +68,11 @@ public struct TextField: Hashable, Sendable {
     }
 
     /// Display column of the cursor.
-    public var cursorColumn: Int { DisplayWidth.of(text.prefix(cursor)) }
+    var cursorColumn: Int { DisplayWidth.of(text.prefix(cursor)) }
 
     /// Display columns covered by the code points `offset ..< offset + length` (for underlining
     /// an error the checker placed in code points).
-    public static func columns(of text: String, scalarOffset offset: Int, length: Int) -> Range<Int> {
+    static func columns(of text: String, scalarOffset offset: Int, length: Int) -> Range<Int> {
         var scalars = 0
         var column = 0
         var start: Int?

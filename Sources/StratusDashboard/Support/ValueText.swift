@@ -1,16 +1,15 @@
 import Foundation
-import StratusEngine
 import StratusModel
 import StratusCloud
 import StratusCKWS
 
 /// How field values read on screen (one line, for tables and the inspector) and how people
 /// type them in the edit form.
-public enum ValueText {
+enum ValueText {
     // MARK: - Display
 
     /// One-line text of a value for a table cell or the inspector.
-    public static func display(_ value: FieldValue?) -> String {
+    static func display(_ value: FieldValue?) -> String {
         guard let value else { return "" }
         switch value {
         case .string(let text): return text
@@ -26,7 +25,7 @@ public enum ValueText {
         }
     }
 
-    public static func double(_ number: Double) -> String {
+    static func double(_ number: Double) -> String {
         if number.isFinite, number == number.rounded(), abs(number) < 1e15 { return String(format: "%.1f", number) }
         return "\(number)"
     }
@@ -46,7 +45,7 @@ public enum ValueText {
 
     /// `2026-01-01 09:30:00Z`: UTC, to the second, computed without a formatter (tables draw
     /// many dates per frame).
-    public static func timestamp(_ date: Date) -> String {
+    static func timestamp(_ date: Date) -> String {
         let seconds = Int64(floor(date.timeIntervalSince1970))
         var days = seconds / 86_400
         var rest = seconds % 86_400
@@ -72,12 +71,12 @@ public enum ValueText {
     // MARK: - Editing
 
     /// Whether the form can edit a field of this type (bytes and assets are read-only).
-    public static func isEditable(_ type: FieldType) -> Bool {
+    static func isEditable(_ type: FieldType) -> Bool {
         type.base != .bytes && type.base != .asset
     }
 
     /// The text the edit form starts with for a value.
-    public static func editable(_ value: FieldValue?) -> String {
+    static func editable(_ value: FieldValue?) -> String {
         guard let value else { return "" }
         switch value {
         case .string(let text): return text
@@ -97,7 +96,7 @@ public enum ValueText {
     }
 
     /// A hint for what to type, shown under the field.
-    public static func inputHint(_ type: FieldType) -> String {
+    static func inputHint(_ type: FieldType) -> String {
         if type.isList {
             return type.base == .string || type.base == .reference
                 ? "a JSON array such as [\"a\", \"b\"], or a, b" : "values separated by commas"
@@ -114,7 +113,7 @@ public enum ValueText {
     }
 
     /// Parses what was typed into a value of `type`; nil text (empty) removes the field.
-    public static func parse(_ text: String, as type: FieldType) -> Result<FieldValue?, ValueError> {
+    static func parse(_ text: String, as type: FieldType) -> Result<FieldValue?, ValueError> {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty && !(type.base == .string && !type.isList && !text.isEmpty) { return .success(nil) }
         if type.isList {
@@ -124,13 +123,13 @@ public enum ValueText {
         return parseScalar(trimmed, base: type.base).map { Optional($0) }
     }
 
-    public struct ValueError: Error, Hashable, Sendable {
-        public var message: String
+    struct ValueError: Error, Hashable, Sendable {
+        var message: String
     }
 
     /// Parses `LATITUDE,LONGITUDE` (spaces allowed), as a record's location field or a sort's
     /// centre is typed, or says what is wrong with it.
-    public static func parseLocation(_ text: String) -> Result<Location, ValueError> {
+    static func parseLocation(_ text: String) -> Result<Location, ValueError> {
         guard let location = Location(coordinates: text) else {
             return .failure(ValueError(message: "Write LATITUDE,LONGITUDE in degrees, as in 35.68,139.77"))
         }
@@ -210,7 +209,7 @@ public enum ValueText {
     // MARK: - Filter literals
 
     /// A value written as a predicate literal, as the builder puts it in the filter text.
-    public static func literal(_ text: String, base: FieldType.BaseType) -> String {
+    static func literal(_ text: String, base: FieldType.BaseType) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         switch base {
         case .string:
@@ -236,7 +235,7 @@ public enum ValueText {
     }
 
     /// `"text"` with `\` and `"` escaped.
-    public static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         var out = "\""
         for character in text {
             switch character {

@@ -5,7 +5,7 @@ import StratusCloud
 /// it (its change tag), so an undo never overwrites someone else's later change.
 extension EffectRunner {
     func undo(job: Int, _ entry: UndoEntry, redo: Bool, post: @Sendable (DashboardMessage) -> Void) {
-        post(.undoFinished(job: job, redo: redo, capture { try apply(entry, redo: redo) }))
+        post(.undo(.finished(job: job, redo: redo, capture { try apply(entry, redo: redo) })))
     }
 
     /// Applies the inverse of `entry` (or, for redo, the change again); returns the entry with

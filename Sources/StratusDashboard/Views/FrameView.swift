@@ -1,13 +1,12 @@
-import StratusEngine
 import StratusTerminal
 
 /// Draws the whole dashboard: breadcrumb, tabs, the current tab, dialogs on top, the hint bar
 /// and the status line.
-public enum DashboardView {
+enum DashboardView {
     static let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
     /// The smallest screen the dashboard draws on.
-    public static let minimumSize = Size(width: 20, height: 8)
+    static let minimumSize = Size(width: 20, height: 8)
 
     /// Says, wrapped to whatever room there is, that the window must grow; nothing else is drawn
     /// and keys keep working, so `q` still quits.
@@ -30,7 +29,7 @@ public enum DashboardView {
         }
     }
 
-    public static func render(_ state: DashboardState, into canvas: inout Canvas) {
+    static func render(_ state: DashboardState, into canvas: inout Canvas) {
         let size = Size(width: canvas.width, height: canvas.height)
         let theme = state.theme
         canvas.fill(canvas.bounds, style: theme[.text])

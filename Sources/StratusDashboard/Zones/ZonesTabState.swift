@@ -1,15 +1,14 @@
-import StratusEngine
 import StratusCloud
 
 /// The Zones tab: where its list stands, and the records per type of each zone looked at
 /// (the bars). The zones themselves are the whole dashboard's (`DashboardState.zones`): the
 /// zone picker and the header show them too.
-public struct ZonesTabState: Sendable {
-    public var list = ListCursor()
+struct ZonesTabState: Sendable {
+    var list = ListCursor()
     /// Records per type of each zone looked at, by zone.
-    public var typeCounts: [ZoneID: [String: Int]] = [:]
+    var typeCounts: [ZoneID: [String: Int]] = [:]
     /// The zones whose counts were asked for and have not come back.
-    public var typeCountsPending: Set<ZoneID> = []
+    var typeCountsPending: Set<ZoneID> = []
 
-    public init() {}
+    init() {}
 }

@@ -1,4 +1,3 @@
-import StratusEngine
 import StratusTerminal
 import StratusCloud
 

@@ -92,7 +92,7 @@ enum DashboardLauncher {
         let services = DashboardServices(
             cloud: LocalCloudService(store: store, acting: acting, device: options.device), themeLoader: loader,
             clipboard: { Clipboard.copy($0, environment: environment) }, preferencesPath: preferencesPath)
-        let mailbox = Mailbox<DashboardMessage>()
+        let mailbox = Mailbox<DashboardMail>()
         let mouseOff = ["off", "0", "no", "false"].contains(environment["STRATUS_MOUSE"]?.lowercased() ?? "")
         let backend = NcursesBackend(environment: environment, mouse: options.mouse && !mouseOff)
         try backend.setUp()

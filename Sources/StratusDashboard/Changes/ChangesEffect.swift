@@ -1,0 +1,10 @@
+import StratusCloud
+import StratusEngine
+
+/// The Changes tab's work: playback, database changes, current tokens.
+enum ChangesEffect: Sendable {
+    case play(job: Int, zone: ZoneID, scope: DatabaseScope, since: String?, desiredKeys: [String]?, pageSize: Int,
+              order: PlaybackOrder = .sequence)
+    case database(job: Int, scope: DatabaseScope, since: String?)
+    case currentToken(job: Int, zone: ZoneID?, scope: DatabaseScope)
+}

@@ -1,0 +1,5 @@
+/// The Logs tab's poll.
+enum LogsEffect: Sendable {
+    /// Polls the store's request log every ``LogsTabState/pollInterval`` until cancelled.
+    case watch(job: Int, afterID: Int64?)
+}

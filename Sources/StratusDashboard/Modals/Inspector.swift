@@ -1,0 +1,58 @@
+import Foundation
+import StratusModel
+import StratusCloud
+
+/// The inspector: one record's fields, references to follow, values to copy.
+enum Inspector {
+    static func key(_ state: inout DashboardState, _ inspector: InspectorState, action: KeyAction?) -> [Effect] {
+        var inspector = inspector
+        let rows = InspectorRows.rows(inspector.record, schema: state.schema(named: inspector.record.recordType), lens: state.coreDataLensActive)
+        guard let action else { return [] }
+        if Dashboard.isMovement(action) {
+            Dashboard.move(&inspector.list, action, count: rows.count, visible: Layout.inspectorRows(state.size))
+            state.topModal = .inspector(inspector)
+            return []
+        }
+        let row = rows.indices.contains(inspector.list.selected) ? rows[inspector.list.selected] : nil
+        switch action {
+        case .back:
+            state.topModal = nil
+            return []
+        case .open:
+            guard let row, let name = row.reference else {
+                state.status = StatusMessage("Enter follows a reference; this field is not one.")
+                return []
+            }
+            let job = state.startJob(.loadRecord, "record \(name)")
+            return [.record(.load(job: job, recordID: RecordID(recordName: name, zoneID: inspector.record.recordID.zoneID),
+                                scope: state.scope, purpose: .openInspector))]
+        case .edit:
+            state.modals.append(.form(RecordForm.makeForm(state, record: inspector.record, isNew: false)))
+            return []
+        case .delete:
+            QueryTab.askDelete(&state, inspector.record)
+            return []
+        case .copy:
+            guard let row else { return [] }
+            let value = row.isSystem ? row.value : ValueText.editable(inspector.record[row.name])
+            return Dashboard.copy(&state, value, what: "value of \(row.name)")
+        default:
+            return Dashboard.handleGlobal(&state, action) ?? []
+        }
+    }
+
+    /// Opens the inspector on a record; when the list held only some keys, the full record is
+    /// fetched and replaces it.
+    static func open(_ state: inout DashboardState, record: Record, partial: Bool) -> [Effect] {
+        var inspector = InspectorState(record: record)
+        var effects: [Effect] = []
+        if partial {
+            let job = state.startJob(.loadRecord, "record \(record.recordName)")
+            inspector.loadingJob = job
+            effects.append(.record(.load(job: job, recordID: record.recordID, scope: state.scope, purpose: .refreshInspector)))
+        }
+        state.modals.append(.inspector(inspector))
+        effects.append(.sharing(.shareStatus(record.recordID, scope: state.scope)))
+        return effects
+    }
+}

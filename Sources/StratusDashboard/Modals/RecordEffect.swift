@@ -1,0 +1,8 @@
+import StratusCloud
+
+/// The inspector's, the record form's and a delete's work on one record.
+enum RecordEffect: Sendable {
+    case load(job: Int, recordID: RecordID, scope: DatabaseScope, purpose: RecordLoadPurpose)
+    case save(job: Int, record: Record, policy: RecordSavePolicy, scope: DatabaseScope, isNew: Bool)
+    case delete(job: Int, recordID: RecordID, scope: DatabaseScope)
+}

@@ -1,0 +1,28 @@
+import StratusCloud
+import StratusEngine
+import StratusModel
+
+/// The schema as read, and what the Schema tab's export and diff report back.
+enum SchemaMessage: Sendable {
+    /// The schema and environment (every tab reads the record types; the Schema tab shows them).
+    case loaded(job: Int, Result<SchemaSnapshot, CloudKitError>)
+    case exported(job: Int, Result<String, CloudKitError>)
+    case diffed(job: Int, Result<SchemaDiffSnapshot, CloudKitError>)
+}
+
+/// The schema and environment, read together.
+struct SchemaSnapshot: Sendable {
+    var types: [RecordTypeSchema]
+    var environment: StoreEnvironment
+    /// The roles the schema declares (`CREATE ROLE`).
+    var roles: [String]
+    /// Each record type's `GRANT` entries.
+    var grants: [String: [GrantDeclaration]]
+
+    init(types: [RecordTypeSchema], environment: StoreEnvironment, roles: [String] = [], grants: [String: [GrantDeclaration]] = [:]) {
+        self.types = types
+        self.environment = environment
+        self.roles = roles
+        self.grants = grants
+    }
+}
