@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "stratus", targets: ["stratus"]),
+        .library(name: "StratusModel", targets: ["StratusModel"]),
         .library(name: "StratusCloud", targets: ["StratusCloud"]),
         .library(name: "StratusCKWS", targets: ["StratusCKWS"]),
         .library(name: "StratusEngine", targets: ["StratusEngine"]),
@@ -19,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // `swift package generate-documentation --target StratusEngine`: the engine's API docs.
@@ -79,6 +81,8 @@ let package = Package(
                 "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusStores",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // The socket errors a server start can meet (an address in use).
+                .product(name: "NIOCore", package: "swift-nio"),
                 // Server-to-server keys: P-256 ECDSA signatures.
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

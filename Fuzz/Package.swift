@@ -1,20 +1,21 @@
 // swift-tools-version: 6.0
 // The fuzz targets, built apart from the main package with -sanitize=fuzzer by `scripts/fuzz`.
-// The engine's sources are symlinks into ../Sources; the checks each target makes are in
-// Sources/StratusFuzzing, which the test suite also runs (seeded and bounded).
+// They use the main package's own library products (a path dependency on ".."), so the fuzzed
+// code is exactly what the product builds, with no file list here to drift. The checks each
+// target makes are in Sources/StratusFuzzing, which the test suite also runs (seeded and bounded).
 import PackageDescription
+
+let stratus: [Target.Dependency] = ["StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusSQLite"]
+    .map { .product(name: $0, package: "Stratus") }
 
 let package = Package(
     name: "StratusFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(name: "Stratus", path: ".."),
     ],
     targets: [
-        .target(name: "StratusModel"),
-        .target(name: "StratusPredicates", dependencies: ["StratusModel"]),
-        .target(name: "StratusEngine", dependencies: ["StratusModel", "StratusPredicates", .product(name: "GRDB", package: "GRDB.swift")]),
-        .target(name: "StratusFuzzing", dependencies: ["StratusModel", "StratusPredicates", "StratusEngine"]),
+        .target(name: "StratusFuzzing", dependencies: stratus),
         .target(name: "CLibFuzzer"),
         .executableTarget(name: "FuzzPredicate", dependencies: ["StratusFuzzing", "CLibFuzzer"]),
         .executableTarget(name: "FuzzRecordJSON", dependencies: ["StratusFuzzing", "CLibFuzzer"]),

@@ -57,7 +57,7 @@ public final class BenchRunner {
         let sidecarPath = directory.appendingPathComponent("bench.json").path
         if let saved = BenchSidecar.load(sidecarPath), saved.records == recordCount,
            FileManager.default.fileExists(atPath: storePath), FileManager.default.fileExists(atPath: baselinePath) {
-            store = try StoreOpener.open(storePath)
+            store = try StoreOpener.open(storePath, ifMissing: .create)
             baseline = try BaselineStore(path: baselinePath)
             sidecar = saved
             log("reusing the stores in \(directory.path)")
@@ -66,7 +66,7 @@ public final class BenchRunner {
         for path in [storePath, baselinePath, sidecarPath] {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        store = try StoreOpener.open(storePath)
+        store = try StoreOpener.open(storePath, ifMissing: .create)
         baseline = try BaselineStore(path: baselinePath)
         let db = store.database(.private)
         try db.modifyRecordZones(saving: [zoneID])
@@ -170,7 +170,7 @@ public final class BenchRunner {
         // The imported store closes before the floor reads it (SQLite folds its log into the
         // file), so the floor reads the file, not pages through a log a still-open store left.
         do {
-            let target = try StoreOpener.open(imported)
+            let target = try StoreOpener.open(imported, ifMissing: .create)
             BenchMeasurement.settleDisk()
             bytesBefore = BenchMeasurement.bytesWritten()
             stratus = try BenchMeasurement.once {
@@ -184,7 +184,7 @@ public final class BenchRunner {
         }
         func floor(inPlace: Bool) throws -> Double {
             remove([copied])
-            _ = try StoreOpener.open(copied)
+            _ = try StoreOpener.open(copied, ifMissing: .create)
             BenchMeasurement.settleDisk()
             return try BenchMeasurement.once { try BaselineStore.copyRows(of: imported, into: copied, inPlace: inPlace) }
         }

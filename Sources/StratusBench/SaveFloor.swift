@@ -19,7 +19,7 @@ enum SaveFloor {
 
     static func measure(copying source: String, into target: String, recordsPerTransaction: Int) throws -> Measurement {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: target + suffix) }
-        _ = try StoreOpener.open(target)
+        _ = try StoreOpener.open(target, ifMissing: .create)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false
         configuration.journalMode = .wal

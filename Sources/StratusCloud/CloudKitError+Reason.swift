@@ -15,6 +15,8 @@ extension CloudKitError {
         case unknownUser(String)
         /// No subscription with this ID in the database.
         case unknownSubscription(subscriptionID: String, database: DatabaseScope)
+        /// Nothing is at the store's path, and the command does not make stores.
+        case storeNotFound(path: String)
         /// The store's path names a folder.
         case storePathIsFolder(path: String)
         /// The file at the store's path is not an SQLite database.

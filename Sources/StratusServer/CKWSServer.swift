@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 import StratusEngine
 
@@ -71,9 +72,24 @@ public final class CKWSServer: Sendable {
         )
         let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         group.withLock { $0 = services }
-        try await services.run()
+        do {
+            try await services.run()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw AddressInUse(host: configuration.host, port: configuration.port)
+        }
         logging.cancel()
         await logging.value
+    }
+}
+
+/// The server could not listen: another program holds the address. Said as such, since the
+/// system's own words (`bind(descriptor:ptr:bytes:)`, errno 98) tell a user nothing to do.
+public struct AddressInUse: Error, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    public var description: String {
+        "port \(port) on \(host) is taken by another program; pick another with --port N (--port 0 takes any free port)"
     }
 }
 

@@ -65,7 +65,7 @@ public final class StoreDirectory: Sendable {
         do {
             return try opened.withLock { stores in
                 if let store = stores[path] { return store }
-                let store = try StoreOpener.open(path, creatingWith: environment)
+                let store = try StoreOpener.open(path, ifMissing: .create, creatingWith: environment)
                 stores[path] = store
                 return store
             }

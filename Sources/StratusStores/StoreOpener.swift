@@ -20,18 +20,33 @@ public enum StoreOpener {
         return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") ? .postgres : .sqlite
     }
 
-    /// Opens the store at `location`, making it (with `environment`) if it does not exist yet;
-    /// see `Store(path:creatingWith:memoryMapBytes:upgrading:)` for a file's options.
+    /// Opens the store at `location`. When nothing is there, `ifMissing` says whether to make
+    /// it (with `environment`) or refuse: only what sets a store up makes one, so a mistyped path
+    /// given to a command that reads is an error, not a new empty store.
+    /// See `Store(path:creatingWith:memoryMapBytes:upgrading:)` for a file's options.
     ///
-    /// - Throws: `badDatabase` for a `postgres://` location, whose backend this build does not
-    ///   include; otherwise what opening the file throws.
-    public static func open(_ location: String, creatingWith environment: StoreEnvironment? = nil,
+    /// - Throws: `badDatabase` with reason `storeNotFound` for a missing store that is not to be
+    ///   made, or for a `postgres://` location, whose backend this build does not include;
+    ///   otherwise what opening the file throws.
+    public static func open(_ location: String, ifMissing: MissingStore, creatingWith environment: StoreEnvironment? = nil,
                             memoryMapBytes: Int = Store.defaultMemoryMapBytes, upgrading: (() -> Void)? = nil) throws -> Store {
         switch backend(of: location) {
         case .postgres:
             throw unavailable(location)
         case .sqlite:
+            if ifMissing == .refuse && !storeExists(at: location) {
+                throw CloudKitError(.badDatabase, "No store at \(location).", reason: .storeNotFound(path: location))
+            }
             return try Store(path: location, creatingWith: environment, memoryMapBytes: memoryMapBytes, upgrading: upgrading)
+        }
+    }
+
+    /// Whether something is at `location` to open (a folder there is refused when opened, with
+    /// its own reason).
+    public static func storeExists(at location: String) -> Bool {
+        switch backend(of: location) {
+        case .postgres: return true
+        case .sqlite: return FileManager.default.fileExists(atPath: location)
         }
     }
 

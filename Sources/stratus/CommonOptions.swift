@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusCloud
+import StratusStores
 
 /// The options every data command takes.
 struct CommonOptions: ParsableArguments {
@@ -52,7 +53,8 @@ struct CommonOptions: ParsableArguments {
         return scope
     }
 
-    func openStore() throws -> Store {
+    /// The store `--store` names; `ifMissing: .create` only for commands that set stores up.
+    func openStore(ifMissing: MissingStore = .refuse) throws -> Store {
         var storeEnvironment: StoreEnvironment?
         if let environment {
             guard let parsed = StoreEnvironment(rawValue: environment.lowercased()) else {
@@ -60,7 +62,8 @@ struct CommonOptions: ParsableArguments {
             }
             storeEnvironment = parsed
         }
-        return try StoreLocation.open(storePath, creatingWith: storeEnvironment)
+        // `--environment` is asked only of a store being made, so it may make one.
+        return try StoreLocation.open(storePath, ifMissing: storeEnvironment == nil ? ifMissing : .create, creatingWith: storeEnvironment)
     }
 
     /// Who `--user` names (the store's owner without it).
@@ -68,9 +71,9 @@ struct CommonOptions: ParsableArguments {
         try user.map { try store.caller(named: $0) } ?? .user(store.owner)
     }
 
-    func database() throws -> CloudDatabase {
+    func database(ifMissing: MissingStore = .refuse) throws -> CloudDatabase {
         let scope = try scope()
-        let store = try openStore()
+        let store = try openStore(ifMissing: ifMissing)
         return store.database(scope, caller: try caller(in: store), device: device)
     }
 }

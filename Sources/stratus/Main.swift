@@ -32,6 +32,7 @@ enum Main {
             Foundation.exit(code)
         }
         let arguments = Array(CommandLine.arguments.dropFirst())
+        let wantsJSON = ErrorReporter.wantsJSON(arguments)
         var command: any ParsableCommand
         do {
             command = try Stratus.parseAsRoot(arguments)
@@ -39,6 +40,7 @@ enum Main {
             // A mistyped command reads as an argument of the default one: say which word it is.
             if Stratus.exitCode(for: error) != .success, let unknown = UnknownCommand.message(for: arguments) {
                 FileHandle.standardError.write(Data("error: \(unknown)\n".utf8))
+                if wantsJSON { ErrorReporter.reportJSON(failure: unknown) }
                 exit(2)
             }
             report(error)
@@ -48,9 +50,11 @@ enum Main {
             StoreLocation.closeAll()
         } catch let failure as CommandFailure {
             if !failure.message.isEmpty { FileHandle.standardError.write(Data((failure.message + "\n").utf8)) }
+            if wantsJSON, !failure.resultsPrinted, let reason = failure.reason { ErrorReporter.reportJSON(failure: reason) }
             exit(failure.exitCode)
         } catch let error as CloudKitError {
             ErrorReporter.report(error)
+            if wantsJSON { ErrorReporter.reportJSON(error) }
             exit(1)
         } catch {
             report(error)
@@ -64,6 +68,7 @@ enum Main {
             }
             let message = Stratus.fullMessage(for: error)
             FileHandle.standardError.write(Data((message + "\n").utf8))
+            if wantsJSON { ErrorReporter.reportJSON(failure: Stratus.message(for: error)) }
             // Usage problems exit 2, as the command-line contract says; ArgumentParser's own is 64.
             exit(code == .validationFailure ? 2 : code.rawValue)
         }
@@ -74,7 +79,13 @@ enum Main {
 struct CommandFailure: Error {
     var message: String
     var exitCode: Int32
+    /// The command printed its results (per-record outcomes with their errors) before failing,
+    /// so `--json` adds no error line of its own after them.
+    var resultsPrinted = false
+    /// The failure in words without the `error: ` the terminal shows, for `--json`'s `reason`;
+    /// `nil` when the command printed its own account (or nothing).
+    var reason: String?
 
-    static func usage(_ message: String) -> CommandFailure { CommandFailure(message: "error: \(message)", exitCode: 2) }
-    static func failed(_ message: String) -> CommandFailure { CommandFailure(message: "error: \(message)", exitCode: 1) }
+    static func usage(_ message: String) -> CommandFailure { CommandFailure(message: "error: \(message)", exitCode: 2, reason: message) }
+    static func failed(_ message: String) -> CommandFailure { CommandFailure(message: "error: \(message)", exitCode: 1, reason: message) }
 }

@@ -15,16 +15,21 @@ enum StoreLocation {
     }
 
     /// Opens the store at `path`, saying on standard error when a store made by an older
-    /// Stratus is being upgraded (it rewrites index rows once, seconds on a large store).
+    /// Stratus is being upgraded (it rewrites index rows once, seconds on a large store), and
+    /// when a command that sets stores up makes a new one (so a mistyped path shows at once).
+    /// Commands that only use a store pass `.refuse`: a path with nothing there is an error.
     ///
     /// A process opens each store once and reuses it: two handles on one file in one process
     /// would break SQLite's locks when either closes.
-    static func open(_ path: String, creatingWith environment: StoreEnvironment? = nil,
+    static func open(_ path: String, ifMissing: MissingStore, creatingWith environment: StoreEnvironment? = nil,
                      memoryMapBytes: Int = Store.defaultMemoryMapBytes) throws -> Store {
         try opened.open(path) {
-            try StoreOpener.open(path, creatingWith: environment, memoryMapBytes: memoryMapBytes) {
+            let isNew = !StoreOpener.storeExists(at: path)
+            let store = try StoreOpener.open(path, ifMissing: ifMissing, creatingWith: environment, memoryMapBytes: memoryMapBytes) {
                 FileHandle.standardError.write(Data("Upgrading \(path) for this version of Stratus (once; a large store takes some seconds)...\n".utf8))
             }
+            if isNew { FileHandle.standardError.write(Data("Made a new store at \(path).\n".utf8)) }
+            return store
         }
     }
 

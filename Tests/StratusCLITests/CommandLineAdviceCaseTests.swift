@@ -189,6 +189,7 @@ import Testing
     @Test func anEnvironmentForAStoreThatExists() throws {
         let cli = try StratusCLI()
         defer { cli.remove() }
+        try cli.makeStore()
         #expect(try cli.run(["zones"]).status == 0)
         let error = failure { _ = try Store(path: cli.storePath, creatingWith: .production) }
         #expect(error?.code == .invalidArguments)

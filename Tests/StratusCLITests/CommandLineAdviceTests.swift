@@ -6,6 +6,7 @@ import Testing
     @Test func errorsGetAHintOfWhatToTypeNext() throws {
         let cli = try StratusCLI()
         defer { cli.remove() }
+        try cli.makeStore()
         let zone = try cli.run(["token", "--zone", "Nowhere"])
         #expect(zone.status == 1)
         #expect(zone.stderr.contains("error: zoneNotFound (26): Zone 'Nowhere' does not exist in the private database.\nhint: list zones with `stratus zones`"))

@@ -69,6 +69,7 @@ import Testing
     @Test func badPlansAreRefusedWithTheReason() throws {
         let cli = try StratusCLI()
         defer { cli.remove() }
+        try cli.makeStore()
         let unknown = try cli.run(["faults", "add", "meteorStrike"])
         #expect(unknown.status != 0 && unknown.stderr.contains("unknown fault kind 'meteorStrike'"))
         let wrongOperation = try cli.run(["faults", "add", "changeTokenExpired", "--operation", "modify"])

@@ -37,4 +37,16 @@ import Testing
         #expect(both.status == 2)
         #expect(both.stderr.contains("--keys and --no-keys exclude each other"))
     }
+
+    @Test func aBareArgumentFillsPercentDAsANumber() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        let notes = (1...3).map { #"{"recordName": "n\#($0)", "recordType": "Note", "fields": {"rank": {"value": \#($0 * 10), "type": "INT64"}}}"# }
+        #expect(try cli.run(["save"], stdin: "[" + notes.joined(separator: ",") + "]").status == 0)
+        let answer = try cli.json(["query", "--type", "Note", "--filter", "rank > %d AND %K < %f", "--arg", "12", "--arg", "rank", "--arg", "25"])
+        #expect((answer["records"] as? [[String: Any]])?.compactMap { $0["recordName"] as? String } == ["n2"])
+        let untyped = try cli.run(["query", "--type", "Note", "--filter", "rank > %@", "--arg", "12"])
+        #expect(untyped.status == 2)
+        #expect(untyped.stderr.contains("--arg #1 '12': argument '12' has no type"), "\(untyped.stderr)")
+    }
 }

@@ -40,6 +40,31 @@ import Testing
         #expect(fields.keys.sorted() == ["title"])
     }
 
+    @Test func aCSVAssetCellAnotherStoreCannotResolveIsLeftOutNotSinkingItsRecord() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        let photo = cli.directory.appendingPathComponent("photo.jpg")
+        try Data("jpeg bytes".utf8).write(to: photo)
+        let records = #"[{"recordName": "p1", "recordType": "Place", "fields": {"name": {"value": "Oslo"}, "photo": {"value": {"file": "\#(photo.path)"}, "type": "ASSET"}}}, {"recordName": "p2", "recordType": "Place", "fields": {"name": {"value": "Bergen"}}}]"#
+        #expect(try cli.run(["save"], stdin: records).status == 0)
+        let csv = try cli.run(["export", "--format", "csv", "--type", "Place"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+
+        // Into the same store the cell resolves and is kept.
+        let same = try cli.run(["save", "--format", "csv", "--policy", "all-keys", "-"], stdin: csv.stdout)
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(!same.stderr.contains("left out"))
+
+        let other = try StratusCLI()
+        defer { other.remove() }
+        let saved = try other.run(["save", "--format", "csv", "-"], stdin: csv.stdout)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(saved.stderr.contains("left out 1 asset cell whose files this store does not hold (p1.photo)"), "\(saved.stderr)")
+        let fetched = try other.json(["fetch", "p1", "p2"])
+        let names = (fetched["records"] as? [[String: Any]])?.compactMap { ($0["fields"] as? [String: Any])?["name"] as? [String: Any] }
+        #expect(names?.count == 2, "both records were saved: \(fetched)")
+    }
+
     @Test func jsonExportIsOneDocumentThatSaveReads() throws {
         let cli = try seeded()
         defer { cli.remove() }

@@ -1,4 +1,6 @@
 import Foundation
+import StratusEngine
+import StratusSQLite
 import StratusTestSupport
 
 /// Runs the built `stratus` binary on a store in a temporary folder (removed at ``remove()``,
@@ -15,6 +17,10 @@ struct StratusCLI {
     }
 
     func remove() { folder.remove() }
+
+    /// Makes an empty store at the temporary path, for tests whose first command only reads:
+    /// such commands refuse a path with no store rather than make one.
+    func makeStore() throws { _ = try Store(path: storePath) }
 
     /// The built `stratus`, beside the test executable (or `$STRATUS_BINARY`).
     static var binary: URL { StratusBinary.url }

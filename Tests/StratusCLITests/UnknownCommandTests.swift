@@ -28,6 +28,7 @@ import Testing
         #expect(badOption.status == 2)
         #expect(badOption.stderr.contains("Missing value for '--type <type>'"))
         #expect(!badOption.stderr.contains("unknown command"))
+        try cli.makeStore()
         let zones = try cli.run(["zones"])
         #expect(zones.status == 0, "\(zones.stderr)")
     }

@@ -67,5 +67,6 @@ struct WithoutLocalStore: CloudService {
     func recordTypes() throws -> [RecordTypeSchema] { try base.recordTypes() }
     func environment() throws -> StoreEnvironment { try base.environment() }
     func exportSchema() throws -> SchemaDocument { try base.exportSchema() }
+    func assetData(checksum: String) throws -> Data? { try base.assetData(checksum: checksum) }
     var localStore: (any LocalStoreFeatures)? { nil }
 }

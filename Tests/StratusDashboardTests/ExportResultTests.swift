@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import StratusEngine
+import StratusSQLite
+import StratusTestSupport
 import StratusModel
 import StratusTerminal
 @testable import StratusDashboard
@@ -36,10 +38,49 @@ import StratusCKWS
 
         let csvPath = harness.directory.appendingPathComponent("trips.csv").path
         export(harness, to: csvPath)
-        let csv = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\n")
+        let csv = try String(contentsOfFile: csvPath, encoding: .utf8).split(whereSeparator: \.isNewline)
         #expect(csv.count == total + 1)
         #expect(csv[0].hasPrefix("recordName,recordType,zoneName,"))
         #expect(csv[0].contains("title:STRING"))
+    }
+
+    @Test func anExportReadsBackIntoANewStoreWithItsAssetsAndCSVHasOneLineARecord() throws {
+        let harness = try Harness(size: Size(width: 120, height: 30))
+        harness.press(.char("r"))
+        let total = try harness.matchingCount()
+        let path = harness.directory.appendingPathComponent("trips.jsonl").path
+        export(harness, to: path)
+        #expect(harness.state.status?.text == "Exported \(total.formatted()) records to \(path).")
+
+        // Read back the way `stratus save --import` reads it, into a store that never held them.
+        let other = try TemporaryDirectory("stratus-readback")
+        defer { other.remove() }
+        let target = try Store(path: other.storePath)
+        let handle = try #require(FileHandle(forReadingAtPath: path))
+        defer { try? handle.close() }
+        let travel = ZoneID(zoneName: "Travel")
+        #expect(try target.database(.private).importRecords(lines: handle, zoneID: travel) == total)
+        let original = try harness.database.recordZoneChanges(inZoneWith: travel, resultsLimit: 400).changes.compactMap { change -> Record? in
+            if case .changed(let record) = change, record.recordType == "Trip" { return record }
+            return nil
+        }
+        let covers = original.compactMap { record -> (String, Asset)? in
+            guard case .asset(let asset)? = record["cover"] else { return nil }
+            return (record.recordName, asset)
+        }
+        #expect(!covers.isEmpty, "the demo's trips have covers")
+        for (name, asset) in covers.prefix(5) {
+            let copy = try target.database(.private).record(for: RecordID(recordName: name, zoneID: travel))
+            guard case .asset(let copied)? = copy["cover"] else { Issue.record("\(name) lost its cover"); continue }
+            #expect(copied.fileChecksum == asset.fileChecksum)
+            #expect(try target.assetData(checksum: copied.fileChecksum) == harness.store.assetData(checksum: asset.fileChecksum))
+        }
+
+        let csvPath = harness.directory.appendingPathComponent("trips.csv").path
+        export(harness, to: csvPath)
+        let text = try String(contentsOfFile: csvPath, encoding: .utf8)
+        #expect(!text.contains("\r\n\n") && !text.contains("\n\n"), "no blank line after a row")
+        #expect(text.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == total + 1)
     }
 
     @Test func badPathsAreRefusedInTheDialog() throws {

@@ -9,6 +9,13 @@ import StratusCloud
         try await server.call("private", "records/modify", #"{"zoneID": {"zoneName": "\#(zone)"}, "atomic": \#(atomic), "operations": [\#(operations)]}"#)
     }
 
+    /// A server whose private database has the zone `Notes`.
+    private func serverWithNotes() async throws -> ServerHarness {
+        let server = try await ServerHarness()
+        try server.store.database(.private).modifyRecordZones(saving: [ZoneID(zoneName: "Notes")])
+        return server
+    }
+
     private func tag(_ reply: ServerHarness.Reply, _ index: Int = 0) -> String { reply.records[index]["recordChangeTag"] as? String ?? "" }
 
     private func fields(_ server: ServerHarness, _ name: String) throws -> [String: FieldValue] {
@@ -66,6 +73,52 @@ import StratusCloud
         #expect(throws: CloudKitError.self) { try server.store.database(.private).record(for: RecordID(recordName: "b", zoneID: ZoneID(zoneName: "Notes"))) }
         let mixed = try await modify(server, #"{"operationType": "create", "record": {"recordName": "c", "recordType": "Note"}}, {"operationType": "forceUpdate", "record": {"recordName": "a", "recordType": "Note"}}"#, atomic: true)
         #expect(mixed.status == 400)
+    }
+
+    /// Another writer changes the record between the request's arrival and its write (the
+    /// fault plan's other device saves just before the engine does): a replace still leaves
+    /// exactly its fields, since the fields to clear are worked out in the write itself.
+    @Test func aReplaceClearsWhatAnotherWriterAddedJustBefore() async throws {
+        let server = try await serverWithNotes()
+        defer { Task { await server.stop() } }
+        _ = try await modify(server, #"{"operationType": "create", "record": {"recordName": "n1", "recordType": "Note", "fields": {"title": {"value": "hi"}, "body": {"value": "text"}}}}"#)
+        try server.store.addFault(Fault(kind: .serverRecordChanged, recordNames: ["n1"], otherDeviceFields: #"{"extra": {"value": "phone"}}"#))
+        let replaced = try await modify(server, #"{"operationType": "forceReplace", "record": {"recordName": "n1", "recordType": "Note", "fields": {"title": {"value": "only"}}}}"#)
+        #expect(replaced.records.first?["serverErrorCode"] == nil, "\(replaced.json)")
+        #expect(try server.store.faults().first?.fired == 1)
+        #expect(try fields(server, "n1") == ["title": .string("only")])
+    }
+
+    /// Operations of every type in one non-atomic request are one engine call: the fault plan
+    /// sees one modify.
+    @Test func aRequestMixingOperationTypesIsOneWrite() async throws {
+        let server = try await serverWithNotes()
+        defer { Task { await server.stop() } }
+        let made = try await modify(server, #"{"operationType": "create", "record": {"recordName": "a", "recordType": "Note"}}, {"operationType": "create", "record": {"recordName": "b", "recordType": "Note", "fields": {"body": {"value": "x"}}}}, {"operationType": "create", "record": {"recordName": "c", "recordType": "Note"}}"#)
+        let counter = try server.store.addFault(Fault(kind: .zoneBusy, operation: .modify, trigger: .after(1000)))
+        let mixed = try await modify(server, [
+            #"{"operationType": "create", "record": {"recordName": "d", "recordType": "Note"}}"#,
+            #"{"operationType": "forceUpdate", "record": {"recordName": "a", "recordType": "Note", "fields": {"title": {"value": "A"}}}}"#,
+            #"{"operationType": "forceReplace", "record": {"recordName": "b", "recordType": "Note", "fields": {"title": {"value": "B"}}}}"#,
+            #"{"operationType": "delete", "record": {"recordName": "c", "recordChangeTag": "\#(tag(made, 2))"}}"#,
+        ].joined(separator: ", "))
+        #expect(mixed.records.map { $0["serverErrorCode"] as? String } == [nil, nil, nil, nil], "\(mixed.json)")
+        #expect(mixed.records[3]["deleted"] as? Bool == true)
+        #expect(try fields(server, "b") == ["title": .string("B")])
+        #expect(try server.store.faults().first { $0.id == counter.id }?.seen == 1)
+    }
+
+    /// A delete's stale tag is one of the request's failures like any other: atomically, the
+    /// rest of the zone's operations fail with it.
+    @Test func anAtomicRequestFailsWholeOnAStaleDelete() async throws {
+        let server = try await serverWithNotes()
+        defer { Task { await server.stop() } }
+        try server.store.database(.private).save(Record(recordType: "Note", recordID: RecordID(recordName: "a", zoneID: ZoneID(zoneName: "Notes"))))
+        let createAndStaleDelete = #"{"operationType": "create", "record": {"recordName": "b", "recordType": "Note"}}, {"operationType": "delete", "record": {"recordName": "a", "recordChangeTag": "stale"}}"#
+        let codes = try await modify(server, createAndStaleDelete, atomic: true).records.map { $0["serverErrorCode"] as? String }
+        #expect(codes == ["ATOMIC_ERROR", "CONFLICT"])
+        #expect(throws: CloudKitError.self) { try fields(server, "b") }
+        #expect(try fields(server, "a").isEmpty)
     }
 
     @Test func badOperationsAreNamed() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusPredicates
+import StratusSQLite
 import StratusCloud
 import StratusCKWS
 

@@ -27,11 +27,16 @@ extension EffectRunner {
                 }
                 let types = try services.cloud.recordTypes().filter { names?.contains($0.name) ?? true }
                 do { csv = try RecordCSV(types: types) } catch { throw CloudKitError(.invalidArguments, "These records do not fit one CSV header: \(error)") }
-                try handle.write(contentsOf: Data((csv!.headerLine + "\n").utf8))
+                // The header and each row end in CSV's own CRLF.
+                try handle.write(contentsOf: Data(csv!.headerLine.utf8))
             }
+            // Asset bytes travel in the JSON lines, so the file reads back into any store.
+            var assets = AssetEmbedder(read: { [services] in try services.cloud.assetData(checksum: $0) })
             func write(_ records: [Record], deleted: [RecordID] = []) throws {
                 var text = ""
-                for record in records { text += (format == .csv ? csv!.line(record) : JSONWriter.string(RecordJSON.encode(record))) + "\n" }
+                for record in records {
+                    text += format == .csv ? csv!.line(record) : JSONWriter.string(try assets.encode(record)) + "\n"
+                }
                 if format == .jsonLines {
                     for recordID in deleted { text += JSONWriter.string(DeletionJSON.record(recordID.recordName)) + "\n" }
                 }

@@ -64,21 +64,15 @@ extension CloudDatabase {
     }
 }
 
-/// The work of one `importRecords` call inside its transaction.
+/// The work of one `importRecords` call inside its transaction: a batching driver over the
+/// ``WritePlan``, which checks each record as a save is checked (a restore cannot reach what
+/// the caller could not write) and keeps the zones' sequences and the schema it grows, while
+/// this writes the rows many to a statement and their index rows through a sorted buffer.
 package struct RecordImporter {
     let database: CloudDatabase
     let db: StoreTransaction
-    var catalog: SchemaCatalog
-    var validator: RecordValidator
-    /// Imports are checked as saves are: a restore cannot reach what the caller could not write.
-    let gate: AccessGate
-    var zones: [ZoneID: ZoneRow] = [:]
-    /// The zone ``zone(_:)`` found last, as asked for.
-    var lastZone: (requested: ZoneID, row: ZoneRow)?
-    var sequences: [Int64: Int64] = [:]
-    var knownAssets: Set<String> = []
-    var tombstones: [Int64: Bool] = [:]
-    var schemaGrew = false
+    /// The rules every record meets; its refusals name their record.
+    var plan: WritePlan
     /// `field_value` and `reference_edge` rows, written sorted at the end (or when full).
     let buffer: any IndexRowBuffering
     /// Records with a larger row id were written by this import: their index rows may still
@@ -125,7 +119,8 @@ package struct RecordImporter {
     }
     /// The schema's generation in `scopes`: records prepared under another are checked again.
     var schemaGeneration = 0
-    let now = FieldValue.milliseconds(Date())
+    /// When a record without dates is taken to be made, in milliseconds.
+    let now: Int64
 
     /// About 64 bytes each: a million rows held is some 64 MB besides their strings.
     package static let indexRowLimit = 1_000_000
@@ -134,32 +129,13 @@ package struct RecordImporter {
         self.scopes = scopes
         self.database = database
         self.db = db
-        catalog = try database.store.catalog(db)
-        validator = RecordValidator(environment: try db.schema.storeInfo()?.environment ?? .development, catalog: catalog)
+        plan = try WritePlan(database: database, db: db, namesRecords: true)
+        now = FieldValue.milliseconds(plan.now)
         buffer = db.records.makeIndexBuffer(limit: indexRowLimit)
-        gate = AccessGate(database, db: db, catalog: catalog)
         lastRowIDBefore = try db.records.maxRowID()
         nextRowID = lastRowIDBefore + 1
         recordRows = try db.records.makeBulkInserter()
         schemaGeneration = scopes?.newGeneration() ?? 0
-    }
-
-    private mutating func zone(_ requested: ZoneID) throws -> ZoneRow {
-        // Records of an import come zone by zone: the last zone is compared, not hashed.
-        if let last = lastZone, last.requested == requested { return last.row }
-        if let known = zones[requested] {
-            lastZone = (requested, known)
-            return known
-        }
-        let zoneID = database.scope.allowsCustomZones ? try gate.ownZoneID(requested) : requested
-        if !zoneID.isDefault, database.scope.allowsCustomZones {
-            if let problem = ZoneID.nameProblem(zoneID.zoneName) { throw CloudKitError(.invalidArguments, problem) }
-            try db.zones.makeZone(zoneID, scope: database.scope, sequenceScope: database.sequenceScope)
-        }
-        let row = try gate.zone(requested)
-        zones[requested] = row
-        lastZone = (requested, row)
-        return row
     }
 
     /// Writes `records` in order, 256 rows to an insert statement
@@ -188,18 +164,14 @@ package struct RecordImporter {
             var names = Set<String>()
             var end = start
             while end < records.count, places.count < recordRows.rowsPerChunk {
-                if database.scope != .private, !names.insert(records[end].recordName).inserted { break }
-                do {
-                    if let (row, slot, ready) = try stage(firstRecord + end, prepared: firstPrepared + end) {
-                        places.append(rows.count)
-                        rows.append(row)
-                        typeSlots.append(slot)
-                        readies.append(ready)
-                    } else {
-                        places.append(nil)
-                    }
-                } catch let error as CloudKitError {
-                    throw Self.naming(error, records[end])
+                if plan.gateReadsReplacedRecords, !names.insert(records[end].recordName).inserted { break }
+                if let (row, slot, ready) = try stage(firstRecord + end, prepared: firstPrepared + end) {
+                    places.append(rows.count)
+                    rows.append(row)
+                    typeSlots.append(slot)
+                    readies.append(ready)
+                } else {
+                    places.append(nil)
                 }
                 end += 1
             }
@@ -214,24 +186,13 @@ package struct RecordImporter {
                         guard let place = places[index - start], let row = rows.baseAddress.map({ $0 + place }) else { continue }
                         let slot = typeSlots[place]
                         let id = skipped.contains(place) ? nil : firstID + Int64(place)
-                        do {
-                            try complete(firstRecord + index, prepared: firstPrepared + index, row: row, type: types.baseAddress! + slot,
-                                         typeSlot: slot, ready: readies[place], insertedAs: id)
-                        } catch let error as CloudKitError {
-                            throw Self.naming(error, records[index])
-                        }
+                        try complete(firstRecord + index, prepared: firstPrepared + index, row: row, type: types.baseAddress! + slot,
+                                     typeSlot: slot, ready: readies[place], insertedAs: id)
                     }
                 }
             }
             start = end
         }
-    }
-
-    /// `error` with the name of the record it refused.
-    private static func naming(_ error: CloudKitError, _ record: Record) -> CloudKitError {
-        var named = error
-        named.message = "Record '\(record.recordName)': \(error.message)"
-        return named
     }
 
     /// Checks a record (its fields are normalized; `prepared` was computed from them) and works
@@ -240,10 +201,8 @@ package struct RecordImporter {
         -> (RecordRow, typeSlot: Int, ready: ReadyAhead)? {
         let fields = record.pointee.fields
         let schemaFreeChecked = prepared.pointee.passesSchemaFreeChecks
-        if !schemaFreeChecked, let problem = RecordID.problem(withName: record.pointee.recordName) {
-            throw CloudKitError(.invalidArguments, "Invalid record name: \(problem).")
-        }
-        let zone = try zone(record.pointee.recordID.zoneID)
+        if !schemaFreeChecked { try plan.checkName(record.pointee.recordName) }
+        let zone = try plan.zoneMakingMissing(record.pointee.recordID.zoneID, recordName: record.pointee.recordName)
         var declaredSlot = schemaFreeChecked ? typeSlot(named: record.pointee.recordType) : nil
         var ready = ReadyAhead()
         if let slot = declaredSlot {
@@ -265,25 +224,21 @@ package struct RecordImporter {
             ready.text = typesMet[slot].searchesEveryString && prepared.pointee.scope.map { ($0.zoneRowID, $0.typeID) == (zone.id, typeID) } == true
             mayPointAtAssets = typesMet[slot].declaresAssets
         } else {
-            if let error = validator.validate(recordType: record.pointee.recordType, fields: fields, schemaFreeChecked: schemaFreeChecked) {
-                throw error
-            }
-            try growSchema(typeName: record.pointee.recordType, fields: fields)
+            try plan.validate(recordName: record.pointee.recordName, recordType: record.pointee.recordType, fields: fields,
+                              schemaFreeChecked: schemaFreeChecked)
+            try growSchema(typeName: record.pointee.recordType, fields: fields, recordName: record.pointee.recordName)
             guard let grown = typeSlot(named: record.pointee.recordType) else { return nil }
             slot = grown
         }
-        if database.scope != .private {
+        if plan.gateReadsReplacedRecords {
             let existing = try db.records.find(zoneRowID: zone.id, name: record.pointee.recordName)
-            try gate.checkSave(recordName: record.pointee.recordName, recordType: record.pointee.recordType, parent: record.pointee.parent?.recordName,
+            try plan.checkSave(recordName: record.pointee.recordName, recordType: record.pointee.recordType, parent: record.pointee.parent?.recordName,
                                existing: existing, zone: zone)
         }
-        if mayPointAtAssets { try checkAssets(fields) }
+        if mayPointAtAssets { try plan.checkAssets(fields, recordName: record.pointee.recordName) }
         let blob = prepared.pointee.blob
-        guard blob.count <= CloudDatabase.maximumRecordSize else {
-            throw CloudKitError(.limitExceeded, "The record is \(blob.count) bytes without its assets; CloudKit's limit is 1 MB.")
-        }
-        let sequence = (sequences[zone.id] ?? zone.changeSequence) + 1
-        sequences[zone.id] = sequence
+        try WritePlan.checkSize(blob, recordName: record.pointee.recordName)
+        let sequence = plan.nextSequence(zone)
         let created = record.pointee.creationDate.map(FieldValue.milliseconds) ?? now
         let modified = record.pointee.modificationDate.map(FieldValue.milliseconds) ?? created
         let createdBy = record.pointee.creatorUserRecordName ?? database.user
@@ -293,7 +248,7 @@ package struct RecordImporter {
                                       createdAt: created, createdBy: createdBy, modifiedAt: modified,
                                       modifiedBy: record.pointee.lastModifiedUserRecordName ?? createdBy,
                                       parent: record.pointee.parent?.recordName, changedKeys: nil)
-        if try zoneHasTombstones(zone.id) { try db.records.clearTombstone(of: row) }
+        if try plan.zoneHasTombstones(zone.id) { try db.records.clearTombstone(of: row) }
         let pair = ScopePair(zoneRowID: zone.id, typeID: typeID)
         if let scopes, pair != lastTold, told.insert(pair).inserted {
             // The reading thread makes the full-text rows of this zone and type's records from now on.
@@ -313,7 +268,7 @@ package struct RecordImporter {
         if let known = typeSlots[name] {
             slot = known
         } else {
-            guard let entry = catalog.type(named: name) else { return nil }
+            guard let entry = plan.catalog.type(named: name) else { return nil }
             slot = typesMet.count
             typesMet.append(entry)
             typeSlots[name] = slot
@@ -339,12 +294,11 @@ package struct RecordImporter {
                                          declaredFields: ready.fields ? prepared.pointee.declaredFields : nil)
             return
         }
-        let typeID = type.pointee.id
         guard let existing = try db.records.find(zoneRowID: row.pointee.zoneRowID, name: record.pointee.recordName) else {
-            throw CloudKitError(.internalError, "the record could be neither inserted nor found.")
+            throw CloudKitError(.internalError, "Record '\(record.pointee.recordName)' could be neither inserted nor found.")
         }
-        guard existing.typeID == typeID else {
-            throw CloudKitError(.invalidArguments, "it is a '\(catalog.typeNames[existing.typeID] ?? "?")' in the store; a record cannot change its type to '\(record.pointee.recordType)'.")
+        if existing.typeID != type.pointee.id {
+            try plan.checkType(of: existing, savedAs: record.pointee.recordType, recordName: record.pointee.recordName)
         }
         // Its old rows are removed from the tables, so any this import still holds go first.
         if existing.id > lastRowIDBefore || replaced.contains(existing.id) { try buffer.flush() }
@@ -353,28 +307,9 @@ package struct RecordImporter {
                                          tokens: prepared.pointee.tokens, type: type.pointee, buffer: buffer)
     }
 
-    /// Whether a zone has tombstones (a fresh zone being restored has none to clear).
-    private mutating func zoneHasTombstones(_ zoneRowID: Int64) throws -> Bool {
-        if let known = tombstones[zoneRowID] { return known }
-        let has = try db.zones.hasTombstones(zoneRowID: zoneRowID)
-        tombstones[zoneRowID] = has
-        return has
-    }
-
     /// Persists the types and fields a development store learns from the record.
-    private mutating func growSchema(typeName: String, fields: [String: FieldValue]) throws {
-        var grew = false
-        if catalog.type(named: typeName) == nil {
-            _ = try catalog.addType(typeName, systemIndexes: RecordTypeSchema.developmentSystemIndexes, in: db)
-            grew = true
-        }
-        if let known = catalog.type(named: typeName)?.schema.fields {
-            for (name, value) in fields where known[name] == nil {
-                try catalog.addField(SchemaField(name: name, type: value.type, indexes: value.type.defaultIndexes), toType: typeName, in: db)
-                grew = true
-            }
-        }
-        schemaGrew = schemaGrew || grew
+    private mutating func growSchema(typeName: String, fields: [String: FieldValue], recordName: String) throws {
+        let grew = try plan.growSchema(typeName: typeName, fields: fields, recordName: recordName)
         // The type is met again as it is now.
         if grew {
             typeSlots.removeAll()
@@ -389,26 +324,10 @@ package struct RecordImporter {
     }
 
     /// Stores asset content the batch carries, so its records can point at it.
-    mutating func store(assets: [Data]) throws {
-        for data in assets {
-            knownAssets.insert(try db.assets.insert(data).fileChecksum)
-        }
-    }
-
-    private mutating func checkAssets(_ fields: [String: FieldValue]) throws {
-        for (name, value) in fields where value.type.base == .asset {
-            for case .asset(let asset) in value.elements where !knownAssets.contains(asset.fileChecksum) {
-                guard try db.assets.holds(checksum: asset.fileChecksum) else {
-                    throw CloudKitError(.assetFileNotFound, "field '\(name)' points at asset \(asset.fileChecksum), which the store does not hold (export with its assets embedded, or upload the file first).")
-                }
-                knownAssets.insert(asset.fileChecksum)
-            }
-        }
-    }
+    mutating func store(assets: [Data]) throws { try plan.store(assets: assets) }
 
     mutating func finish() throws {
         try buffer.flush()
-        try db.zones.advance(sequences, sequenceScope: database.sequenceScope)
-        if schemaGrew { try database.store.schemaChanged(db, catalog: &catalog) }
+        try plan.finish()
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import StratusCloud
 import StratusModel
 
@@ -17,6 +18,9 @@ public protocol CloudService: Sendable {
     func environment() throws -> StoreEnvironment
     /// The schema as a `.ckdb` document: types, fields, indexes, roles and grants.
     func exportSchema() throws -> SchemaDocument
+    /// An asset's bytes by checksum (nil when none are held): exports carry them, so what they
+    /// write reads back into another store.
+    func assetData(checksum: String) throws -> Data?
     /// What only a local store has (the fault plan, the request log, its file); nil elsewhere,
     /// so a tab that needs it says so instead of failing.
     var localStore: (any LocalStoreFeatures)? { get }

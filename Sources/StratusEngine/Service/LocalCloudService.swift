@@ -29,6 +29,8 @@ public struct LocalCloudService: CloudService {
 
     public func exportSchema() throws -> SchemaDocument { try store.exportSchema() }
 
+    public func assetData(checksum: String) throws -> Data? { try store.assetData(checksum: checksum) }
+
     public var localStore: (any LocalStoreFeatures)? { LocalStoreFile(store: store) }
 }
 

@@ -7,6 +7,38 @@ import StratusModel
 extension PredicateArgument {
     public static let typeNames = ["string", "int", "double", "date", "ref", "location", "list", "key"]
 
+    /// Reads `TYPE:VALUE`, or a bare value where the specifier it fills says its type, as
+    /// CloudKit's own `%d` takes a number: `%d`, `%i`, `%ld`, `%lld`, `%u` an integer, `%f`,
+    /// `%g`, `%e` a number, `%K` a field name. `%@` takes any type, so it needs `TYPE:`.
+    public init(parsing text: String, filling specifier: String?) throws(PredicateArgumentError) {
+        if let specifier, let implied = Self.impliedType(of: specifier), !Self.namesItsType(text) {
+            try self.init(parsing: implied + ":" + text)
+        } else {
+            try self.init(parsing: text)
+        }
+    }
+
+    /// The argument type a printf conversion implies (`nil` for `%@`, which takes any).
+    static func impliedType(of specifier: String) -> String? {
+        switch specifier.last {
+        case "d", "i", "u": return "int"
+        case "f", "F", "e", "E", "g", "G": return "double"
+        case "K": return "key"
+        default: return nil
+        }
+    }
+
+    /// Whether `text` starts with one of the type names (or their other spellings) and a colon.
+    static func namesItsType(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":") else { return false }
+        return spellings.contains(text[..<colon].lowercased())
+    }
+
+    private static let spellings: Set<String> = [
+        "string", "str", "int", "int64", "double", "number", "date", "timestamp", "ref", "reference",
+        "location", "loc", "list", "array", "key", "field",
+    ]
+
     public init(parsing text: String) throws(PredicateArgumentError) {
         guard let colon = text.firstIndex(of: ":") else {
             throw PredicateArgumentError(

@@ -4,12 +4,14 @@ import StratusModel
 import StratusCloud
 import StratusCKWS
 
-/// `records/modify`: each CKWS operation type as the engine's save policy that means it.
+/// `records/modify`: each CKWS operation type as the engine operation that means it, all in
+/// one engine call (one write transaction), so the engine checks every change tag against the
+/// record it writes.
 ///
 /// `create` saves without a change tag (an existing record is a conflict); `update` and
-/// `replace` check the tag; `forceUpdate` writes the given fields whatever the server holds;
-/// `replace` and `forceReplace` clear the fields they leave out; `delete` checks the tag first,
-/// `forceDelete` does not.
+/// `replace` check the tag, and `update` may leave the type out; `forceUpdate` writes the given
+/// fields whatever the server holds; `replace` and `forceReplace` clear the fields they leave
+/// out; `delete` checks the tag first, `forceDelete` does not.
 enum ModifyEndpoint {
     private enum Kind: String {
         case create, update, forceUpdate, replace, forceReplace, delete, forceDelete
@@ -23,8 +25,12 @@ enum ModifyEndpoint {
             }
         }
 
-        var clearsOmittedFields: Bool { self == .replace || self == .forceReplace }
         var needsTag: Bool { self == .update || self == .replace || self == .delete }
+
+        /// The rule a save of this kind is written under (nil: a delete).
+        var rule: SaveRule? {
+            policy.map { SaveRule(policy: $0, replacesFields: self == .replace || self == .forceReplace, typeFromServer: self == .update) }
+        }
     }
 
     private struct Operation {
@@ -36,6 +42,12 @@ enum ModifyEndpoint {
 
         /// A save of a `cloudkit.share` record: made through the engine's sharing calls.
         var savesShare: Bool { kind.policy != nil && ShareRecordType.isShareType(record.recordType) }
+
+        /// The engine's operation for it.
+        var engineOperation: RecordOperation {
+            if let rule = kind.rule { return .save(record, rule) }
+            return .delete(record.recordID, ifChangeTag: kind == .delete ? record.recordChangeTag : nil)
+        }
     }
 
     /// One operation's answer, and what it came to for the request log.
@@ -70,26 +82,19 @@ enum ModifyEndpoint {
             throw CKWSFailure.badRequest("An atomic request here takes operations of one save policy (create, update and replace; forceUpdate; or forceReplace), with any deletes; send atomic: false or split the request")
         }
         var results = [Answered?](repeating: nil, count: operations.count)
-        let prepared = try prepare(operations.filter { !$0.savesShare }, call: call, results: &results)
-        let saves = prepared.filter { $0.kind.policy != nil }
-        let deletes = prepared.filter { $0.kind.policy == nil }
-        // One engine call per policy; an atomic request has only one.
-        var policiesInOrder: [RecordSavePolicy] = []
-        for save in saves where !policiesInOrder.contains(save.kind.policy!) { policiesInOrder.append(save.kind.policy!) }
-        if policiesInOrder.isEmpty { policiesInOrder = [.ifServerRecordUnchanged] }
-        for (round, policy) in policiesInOrder.enumerated() {
-            let batch = saves.filter { $0.kind.policy == policy }
-            let deleting = round == 0 ? deletes : []
-            guard !batch.isEmpty || !deleting.isEmpty else { continue }
-            let result = try call.database.modifyRecords(saving: batch.map(\.record), deleting: deleting.map(\.record.recordID),
-                                                         savePolicy: policy, atomically: isAtomic)
-            for (operation, saved) in zip(batch, result.saveResults) {
+        let records = operations.filter { !$0.savesShare }
+        if !records.isEmpty {
+            let result = try call.database.modifyRecords(records.map(\.engineOperation), atomically: isAtomic)
+            // The engine lists the saves in order, then the deletes.
+            let saves = records.filter { $0.kind.policy != nil }
+            let deletes = records.filter { $0.kind.policy == nil }
+            for (operation, saved) in zip(saves, result.saveResults) {
                 switch saved.result {
                 case .success(let record): results[operation.index] = (call.encode(record.trimmed(to: desiredKeys)), .saved)
                 case .failure(let error): results[operation.index] = item(error, name: operation.record.recordName)
                 }
             }
-            for (operation, deleted) in zip(deleting, result.deleteResults) {
+            for (operation, deleted) in zip(deletes, result.deleteResults) {
                 switch deleted.result {
                 case .success: results[operation.index] = (DeletionJSON.record(operation.record.recordName), .deleted)
                 case .failure(let error): results[operation.index] = item(error, name: operation.record.recordName)
@@ -147,43 +152,5 @@ enum ModifyEndpoint {
             throw CKWSFailure.badRequest("\(path).record.recordChangeTag: \(kind.rawValue) needs the change tag the client last saw; use force\(kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst()) to skip the check")
         }
         return Operation(index: index, kind: kind, record: record, json: recordJSON)
-    }
-
-    /// Reads what the operations that depend on the server's copy need: `update` takes the
-    /// server's type, `replace` clears the fields it leaves out, `delete` checks the tag. An
-    /// operation that fails here gets its error and is left out.
-    private static func prepare(_ operations: [Operation], call: CKWSCall, results: inout [Answered?]) throws -> [Operation] {
-        let needingServer = operations.filter { $0.kind.clearsOmittedFields || $0.kind == .delete || $0.kind == .update }
-        guard !needingServer.isEmpty else { return operations }
-        var server: [String: Record] = [:]
-        for fetched in try call.database.withoutFaults.records(for: needingServer.map(\.record.recordID)) {
-            if case .success(let record) = fetched.result { server[record.recordName] = record }
-        }
-        var kept: [Operation] = []
-        for var operation in operations {
-            let existing = server[operation.record.recordName]
-            switch operation.kind {
-            case .delete:
-                guard let existing else {
-                    results[operation.index] = item(CloudKitError(.unknownItem, "Record not found"), name: operation.record.recordName)
-                    continue
-                }
-                if existing.recordChangeTag != operation.record.recordChangeTag {
-                    results[operation.index] = item(CloudKitError(.serverRecordChanged, "oplock error: the record's change tag is \(existing.recordChangeTag ?? "")", serverRecord: existing),
-                                                    name: operation.record.recordName)
-                    continue
-                }
-            case .update:
-                if operation.record.recordType.isEmpty, let existing { operation.record.recordType = existing.recordType }
-            case .replace, .forceReplace:
-                if let existing {
-                    for key in existing.fields.keys where operation.record[key] == nil { operation.record[key] = nil }
-                }
-            default:
-                break
-            }
-            kept.append(operation)
-        }
-        return kept
     }
 }

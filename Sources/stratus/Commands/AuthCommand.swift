@@ -3,6 +3,7 @@ import Foundation
 import StratusEngine
 import StratusServer
 import StratusCloud
+import StratusStores
 
 /// `stratus auth`: the credentials `stratus serve` accepts.
 struct AuthCommand: ParsableCommand {
@@ -29,12 +30,14 @@ struct CredentialStoreOptions: ParsableArguments {
         guard StoreEnvironment(rawValue: environment) != nil else { throw ValidationError("--environment must be development or production") }
     }
 
-    func open() throws -> Store {
+    /// The store; `ifMissing: .create` for credentials, which may be made before the store
+    /// is first served.
+    func open(ifMissing: MissingStore = .refuse) throws -> Store {
         if let stores, let container {
             let path = StoreDirectory.path(folder: stores, container: container, environment: environment)
-            return try StoreLocation.open(path, creatingWith: StoreEnvironment(rawValue: environment))
+            return try StoreLocation.open(path, ifMissing: ifMissing, creatingWith: StoreEnvironment(rawValue: environment))
         }
-        return try StoreLocation.open(store ?? StoreLocation.defaultPath)
+        return try StoreLocation.open(store ?? StoreLocation.defaultPath, ifMissing: ifMissing)
     }
 }
 
@@ -47,7 +50,7 @@ struct AuthAPITokenCommand: ParsableCommand {
     @OptionGroup var options: CredentialStoreOptions
 
     func run() throws {
-        Output.line(try options.open().makeAPIToken(container: options.container ?? Store.anyContainer))
+        Output.line(try options.open(ifMissing: .create).makeAPIToken(container: options.container ?? Store.anyContainer))
     }
 }
 
@@ -61,7 +64,7 @@ struct AuthLoginCommand: ParsableCommand {
     @Option(help: "The user to sign in: an alias or user record name from `stratus users` (default: the store's owner).") var user: String?
 
     func run() throws {
-        let store = try options.open()
+        let store = try options.open(ifMissing: .create)
         let name = try user.map { try store.user(named: $0).recordName } ?? store.owner
         Output.line(try store.makeWebAuthToken(container: options.container ?? Store.anyContainer, user: name))
     }
@@ -95,7 +98,7 @@ struct AuthKeyAddCommand: ParsableCommand {
         guard isP256PublicKey(pem) else {
             throw CommandFailure.failed("\(publicKey) is not a P-256 public key in PEM (make one with `openssl ec -in eckey.pem -pubout`)")
         }
-        let store = try options.open()
+        let store = try options.open(ifMissing: .create)
         Output.line(try store.addServerKey(publicKeyPEM: pem, container: options.container ?? Store.anyContainer, user: store.owner))
     }
 }

@@ -21,7 +21,7 @@ struct CheckCommand: ParsableCommand {
     var ckws = false
 
     func run() throws {
-        let arguments = try ArgumentParsing.parse(self.arguments)
+        let arguments = try ArgumentParsing.parse(self.arguments, filter: format)
         let sorts = sort.map(SortParsing.parse)
         let analysis: PredicateAnalysis
         if let type {

@@ -5,6 +5,7 @@ import StratusEngine
 import StratusPredicates
 import StratusTerminal
 import StratusCloud
+import StratusStores
 
 struct DashboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -63,7 +64,7 @@ enum DashboardLauncher {
         }
         // The dashboard lives long and reads pages of 50: it maps little of the store, so its
         // resident memory stays small on a store of a million records (scripts/dashboard-memory).
-        let store = try opened ?? StoreLocation.open(options.storePath, memoryMapBytes: Int(environment["STRATUS_DASHBOARD_MMAP"] ?? "") ?? 0)
+        let store = try opened ?? StoreLocation.open(options.storePath, ifMissing: .refuse, memoryMapBytes: Int(environment["STRATUS_DASHBOARD_MMAP"] ?? "") ?? 0)
         let themesDirectory = ThemeDirectory.find(environment: environment)
         let loader = themesDirectory.map { ThemeLoader(directory: $0) }
         let preferencesPath = PreferencesFile.path(forStore: options.storePath)

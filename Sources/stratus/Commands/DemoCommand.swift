@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusCloud
+import StratusStores
 
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,7 +26,7 @@ struct DemoCommand: ParsableCommand {
         if reset {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        let opened = try StoreLocation.open(path)
+        let opened = try StoreLocation.open(path, ifMissing: .create)
         if try shape.isDemo(opened) {
             Output.warn("Using the demo store at \(path) (--reset makes it again).")
         } else {

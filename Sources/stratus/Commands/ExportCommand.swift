@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusCloud
+import StratusStores
 
 /// `stratus export`: records out as JSON lines in the CloudKit Web Services shape.
 struct ExportCommand: ParsableCommand {
@@ -9,12 +10,12 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write records as JSON lines in the CloudKit Web Services record shape, as one JSON document, or as CSV.",
         discussion: """
-            One record per line, with its zone, change tag and created / modified system fields; every live zone
-            of the database (--db, default private) and every type unless --zone / --type narrow it. The first
-            record that points at an asset carries its content as a data: URL (downloadURL), unless --no-assets.
+            One record per line, with its zone, change tag and created / modified system fields; every live zone \
+            of the database (--db, default private) and every type unless --zone / --type narrow it. The first \
+            record that points at an asset carries its content as a data: URL (downloadURL), unless --no-assets. \
             `stratus save --import FILE` reads the file back keeping everything, system fields included.
             --format json writes one {"records": [...]} document (the CKWS response shape, which `stratus save` reads);
-            --format csv writes a header of recordName, recordType, zoneName and field:TYPE columns and a row per record
+            --format csv writes a header of recordName, recordType, zoneName and field:TYPE columns and a row per record \
             (names, types and fields only: no change tags or times), which `stratus save --format csv` reads.
             Streams (memory stays flat); a progress bar is drawn on standard error when it is a terminal.
             """
@@ -33,7 +34,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         guard let scope = DatabaseScope(name: db) else { throw CommandFailure.usage("--db must be public, private or shared, not '\(db)'") }
-        let opened = try StoreLocation.open(store ?? StoreLocation.defaultPath)
+        let opened = try StoreLocation.open(store ?? StoreLocation.defaultPath, ifMissing: .refuse)
         let database = opened.database(scope, caller: try user.map { try opened.caller(named: $0) } ?? .user(opened.owner))
         // A zone of the shared database is named with its owner: the one who shared that name.
         let zoneID = try zone.map { name in
@@ -69,7 +70,6 @@ struct RecordImportRunner {
     let file: String
 
     func run() throws {
-        let database = try common.database()
         let handle: FileHandle
         var total = 0
         if file == "-" {
@@ -80,6 +80,8 @@ struct RecordImportRunner {
             total = ((try? FileManager.default.attributesOfItem(atPath: file)[.size]) as? Int) ?? 0
         }
         defer { if file != "-" { try? handle.close() } }
+        // Made only once the file opened: a mistyped file name leaves no new store behind.
+        let database = try common.database(ifMissing: .create)
         var bar = ProgressBar(total: total, label: "import", unit: .bytes)
         let started = Date()
         let source = file == "-" ? "standard input" : file

@@ -10,9 +10,9 @@ struct FaultsCommand: ParsableCommand {
         commandName: "faults",
         abstract: "Make CloudKit's failures happen on purpose: throttling, busy zones, conflicts, partial failures, expired tokens.",
         discussion: """
-            The plan lives in the store, so the command line, the dashboard and `stratus serve` all meet it. Each
-            fault matches calls by operation, database, zone, record and token; its trigger decides which matching
-            calls it fires on (once by default; limitExceeded and changeTokenExpired on every call). `faults list`
+            The plan lives in the store, so the command line, the dashboard and `stratus serve` all meet it. Each \
+            fault matches calls by operation, database, zone, record and token; its trigger decides which matching \
+            calls it fires on (once by default; limitExceeded and changeTokenExpired on every call). `faults list` \
             shows how many calls each fault saw and fired on; `faults log` the firings.
             """,
         subcommands: [FaultsListCommand.self, FaultsAddCommand.self, FaultsClearCommand.self, FaultsLogCommand.self],

@@ -35,8 +35,8 @@ struct HistoryCompactCommand: ParsableCommand {
         commandName: "compact",
         abstract: "Drop a zone's change history before a token (or keep only the newest N changes).",
         discussion: """
-            Deletions before the point are forgotten and every older token gets changeTokenExpired (21), as CloudKit
-            answers a client whose token is too old: the client must fetch the zone again from no token. Tokens at or
+            Deletions before the point are forgotten and every older token gets changeTokenExpired (21), as CloudKit \
+            answers a client whose token is too old: the client must fetch the zone again from no token. Tokens at or \
             after the point keep working.
             """
     )

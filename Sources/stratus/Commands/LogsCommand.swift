@@ -9,7 +9,7 @@ struct LogsCommand: ParsableCommand {
         commandName: "logs",
         abstract: "Show the requests the CloudKit Web Services server answered (the newest 10,000 are kept).",
         discussion: """
-            Each line: time, HTTP status, duration, user, database, endpoint, container, and the error of a failed
+            Each line: time, HTTP status, duration, user, database, endpoint, container, and the error of a failed \
             request. --json prints one JSON object per line. --follow keeps printing requests as they come.
             """
     )

@@ -9,7 +9,7 @@ struct NotificationsCommand: ParsableCommand {
         commandName: "notifications",
         abstract: "Print the notifications this user's subscriptions made in a database, oldest first; --follow waits for more.",
         discussion: """
-            Notifications of changes made by the reading device (--device, default the store's own) are not shown,
+            Notifications of changes made by the reading device (--device, default the store's own) are not shown, \
             as CloudKit does not deliver them to the originating device; --all-devices shows them too.
             --json prints {"notifications": [...]}; with --follow, one notification object per line.
             --follow polls the store every 200 ms, so changes saved by other processes appear within a second; stop it with Ctrl-C.

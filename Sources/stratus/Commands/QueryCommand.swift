@@ -10,8 +10,9 @@ struct QueryCommand: ParsableCommand {
         commandName: "query",
         abstract: "Query records of one type in one zone with an NSPredicate format string, as CKQuery.",
         discussion: """
-            --arg gives a value for each format specifier, in order: string:red, int:5, double:2.5,
+            --arg gives a value for each format specifier, in order: string:red, int:5, double:2.5, \
             date:2024-05-01T00:00:00Z, ref:RECORDNAME, location:37.33,-122.03, list:["red","green"], key:fieldName (for %K).
+            A bare value fills %d (an integer), %f (a number) and %K (a field name): --arg 12.
             --sort takes a SORTABLE field: --sort=-FIELD or --sort FIELD:desc for descending; repeat it for several keys.
             """
     )
@@ -37,7 +38,7 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let arguments = try ArgumentParsing.parse(self.arguments)
+        let arguments = try ArgumentParsing.parse(self.arguments, filter: filter)
         let database = try common.database()
         let query = Query(recordType: type, predicateFormat: filter, arguments: arguments, sortDescriptors: sort.map(SortParsing.parse))
         let desiredKeys: [String]? = noKeys ? [] : keys.map(parseKeyList)
@@ -90,13 +91,18 @@ enum SortParsing {
     }
 }
 
-/// Reads `--arg TYPE:VALUE` options, naming the one that is wrong.
+/// Reads `--arg TYPE:VALUE` options, naming the one that is wrong. A bare value is read as the
+/// type its specifier in `filter` implies (`%d` an integer, `%f` a number, `%K` a field).
 enum ArgumentParsing {
-    static func parse(_ texts: [String]) throws -> [PredicateArgument] {
+    static func parse(_ texts: [String], filter: String?) throws -> [PredicateArgument] {
+        let specifiers = filter.flatMap { try? PredicateLexer.tokens(of: $0) }?.compactMap { token -> String? in
+            if case .formatSpecifier(let spec) = token.kind, spec != "%" { return spec }
+            return nil
+        } ?? []
         var arguments: [PredicateArgument] = []
         for (index, text) in texts.enumerated() {
             do {
-                arguments.append(try PredicateArgument(parsing: text))
+                arguments.append(try PredicateArgument(parsing: text, filling: index < specifiers.count ? specifiers[index] : nil))
             } catch {
                 throw CommandFailure.usage("--arg #\(index + 1) '\(text)': \(error.message)")
             }

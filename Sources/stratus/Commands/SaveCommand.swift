@@ -3,6 +3,7 @@ import Foundation
 import StratusEngine
 import StratusCloud
 import StratusCKWS
+import StratusModel
 
 /// What `stratus save` reads.
 enum SaveInputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -14,14 +15,14 @@ struct SaveCommand: ParsableCommand {
         commandName: "save",
         abstract: "Save records given as CloudKit Web Services JSON.",
         discussion: """
-            Input: one record object, an array of them, or one object per line; or a CloudKit Web Services
-            response or request as captured from iCloud: {"records": [...]} (records/query, lookup, changes),
-            {"zones": [{"zoneID", "records"}]} (changes/zone), {"operations": [...]} (records/modify). A record is
-            {"recordName", "recordType", "recordChangeTag"?, "fields": {"name": {"value": ..., "type": "STRING"}}};
-            the type may be left out, or given as cktool writes it (stringType, int64ListType ...), and
-            timestamps may be milliseconds since 1970. Entries with "deleted": true and delete operations delete
-            the record. A zoneID's ownerRecordName (a real iCloud user) is ignored: the zone is the acting
-            user's zone of that name; --owner-map SOURCE=ALIAS lands the zones of that owner with a user of this
+            Input: one record object, an array of them, or one object per line; or a CloudKit Web Services \
+            response or request as captured from iCloud: {"records": [...]} (records/query, lookup, changes), \
+            {"zones": [{"zoneID", "records"}]} (changes/zone), {"operations": [...]} (records/modify). A record is \
+            {"recordName", "recordType", "recordChangeTag"?, "fields": {"name": {"value": ..., "type": "STRING"}}}; \
+            the type may be left out, or given as cktool writes it (stringType, int64ListType ...), and \
+            timestamps may be milliseconds since 1970. Entries with "deleted": true and delete operations delete \
+            the record. A zoneID's ownerRecordName (a real iCloud user) is ignored: the zone is the acting \
+            user's zone of that name; --owner-map SOURCE=ALIAS lands the zones of that owner with a user of this \
             store instead (their private database, or in --db shared the zone they shared).
             An asset field may name a file to upload: {"value": {"file": "photo.jpg"}, "type": "ASSET"}.
             More than 400 records are saved in batches of 400.
@@ -56,7 +57,7 @@ struct SaveCommand: ParsableCommand {
         }
         let text = try readInput()
         if (format ?? (file.lowercased().hasSuffix(".csv") ? .csv : .json)) == .csv {
-            let database = try common.database()
+            let database = try common.database(ifMissing: .create)
             return try save(try csvRecords(text, store: database.store), deletions: [], policy: savePolicy, in: database)
         }
         let documents: [JSONValue]
@@ -69,7 +70,7 @@ struct SaveCommand: ParsableCommand {
         for document in documents {
             if case .array(let items) = document { objects += items } else { objects.append(document) }
         }
-        let database = try common.database()
+        let database = try common.database(ifMissing: .create)
         let store = database.store
         let owners = try ownerMapping(store)
         var saves: [Record] = []
@@ -129,11 +130,26 @@ struct SaveCommand: ParsableCommand {
     /// The rows of a CSV file as records of `--type` (or of their recordType column).
     private func csvRecords(_ text: String, store: Store) throws -> [Record] {
         let types = try store.recordTypes()
+        var records: [Record]
         do {
-            return try RecordCSV.records(from: text, recordType: type, zoneID: try common.zoneID()) { name in types.first { $0.name == name } }
+            records = try RecordCSV.records(from: text, recordType: type, zoneID: try common.zoneID()) { name in types.first { $0.name == name } }
         } catch let problem as RecordCSV.Problem {
             throw CommandFailure.failed("\(file == "-" ? "standard input" : file), \(problem)")
         }
+        // A CSV cell names an asset by checksum and carries no bytes: a cell this store cannot
+        // resolve is left out (saying which), so it does not sink its record.
+        var leftOut: [String] = []
+        for index in records.indices {
+            for (name, value) in records[index].fields.sorted(by: { $0.key < $1.key }) where value.assetChecksums.contains(where: { (try? store.assetData(checksum: $0)) == nil }) {
+                records[index][name] = nil
+                leftOut.append("\(records[index].recordName).\(name)")
+            }
+        }
+        if !leftOut.isEmpty {
+            let shown = leftOut.prefix(5).joined(separator: ", ") + (leftOut.count > 5 ? ", …" : "")
+            Output.warn("left out \(leftOut.count) asset \(leftOut.count == 1 ? "cell" : "cells") whose files this store does not hold (\(shown)): CSV names an asset without its bytes; `stratus export` (JSON lines) carries them")
+        }
+        return records
     }
 
     /// Saves in batches of 400, then deletes; prints each outcome and fails when any failed.
@@ -170,7 +186,7 @@ struct SaveCommand: ParsableCommand {
         }
         if common.json { Output.json(.object([("records", .array(outcomes))])) }
         if failures > 0 {
-            throw CommandFailure(message: "error: partialFailure (2): \(failures) of \(saves.count + deletions.count) records were not \(deletions.isEmpty ? "saved" : "saved or deleted").", exitCode: 1)
+            throw CommandFailure(message: "error: partialFailure (2): \(failures) of \(saves.count + deletions.count) records were not \(deletions.isEmpty ? "saved" : "saved or deleted").", exitCode: 1, resultsPrinted: true)
         }
     }
 
@@ -214,5 +230,16 @@ struct SaveCommand: ParsableCommand {
         }
         guard let text = String(data: data, encoding: .utf8) else { throw CommandFailure.failed("\(file) is not UTF-8 text") }
         return text
+    }
+}
+
+private extension FieldValue {
+    /// The checksums of the assets this value holds (a list's too).
+    var assetChecksums: [String] {
+        switch self {
+        case .asset(let asset): return [asset.fileChecksum]
+        case .list(_, let items): return items.flatMap(\.assetChecksums)
+        default: return []
+        }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import StratusEngine
 import StratusCloud
 import StratusCKWS
+import StratusStores
 
 /// `stratus schema import | export | validate | diff`: `.ckdb` files, as cktool reads and writes them.
 struct SchemaCommand: ParsableCommand {
@@ -42,11 +43,11 @@ struct SchemaImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Make the store's schema what a .ckdb file declares: types, fields, indexes, roles, grants.",
         discussion: """
-            Types the file does not declare are removed (Users stays when the file omits it). Fields whose
+            Types the file does not declare are removed (Users stays when the file omits it). Fields whose \
             QUERYABLE / SORTABLE / SEARCHABLE options change are re-indexed for every record at once.
-            An import that would lose data (a removed type or field that holds records, a field whose type
-            changes while records hold it) is refused with each loss named; in a development store, --force
-            deletes that data instead. --environment production also makes the store a production store,
+            An import that would lose data (a removed type or field that holds records, a field whose type \
+            changes while records hold it) is refused with each loss named; in a development store, --force \
+            deletes that data instead. --environment production also makes the store a production store, \
             where only declared types and fields can be saved and only declared indexes queried.
             """
     )
@@ -67,7 +68,7 @@ struct SchemaImportCommand: ParsableCommand {
             target = parsed
         }
         let document = try parseSchemaFile(file)
-        let opened = try StoreLocation.open(store ?? StoreLocation.defaultPath)
+        let opened = try StoreLocation.open(store ?? StoreLocation.defaultPath, ifMissing: .create)
         let result = try opened.importSchema(document, environment: target, force: force, dryRun: dryRun)
         if json {
             func list(_ items: [String]) -> JSONValue { .array(items.map { .string($0) }) }
@@ -97,7 +98,7 @@ struct SchemaExportCommand: ParsableCommand {
     @Option(help: "Write to this file instead of standard output.") var out: String?
 
     func run() throws {
-        let text = try StoreLocation.open(store ?? StoreLocation.defaultPath).exportSchema().text
+        let text = try StoreLocation.open(store ?? StoreLocation.defaultPath, ifMissing: .refuse).exportSchema().text
         if let out {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: out))

@@ -11,10 +11,10 @@ struct SchemaDiffCommand: ParsableCommand {
         commandName: "diff",
         abstract: "Compare two schemas (.ckdb files or stores): what is added, removed and changed.",
         discussion: """
-            A and B are each a .ckdb file, a store file, or - for standard input (once). Read the diff as
-            going from A to B, say from the production store to the development one: lines start with
-            + (added), - (removed) or ~ (changed), and a change CloudKit would refuse to deploy to
-            production (a removed type, field or role, a field whose type changes) says so. With --check
+            A and B are each a .ckdb file, a store file, or - for standard input (once). Read the diff as \
+            going from A to B, say from the production store to the development one: lines start with \
+            + (added), - (removed) or ~ (changed), and a change CloudKit would refuse to deploy to \
+            production (a removed type, field or role, a field whose type changes) says so. With --check \
             the command exits 1 when any such change is present, for CI.
             """
     )

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusServer
+import StratusStores
 
 /// `stratus serve`: CloudKit Web Services over the store, for clients that talk to iCloud.
 struct ServeCommand: ParsableCommand {
@@ -10,13 +11,13 @@ struct ServeCommand: ParsableCommand {
         abstract: "Serve the store as CloudKit Web Services (/database/1/CONTAINER/ENVIRONMENT/DATABASE/...).",
         discussion: """
             Point a CKWS client's base URL at http://HOST:PORT instead of https://api.apple-cloudkit.com.
-            Every request needs an API token (`stratus auth api-token --container ID`; a request without one is
-            answered 401 AUTHENTICATION_FAILED, "no auth method found", as iCloud answers); the private database and writes need
-            a signed-in user: a ckWebAuthToken from `stratus auth login`, or from the sign-in page that an
-            AUTHENTICATION_REQUIRED answer's redirectURL opens. With --store, every container name maps to that
-            store (or only --container's) and the path's environment must be the store's; with --stores DIR,
+            Every request needs an API token (`stratus auth api-token --container ID`; a request without one is \
+            answered 401 AUTHENTICATION_FAILED, "no auth method found", as iCloud answers); the private database and writes need \
+            a signed-in user: a ckWebAuthToken from `stratus auth login`, or from the sign-in page that an \
+            AUTHENTICATION_REQUIRED answer's redirectURL opens. With --store, every container name maps to that \
+            store (or only --container's) and the path's environment must be the store's; with --stores DIR, \
             each container and environment has its own store, DIR/CONTAINER/ENVIRONMENT.sqlite, made on first use.
-            Listens on loopback unless --host says otherwise. SIGTERM or Ctrl-C stops it after the requests in
+            Listens on loopback unless --host says otherwise. SIGTERM or Ctrl-C stops it after the requests in \
             flight. --port 0 picks a free port; the first line printed says which.
             """
     )
@@ -43,7 +44,7 @@ struct ServeCommand: ParsableCommand {
             let path = store ?? StoreLocation.defaultPath
             // Made (or upgraded) here, so a problem with the file is said before listening; the
             // server shares this handle (a second one on the file would share its POSIX locks).
-            source = .opened(try StoreLocation.open(path), container: container)
+            source = .opened(try StoreLocation.open(path, ifMissing: .create), container: container)
         }
         let server = CKWSServer(configuration: .init(host: host, port: port, source: source, maximumBodyBytes: maxBody))
         let done = DispatchSemaphore(value: 0)
@@ -60,6 +61,7 @@ struct ServeCommand: ParsableCommand {
             done.signal()
         }
         done.wait()
+        if let error = failure.get() as? AddressInUse { throw CommandFailure.failed(error.description) }
         if let error = failure.get() { throw CommandFailure.failed("the server stopped: \(error)") }
     }
 }

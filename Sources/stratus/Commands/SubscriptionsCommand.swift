@@ -32,12 +32,13 @@ struct SubscriptionsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make (or replace, by --id) a subscription.",
             discussion: """
-                query (default): records of --type matching --filter; --on picks the reasons (default create,update,delete);
+                query (default): records of --type matching --filter; --on picks the reasons (default create,update,delete); \
                 it watches every zone unless --zone names a custom zone. Not in the shared database.
                 zone: every change in the custom zone --zone (optionally only of --type). Not in the public database.
                 database: every change in the database's custom zones (optionally only of --type). Not in the public database.
-                --arg gives a value for each format specifier, in order: string:red, int:5, double:2.5,
+                --arg gives a value for each format specifier, in order: string:red, int:5, double:2.5, \
                 date:2024-05-01T00:00:00Z, ref:RECORDNAME, location:37.33,-122.03, list:["red","green"], key:fieldName (for %K).
+                A bare value fills %d (an integer), %f (a number) and %K (a field name): --arg 12.
                 """
         )
         @OptionGroup var common: CommonOptions
@@ -69,7 +70,7 @@ struct SubscriptionsCommand: ParsableCommand {
                 var options = try parseFiresOn(on)
                 if once { options.insert(.firesOnce) }
                 let zoneID = try common.zoneID().isDefault ? nil : try common.zoneID()
-                subscription = .query(type, predicateFormat: filter, arguments: try ArgumentParsing.parse(arguments), subscriptionID: subscriptionID,
+                subscription = .query(type, predicateFormat: filter, arguments: try ArgumentParsing.parse(arguments, filter: filter), subscriptionID: subscriptionID,
                                       options: options, zoneID: zoneID, notificationInfo: info)
             case "zone", "recordzone":
                 try refuseQueryOptions()

@@ -3,6 +3,7 @@ import Foundation
 import StratusEngine
 import StratusCloud
 import StratusCKWS
+import StratusStores
 
 /// `stratus users`: the store's users, as the CloudKit Console's User Records page.
 struct UsersCommand: ParsableCommand {
@@ -19,7 +20,10 @@ struct UsersCommand: ParsableCommand {
         @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).") var store: String?
         @Flag(help: "Machine-readable JSON on standard output.") var json = false
 
-        func openStore() throws -> Store { try StoreLocation.open(store ?? StoreLocation.defaultPath) }
+        /// The store; `ifMissing: .create` only where a user is made (that sets a store up).
+        func openStore(ifMissing: MissingStore = .refuse) throws -> Store {
+            try StoreLocation.open(store ?? StoreLocation.defaultPath, ifMissing: ifMissing)
+        }
     }
 
     static func json(_ user: StoreUser) -> JSONValue {
@@ -52,7 +56,7 @@ struct UsersCommand: ParsableCommand {
         @Argument(help: "A short name to act as the user by (--user ALIAS).") var alias: String
 
         func run() throws {
-            let user = try options.openStore().createUser(alias: alias)
+            let user = try options.openStore(ifMissing: .create).createUser(alias: alias)
             if options.json { Output.json(UsersCommand.json(user)) } else { Output.line("created \(user.alias) \(user.recordName)") }
         }
     }

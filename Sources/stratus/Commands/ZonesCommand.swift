@@ -45,7 +45,7 @@ struct ZonesCommand: ParsableCommand {
         @Argument(help: "Zone names.") var names: [String]
 
         func run() throws {
-            try common.database().modifyRecordZones(saving: names.map { ZoneID(zoneName: $0) })
+            try common.database(ifMissing: .create).modifyRecordZones(saving: names.map { ZoneID(zoneName: $0) })
             if !common.json { Output.line("created \(names.joined(separator: ", "))") } else {
                 Output.json(.object([("zones", .array(names.map { .object([("zoneName", .string($0))]) }))]))
             }

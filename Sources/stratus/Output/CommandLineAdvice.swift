@@ -18,6 +18,9 @@ enum CommandLineAdvice {
             return "make one with `stratus users create ALIAS`; `stratus users` lists them"
         case .unknownSubscription:
             return "list them with `stratus subscriptions`"
+        case .storeNotFound(let path):
+            let quoted = path.contains(" ") ? "'\(path)'" : path
+            return "check the path; to make a store there, `stratus demo --store \(quoted) --no-ui` makes the demo, and `stratus save`, `stratus zones create`, `stratus schema import` and `stratus users create` make an empty one"
         case .storePathIsFolder(let path):
             return "give --store a file, e.g. \(path)/store.sqlite"
         case .fileIsNotADatabase:
