@@ -30,9 +30,10 @@ import Testing
         return steps
     }
 
-    /// What changes from one run to the next, replaced by its kind.
+    /// What changes from one run to the next, replaced by its kind (a store's folder too).
     static func normalized(_ text: String) -> String {
-        text.replacing(/tag [a-z0-9]{10}/, with: "tag TAG")
+        text.replacing(/\/\S*\/([\w-]+\.sqlite)/) { "DIR/" + $0.output.1 }
+            .replacing(/tag [a-z0-9]{10}/, with: "tag TAG")
             .replacing(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/, with: "DATE")
             .replacing(/_[0-9a-f]{32}/, with: "USER")
             .replacing(/AQ[A-Za-z0-9_-]{20,}/, with: "TOKEN")
