@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // `swift package generate-documentation --target StratusEngine`: the engine's API docs.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Value types shared by the predicate language and the engine.
@@ -99,8 +101,11 @@ let package = Package(
                 "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusBench", "StratusDashboard", "StratusTerminal", "StratusSQLite", "StratusStores",
                 "StratusServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["BuildCommitPlugin"]
         ),
+        // Writes the commit being built into the `stratus` target, for `stratus --version`.
+        .plugin(name: "BuildCommitPlugin", capability: .buildTool()),
         // What the test targets share: temporary folders and stores, running the built binary,
         // a lock, bind mounts, waiting for a condition. Not a test target itself, and not
         // dependent on `stratus` (an executable cannot be imported).

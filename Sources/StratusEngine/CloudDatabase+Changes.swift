@@ -19,7 +19,7 @@ extension CloudDatabase {
     /// A record changed again after `until` is not among them (its state at `until` is not kept).
     ///
     /// `includingChangedKeys` also reads which fields each record's last change touched
-    /// (``ZoneChangesPage/changedKeys``); CloudKit's playback does not say it, and reading it
+    /// (`ZoneChangesPage.changedKeys`); CloudKit's playback does not say it, and reading it
     /// costs about as much again per record, so callers ask for it.
     public func recordZoneChanges(
         inZoneWith zoneID: ZoneID, since token: String? = nil, until endToken: String? = nil,

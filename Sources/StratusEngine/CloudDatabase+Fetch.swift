@@ -14,6 +14,7 @@ extension CloudDatabase {
     /// the order given.
     ///
     /// - Parameters:
+    ///   - recordIDs: the records to fetch, in any zones of this database.
     ///   - desiredKeys: the fields to return; nil for all, an empty list for system fields only.
     ///   - progress: called after each record with the fraction done, for progress bars.
     public func records(

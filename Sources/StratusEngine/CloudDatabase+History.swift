@@ -20,6 +20,7 @@ extension CloudDatabase {
     /// record in its current state.
     ///
     /// - Parameters:
+    ///   - zoneID: the zone whose history to compact.
     ///   - token: compact before this token (a token of this zone); or
     ///   - keeping: keep only the newest `keeping` changes.
     public func compactHistory(inZoneWith zoneID: ZoneID, before token: String? = nil, keeping: Int? = nil) throws -> HistoryCompaction {

@@ -14,6 +14,8 @@ extension Store {
     /// where the schema decides what can be saved and queried.
     ///
     /// - Parameters:
+    ///   - document: the schema to hold from now on.
+    ///   - environment: `.production` makes the store a production store; nil keeps its environment.
     ///   - force: in a development store, delete the data the import would lose (records of
     ///     removed types, values of removed or retyped fields) instead of refusing.
     ///   - dryRun: work out the changes and check for losses without writing anything.

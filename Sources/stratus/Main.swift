@@ -12,6 +12,7 @@ struct Stratus: ParsableCommand {
             Exit codes: 0 success, 1 the operation failed (a CloudKit error, an invalid predicate), 2 bad usage.
             The store is --store PATH, else $STRATUS_STORE, else \(StoreLocation.defaultPath).
             """,
+        version: StratusVersion.description,
         subcommands: [
             DashboardCommand.self, DemoCommand.self, ZonesCommand.self, SaveCommand.self, FetchCommand.self, DeleteCommand.self,
             ChangesCommand.self, TokenCommand.self, QueryCommand.self, CheckCommand.self, SchemaCommand.self, ExportCommand.self, BenchCommand.self,

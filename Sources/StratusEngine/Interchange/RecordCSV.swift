@@ -86,6 +86,7 @@ public struct RecordCSV: Sendable {
     /// Reads CSV text written by ``line(_:)`` (or by hand, or by a spreadsheet).
     ///
     /// - Parameters:
+    ///   - text: the CSV, a header line first.
     ///   - recordType: the type of rows without a `recordType` column or cell.
     ///   - schema: a type's schema, for header columns that name no type (else STRING).
     ///   - zoneID: the zone of rows without a `zoneName` column or cell (of the same owner).

@@ -26,7 +26,7 @@ extension CloudDatabase {
         })
     }
 
-    /// ``importRecords(_:)`` for input of any size: `nextBatch` is called, inside the one write
+    /// `importRecords(_:)` for input of any size: `nextBatch` is called, inside the one write
     /// transaction, until it returns nil, and `progress` after each batch with the records
     /// written so far. Memory stays bounded: only a batch and a bounded buffer of index rows
     /// are held. An error from `nextBatch` or from a record rolls everything back.

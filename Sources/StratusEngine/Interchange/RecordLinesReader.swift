@@ -37,7 +37,9 @@ public struct RecordLinesReader {
     /// The number of the last line read.
     public private(set) var lineNumber = 0
 
-    /// - Parameter zoneID: the zone of records whose line names none.
+    /// - Parameters:
+    ///   - handle: the input, read to its end a chunk at a time.
+    ///   - zoneID: the zone of records whose line names none.
     public init(handle: FileHandle, zoneID: ZoneID = .default) {
         self.handle = handle
         self.zoneID = zoneID

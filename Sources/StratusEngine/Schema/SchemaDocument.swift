@@ -107,7 +107,7 @@ public struct GrantDeclaration: Hashable, Sendable {
 }
 
 /// A field type as the schema language spells it, which says more than the stored
-/// ``FieldType``: `ENCRYPTED STRING`, `NUMBER PREFERRED AS INT64`, `LIST<ENCRYPTED BYTES>`.
+/// `FieldType`: `ENCRYPTED STRING`, `NUMBER PREFERRED AS INT64`, `LIST<ENCRYPTED BYTES>`.
 public struct DeclaredFieldType: Hashable, Sendable, CustomStringConvertible {
     /// The primitive type words.
     public enum Kind: String, Hashable, Sendable, CaseIterable {

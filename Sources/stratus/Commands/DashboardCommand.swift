@@ -14,8 +14,8 @@ struct DashboardCommand: ParsableCommand {
         discussion: """
             Keys: ? shows every key of the view; 1-9 switch tabs; q quits. Needs an interactive terminal \
             (TERM set and not dumb); exits 2 otherwise.
-            Themes are JSON files named NAME.json, looked for in $STRATUS_THEMES, ./themes, then the themes \
-            folder of the Stratus checkout that built the binary. NO_COLOR turns colours off.
+            Themes are JSON files named NAME.json, looked for in $STRATUS_THEMES, ./themes, the installed \
+            share/stratus/themes, then the themes folder of the Stratus checkout that built the binary. NO_COLOR turns colours off.
             Recent filters and change-token bookmarks are kept in STORE.dashboard.json next to the store.
             The dashboard acts as its own device (--device, default stratus-dashboard): the notifications panel shows notifications of changes made by other processes and devices, not its own edits.
             """
@@ -110,14 +110,17 @@ enum DashboardLauncher {
     }
 }
 
-/// Where theme files are: `$STRATUS_THEMES`, `./themes`, or the `themes` folder of the checkout
-/// the binary was built in (found by walking up from the executable).
+/// Where theme files are: `$STRATUS_THEMES`, `./themes`, `PREFIX/share/stratus/themes` beside an
+/// installed `PREFIX/bin/stratus`, or the `themes` folder of the checkout the binary was built in
+/// (found by walking up from the executable, which `/proc/self/exe` names however it was started).
 enum ThemeDirectory {
     static func find(environment: [String: String]) -> String? {
         var candidates: [String] = []
         if let explicit = environment["STRATUS_THEMES"], !explicit.isEmpty { candidates.append(explicit) }
         candidates.append(FileManager.default.currentDirectoryPath + "/themes")
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        candidates.append(directory.deletingLastPathComponent().appendingPathComponent("share/stratus/themes").path)
         for _ in 0..<6 {
             candidates.append(directory.appendingPathComponent("themes").path)
             directory.deleteLastPathComponent()
