@@ -6,7 +6,7 @@ import StratusSQLite
 import StratusTestSupport
 import Testing
 
-@Suite struct ModifyRecordsTests {
+@Suite(.onEveryBackend) struct ModifyRecordsTests {
     @Test func savesAndFetchesEveryFieldType() throws {
         let temp = try TemporaryStore()
         let db = temp.privateDB
@@ -37,7 +37,7 @@ import Testing
         #expect(try temp.store.assetData(checksum: asset.fileChecksum) == Data("hello asset".utf8))
     }
 
-    @Test func reopeningKeepsEverything() throws {
+    @Test(.sqliteOnly("reopens the store file")) func reopeningKeepsEverything() throws {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Notes")
         try temp.privateDB.save(Record(recordType: "Note", recordID: RecordID(recordName: "n1", zoneID: zone), fields: ["text": .string("kept")]))
