@@ -2,7 +2,6 @@ import Foundation
 import StratusCloud
 @testable import StratusEngine
 import StratusModel
-import StratusSQLite
 import StratusTestSupport
 import Testing
 
@@ -37,11 +36,11 @@ import Testing
         #expect(try temp.store.assetData(checksum: asset.fileChecksum) == Data("hello asset".utf8))
     }
 
-    @Test(.sqliteOnly("reopens the store file")) func reopeningKeepsEverything() throws {
+    @Test func reopeningKeepsEverything() throws {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Notes")
         try temp.privateDB.save(Record(recordType: "Note", recordID: RecordID(recordName: "n1", zoneID: zone), fields: ["text": .string("kept")]))
-        let reopened = try Store(path: temp.path)
+        let reopened = try temp.reopened()
         #expect(reopened.storeID == temp.store.storeID)
         let record = try reopened.database(.private).record(for: RecordID(recordName: "n1", zoneID: zone))
         #expect(record["text"] == .string("kept"))

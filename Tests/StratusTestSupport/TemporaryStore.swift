@@ -22,6 +22,15 @@ public final class TemporaryStore {
         }
     }
 
+    /// Another handle on the same store, as another process opens it: the file again, or (in
+    /// memory, where no other process can reach it) a second `Store` over the same tables.
+    public func reopened() throws -> Store {
+        switch TestBackend.current {
+        case .sqlite: try Store(path: path)
+        case .memory: Store(backend: store.backend)
+        }
+    }
+
     /// The folder the store is in.
     public var directory: URL { folder.url }
     public var path: String { store.path }
