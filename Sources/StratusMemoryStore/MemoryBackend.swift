@@ -21,6 +21,7 @@ package final class MemoryBackend: StorageBackend, @unchecked Sendable {
     private let stateLock = NSLock()
     /// Held for a whole write: one writer at a time, as SQLite has it.
     private let writerLock = NSLock()
+    private let queries = MemoryQueryCache()
 
     /// A new, empty store named `location`, in `environment` (default development), with its
     /// owner, the public default zone and the `Users` type, as every store starts.
@@ -28,21 +29,21 @@ package final class MemoryBackend: StorageBackend, @unchecked Sendable {
         self.location = location
         let info = NewStore.info(formatVersion: 1, environment: environment)
         self.info = info
-        let first = MemoryTransaction(tables: MemoryTables(), publish: nil)
+        let first = MemoryTransaction(tables: MemoryTables(), queries: queries, publish: nil)
         try MemoryBackend.initialize(first, info: info)
         committed = first.tables
     }
 
     package func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
-        try body(MemoryTransaction(tables: snapshot(), publish: nil).store)
+        try body(MemoryTransaction(tables: snapshot(), queries: queries, publish: nil).store)
     }
 
     package func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         writerLock.lock()
         defer { writerLock.unlock() }
-        let transaction = MemoryTransaction(tables: snapshot(), publish: nil)
+        let transaction = MemoryTransaction(tables: snapshot(), queries: queries, publish: nil)
         let result = try body(transaction.store)
-        store(transaction.tables)
+        _ = store(transaction.tables)
         return result
     }
 
@@ -51,10 +52,10 @@ package final class MemoryBackend: StorageBackend, @unchecked Sendable {
     package func writeWithoutTransaction<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         writerLock.lock()
         defer { writerLock.unlock() }
-        let transaction = MemoryTransaction(tables: snapshot(), publish: { [self] in store($0) })
+        let transaction = MemoryTransaction(tables: snapshot(), queries: queries, publish: { [self] in store($0) })
         defer {
             transaction.rollback()
-            store(transaction.tables)
+            _ = store(transaction.tables)
         }
         return try body(transaction.store)
     }
@@ -75,10 +76,14 @@ package final class MemoryBackend: StorageBackend, @unchecked Sendable {
         return committed
     }
 
-    private func store(_ tables: MemoryTables) {
+    /// Makes `tables` the committed state and returns its commit number.
+    private func store(_ tables: MemoryTables) -> Int64 {
         stateLock.lock()
         defer { stateLock.unlock() }
+        var tables = tables
+        tables.commit = committed.commit + 1
         committed = tables
+        return tables.commit
     }
 
     /// What a new store holds: its info, every database's feed, the public default zone, the

@@ -66,7 +66,9 @@ struct MemoryRecordStorage: RecordStorage {
     }
 
     func queryStorage(zoneRowID: Int64, type: SchemaCatalog.TypeEntry) throws -> any QueryStorage {
-        try MemoryQueryStorage(zoneRecords: records(zoneRowID: zoneRowID).map(\.stored), type: type)
+        let build = { try MemoryQueryStorage(zoneRecords: records(zoneRowID: zoneRowID).map(\.stored), type: type) }
+        guard !db.changedRecords else { return try build() }
+        return try db.queries.storage(commit: db.tables.commit, zoneRowID: zoneRowID, type: type, build)
     }
 
     // MARK: Writing
@@ -83,6 +85,7 @@ struct MemoryRecordStorage: RecordStorage {
     func replace(_ existing: StoredRecord, oldFields: [String: FieldValue]?, oldType: SchemaCatalog.TypeEntry, update: RecordRowUpdate,
                  fields: [String: FieldValue], tokens: FieldTokens?, type: SchemaCatalog.TypeEntry, buffer: (any IndexRowBuffering)?) throws {
         guard var record = db.tables.records[existing.id] else { return }
+        db.changedRecords = true
         switch update {
         case .all(let row):
             record.row.blob = row.blob
@@ -109,6 +112,7 @@ struct MemoryRecordStorage: RecordStorage {
 
     func delete(_ victim: StoredRecord, catalog: SchemaCatalog, sequence: Int64) throws {
         guard catalog.typeNames[victim.typeID] != nil else { return }
+        db.changedRecords = true
         db.tables.records[victim.id] = nil
         db.tables.recordNames[victim.zoneRowID]?[victim.name] = nil
         db.tables.tombstones[victim.zoneRowID, default: [:]][victim.name] = ChangeFeedDeletion(sequence: sequence, name: victim.name, typeID: victim.typeID)
@@ -120,6 +124,7 @@ struct MemoryRecordStorage: RecordStorage {
 
     func touch(zoneRowID: Int64, name: String, changeTag: String, sequence: Int64, modifiedAt: Int64) throws {
         guard let id = db.tables.recordNames[zoneRowID]?[name] else { return }
+        db.changedRecords = true
         db.tables.records[id]?.row.changeTag = changeTag
         db.tables.records[id]?.row.sequence = sequence
         db.tables.records[id]?.row.modifiedAt = modifiedAt
@@ -138,6 +143,7 @@ struct MemoryRecordStorage: RecordStorage {
 
     /// Writes a record's row under `id`.
     func put(_ row: RecordRow, id: Int64) {
+        db.changedRecords = true
         db.tables.records[id] = MemoryTables.Record(id: id, row: row)
         db.tables.recordNames[row.zoneRowID, default: [:]][row.name] = id
         db.tables.lastRecordID = max(db.tables.lastRecordID, id)

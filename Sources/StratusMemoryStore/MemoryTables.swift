@@ -14,6 +14,8 @@ struct MemoryTables {
     // MARK: Store
 
     var info: StoreInfo?
+    /// Which commit made this state (they are numbered from 1).
+    var commit: Int64 = 0
     var schemaVersion: Int64 = 0
     /// Each database's change feed position.
     var databaseSequences: [DatabaseScope: Int64] = [:]

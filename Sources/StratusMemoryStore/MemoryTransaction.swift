@@ -4,13 +4,18 @@ import StratusEngine
 /// change, and the way to hand that copy back to the store when it commits.
 final class MemoryTransaction {
     var tables: MemoryTables
-    /// Makes `tables` the store's committed state (nil in a read).
-    private let publish: ((MemoryTables) -> Void)?
+    /// Set once this transaction writes a record: its queries then index its own records.
+    var changedRecords = false
+    /// The query storages of the committed state.
+    let queries: MemoryQueryCache
+    /// Makes `tables` the store's committed state and returns its commit number (nil in a read).
+    private let publish: ((MemoryTables) -> Int64)?
     /// The tables as they were when the open transaction began (``MemoryTransactionControl``).
     private var savepoint: MemoryTables?
 
-    init(tables: MemoryTables, publish: ((MemoryTables) -> Void)?) {
+    init(tables: MemoryTables, queries: MemoryQueryCache, publish: ((MemoryTables) -> Int64)?) {
         self.tables = tables
+        self.queries = queries
         self.publish = publish
     }
 
@@ -20,12 +25,16 @@ final class MemoryTransaction {
 
     func commit() {
         savepoint = nil
-        publish?(tables)
+        if let publish {
+            tables.commit = publish(tables)
+            changedRecords = false
+        }
     }
 
     func rollback() {
         if let savepoint { tables = savepoint }
         savepoint = nil
+        changedRecords = true
     }
 
     /// The engine's view of this transaction.

@@ -84,6 +84,7 @@ struct MemoryZoneStorage: ZoneStorage {
         }
         for id in db.tables.recordNames[zoneRowID]?.values ?? [:].values { db.tables.records[id] = nil }
         db.tables.recordNames[zoneRowID] = nil
+        db.changedRecords = true
         db.tables.tombstones[zoneRowID] = nil
     }
 
