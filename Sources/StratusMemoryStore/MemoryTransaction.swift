@@ -42,7 +42,7 @@ final class MemoryTransaction {
         StoreTransaction(zones: MemoryZoneStorage(db: self), records: MemoryRecordStorage(db: self), changeFeed: MemoryChangeFeedStorage(db: self),
                          schema: MemorySchemaStorage(db: self), users: MemoryUserStorage(db: self), shares: MemoryShareStorage(db: self),
                          subscriptions: MemorySubscriptionStorage(db: self), faults: MemoryFaultStorage(db: self), assets: MemoryAssetStorage(db: self),
-                         server: MemoryServerStorage(db: self), control: MemoryTransactionControl(db: self), native: self)
+                         server: MemoryServerStorage(db: self), control: MemoryTransactionControl(db: self))
     }
 }
 
