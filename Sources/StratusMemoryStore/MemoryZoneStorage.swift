@@ -45,13 +45,6 @@ struct MemoryZoneStorage: ZoneStorage {
         return before - (db.tables.tombstones[zoneRowID]?.count ?? 0)
     }
 
-    func advance(_ sequences: [Int64: Int64], sequenceScope: DatabaseScope) throws {
-        for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
-            let databaseSequence = try nextDatabaseSequence(scope: sequenceScope)
-            try setSequences(zoneRowID: zoneRowID, change: sequence, database: databaseSequence)
-        }
-    }
-
     @discardableResult
     func makeZone(_ zoneID: ZoneID, scope: DatabaseScope, sequenceScope: DatabaseScope) throws -> Bool {
         let existing = try find(zoneID, scope: scope)
