@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "StratusCKWS", targets: ["StratusCKWS"]),
         .library(name: "StratusEngine", targets: ["StratusEngine"]),
         .library(name: "StratusSQLite", targets: ["StratusSQLite"]),
+        .library(name: "StratusMemoryStore", targets: ["StratusMemoryStore"]),
         .library(name: "StratusPredicates", targets: ["StratusPredicates"]),
         .library(name: "StratusTerminal", targets: ["StratusTerminal"]),
         .library(name: "StratusDashboard", targets: ["StratusDashboard"]),
@@ -62,6 +63,14 @@ let package = Package(
                 .product(name: "BitCollections", package: "swift-collections"),
             ]
         ),
+        // The second backend: the engine's storage protocols over value-type tables held in
+        // memory, with real transactions (a write works on a copy, committed whole or dropped).
+        // The engine's behaviour tests run on it beside SQLite; tools can use it for scratch stores.
+        .target(
+            name: "StratusMemoryStore",
+            dependencies: ["StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine"],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
         // Opens a store by its location, choosing the backend the location names (a file:
         // SQLite). The front ends open stores here; the engine names no backend.
         .target(name: "StratusStores", dependencies: ["StratusCloud", "StratusEngine", "StratusSQLite"]),
@@ -109,12 +118,12 @@ let package = Package(
         // What the test targets share: temporary folders and stores, running the built binary,
         // a lock, bind mounts, waiting for a condition. Not a test target itself, and not
         // dependent on `stratus` (an executable cannot be imported).
-        .target(name: "StratusTestSupport", dependencies: ["StratusCloud", "StratusEngine", "StratusSQLite"], path: "Tests/StratusTestSupport"),
+        .target(name: "StratusTestSupport", dependencies: ["StratusCloud", "StratusEngine", "StratusSQLite", "StratusMemoryStore"], path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusTestSupportTests", dependencies: ["StratusTestSupport"]),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusPredicatesTests", dependencies: ["StratusPredicates", "StratusModel"]),
         .testTarget(name: "StratusCKWSTests", dependencies: ["StratusCKWS", "StratusCloud", "StratusModel", "StratusPredicates"]),
-        .testTarget(name: "StratusEngineTests", dependencies: ["StratusCloud", "StratusCKWS", "StratusEngine", "StratusSQLite", "StratusStores", "StratusModel", "StratusPredicates", "StratusTestSupport"]),
+        .testTarget(name: "StratusEngineTests", dependencies: ["StratusCloud", "StratusCKWS", "StratusEngine", "StratusSQLite", "StratusMemoryStore", "StratusStores", "StratusModel", "StratusPredicates", "StratusTestSupport"]),
         .testTarget(name: "StratusTerminalTests", dependencies: ["StratusTerminal", "StratusTestSupport"]),
         .testTarget(
             name: "StratusDashboardTests",

@@ -67,7 +67,7 @@ extension CloudDatabase {
             let gate = AccessGate(self, db: db, catalog: catalog)
             let zone = try gate.zone(zoneID)
             let plan = QueryPlanner(type: type).plan(compiled)
-            let storage = db.records.queryStorage(zoneRowID: zone.id, typeID: type.id)
+            let storage = try db.records.queryStorage(zoneRowID: zone.id, type: type)
             var executor = QueryExecutor(storage: storage, zoneRowID: zone.id, type: type, query: compiled, plan: plan, limit: limit)
             executor.visible = try gate.readFilter(zone: zone, typeName: query.recordType)
             executor.lookaheadStamp = LookaheadStamp(zoneRowID: zone.id, incarnation: zone.incarnation, changeSequence: zone.changeSequence,

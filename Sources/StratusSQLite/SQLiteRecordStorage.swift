@@ -117,8 +117,8 @@ struct SQLiteRecordStorage: RecordStorage {
                            arguments: [zoneRowID, target])
     }
 
-    func queryStorage(zoneRowID: Int64, typeID: Int64) -> any QueryStorage {
-        SQLiteQueryStorage(db, zoneRowID: zoneRowID, typeID: typeID)
+    func queryStorage(zoneRowID: Int64, type: SchemaCatalog.TypeEntry) throws -> any QueryStorage {
+        SQLiteQueryStorage(db, zoneRowID: zoneRowID, typeID: type.id)
     }
 
     // MARK: Writing

@@ -261,10 +261,7 @@ package final class SQLiteStoreFile: StorageBackend {
             }
             return info
         }
-        let info = StoreInfo(uuid: UUID(), formatVersion: StoreMigrations.formatVersion,
-                             environment: environment ?? .development,
-                             owner: "_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
-                             schemaVersion: 0)
+        let info = NewStore.info(formatVersion: StoreMigrations.formatVersion, environment: environment)
         try db.sqlite.execute(sql: "INSERT INTO store_info (id, uuid, format_version, environment, owner, created_at) VALUES (1, ?, ?, ?, ?, ?)",
                        arguments: [SQLiteSchemaStorage.uuidBytes(info.uuid), info.formatVersion, info.environment.rawValue, info.owner,
                                    FieldValue.milliseconds(Date())])
@@ -274,10 +271,7 @@ package final class SQLiteStoreFile: StorageBackend {
         // One public database for everyone; private databases come with their users.
         try db.sqlite.execute(sql: "INSERT INTO zone (scope, owner, name) VALUES (?, ?, ?)",
                        arguments: [DatabaseScope.public.rawValue, ZoneID.defaultOwnerName, ZoneID.defaultZoneName])
-        var catalog = try SchemaCatalog.load(db.store, version: 0)
-        _ = try catalog.addType("Users", systemIndexes: RecordTypeSchema.developmentSystemIndexes, in: db.store)
-        try catalog.addField(SchemaField(name: "roles", type: .list(.int64), indexes: []), toType: "Users", in: db.store)
-        try db.users.insert(recordName: info.owner, alias: SQLiteUserStorage.ownerAlias)
+        try NewStore.addFirstRows(owner: info.owner, in: db.store)
         return info
     }
 

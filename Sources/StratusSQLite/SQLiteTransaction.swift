@@ -28,7 +28,7 @@ package struct SQLiteTransaction {
     var store: StoreTransaction {
         StoreTransaction(zones: zones, records: records, changeFeed: changeFeed, schema: schema, users: users, shares: shares,
                          subscriptions: subscriptions, faults: faults, assets: assets, server: server,
-                         control: SQLiteTransactionControl(db: self), native: sqlite)
+                         control: SQLiteTransactionControl(db: self))
     }
 }
 
@@ -36,7 +36,7 @@ extension StoreTransaction {
     /// The SQLite connection of a transaction on an SQLite store, for tests and tools that look
     /// at the tables themselves.
     package var sqlite: GRDB.Database {
-        guard let connection = native as? GRDB.Database else { preconditionFailure("not a transaction on an SQLite store") }
-        return connection
+        guard let control = control as? SQLiteTransactionControl else { preconditionFailure("not a transaction on an SQLite store") }
+        return control.db.sqlite
     }
 }

@@ -27,12 +27,9 @@ struct SQLiteUserStorage: UserStorage {
             guard let info = try SQLiteSchemaStorage(db: SQLiteTransaction(sqlite: db)).storeInfo() else { return }
             try db.execute(sql: "UPDATE zone SET owner = ? WHERE scope = ? AND owner = ?",
                            arguments: [info.owner, DatabaseScope.private.rawValue, ZoneID.defaultOwnerName])
-            try SQLiteUserStorage(db: SQLiteTransaction(sqlite: db)).insert(recordName: info.owner, alias: Self.ownerAlias)
+            try SQLiteUserStorage(db: SQLiteTransaction(sqlite: db)).insert(recordName: info.owner, alias: NewStore.ownerAlias)
         }
     }
-
-    /// The alias the store's owner gets.
-    static let ownerAlias = "owner"
 
     func all(owner: String) throws -> [StoreUser] {
         try Row.fetchAll(db.sqlite, sql: "SELECT record_name, alias, roles, created_at FROM user ORDER BY record_name = ? DESC, alias",

@@ -55,15 +55,6 @@ struct SQLiteZoneStorage: ZoneStorage {
         return dropped
     }
 
-    /// Sets each zone's change sequence after a write, each with the database sequence it
-    /// advanced (in zone order, so database changes list them in a stable order).
-    func advance(_ sequences: [Int64: Int64], sequenceScope: DatabaseScope) throws {
-        for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
-            let databaseSequence = try nextDatabaseSequence(scope: sequenceScope)
-            try setSequences(zoneRowID: zoneRowID, change: sequence, database: databaseSequence)
-        }
-    }
-
     /// Makes a custom zone, or brings a deleted one back as a new incarnation (old tokens then
     /// expire); a live zone stays as it is. Returns whether it made or revived one.
     @discardableResult

@@ -7,7 +7,7 @@ import StratusCloud
 
 /// A BEGINSWITH read from a field's index is bounded above by the least string after every
 /// string with the prefix, so no value beginning with it falls outside, whatever follows it.
-@Suite struct BeginsWithBoundTests {
+@Suite(.onEveryBackend) struct BeginsWithBoundTests {
     @Test func theSuccessorOfAPrefixIsItsLastCodePointRaised() {
         #expect(UTF8Order.successor(ofPrefix: "ab") == "ac")
         #expect(UTF8Order.successor(ofPrefix: "東京") == "東\u{4EAD}")

@@ -6,7 +6,7 @@ import StratusTestSupport
 import StratusCloud
 
 /// Each change keeps which fields it set or removed, and playback says them.
-@Suite struct ChangedKeysTests {
+@Suite(.onEveryBackend) struct ChangedKeysTests {
     @Test func playbackSaysWhichFieldsTheLastChangeTouched() throws {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Notes")

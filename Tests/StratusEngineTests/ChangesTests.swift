@@ -6,7 +6,7 @@ import StratusSQLite
 import StratusTestSupport
 import Testing
 
-@Suite struct ChangesTests {
+@Suite(.onEveryBackend) struct ChangesTests {
     private func names(_ page: ZoneChangesPage) -> [String] { page.playedNames }
 
     @Test func playsBackEachRecordOnceInChangeOrder() throws {
@@ -161,7 +161,7 @@ import Testing
         #expect((try? fetched[0].result.get()) == nil)
     }
 
-    @Test func storeRefusesFilesThatAreNotStores() throws {
+    @Test(.sqliteOnly("SQLite's checks of the file it opens")) func storeRefusesFilesThatAreNotStores() throws {
         let folder = try TemporaryDirectory("stratus-bad")
         defer { folder.remove() }
         let text = folder.url("notes.txt")

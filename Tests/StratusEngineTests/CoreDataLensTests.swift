@@ -5,7 +5,7 @@ import Testing
 import StratusTestSupport
 import StratusCloud
 
-@Suite struct CoreDataLensTests {
+@Suite(.onEveryBackend) struct CoreDataLensTests {
     private let zone = ZoneID(zoneName: CoreDataLens.zoneName)
 
     @Test func aMirroredRecordReadsAsItsEntity() throws {

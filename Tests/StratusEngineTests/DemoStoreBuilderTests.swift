@@ -3,7 +3,7 @@ import StratusModel
 @testable import StratusEngine
 import StratusTestSupport
 
-@Suite struct DemoStoreBuilderTests {
+@Suite(.onEveryBackend) struct DemoStoreBuilderTests {
     /// `stratus demo --records` accepts 50 and up: the smallest demo must build (it once made a
     /// negative number of reviews and crashed), and about as many records as asked.
     @Test(arguments: [50, 51, 119, 130])

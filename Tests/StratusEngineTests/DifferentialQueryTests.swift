@@ -9,7 +9,7 @@ import StratusCloud
 /// Thousands of random checked predicates over random records: what the engine's index-driven
 /// query returns (through every cursor page) must equal the in-memory evaluator run over every
 /// record of the zone.
-@Suite struct DifferentialQueryTests {
+@Suite(.onEveryBackend) struct DifferentialQueryTests {
     struct Adapter: FilterableRecord {
         let record: Record
         func value(for key: FieldKey) -> FieldValue? {

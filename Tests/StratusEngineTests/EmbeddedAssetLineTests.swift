@@ -7,7 +7,7 @@ import StratusCloud
 
 /// A line import looks through a record's fields for embedded asset content only when the line
 /// could hold a `data:` URL; these check that the shortcut never skips one.
-@Suite struct EmbeddedAssetLineTests {
+@Suite(.onEveryBackend) struct EmbeddedAssetLineTests {
     @Test func aLineMayEmbedAssetsWhenItHoldsADataURLOrAnyEscape() {
         func check(_ text: String) -> Bool { RecordLinesReader.mayEmbedAssets(ArraySlice(Array(text.utf8))) }
         #expect(!check(#"{"recordName":"a","fields":{"title":{"value":"data","type":"STRING"}}}"#))

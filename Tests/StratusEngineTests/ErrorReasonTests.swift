@@ -7,7 +7,7 @@ import Testing
 /// The typed reasons the command line's advice tests do not reach: every way of naming a record
 /// type the schema lacks, a missing subscription inside a batch, and a record the fault plan
 /// fails; each keeps its code, and most errors keep the general reason.
-@Suite struct ErrorReasonTests {
+@Suite(.onEveryBackend) struct ErrorReasonTests {
     private func failure(_ body: () throws -> Void) -> CloudKitError? {
         do {
             try body()

@@ -5,7 +5,7 @@ import Testing
 import StratusTestSupport
 import StratusCloud
 
-@Suite struct HistoryCompactionTests {
+@Suite(.onEveryBackend) struct HistoryCompactionTests {
     private func note(_ name: String, _ value: Int64, zone: ZoneID) -> Record {
         var record = Record(recordType: "Note", recordID: RecordID(recordName: name, zoneID: zone))
         record["n"] = .int64(value)
@@ -67,7 +67,7 @@ import StratusCloud
     }
 }
 
-@Suite struct CompactedRefetchTests {
+@Suite(.onEveryBackend) struct CompactedRefetchTests {
     /// Found by the sync lab's property test: after a compaction, a client fetching from no
     /// token in small pages got pages whose tokens were older than the compaction point, and
     /// the next page answered changeTokenExpired, for ever.

@@ -11,7 +11,7 @@ import StratusCloud
 /// by id instead of counting and passing over the indexes again. The answer must be exactly the
 /// one read from plain positions, whatever was written since and whatever a cursor was forged
 /// to list.
-@Suite struct LackingLookaheadTests {
+@Suite(.onEveryBackend) struct LackingLookaheadTests {
     /// 3,600 items; one in 25 lacks `r` (144, under a tenth, so one pass finds them), and two
     /// in three have `k == 1` (2,400: enough that a page streams from `r`'s index).
     static func store() throws -> (TemporaryStore, ZoneID) {
@@ -43,7 +43,7 @@ import StratusCloud
     /// Over the query seam, counting what each page asks of SQLite: with a stamp to list under,
     /// the records lacking `r` are counted and searched for once, not once a page, and the pages
     /// are exactly those read from plain positions.
-    @Test func pagesAmongRecordsLackingTheSortFieldSearchForThemOnce() throws {
+    @Test(.sqliteOnly("compares with SQLite's query storage")) func pagesAmongRecordsLackingTheSortFieldSearchForThemOnce() throws {
         let (temp, zone) = try Self.store()
         try QueryStorages.read(temp, zone: zone, type: "Item") { storages in
             let (compiled, plan) = try Self.compiled(storages)
@@ -129,7 +129,7 @@ import StratusCloud
     /// A list that runs out before the records lacking `r` do (cut here to three ids): the
     /// pages past it are those of the plain position, and the pass that finds them needs no
     /// count first, the list having been made under the same stamp.
-    @Test func aListThatRunsOutIsFollowedByAPassWithoutACount() throws {
+    @Test(.sqliteOnly("compares with SQLite's query storage")) func aListThatRunsOutIsFollowedByAPassWithoutACount() throws {
         let (temp, zone) = try Self.store()
         try QueryStorages.read(temp, zone: zone, type: "Item") { storages in
             let (compiled, plan) = try Self.compiled(storages)

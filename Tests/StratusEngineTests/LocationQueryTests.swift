@@ -11,7 +11,7 @@ import Testing
 /// Distance queries where a spatial index most easily goes wrong: across the antimeridian, at
 /// the poles, after edits and deletes (lists of locations are indexed too), and in a store whose locations
 /// were indexed in the R*Tree of store format 1.
-@Suite struct LocationQueryTests {
+@Suite(.onEveryBackend) struct LocationQueryTests {
     private let places: [(String, Double, Double)] = [
         ("fiji-east", -17.0, 179.999), ("fiji-west", -17.0, -179.999), ("north-pole", 89.999, 45), ("north-far-side", 89.999, -135),
         ("south-pole", -89.9999, 0), ("cupertino", 37.3319, -122.0302), ("sydney", -33.86, 151.21),
@@ -71,7 +71,7 @@ import Testing
         #expect(plan.exactTerm == nil, "the term is checked on every record")
     }
 
-    @Test func movedAndDeletedLocationsLeaveTheIndex() throws {
+    @Test(.sqliteOnly("reads SQLite's index rows")) func movedAndDeletedLocationsLeaveTheIndex() throws {
         let (temp, zone) = try placesStore()
         let db = temp.privateDB
         var sydney = try db.record(for: RecordID(recordName: "sydney", zoneID: zone))
@@ -84,7 +84,7 @@ import Testing
         #expect(rows == (places.count - 1) * 3, "one row per location and list element left")
     }
 
-    @Test func aFormatOneStoreMovesItsLocationsOutOfTheRTree() throws {
+    @Test(.sqliteOnly("a migration of an old SQLite file")) func aFormatOneStoreMovesItsLocationsOutOfTheRTree() throws {
         let (temp, zone) = try placesStore()
         let path = temp.path
         // Turn the store back into format 1: an R*Tree, no location codes, the migration not run;

@@ -2,11 +2,10 @@ import Foundation
 import StratusCloud
 @testable import StratusEngine
 import StratusModel
-import StratusSQLite
 import StratusTestSupport
 import Testing
 
-@Suite struct ModifyRecordsTests {
+@Suite(.onEveryBackend) struct ModifyRecordsTests {
     @Test func savesAndFetchesEveryFieldType() throws {
         let temp = try TemporaryStore()
         let db = temp.privateDB
@@ -41,7 +40,7 @@ import Testing
         let temp = try TemporaryStore()
         let zone = try temp.zone("Notes")
         try temp.privateDB.save(Record(recordType: "Note", recordID: RecordID(recordName: "n1", zoneID: zone), fields: ["text": .string("kept")]))
-        let reopened = try Store(path: temp.path)
+        let reopened = try temp.reopened()
         #expect(reopened.storeID == temp.store.storeID)
         let record = try reopened.database(.private).record(for: RecordID(recordName: "n1", zoneID: zone))
         #expect(record["text"] == .string("kept"))

@@ -5,7 +5,7 @@ import Testing
 import StratusTestSupport
 import StratusCloud
 
-@Suite struct PlaybackOrderTests {
+@Suite(.onEveryBackend) struct PlaybackOrderTests {
     private func names(_ page: ZoneChangesPage) -> [String] { page.playedNames }
 
     /// Children saved before their parents, then a deletion: each order puts them as it says.
@@ -54,7 +54,7 @@ import StratusCloud
     }
 }
 
-@Suite struct PlaybackUntilTests {
+@Suite(.onEveryBackend) struct PlaybackUntilTests {
     @Test func changesBetweenTwoTokens() throws {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Notes")

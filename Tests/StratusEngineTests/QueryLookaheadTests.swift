@@ -12,7 +12,7 @@ import Testing
 /// page loads them by id instead of reading and sorting their group again. The answer must be
 /// exactly the one read without them; a write since the cursor was made, and ids a cursor was
 /// forged to list, must not change it.
-@Suite struct QueryLookaheadTests {
+@Suite(.onEveryBackend) struct QueryLookaheadTests {
     /// Every page through lookahead cursors gives exactly the whole answer in order: groups read
     /// from the first sort's index (their rest carried whole, or capped), and matches loaded and
     /// sorted in memory.
@@ -267,10 +267,15 @@ import Testing
     }
 
     static func name(ofRow id: Int64, in store: Store) throws -> String? {
-        try store.read { db in try String.fetchOne(db.sqlite, sql: "SELECT name FROM record WHERE id = ?", arguments: [id]) }
+        try store.read { db in try db.records.find(id: id)?.name }
     }
 
     static func rowID(named name: String, in store: Store) throws -> Int64? {
-        try store.read { db in try Int64.fetchOne(db.sqlite, sql: "SELECT id FROM record WHERE name = ?", arguments: [name]) }
+        try store.read { db in
+            for typeID in try store.catalog(db).typeNames.keys.sorted() {
+                for id in try db.records.ids(ofType: typeID) where try db.records.find(id: id)?.name == name { return id }
+            }
+            return nil
+        }
     }
 }

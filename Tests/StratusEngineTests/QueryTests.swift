@@ -3,11 +3,10 @@ import StratusCloud
 @testable import StratusEngine
 import StratusModel
 import StratusPredicates
-import StratusSQLite
 import StratusTestSupport
 import Testing
 
-@Suite struct QueryTests {
+@Suite(.onEveryBackend) struct QueryTests {
     /// A zone of people with every queryable type, for the listings and operator tests.
     private func peopleStore() throws -> (TemporaryStore, ZoneID) {
         let temp = try TemporaryStore()
@@ -165,7 +164,7 @@ import Testing
         let (temp, zone) = try peopleStore()
         let page = try temp.privateDB.records(matching: Query(recordType: "Person", sortDescriptors: [QuerySort("age")]), inZoneWith: zone, resultsLimit: 2)
         let cursor = try #require(page.cursor)
-        let reopened = try Store(path: temp.path)
+        let reopened = try temp.reopened()
         let next = try reopened.database(.private).records(continuingMatchFrom: cursor, resultsLimit: 2)
         #expect(next.records.count == 2)
         #expect(Set(next.records.map(\.recordName)).isDisjoint(with: page.records.map(\.recordName)))

@@ -9,7 +9,7 @@ import protocol GRDB.DatabaseValueConvertible
 
 /// The fast read path: the field blob's coder, the batch decoder's remembered layouts, and
 /// playback merging record rows with deletions.
-@Suite struct ReadPathTests {
+@Suite(.onEveryBackend) struct ReadPathTests {
     private static let everyType: [String: FieldValue] = [
         "text": .string("héllo wörld, long enough not to be a small string"),
         "short": .string(""),
@@ -36,7 +36,7 @@ import protocol GRDB.DatabaseValueConvertible
     /// Reading connections map as much of the store as asked (reads jump around a large
     /// store); the writer maps at most 128 MiB, so a bulk write's pages do not all count as the
     /// process's memory.
-    @Test func readersMapTheStoreAndTheWriterMapsLess() throws {
+    @Test(.sqliteOnly("SQLite's memory map")) func readersMapTheStoreAndTheWriterMapsLess() throws {
         let temp = try TemporaryStore()
         let reader = try temp.store.read { db in try Int.fetchOne(db.sqlite, sql: "PRAGMA mmap_size") }
         let writer = try temp.store.write { db in try Int.fetchOne(db.sqlite, sql: "PRAGMA mmap_size") }

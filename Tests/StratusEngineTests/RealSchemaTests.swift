@@ -7,7 +7,7 @@ import StratusCloud
 
 /// One schema per construct real containers export (`cktool export-schema`): each must parse,
 /// import into a store, and come back from the store as the same schema.
-@Suite struct RealSchemaTests {
+@Suite(.onEveryBackend) struct RealSchemaTests {
     private static let systemFields = """
             "___createTime" TIMESTAMP,
             "___createdBy"  REFERENCE,

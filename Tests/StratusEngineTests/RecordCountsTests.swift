@@ -8,7 +8,7 @@ import Testing
 import class GRDB.Row
 
 /// `recordCountsByType(inZoneWith:)`: per-type counts of one zone, from an index only.
-@Suite struct RecordCountsTests {
+@Suite(.onEveryBackend) struct RecordCountsTests {
     @Test func countsEachTypeOfTheZoneOnly() throws {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Counted")
@@ -29,7 +29,7 @@ import class GRDB.Row
 
     /// The count reads an index that holds the zone and type, never the record rows (whose
     /// field blobs would make it slow on a large zone).
-    @Test func countsFromACoveringIndex() throws {
+    @Test(.sqliteOnly("SQLite's query plan")) func countsFromACoveringIndex() throws {
         let temp = try TemporaryStore()
         let plan = try temp.store.read { db in
             try Row.fetchAll(db.sqlite, sql: "EXPLAIN QUERY PLAN " + SQLiteRecordStorage.countsByTypeSQL, arguments: [1]).map { $0["detail"] as String? ?? "" }
@@ -39,7 +39,7 @@ import class GRDB.Row
     }
 }
 
-@Suite struct ChangeActivityTests {
+@Suite(.onEveryBackend) struct ChangeActivityTests {
     @Test func lastChangesSpreadOverTimeSlices() throws {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Notes")

@@ -3,7 +3,7 @@ import StratusEngine
 import Testing
 import StratusTestSupport
 
-@Suite struct RequestLogTests {
+@Suite(.onEveryBackend) struct RequestLogTests {
     private func entry(_ endpoint: String, status: Int = 200) -> RequestLogEntry {
         RequestLogEntry(time: Date(), user: "_u", container: "iCloud.x", database: "private", endpoint: endpoint,
                         status: status, durationMicroseconds: 1234, error: status == 200 ? nil : "BAD_REQUEST: no")

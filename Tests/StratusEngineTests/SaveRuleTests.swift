@@ -7,7 +7,7 @@ import Testing
 
 /// The engine's per-item rules (CKWS's `update`, `replace` and tag-checked `delete`), checked
 /// inside the modify's own write transaction, and the write rules a save and an import share.
-@Suite struct SaveRuleTests {
+@Suite(.onEveryBackend) struct SaveRuleTests {
     private func note(_ name: String, in zone: ZoneID, _ fields: [String: FieldValue]) -> Record {
         Record(recordType: "Note", recordID: RecordID(recordName: name, zoneID: zone), fields: fields)
     }

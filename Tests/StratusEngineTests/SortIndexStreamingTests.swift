@@ -9,7 +9,7 @@ import StratusCloud
 /// A selective term with a sort on another field: when the term matches many records, pages
 /// stream from the sort field's index (checking the term on each record) instead of loading and
 /// sorting every match; the answer is the same either way.
-@Suite struct SortIndexStreamingTests {
+@Suite(.onEveryBackend) struct SortIndexStreamingTests {
     /// Several sorts: the first one's index streams, each run of equal values sorted by the
     /// others. With a unique last sort the order is fully determined, so it is checked exactly.
     @Test func severalSortsStreamInGroupsInExactlyTheirOrder() throws {
@@ -94,7 +94,7 @@ import StratusCloud
 
     /// Deciding whether to stream counts a range's records inside SQLite, up to a limit: the
     /// same count as collecting its ids, for either bound, inclusive or not, and none.
-    @Test func aRangeIsCountedAsItsIdsAre() throws {
+    @Test(.sqliteOnly("compares with SQLite's query storage")) func aRangeIsCountedAsItsIdsAre() throws {
         let (temp, zone, all) = try Self.store()
         try QueryStorages.read(temp, zone: zone, type: "Thing") { storages in
             let storage = storages.sqlite
@@ -122,7 +122,7 @@ import StratusCloud
     /// The records lacking a sort field end its answer; when its index holds a row for every
     /// record, none is searched for. `n` is missing from a tenth of the things, `u` and `s` from
     /// none; deleting one thing's `u` makes it lacking, and it then ends the answer.
-    @Test func recordsLackingTheSortFieldAreSearchedOnlyWhenSomeExist() throws {
+    @Test(.sqliteOnly("compares with SQLite's query storage")) func recordsLackingTheSortFieldAreSearchedOnlyWhenSomeExist() throws {
         let (temp, zone, all) = try Self.store()
         /// How many things lack the field, by SQLite and by the seam's second storage.
         func lacking(_ name: String) throws -> [Int] {
@@ -197,7 +197,7 @@ import StratusCloud
     /// either sort, with a residual term, ties on the second value, strings that differ only
     /// in their bytes, and records lacking the second field; over SQLite and over the seam's
     /// in-memory storage.
-    @Test func walkingTheSecondSortsIndexGivesTheSamePagesAsReadingTheGroup() throws {
+    @Test(.sqliteOnly("compares with SQLite's query storage")) func walkingTheSecondSortsIndexGivesTheSamePagesAsReadingTheGroup() throws {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Walk")
         var random = SeededGenerator(seed: 23)

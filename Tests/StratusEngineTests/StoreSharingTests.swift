@@ -3,15 +3,14 @@ import StratusCloud
 import StratusCKWS
 @testable import StratusEngine
 import StratusModel
-import StratusSQLite
 import StratusTestSupport
 import Testing
 
-@Suite struct StoreSharingTests {
+@Suite(.onEveryBackend) struct StoreSharingTests {
     @Test func twoStoreHandlesWriteAtOnceAndSeeEachOthersChanges() async throws {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Shared")
-        let second = try Store(path: temp.path)
+        let second = try temp.reopened()
         let first = temp.store
         async let one: Void = Task.detached {
             for index in 0..<50 {

@@ -3,11 +3,10 @@ import StratusCloud
 @testable import StratusEngine
 import StratusModel
 import StratusPredicates
-import StratusSQLite
 import StratusTestSupport
 import Testing
 
-@Suite struct SubscriptionTests {
+@Suite(.onEveryBackend) struct SubscriptionTests {
     /// The writer acts from another device than the reader, so every notification is delivered.
     private func writer(_ temp: TemporaryStore, _ scope: DatabaseScope = .private) -> CloudDatabase {
         temp.store.database(scope, device: "phone")
@@ -163,7 +162,7 @@ import Testing
                                           arguments: [.key("price"), .int(Int64.max - 1), .date(Date(timeIntervalSince1970: 1_800_000_000.25))],
                                           subscriptionID: "s1", options: [.firesOnRecordUpdate, .firesOnce], zoneID: zone, notificationInfo: info)
         try db.save(original)
-        let reopened = try Store(path: temp.path).database(.private)
+        let reopened = try temp.reopened().database(.private)
         #expect(try reopened.subscription(for: "s1") == original)
         #expect(try reopened.allSubscriptions() == [original])
 

@@ -1,19 +1,34 @@
 import Foundation
 import StratusCloud
 import StratusEngine
+import StratusMemoryStore
 import StratusSQLite
 
 /// A store in a fresh temporary folder, removed when the value goes away: what most engine
-/// tests start from.
+/// tests start from. It is opened on ``TestBackend/current``: an SQLite file in the folder, or
+/// a memory store named after one.
 public final class TemporaryStore {
     /// The folder the store is in (other files a test makes can go there too).
     public let folder: TemporaryDirectory
     public let store: Store
 
-    /// Makes a store at `store.sqlite` in a new folder, in `environment` when given.
+    /// Makes a store at `store.sqlite` in a new folder (on ``TestBackend/current``), in
+    /// `environment` when given.
     public init(environment: StoreEnvironment? = nil) throws {
         folder = try TemporaryDirectory("stratus-test")
-        store = try Store(path: folder.storePath, creatingWith: environment)
+        switch TestBackend.current {
+        case .sqlite: store = try Store(path: folder.storePath, creatingWith: environment)
+        case .memory: store = try Store.inMemory(named: folder.storePath, creatingWith: environment)
+        }
+    }
+
+    /// Another handle on the same store, as another process opens it: the file again, or (in
+    /// memory, where no other process can reach it) a second `Store` over the same tables.
+    public func reopened() throws -> Store {
+        switch TestBackend.current {
+        case .sqlite: try Store(path: path)
+        case .memory: Store(backend: store.backend)
+        }
     }
 
     /// The folder the store is in.

@@ -18,9 +18,9 @@ package protocol ChangeFeedStorage {
 
 /// A deleted record as the change feed lists it.
 package struct ChangeFeedDeletion {
-    var sequence: Int64
-    var name: String
-    var typeID: Int64
+    package var sequence: Int64
+    package var name: String
+    package var typeID: Int64
 
     /// Every stored property: a storage backend makes these from its rows.
     package init(sequence: Int64, name: String, typeID: Int64) {

@@ -16,4 +16,21 @@ package struct RecordRow {
     package var parent: String?
     /// `ChangedKeys.encode`d; nil when unknown (a restored record).
     package var changedKeys: String?
+
+    /// Every stored property: a storage backend makes these for rows it writes itself.
+    package init(zoneRowID: Int64, name: String, typeID: Int64, blob: Data, changeTag: String, sequence: Int64, createdAt: Int64,
+                 createdBy: String, modifiedAt: Int64, modifiedBy: String, parent: String?, changedKeys: String?) {
+        self.zoneRowID = zoneRowID
+        self.name = name
+        self.typeID = typeID
+        self.blob = blob
+        self.changeTag = changeTag
+        self.sequence = sequence
+        self.createdAt = createdAt
+        self.createdBy = createdBy
+        self.modifiedAt = modifiedAt
+        self.modifiedBy = modifiedBy
+        self.parent = parent
+        self.changedKeys = changedKeys
+    }
 }

@@ -46,8 +46,9 @@ package protocol RecordStorage {
     /// reference, by row id.
     func referencingSources(zoneRowID: Int64, target: String) throws -> [Int64]
 
-    /// What running a query of one type in one zone reads.
-    func queryStorage(zoneRowID: Int64, typeID: Int64) -> any QueryStorage
+    /// What running a query of `type` in one zone reads. Given the type's catalog entry (its
+    /// fields and their indexes), a backend that indexes as a query starts knows what to index.
+    func queryStorage(zoneRowID: Int64, type: SchemaCatalog.TypeEntry) throws -> any QueryStorage
 
     // MARK: Writing
 

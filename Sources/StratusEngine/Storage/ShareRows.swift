@@ -11,11 +11,11 @@ import StratusCloud
 package enum ShareRows {
     package struct ShareRow {
         package var id: Int64
-        var zoneRowID: Int64
-        var recordName: String
-        var rootName: String?
-        var shortGUID: String
-        var publicPermission: SharePermission
+        package var zoneRowID: Int64
+        package var recordName: String
+        package var rootName: String?
+        package var shortGUID: String
+        package var publicPermission: SharePermission
 
         /// Every stored property: a storage backend makes these from its rows.
         package init(id: Int64, zoneRowID: Int64, recordName: String, rootName: String? = nil, shortGUID: String, publicPermission: SharePermission) {
@@ -29,12 +29,12 @@ package enum ShareRows {
     }
 
     package struct ParticipantRow {
-        var shareID: Int64
-        var user: String
-        var type: ParticipantType
-        var permission: SharePermission
-        var status: ParticipantStatus
-        var databaseSequence: Int64
+        package var shareID: Int64
+        package var user: String
+        package var type: ParticipantType
+        package var permission: SharePermission
+        package var status: ParticipantStatus
+        package var databaseSequence: Int64
 
         /// Every stored property: a storage backend makes these from its rows.
         package init(shareID: Int64, user: String, type: ParticipantType, permission: SharePermission, status: ParticipantStatus, databaseSequence: Int64) {
@@ -50,10 +50,10 @@ package enum ShareRows {
     /// A grant the caller holds in a zone: one accepted share, its root (nil: the whole zone)
     /// and permission.
     package struct Grant {
-        var shareID: Int64
-        var shareRecordName: String
-        var rootName: String?
-        var permission: SharePermission
+        package var shareID: Int64
+        package var shareRecordName: String
+        package var rootName: String?
+        package var permission: SharePermission
 
         /// Every stored property: a storage backend makes these from its rows.
         package init(shareID: Int64, shareRecordName: String, rootName: String? = nil, permission: SharePermission) {
@@ -67,10 +67,10 @@ package enum ShareRows {
     /// A zone a user took part in a share of (accepted, or removed since), with that share's
     /// state and when the user's access last changed.
     package struct ZoneAccess {
-        var zone: ZoneRow
-        var status: ParticipantStatus?
-        var shareIsLive: Bool
-        var accessSequence: Int64
+        package var zone: ZoneRow
+        package var status: ParticipantStatus?
+        package var shareIsLive: Bool
+        package var accessSequence: Int64
 
         /// Every stored property: a storage backend makes these from its rows.
         package init(zone: ZoneRow, status: ParticipantStatus? = nil, shareIsLive: Bool, accessSequence: Int64) {

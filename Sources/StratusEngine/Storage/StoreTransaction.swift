@@ -14,15 +14,13 @@ package struct StoreTransaction {
     package let faults: any FaultStorage
     package let assets: any AssetStorage
     package let server: any ServerStorage
-    /// Beginning, committing and rolling back, for a writer that commits as it goes.
+    /// Beginning, committing and rolling back, for a writer that commits as it goes. (A
+    /// backend's tests reach its own connection through its control's type.)
     package let control: any TransactionControl
-    /// The backend's own transaction, for the backend's code and tests (the engine never
-    /// looks inside it).
-    package let native: AnyObject
 
     package init(zones: any ZoneStorage, records: any RecordStorage, changeFeed: any ChangeFeedStorage, schema: any SchemaStorage,
                  users: any UserStorage, shares: any ShareStorage, subscriptions: any SubscriptionStorage, faults: any FaultStorage,
-                 assets: any AssetStorage, server: any ServerStorage, control: any TransactionControl, native: AnyObject) {
+                 assets: any AssetStorage, server: any ServerStorage, control: any TransactionControl) {
         self.zones = zones
         self.records = records
         self.changeFeed = changeFeed
@@ -34,7 +32,6 @@ package struct StoreTransaction {
         self.assets = assets
         self.server = server
         self.control = control
-        self.native = native
     }
 
     /// Whether a transaction is open (for ``Store/writeWithoutTransaction(_:)``'s caller).

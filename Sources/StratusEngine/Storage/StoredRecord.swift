@@ -10,13 +10,13 @@ package struct StoredRecord {
     package var name: String
     package var typeID: Int64
     package var fieldsBlob: Data
-    var changeTag: String
-    var sequence: Int64
-    var createdAt: Int64
-    var createdBy: String
-    var modifiedAt: Int64
-    var modifiedBy: String
-    var parent: String?
+    package var changeTag: String
+    package var sequence: Int64
+    package var createdAt: Int64
+    package var createdBy: String
+    package var modifiedAt: Int64
+    package var modifiedBy: String
+    package var parent: String?
 
     /// The fields, decoded.
     package func fields() throws -> [String: FieldValue] {

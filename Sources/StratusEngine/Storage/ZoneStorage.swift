@@ -29,11 +29,6 @@ package protocol ZoneStorage {
     /// how many deletions were dropped.
     func compact(zoneRowID: Int64, through point: Int64) throws -> Int
 
-    /// Sets each zone's change sequence after a write, each with the next sequence of
-    /// `sequenceScope`'s database feed (in zone order, so database changes list them in a
-    /// stable order).
-    func advance(_ sequences: [Int64: Int64], sequenceScope: DatabaseScope) throws
-
     /// Makes a custom zone, or brings a deleted one back as a new incarnation (old tokens then
     /// expire), at the next sequence of `sequenceScope`'s feed; a live zone stays as it is.
     /// Returns whether it made or revived one.
@@ -53,6 +48,16 @@ package protocol ZoneStorage {
 }
 
 extension ZoneStorage {
+    /// Sets each zone's change sequence after a write, each with the next sequence of
+    /// `sequenceScope`'s database feed (in zone order, so database changes list them in a
+    /// stable order).
+    func advance(_ sequences: [Int64: Int64], sequenceScope: DatabaseScope) throws {
+        for (zoneRowID, sequence) in sequences.sorted(by: { $0.key < $1.key }) {
+            let databaseSequence = try nextDatabaseSequence(scope: sequenceScope)
+            try setSequences(zoneRowID: zoneRowID, change: sequence, database: databaseSequence)
+        }
+    }
+
     /// The live zone with this ID, or `zoneNotFound`.
     func live(_ zoneID: ZoneID, scope: DatabaseScope) throws -> ZoneRow {
         guard let zone = try find(zoneID, scope: scope), zone.state == .live else {

@@ -7,7 +7,7 @@ import StratusCloud
 
 /// The public database's security roles as no user, a signed-in user, the record's creator and
 /// a holder of a custom role, with CloudKit's result in each cell.
-@Suite struct PublicRolesMatrixTests {
+@Suite(.onEveryBackend) struct PublicRolesMatrixTests {
     private static let schema = #"""
         DEFINE SCHEMA
             CREATE ROLE Editor;

@@ -5,7 +5,7 @@ import StratusModel
 import StratusCloud
 
 /// CloudKit's rules for making, joining and ending shares.
-@Suite struct ShareRulesTests {
+@Suite(.onEveryBackend) struct ShareRulesTests {
     private typealias Fixture = SharedStoreFixture
 
     @Test func aRecordTakesPartInOneShareOnly() throws {

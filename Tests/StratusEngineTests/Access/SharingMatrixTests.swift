@@ -7,7 +7,7 @@ import StratusCloud
 
 /// Every operation on alice's shared zone as the owner, a stranger, a read-only participant, a
 /// read-write participant and a removed participant, with CloudKit's result in each cell.
-@Suite struct SharingMatrixTests {
+@Suite(.onEveryBackend) struct SharingMatrixTests {
     private typealias Fixture = SharedStoreFixture
 
     private func cells(_ fixture: Fixture, _ operation: (StoreUser, CloudDatabase, ZoneID) throws -> Void) -> [String: String] {

@@ -8,7 +8,7 @@ import StratusTestSupport
 import Testing
 
 /// Users of a store: aliases, user record names, `Users` records, and stores made before users.
-@Suite struct StoreUsersTests {
+@Suite(.onEveryBackend) struct StoreUsersTests {
     @Test func usersHaveRecordNamesAliasesAndUsersRecords() throws {
         let temp = try TemporaryStore()
         let store = temp.store
@@ -49,7 +49,7 @@ import Testing
         }
     }
 
-    @Test func aStoreMadeBeforeUsersUpgradesToItsOwnerAndKeepsItsTokens() throws {
+    @Test(.sqliteOnly("a migration of an old SQLite file")) func aStoreMadeBeforeUsersUpgradesToItsOwnerAndKeepsItsTokens() throws {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Notes")
         try temp.privateDB.save(Record(recordType: "Note", recordID: RecordID(recordName: "n1", zoneID: zone)))

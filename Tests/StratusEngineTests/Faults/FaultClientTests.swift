@@ -7,7 +7,7 @@ import StratusCloud
 
 /// A fault plan is for the clients under test: by default it reaches calls through the server
 /// and the command line, and the dashboard's own reads only when a fault names it.
-@Suite struct FaultClientTests {
+@Suite(.onEveryBackend) struct FaultClientTests {
     private func busy(_ db: CloudDatabase) -> Bool {
         do {
             _ = try db.record(for: RecordID(recordName: "a"))

@@ -7,7 +7,7 @@ import StratusCloud
 
 /// Each fault kind on the engine: what fires, on which calls, what the caller gets, and what
 /// the plan counts.
-@Suite struct FaultPlanTests {
+@Suite(.onEveryBackend) struct FaultPlanTests {
     private func note(_ name: String, _ value: Int64 = 1, zone: ZoneID = .default) -> Record {
         var record = Record(recordType: "Note", recordID: RecordID(recordName: name, zoneID: zone))
         record["n"] = .int64(value)

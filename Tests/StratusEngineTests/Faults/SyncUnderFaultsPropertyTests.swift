@@ -9,7 +9,7 @@ import StratusCloud
 /// writing, history compacted under the client's feet, small pages in any order, a client
 /// written to CloudKit's rules (`SyncClient`) ends holding exactly the store's records, with
 /// none of its edits lost.
-@Suite struct SyncUnderFaultsPropertyTests {
+@Suite(.onEveryBackend) struct SyncUnderFaultsPropertyTests {
     static let seeds: [UInt64] = Array(1...40)
 
     /// A plan of one to four faults; the seed's own kind is always among them, so every kind

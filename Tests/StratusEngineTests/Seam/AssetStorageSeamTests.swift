@@ -1,16 +1,18 @@
 import Foundation
 @testable import StratusEngine
+import StratusMemoryStore
 import StratusTestSupport
 import Testing
 
 /// The asset storage seam holds: content stored twice, empty content and unknown checksums
-/// read back alike from SQLite's ``AssetStorage`` and one held in memory.
+/// read back alike from SQLite's ``AssetStorage`` and the memory store's.
 @Suite struct AssetStorageSeamTests {
     @Test func aSecondStorageKeepsAssetsAsSQLiteDoes() throws {
         let temp = try TemporaryStore()
-        let memory = InMemoryAssetStorage()
+        let memoryStore = try Store.inMemory(named: temp.folder.path("memory"))
         let contents = [Data("harbour".utf8), Data(), Data((0..<4096).map { UInt8($0 % 251) }), Data("harbour".utf8)]
-        try temp.store.write { db in
+        try temp.store.write { db in try memoryStore.write { held in
+            let memory = held.assets
             for content in contents {
                 let (sqlite, held) = (try db.assets.insert(content), try memory.insert(content))
                 #expect(sqlite == held)
@@ -21,6 +23,6 @@ import Testing
                 let (sqliteData, heldData) = (try db.assets.data(checksum: checksum), try memory.data(checksum: checksum))
                 #expect(sqliteData == heldData)
             }
-        }
+        } }
     }
 }

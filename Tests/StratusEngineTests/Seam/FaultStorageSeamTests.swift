@@ -1,16 +1,18 @@
 import Foundation
 import StratusCloud
 @testable import StratusEngine
+import StratusMemoryStore
 import StratusTestSupport
 import Testing
 
 /// The fault plan's storage seam holds: the same calls on SQLite's ``FaultStorage`` and on one
-/// held in memory (``InMemoryFaultStorage``) give the same plan and the same log.
+/// of the memory store give the same plan and the same log.
 @Suite struct FaultStorageSeamTests {
     @Test func aSecondStorageKeepsThePlanAndItsLogAsSQLiteDoes() throws {
         let temp = try TemporaryStore()
-        let memory = InMemoryFaultStorage()
-        try temp.store.write { db in
+        let memoryStore = try Store.inMemory(named: temp.folder.path("memory"))
+        try temp.store.write { db in try memoryStore.write { held in
+            let memory = held.faults
             try Self.play(on: db.faults)
             try Self.play(on: memory)
             #expect(try db.faults.all() == memory.all())
@@ -29,7 +31,7 @@ import Testing
             #expect(try db.faults.remove(id: nil) == memory.remove(id: nil))
             #expect(try db.faults.all().isEmpty && memory.all().isEmpty)
             #expect(try db.faults.events(after: nil, limit: 10).isEmpty && memory.events(after: nil, limit: 10).isEmpty)
-        }
+        } }
     }
 
     /// Makes a plan of three faults, fires them, spends one and logs 150 firings.

@@ -6,7 +6,7 @@ import StratusPredicates
 import StratusTestSupport
 
 /// The query seam holds: the planner and executor, run over a second storage written in memory
-/// with no SQL (``InMemoryQueryStorage``), answer the differential test's random queries exactly
+/// with no SQL (``MemoryQueryStorage``), answer the differential test's random queries exactly
 /// as over SQLite, page by page through their cursors' positions and from the end.
 @Suite struct QueryStorageSeamTests {
     @Test func aSecondStorageAnswersEveryQueryAsSQLiteDoes() throws {

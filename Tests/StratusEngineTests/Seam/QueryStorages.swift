@@ -1,6 +1,7 @@
 import StratusCloud
 @testable import StratusEngine
 @testable import StratusSQLite
+import StratusMemoryStore
 import StratusTestSupport
 import Testing
 
@@ -10,7 +11,7 @@ struct QueryStorages {
     let type: SchemaCatalog.TypeEntry
     let zoneRowID: Int64
     let sqlite: SQLiteQueryStorage
-    let memory: InMemoryQueryStorage
+    let memory: MemoryQueryStorage
 
     /// Runs `body` with the storages of `typeName` in `zone` of `temp`'s private database.
     static func read<T>(_ temp: TemporaryStore, zone: ZoneID, type typeName: String, _ body: (QueryStorages) throws -> T) throws -> T {
@@ -21,7 +22,7 @@ struct QueryStorages {
             var zoneRecords: [StoredRecord] = []
             try db.records.forEach(zoneRowID: zoneRow.id) { zoneRecords.append($0) }
             return try body(QueryStorages(type: type, zoneRowID: zoneRow.id, sqlite: SQLiteQueryStorage(db: db.sqlite, zoneRowID: zoneRow.id, typeID: type.id),
-                                          memory: try InMemoryQueryStorage(zoneRecords: zoneRecords, type: type)))
+                                          memory: try MemoryQueryStorage(zoneRecords: zoneRecords, type: type)))
         }
     }
 }

@@ -1,12 +1,15 @@
 import Foundation
+import StratusCloud
+import StratusEngine
 import StratusModel
-@testable import StratusEngine
 
-/// A second implementation of the query seam, in memory and with no SQL: the index entries a
-/// store keeps for one zone and record type, kept in sorted arrays and read as SQLite reads its
-/// tables (numbers before text, text by its bytes, keyset positions). If the planner and the
-/// executor hold only CloudKit's rules, they answer every query over it exactly as over SQLite.
-struct InMemoryQueryStorage: QueryStorage {
+/// A memory store's query storage: the index entries of one zone and record type, made from its
+/// records as the query starts (under the type's catalog entry, as SQLite's indexer writes
+/// them: a value entry per element of a QUERYABLE/SORTABLE field, words of SEARCHABLE
+/// strings), kept in sorted arrays and read in SQLite's order (numbers before text, text by
+/// its bytes, keyset positions). The planner and the executor hold only CloudKit's rules, so
+/// they answer every query over it exactly as over SQLite.
+package struct MemoryQueryStorage: QueryStorage {
     private struct Entry {
         var key: IndexValue
         var folded: String?
@@ -22,21 +25,21 @@ struct InMemoryQueryStorage: QueryStorage {
     private var tokens: [Int64: Set<String>] = [:]
 
     /// Index entries for `typeID`'s records among `zoneRecords`, under `type`'s schema.
-    init(zoneRecords: [StoredRecord], type: SchemaCatalog.TypeEntry) throws {
+    package init(zoneRecords: [StoredRecord], type: SchemaCatalog.TypeEntry) throws {
         for stored in zoneRecords {
             records[stored.id] = stored
             idsByName[stored.name] = stored.id
             guard stored.typeID == type.id else { continue }
             typed.append(stored)
             for (name, value) in try stored.fields() {
-                guard let field = type.schema.fields[name], let fieldID = type.fieldIDs[name] else { continue }
-                if field.isSearchable, field.type.base == .string {
+                guard let field = type.fields[name] else { continue }
+                if field.searchesText {
                     tokens[stored.id, default: []].formUnion(TextTokenizer.tokens(of: value))
                 }
-                guard field.isQueryable || field.isSortable else { continue }
-                for element in value.elements {
-                    guard let key = IndexKey(element) else { continue }
-                    entries[fieldID, default: []].append(Entry(key: key.value, folded: key.foldedKey, id: stored.id))
+                guard field.indexesValues else { continue }
+                value.forEachElement { element in
+                    guard let key = IndexKey(element) else { return }
+                    entries[field.id, default: []].append(Entry(key: key.value, folded: key.foldedKey, id: stored.id))
                 }
             }
         }
@@ -49,7 +52,7 @@ struct InMemoryQueryStorage: QueryStorage {
         }
     }
 
-    func streamRows(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
+    package func streamRows(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
                     backwards: Bool, _ body: (Int64, IndexValue?, StoredRecord) throws -> Bool) throws {
         var rows: [(key: IndexValue, id: Int64)]
         // Drivers ordered by value go `descending != backwards`; those ordered by id go by `backwards` alone.
@@ -95,7 +98,7 @@ struct InMemoryQueryStorage: QueryStorage {
         }
     }
 
-    func streamFields(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
+    package func streamFields(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
                       selecting selection: FieldSelection, _ body: (Int64, IndexValue?, FieldSelection.Located) throws -> Bool) throws {
         var starts: [Int] = []
         try streamRows(of: driver, descending: descending, afterKey: afterKey, afterID: afterID, count: count, backwards: false) { id, key, record in
@@ -103,7 +106,7 @@ struct InMemoryQueryStorage: QueryStorage {
         }
     }
 
-    func streamIndex(fieldID: Int64, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
+    package func streamIndex(fieldID: Int64, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
                      _ body: (Int64, IndexValue) throws -> Bool) throws {
         var rows = (entries[fieldID] ?? []).map { (key: $0.key, id: $0.id) }
         if descending { rows.reverse() }
@@ -119,11 +122,11 @@ struct InMemoryQueryStorage: QueryStorage {
         }
     }
 
-    func countIDs(of driver: QueryPlan.Driver, upTo limit: Int) throws -> Int {
+    package func countIDs(of driver: QueryPlan.Driver, upTo limit: Int) throws -> Int {
         min(try candidateIDs(of: driver, stoppingAt: .max).count, limit)
     }
 
-    func candidateIDs(of driver: QueryPlan.Driver, stoppingAt stop: Int) throws -> Set<Int64> {
+    package func candidateIDs(of driver: QueryPlan.Driver, stoppingAt stop: Int) throws -> Set<Int64> {
         var ids: Set<Int64>
         switch driver {
         case .nothing:
@@ -152,7 +155,7 @@ struct InMemoryQueryStorage: QueryStorage {
         return stop == .max ? ids : Set(ids.prefix(stop))
     }
 
-    func modificationOrder(after start: (modifiedAt: Int64, id: Int64)?, count: Int, backwards: Bool,
+    package func modificationOrder(after start: (modifiedAt: Int64, id: Int64)?, count: Int, backwards: Bool,
                            lackingField: Int64?) throws -> [(modifiedAt: Int64, id: Int64)] {
         let indexed = lackingField.map { Set((entries[$0] ?? []).map(\.id)) } ?? []
         var rows = typed.filter { !indexed.contains($0.id) }.map { (modifiedAt: $0.modifiedAt, id: $0.id) }
@@ -164,9 +167,9 @@ struct InMemoryQueryStorage: QueryStorage {
         return Array(rows.prefix(count))
     }
 
-    func record(id: Int64) throws -> StoredRecord? { records[id] }
+    package func record(id: Int64) throws -> StoredRecord? { records[id] }
 
-    func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int) {
+    package func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int) {
         let indexed = Set((entries[fieldID] ?? []).map(\.id))
         return (typed.filter { !indexed.contains($0.id) }.count, typed.count)
     }
@@ -176,7 +179,7 @@ struct InMemoryQueryStorage: QueryStorage {
     }
 
     /// SQLite's order of values: numbers by value (integers and reals alike), then text by bytes.
-    static func compare(_ a: IndexValue, _ b: IndexValue) -> Int {
+    package static func compare(_ a: IndexValue, _ b: IndexValue) -> Int {
         func number(_ value: IndexValue) -> Double? {
             switch value {
             case .integer(let n): Double(n)
@@ -203,12 +206,12 @@ struct InMemoryQueryStorage: QueryStorage {
         return entry.folded.map { compare(.text($0), key) == 0 } ?? false
     }
 
-    static func before(_ a: (IndexValue, Int64), _ b: (IndexValue, Int64)) -> Bool {
+    package static func before(_ a: (IndexValue, Int64), _ b: (IndexValue, Int64)) -> Bool {
         let order = compare(a.0, b.0)
         return order != 0 ? order < 0 : a.1 < b.1
     }
 
-    static func within(_ value: IndexValue, _ lower: QueryPlan.Bound?, _ upper: QueryPlan.Bound?) -> Bool {
+    package static func within(_ value: IndexValue, _ lower: QueryPlan.Bound?, _ upper: QueryPlan.Bound?) -> Bool {
         if let lower {
             let order = compare(value, lower.value)
             if order < 0 || (order == 0 && !lower.inclusive) { return false }
