@@ -44,27 +44,37 @@ class Soak:
         self.deadline = time.time() + args.seconds if args.seconds else None
         self.names = args.names
         self.demo_records = args.demo_records
+        self.mix = args.mix
         self.stats = {"rounds": 0, "kills": 0, "finished": 0, "killed_before_any": 0, "killed_between": 0,
                       "killed_after_all": 0, "cycles": 0, "in_place_first_writes": 0}
         self.by_kind = {}
         # How long each kind of writer takes when it is not killed (seconds), to time kills.
         self.took = {"save": 0.6, "delete": 0.4, "import": 0.8, "demo": 2.0}
         self.run_number = 0
+        self.startup = 0.3
         self.demo_reference = None
 
     # MARK: running stratus
 
     def stratus(self, args, store, ok=True, timeout=300):
+        started = time.time()
         result = subprocess.run([self.bin] + args + ["--store", store], capture_output=True, text=True, timeout=timeout)
+        if args[0] in ("changes", "token"):
+            # How long a process takes to start, open the store and read a little, as the load is now.
+            self.startup = 0.8 * self.startup + 0.2 * (time.time() - started)
         if ok and result.returncode != 0:
             raise SoakFailure(f"stratus {' '.join(args)} failed ({result.returncode}): {result.stderr.strip()[:2000]}")
         return result
 
     def writer(self, args, store, kind):
         """Runs a writer, killing it after a random delay; returns (killed, stderr)."""
-        estimate = self.took[kind]
-        # Most kills fall while the writer works; some before the store is even open.
-        delay = self.rng.uniform(0, estimate * 1.15) if self.rng.random() < 0.85 else self.rng.uniform(0, 0.08)
+        estimate, startup = self.took[kind], self.startup
+        # A quarter of the kills fall while the process starts (often before the store is open),
+        # the rest while it writes: from most of a start-up on to a little past its usual end.
+        if self.rng.random() < 0.25:
+            delay = self.rng.uniform(0, startup)
+        else:
+            delay = startup * 0.8 + self.rng.uniform(0, max(estimate - startup * 0.8, 0.05) * 1.15)
         started = time.time()
         process = subprocess.Popen([self.bin] + args + ["--store", store], stdout=subprocess.DEVNULL,
                                    stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
@@ -229,7 +239,7 @@ class Soak:
     def save_round(self, store, model):
         self.run_number += 1
         run = self.run_number
-        batches = self.rng.choice([1, 1, 2, 3, 4, 6, 10])
+        batches = self.rng.randint(4, 12) if self.mix == "saves" else self.rng.choice([1, 1, 2, 3, 4, 6, 10])
         live = sorted(model[0])
         pool = [f"r{k}" for k in range(self.names)]
         self.rng.shuffle(pool)
@@ -363,7 +373,7 @@ class Soak:
             self.stats["cycles"] += 1
             store = os.path.join(self.work, f"store-{self.stats['cycles']}.sqlite")
             model = ({}, set())
-            first = self.rng.choice(["demo", "import", "save"])
+            first = self.rng.choice(["demo", "import", "save"] if self.mix == "all" else ["save"])
             if first == "demo":
                 killed, phase = self.demo_round(store)
                 self.count("demo", killed, {"empty": 0, "filled": 1, "finished": 2}[phase], 2)
@@ -376,7 +386,7 @@ class Soak:
                     kind = "import"
                     self.stats["in_place_first_writes"] += 1
                 else:
-                    kind = self.rng.choices(["save", "import", "delete"], weights=[5, 2, 2])[0]
+                    kind = self.rng.choices(["save", "import", "delete"], weights=[5, 2, 2] if self.mix == "all" else [6, 0, 1])[0]
                 made = {"save": self.save_round, "import": self.import_round, "delete": self.delete_round}[kind](store, model)
                 if made is None:
                     kind = "save"
@@ -412,6 +422,8 @@ def main():
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--names", type=int, default=4400, help="the pool of record names")
     parser.add_argument("--demo-records", type=int, default=1500)
+    parser.add_argument("--mix", choices=["all", "saves"], default="all",
+                        help="all: saves, deletes, imports and bulk writes; saves: the issue's test, atomic saves of 4 to 12 batches (and a few deletes)")
     args = parser.parse_args()
     if args.seed is None:
         args.seed = random.randrange(1, 2**32)
