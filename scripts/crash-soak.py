@@ -429,10 +429,18 @@ def main():
         args.seed = random.randrange(1, 2**32)
     print(f"crash-soak: seed {args.seed} (replay with --seed {args.seed})", flush=True)
     soak = Soak(args)
+    started = time.time()
+
+    def stopped(number, frame):
+        soak.progress(started)
+        print("crash-soak: stopped before its goal; no failure so far", file=sys.stderr, flush=True)
+        sys.exit(130)
+    signal.signal(signal.SIGTERM, stopped)
+    signal.signal(signal.SIGINT, stopped)
     try:
         soak.run()
     except SoakFailure as failure:
-        soak.progress(time.time())
+        soak.progress(started)
         print(f"crash-soak: FAILED: {failure}", file=sys.stderr, flush=True)
         return 1
     print(f"crash-soak: passed ({soak.stats['kills']} kills, 0 failures)")
