@@ -78,9 +78,12 @@ let package = Package(
             dependencies: [
                 "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusStores",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                // The socket errors a server start can meet (an address in use).
+                // The socket errors a server start can meet (an address in use), and HTTP/1.0
+                // connections, which Hummingbird's version-free requests cannot tell apart.
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 // Server-to-server keys: P-256 ECDSA signatures.
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -20,15 +20,17 @@ public enum ItemErrorJSON {
 
     /// A CloudKit error of one item. `item` names it (`recordName`, `zoneID`, ...); the
     /// `codeFirst` layout adds CloudKit's name of the code as `ckErrorCode`.
-    public static func encode(_ error: CloudKitError, item: [(String, JSONValue)], layout: Layout) -> JSONValue {
+    /// `owner`: a Web Services answer's acting user, as ``RecordJSON/encode(_:owner:)`` takes it.
+    public static func encode(_ error: CloudKitError, item: [(String, JSONValue)], layout: Layout, owner: String? = nil) -> JSONValue {
         encode(item: item, serverErrorCode: error.code.serverErrorCode, reason: error.message,
                ckErrorCode: layout == .codeFirst ? error.code.name : nil, serverRecord: error.serverRecord,
-               retryAfter: error.retryAfter, layout: layout)
+               retryAfter: error.retryAfter, layout: layout, owner: owner)
     }
 
-    /// The shape itself, from its parts. The server record is written as exports write records.
+    /// The shape itself, from its parts. The server record is written as exports write records,
+    /// or, with an `owner`, as a Web Services answer writes them.
     public static func encode(item: [(String, JSONValue)], serverErrorCode: String, reason: String, ckErrorCode: String? = nil,
-                              serverRecord: Record? = nil, retryAfter: Double? = nil, layout: Layout) -> JSONValue {
+                              serverRecord: Record? = nil, retryAfter: Double? = nil, layout: Layout, owner: String? = nil) -> JSONValue {
         var members = item
         switch layout {
         case .reasonFirst:
@@ -36,7 +38,7 @@ public enum ItemErrorJSON {
             members.append(("serverErrorCode", .string(serverErrorCode)))
             if let ckErrorCode { members.append(("ckErrorCode", .string(ckErrorCode))) }
             if let retryAfter = wholeSeconds(retryAfter) { members.append(("retryAfter", .integer(Int64(retryAfter)))) }
-            if let serverRecord { members.append(("serverRecord", RecordJSON.encode(serverRecord))) }
+            if let serverRecord { members.append(("serverRecord", RecordJSON.encode(serverRecord, owner: owner))) }
         case .codeFirst:
             members.append(("serverErrorCode", .string(serverErrorCode)))
             if let ckErrorCode { members.append(("ckErrorCode", .string(ckErrorCode))) }

@@ -44,6 +44,33 @@ public struct JSONParser {
         try withParser(over: bytes) { (parser: inout JSONParser) throws(SyntaxError) in try parser.document() }
     }
 
+    /// Parses one JSON document from bytes that must be UTF-8: a byte sequence that is not is
+    /// an error naming its line and column, not repaired (a web request's body, where iCloud
+    /// refuses it and storing U+FFFD would lose what the client meant).
+    public static func parse(strictUTF8 bytes: some Collection<UInt8>) throws(SyntaxError) -> JSONValue {
+        try withParser(over: bytes) { (parser: inout JSONParser) throws(SyntaxError) in
+            if let offset = parser.firstInvalidUTF8Offset() {
+                parser.position = offset
+                throw parser.failure("invalid UTF-8 (byte 0x\(String(parser.bytes[offset], radix: 16, uppercase: true))); send the body as UTF-8")
+            }
+            return try parser.document()
+        }
+    }
+
+    /// Where the bytes first stop being UTF-8, or nil when they all are.
+    private func firstInvalidUTF8Offset() -> Int? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
     /// Parses a stream of documents: one document, or several separated by white space (JSON lines).
     public static func parseSequence(_ text: String) throws(SyntaxError) -> [JSONValue] {
         try withParser(over: text.utf8) { (parser: inout JSONParser) throws(SyntaxError) in

@@ -76,6 +76,13 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
+    /// An array whose items are all strings, as those strings.
+    public var arrayOfStrings: [String]? {
+        guard case .array(let items) = self else { return nil }
+        let strings = items.compactMap(\.stringValue)
+        return strings.count == items.count ? strings : nil
+    }
+
     /// A short name of the JSON kind, for error messages.
     public var kindName: String {
         switch self {

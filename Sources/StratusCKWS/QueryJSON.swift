@@ -18,20 +18,24 @@ public enum QueryJSON {
         "parent": "parent", "___parent": "parent", "share": "share", "___share": "share",
     ]
 
-    /// Reads a CKWS query dictionary.
+    /// Reads a CKWS query dictionary. A `fieldValue` sent without a `type` takes the type
+    /// `schema` declares for its field (a TIMESTAMP compared with epoch milliseconds, as MistKit
+    /// sends dates), as in a record's fields; a string compared with a REFERENCE field is
+    /// refused, as iCloud refuses it.
     ///
     /// - Throws: ``RecordJSON/DecodingError`` naming the member (`query.filterBy[1].comparator`).
-    public static func decode(_ json: JSONValue, path: String = "query") throws(RecordJSON.DecodingError) -> Query {
+    public static func decode(_ json: JSONValue, path: String = "query", schema: RecordJSON.SchemaLookup? = nil) throws(RecordJSON.DecodingError) -> Query {
         guard case .object = json else { throw RecordJSON.DecodingError(path: path, message: "must be an object with a recordType") }
         guard let recordType = json["recordType"]?.stringValue else {
             throw RecordJSON.DecodingError(path: "\(path).recordType", message: "missing; a query names one record type")
         }
+        let declared = schema?(recordType)?.fields
         var terms: [String] = []
         var arguments: [PredicateArgument] = []
         if let filters = json["filterBy"] {
             guard case .array(let items) = filters else { throw RecordJSON.DecodingError(path: "\(path).filterBy", message: "must be an array of filters") }
             for (index, item) in items.enumerated() {
-                let (term, values) = try filter(item, path: "\(path).filterBy[\(index)]")
+                let (term, values) = try filter(item, path: "\(path).filterBy[\(index)]", declared: declared)
                 terms.append(term)
                 arguments += values
             }
@@ -56,13 +60,52 @@ public enum QueryJSON {
         throw RecordJSON.DecodingError(path: "\(path).fieldName", message: "missing; name the field (fieldName) or a system field (systemFieldName)")
     }
 
+    /// System fields whose type a typeless `fieldValue` takes.
+    private static let systemFieldTypes: [String: FieldType] = ["createdTimestamp": .timestamp, "___createTime": .timestamp,
+                                                                "modifiedTimestamp": .timestamp, "___modTime": .timestamp]
+
+    /// The type a filter's typeless `fieldValue` is read as: the field's declared base type, or a
+    /// list of it for an array (`IN`, `LIST_CONTAINS_ANY`).
+    private static func valueType(of json: JSONValue, field: JSONValue, declared: [String: SchemaField]?) -> FieldType? {
+        let type = json["systemFieldName"]?.stringValue.flatMap { systemFieldTypes[$0] }
+            ?? json["fieldName"]?.stringValue.flatMap { declared?[$0]?.type }
+        guard let type else { return nil }
+        if case .array? = field["value"] { return .list(type.base) }
+        return FieldType(type.base)
+    }
+
+    /// Whether a filter's value of type `given` compares with a field of type `field`: the same
+    /// type, or numbers of either kind.
+    private static func comparable(_ given: FieldType.BaseType, with field: FieldType.BaseType) -> Bool {
+        given == field || (given == .int64 && field == .double) || (given == .double && field == .int64)
+    }
+
+    /// How a Web Services client writes a value of `type`.
+    private static func advice(for type: FieldType.BaseType) -> String {
+        switch type {
+        case .timestamp: return "send milliseconds since 1970 or an ISO 8601 date, as {\"value\": 1700000000000, \"type\": \"TIMESTAMP\"}"
+        case .reference: return "send {\"value\": {\"recordName\": ...}, \"type\": \"REFERENCE\"}"
+        case .location: return "send {\"value\": {\"latitude\": ..., \"longitude\": ...}, \"type\": \"LOCATION\"}"
+        default: return "send a value of that type"
+        }
+    }
+
     /// One filter as a predicate term and the arguments of its specifiers.
-    private static func filter(_ json: JSONValue, path: String) throws(RecordJSON.DecodingError) -> (String, [PredicateArgument]) {
+    private static func filter(_ json: JSONValue, path: String, declared: [String: SchemaField]?) throws(RecordJSON.DecodingError) -> (String, [PredicateArgument]) {
         guard let comparator = json["comparator"]?.stringValue?.uppercased() else {
             throw RecordJSON.DecodingError(path: "\(path).comparator", message: "missing")
         }
         guard let field = json["fieldValue"] else { throw RecordJSON.DecodingError(path: "\(path).fieldValue", message: "missing") }
-        let value = try RecordJSON.decodeField(field, path: "\(path).fieldValue").normalized
+        let expected = valueType(of: json, field: field, declared: declared)
+        if let expected, expected.base == .reference, field["type"] == nil, !RecordJSON.coercible(field["value"] ?? .null, to: expected) {
+            throw RecordJSON.DecodingError(path: "\(path).fieldValue", message: "could not decode reference object: '\(json["fieldName"]?.stringValue ?? "")' is a REFERENCE field; compare it with {\"value\": {\"recordName\": ...}, \"type\": \"REFERENCE\"}")
+        }
+        let value = try RecordJSON.decodeField(field, path: "\(path).fieldValue", declared: expected).normalized
+        // A prefix search takes a string whatever the field; the checker says what it needs.
+        if let expected, !comparator.hasSuffix("BEGINS_WITH"), !comparable(value.type.base, with: expected.base) {
+            let name = json["fieldName"]?.stringValue ?? json["systemFieldName"]?.stringValue ?? ""
+            throw RecordJSON.DecodingError(path: "\(path).fieldValue", message: "'\(name)' is \(expected.base.rawValue), but the value is \(value.type.base.rawValue); \(advice(for: expected.base))")
+        }
         if comparator == "CONTAINS_ALL_TOKENS" || comparator == "CONTAINS_ANY_TOKENS" {
             guard case .string = value else { throw RecordJSON.DecodingError(path: "\(path).fieldValue", message: "token searches take a STRING") }
             let quantifier = comparator == "CONTAINS_ALL_TOKENS" ? "ALL" : "ANY"
@@ -114,7 +157,9 @@ public enum QueryJSON {
         }
         var centre: Location?
         if let relative = json["relativeLocation"] {
-            guard case .location(let location) = try RecordJSON.decodeField(relative, path: "\(path).relativeLocation") else {
+            // The reference's bare `{"latitude", "longitude"}`, or a field's `{"value": {...}}`.
+            let field = relative["value"] == nil ? JSONValue.object([("value", relative), ("type", .string("LOCATION"))]) : relative
+            guard case .location(let location) = try RecordJSON.decodeField(field, path: "\(path).relativeLocation") else {
                 throw RecordJSON.DecodingError(path: "\(path).relativeLocation", message: "must be a LOCATION")
             }
             centre = location

@@ -46,7 +46,20 @@ public enum RecordDocument {
     /// Whether `json` is a wrapper (a response or request object), not a record.
     public static func isWrapper(_ json: JSONValue) -> Bool {
         guard case .object = json, json["recordType"] == nil, json["recordName"] == nil else { return false }
-        return json["records"] != nil || json["operations"] != nil || json["zones"] != nil
+        return json["records"] != nil || json["operations"] != nil || json["zones"] != nil || json["results"] != nil
+    }
+
+    /// Whether `json` is a response a server answered (`{"records"}` or `{"zones"}`) whose
+    /// records carry the server's change tags: a snapshot of what that server holds, which
+    /// `save --import` loads as it is, rather than changes to save over this store's records.
+    public static func isTaggedResponse(_ json: JSONValue) -> Bool {
+        guard isWrapper(json), json["operations"] == nil else { return false }
+        func tagged(_ wrapper: JSONValue) -> Bool {
+            if case .array(let records)? = wrapper["records"], records.contains(where: { $0["recordChangeTag"]?.stringValue != nil }) { return true }
+            if case .array(let zones)? = wrapper["zones"] { return zones.contains(where: tagged) }
+            return false
+        }
+        return tagged(json)
     }
 
     private struct Reader {
@@ -59,6 +72,8 @@ public enum RecordDocument {
             switch json {
             case .array(let items):
                 for (index, item) in items.enumerated() { try read(item, zoneID: zoneID, path: "\(path)[\(index)]") }
+            case .object where RecordDocument.isWrapper(json) && json["results"] != nil:
+                throw RecordJSON.DecodingError(path: join(path, "results"), message: "this is a records/resolve (or records/accept) response: share metadata, which holds no record to save; save the shared records from a records/query or changes/zone response")
             case .object where RecordDocument.isWrapper(json):
                 let zone = try self.zone(json["zoneID"], default: zoneID, path: join(path, "zoneID"))
                 if let records = json["records"] {

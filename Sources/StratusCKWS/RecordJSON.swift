@@ -100,13 +100,24 @@ public enum RecordJSON {
     /// Turns a file reference in an asset value (`{"file": "path"}`) into a stored asset.
     public typealias AssetUploader = (String) throws -> Asset
 
+    /// A record type's schema by name, nil for a type the schema does not have yet: the types a
+    /// value sent without a `type` takes (see ``coercible(_:to:)``).
+    public typealias SchemaLookup = (_ recordType: String) -> RecordTypeSchema?
+
     /// Decodes a record object. `zoneID` applies when the object names none.
     ///
     /// Every field decoded counts as changed (a save with the changed-keys policy writes what
     /// the document set), unless `restoring`: a restored record is written whole, as the store
     /// held it, and like a fetched record has no changed keys. Marking them hashed every field
     /// name a second time, for millions of fields in an import.
-    public static func decode(_ json: JSONValue, zoneID: ZoneID, uploadAsset: AssetUploader? = nil, restoring: Bool = false) throws(DecodingError) -> Record {
+    ///
+    /// A value without a `type` takes the type `schema` declares for its field when the JSON can
+    /// spell it (MistKit sends every value so, and dates as epoch milliseconds); otherwise, or
+    /// for a field the schema lacks, the type its JSON suggests. A member that is `null`
+    /// (`recordChangeTag`, `created`, `modified`, a field or a field's `value`) is absent, as
+    /// iCloud reads it.
+    public static func decode(_ json: JSONValue, zoneID: ZoneID, uploadAsset: AssetUploader? = nil, restoring: Bool = false,
+                              schema: SchemaLookup? = nil) throws(DecodingError) -> Record {
         guard case .object = json else { throw DecodingError(path: "", message: "a record must be a JSON object, not \(json.kindName)") }
         guard let type = json["recordType"]?.stringValue else {
             throw DecodingError(path: "recordType", message: "missing; every record needs a recordType")
@@ -124,27 +135,29 @@ public enum RecordJSON {
             recordID = RecordID(zoneID: zone)
         }
         var record = Record(recordType: type, recordID: recordID)
-        if let tag = json["recordChangeTag"] {
+        if let tag = json["recordChangeTag"], tag != .null {
             guard let text = tag.stringValue else { throw DecodingError(path: "recordChangeTag", message: "must be a string") }
             record.recordChangeTag = text
         }
         if let parent = json["parent"]?["recordName"]?.stringValue { record.parent = Reference(recordName: parent) }
         // System fields as exported; `save` ignores them, `save --import` keeps them.
-        if let created = json["created"] {
+        if let created = json["created"], created != .null {
             record.creationDate = created["timestamp"]?.int64Value.map { FieldValue.date(milliseconds: $0) }
             record.creatorUserRecordName = created["userRecordName"]?.stringValue
         }
-        if let modified = json["modified"] {
+        if let modified = json["modified"], modified != .null {
             record.modificationDate = modified["timestamp"]?.int64Value.map { FieldValue.date(milliseconds: $0) }
             record.lastModifiedUserRecordName = modified["userRecordName"]?.stringValue
         }
-        if let fields = json["fields"] {
+        if let fields = json["fields"], fields != .null {
             guard case .object(let members) = fields else { throw DecodingError(path: "fields", message: "must be an object of {value, type} members") }
+            let declared = schema?(type)?.fields
             var decoded: [(String, FieldValue?)] = []
             decoded.reserveCapacity(members.count)
             for (name, field) in members {
                 if case .null = field { decoded.append((name, nil)); continue }
-                decoded.append((name, try decodeField(field, path: "fields.\(name)", uploadAsset: uploadAsset)))
+                if case .null? = field["value"] { decoded.append((name, nil)); continue }
+                decoded.append((name, try decodeField(field, path: "fields.\(name)", uploadAsset: uploadAsset, declared: declared?[name]?.type)))
             }
             record.setFields(decoded, markingChanged: !restoring)
         }
@@ -152,8 +165,10 @@ public enum RecordJSON {
     }
 
     /// Decodes a `{value, type}` field. `path` is only built for an error message: import
-    /// decodes millions of fields.
-    public static func decodeField(_ json: JSONValue, path: @autoclosure () -> String, uploadAsset: AssetUploader? = nil) throws(DecodingError) -> FieldValue {
+    /// decodes millions of fields. `declared`: the schema's type of the field, which a value sent
+    /// without a `type` takes when it can (``coercible(_:to:)``).
+    public static func decodeField(_ json: JSONValue, path: @autoclosure () -> String, uploadAsset: AssetUploader? = nil,
+                                   declared: FieldType? = nil) throws(DecodingError) -> FieldValue {
         guard case .object = json, let value = json["value"] else {
             throw DecodingError(path: path(), message: "a field must be an object with a \"value\" (and optionally a \"type\")")
         }
@@ -164,6 +179,8 @@ public enum RecordJSON {
                 throw DecodingError(path: "\(path()).type", message: "unknown type \(JSONWriter.string(tag)); use STRING, INT64, DOUBLE, TIMESTAMP, BYTES, ASSET, REFERENCE, LOCATION or a *_LIST of them")
             }
             type = parsed
+        } else if let declared, coercible(value, to: declared) {
+            type = declared
         }
         return try decodeValue(value, as: type, path: "\(path()).value", uploadAsset: uploadAsset)
     }
@@ -197,6 +214,27 @@ public enum RecordJSON {
         return try decodeScalar(json, as: resolved.base, path: path(), uploadAsset: uploadAsset)
     }
 
+    /// Whether a value sent without a `type` can be read as `declared`, the schema's type of its
+    /// field: a number as INT64 (a whole one), DOUBLE or TIMESTAMP (epoch milliseconds); a string
+    /// as STRING, BYTES (base64) or TIMESTAMP (ISO 8601); an object as LOCATION, REFERENCE or
+    /// ASSET by its keys; an array as a list of these, element by element.
+    public static func coercible(_ json: JSONValue, to declared: FieldType) -> Bool {
+        if declared.isList {
+            guard case .array(let items) = json else { return false }
+            return items.allSatisfy { coercible($0, to: FieldType(declared.base)) }
+        }
+        switch (declared.base, json) {
+        case (.int64, .integer), (.double, .integer), (.double, .number), (.string, .string): return true
+        case (.int64, .number), (.timestamp, .integer), (.timestamp, .number): return json.int64Value != nil
+        case (.timestamp, .string(let text)): return ISO8601.parse(text) != nil
+        case (.bytes, .string(let text)): return Data(base64Encoded: text) != nil
+        case (.location, .object): return json["latitude"]?.doubleValue != nil && json["longitude"]?.doubleValue != nil
+        case (.reference, .object): return json["recordName"]?.stringValue != nil
+        case (.asset, .object): return json["fileChecksum"] != nil || json["file"] != nil
+        default: return false
+        }
+    }
+
     private static func inferType(_ json: JSONValue) -> FieldType? {
         switch json {
         case .string: return .string
@@ -204,8 +242,10 @@ public enum RecordJSON {
         case .number: return .double
         case .object:
             if json["latitude"] != nil { return .location }
-            if json["recordName"] != nil { return .reference }
+            // Before REFERENCE: `assets/rereference` answers an asset with the recordName and
+            // fieldName it was read from, and CloudKit JS saves that answer as it is.
             if json["fileChecksum"] != nil || json["file"] != nil { return .asset }
+            if json["recordName"] != nil { return .reference }
             return nil
         case .array(let items):
             guard let first = items.first, let base = inferType(first), !base.isList else { return items.isEmpty ? .list(.string) : nil }

@@ -76,6 +76,10 @@ public enum SubscriptionJSON {
         if let info = subscription.notificationInfo {
             var keys: [(String, JSONValue)] = []
             if let body = info.alertBody { keys.append(("alertBody", .string(body))) }
+            if let key = info.alertLocalizationKey { keys.append(("alertLocalizationKey", .string(key))) }
+            if let arguments = info.alertLocalizationArgs { keys.append(("alertLocalizationArgs", .array(arguments.map { .string($0) }))) }
+            if let key = info.alertActionLocalizationKey { keys.append(("alertActionLocalizationKey", .string(key))) }
+            if let image = info.alertLaunchImage { keys.append(("alertLaunchImage", .string(image))) }
             if let sound = info.soundName { keys.append(("soundName", .string(sound))) }
             keys.append(("shouldBadge", .bool(info.shouldBadge)))
             keys.append(("shouldSendContentAvailable", .bool(info.shouldSendContentAvailable)))
@@ -92,8 +96,17 @@ public enum SubscriptionJSON {
     private static func notificationInfo(_ json: JSONValue?, path: String) throws(RecordJSON.DecodingError) -> NotificationInfo? {
         guard let json, json != .null else { return nil }
         guard case .object = json else { throw RecordJSON.DecodingError(path: path, message: "must be an object") }
-        return NotificationInfo(alertBody: json["alertBody"]?.stringValue, soundName: json["soundName"]?.stringValue,
-                                shouldBadge: json["shouldBadge"]?.boolValue ?? false,
-                                shouldSendContentAvailable: json["shouldSendContentAvailable"]?.boolValue ?? false)
+        var info = NotificationInfo(alertBody: json["alertBody"]?.stringValue, soundName: json["soundName"]?.stringValue,
+                                    shouldBadge: json["shouldBadge"]?.boolValue ?? false,
+                                    shouldSendContentAvailable: json["shouldSendContentAvailable"]?.boolValue ?? false)
+        info.alertLocalizationKey = json["alertLocalizationKey"]?.stringValue
+        info.alertActionLocalizationKey = json["alertActionLocalizationKey"]?.stringValue
+        info.alertLaunchImage = json["alertLaunchImage"]?.stringValue
+        if let arguments = json["alertLocalizationArgs"], arguments != .null {
+            let names = arguments.arrayOfStrings
+            guard let names else { throw RecordJSON.DecodingError(path: "\(path).alertLocalizationArgs", message: "must be an array of field names") }
+            info.alertLocalizationArgs = names
+        }
+        return info
     }
 }

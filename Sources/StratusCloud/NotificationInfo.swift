@@ -6,6 +6,12 @@ public struct NotificationInfo: Hashable, Sendable {
     /// Fields of the record whose values a query notification carries (at most 3).
     public var desiredKeys: [String]?
     public var alertBody: String?
+    /// The alert's text as a key of the app's localized strings, and its format arguments
+    /// (field names); the action button's key and the launch image, as CKWS names them.
+    public var alertLocalizationKey: String?
+    public var alertLocalizationArgs: [String]?
+    public var alertActionLocalizationKey: String?
+    public var alertLaunchImage: String?
     public var title: String?
     public var subtitle: String?
     public var soundName: String?

@@ -21,6 +21,8 @@ public struct CloudDatabase: Sendable {
     /// Whether calls meet the store's fault plan; off for the engine's and the server's own
     /// reads inside a call (see `withoutFaults`).
     public internal(set) var appliesFaults = true
+    /// The front end this database serves, which the fault plan's `clients` match.
+    public internal(set) var faultClient: FaultClient = .cli
 
     /// The device a database acts as when none is named.
     public static let defaultDevice = "this-store"

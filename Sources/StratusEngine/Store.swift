@@ -59,6 +59,11 @@ public final class Store: Sendable {
         try read { db in try catalog(db).types.values.map(\.schema).sorted { $0.name < $1.name } }
     }
 
+    /// One record type's schema, nil for a type the schema does not have (yet).
+    public func recordType(named name: String) throws -> RecordTypeSchema? {
+        try read { db in try catalog(db).type(named: name)?.schema }
+    }
+
     /// Stores asset content and returns the value a record field holds for it.
     public func putAsset(_ data: Data) throws -> Asset {
         try write { db in try db.assets.insert(data) }

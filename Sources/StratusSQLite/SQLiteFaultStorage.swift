@@ -49,16 +49,25 @@ struct SQLiteFaultStorage: FaultStorage {
         }
     }
 
-    static let columns = "id, kind, scope, zone, operation, records, token, trigger, trigger_n, probability, seed, retry_after, item_limit, other_fields, seen, fired, last_fired_at, created_at"
+    /// The clients a fault reaches; faults made before clients existed keep reaching the server
+    /// and the command line, as the default is.
+    static func registerClients(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v15-fault-clients") { db in
+            try db.execute(sql: "ALTER TABLE fault ADD COLUMN clients TEXT NOT NULL DEFAULT 'server,cli'")
+        }
+    }
+
+    static let columns = "id, kind, scope, zone, operation, records, token, trigger, trigger_n, probability, seed, retry_after, item_limit, other_fields, clients, seen, fired, last_fired_at, created_at"
 
     func insert(_ fault: Fault) throws -> Int64 {
         let (name, n, probability, seed) = Self.triggerColumns(fault.trigger)
         try db.sqlite.execute(sql: """
-            INSERT INTO fault (kind, scope, zone, operation, records, token, trigger, trigger_n, probability, seed, retry_after, item_limit, other_fields, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO fault (kind, scope, zone, operation, records, token, trigger, trigger_n, probability, seed, retry_after, item_limit, other_fields, clients, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [fault.kind.rawValue, fault.scope?.rawValue, fault.zoneName, fault.operation?.rawValue,
                              fault.recordNames.joined(separator: "\n"), fault.token, name, n, probability, seed.map { Int64(bitPattern: $0) },
-                             fault.retryAfter, fault.itemLimit, fault.otherDeviceFields, Self.milliseconds(fault.created)])
+                             fault.retryAfter, fault.itemLimit, fault.otherDeviceFields, FaultClient.text(fault.clients),
+                             Self.milliseconds(fault.created)])
         return db.sqlite.lastInsertedRowID
     }
 
@@ -124,6 +133,7 @@ struct SQLiteFaultStorage: FaultStorage {
                      operation: (row["operation"] as String?).flatMap(FaultOperation.init(rawValue:)),
                      recordNames: records.isEmpty ? [] : records.components(separatedBy: "\n"), token: row["token"], trigger: trigger,
                      retryAfter: row["retry_after"], itemLimit: row["item_limit"], otherDeviceFields: row["other_fields"],
+                     clients: (try? FaultClient.parse(row["clients"]).get()) ?? FaultClient.byDefault,
                      seen: row["seen"], fired: row["fired"],
                      lastFired: (row["last_fired_at"] as Int64?).map { Date(timeIntervalSince1970: Double($0) / 1000) },
                      created: Date(timeIntervalSince1970: Double(row["created_at"] as Int64) / 1000))

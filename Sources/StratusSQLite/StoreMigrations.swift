@@ -128,6 +128,7 @@ enum StoreMigrations {
         }
         SQLiteServerStorage.registerRequestLogDetail(in: &migrator)
         SQLiteFaultStorage.register(in: &migrator)
+        SQLiteFaultStorage.registerClients(in: &migrator)
         return migrator
     }
 

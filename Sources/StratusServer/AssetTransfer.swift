@@ -4,9 +4,8 @@ import StratusEngine
 import StratusCloud
 
 /// The asset bytes themselves: `POST /assets/upload/TICKET` stores an upload, and
-/// `GET /assets/download/CONTAINER/ENVIRONMENT/CHECKSUM` serves an asset's content (the URL a
-/// fetched record's `downloadURL` names; `${f}` and any file name after the checksum are
-/// ignored, as CloudKit's clients put a file name there).
+/// `GET /assets/download/CONTAINER/ENVIRONMENT/CHECKSUM` serves an asset's content: exactly
+/// the URL a fetched record's `downloadURL` names, nothing after the checksum.
 struct AssetTransfer: Sendable {
     let stores: StoreDirectory
     let tickets: AssetTickets
@@ -34,7 +33,7 @@ struct AssetTransfer: Sendable {
                 }
                 return CKWSResponder.response(status: .ok, body: json, uuid: uuid)
             }
-            if parts.count >= 5, parts[1] == "download", request.method == .get {
+            if parts.count == 5, parts[1] == "download", request.method == .get, !request.uri.path.hasSuffix("/") {
                 let stores = self.stores, container = parts[2], environment = parts[3], checksum = parts[4]
                 let data = try await CKWSResponder.offload {
                     let store = try stores.store(container: container, environment: environment)

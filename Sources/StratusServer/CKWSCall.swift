@@ -35,12 +35,12 @@ struct CKWSCall: Sendable {
         return ZoneID(zoneName: name, ownerName: owner)
     }
 
-    /// `desiredKeys` of a body (nil: every field).
-    func desiredKeys(_ json: JSONValue?) throws -> [String]? {
+    /// `desiredKeys` of a body (nil: every field), or another list of names (`key`).
+    func desiredKeys(_ json: JSONValue?, key: String = "desiredKeys") throws -> [String]? {
         guard let json, json != .null else { return nil }
-        guard case .array(let items) = json else { throw CKWSFailure.badRequest("desiredKeys must be an array of field names") }
+        guard case .array(let items) = json else { throw CKWSFailure.badRequest("\(key) must be an array of names") }
         return try items.map { item in
-            guard let name = item.stringValue else { throw CKWSFailure.badRequest("desiredKeys must be an array of field names") }
+            guard let name = item.stringValue else { throw CKWSFailure.badRequest("\(key) must be an array of names") }
             return name
         }
     }
@@ -50,6 +50,11 @@ struct CKWSCall: Sendable {
         guard let value = body[key], value != .null else { return nil }
         guard let number = value.int64Value, number >= 0 else { throw CKWSFailure.badRequest("\(key) must be a whole number") }
         return Int(clamping: number)
+    }
+
+    /// The store's schema, for the types of values sent without one.
+    var schema: RecordJSON.SchemaLookup {
+        { [store] name in try? store.recordType(named: name) }
     }
 
     /// A record as responses carry it.

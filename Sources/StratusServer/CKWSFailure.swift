@@ -59,8 +59,9 @@ struct CKWSFailure: Error, Sendable {
 
 extension CloudKitError {
     /// A per-item error dictionary (`records[]`, `zones[]`, `subscriptions[]`) as iCloud
-    /// answers it, named by the item's key.
-    func ckwsItem(_ key: (String, JSONValue)) -> JSONValue {
-        ItemErrorJSON.encode(self, item: [key], layout: .reasonFirst)
+    /// answers it, named by the item's key; a conflict's server record names its zone's owner
+    /// (`owner`, the caller, for their own zones) as every other record of the answer does.
+    func ckwsItem(_ key: (String, JSONValue), owner: String? = nil) -> JSONValue {
+        ItemErrorJSON.encode(self, item: [key], layout: .reasonFirst, owner: owner)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import StratusEngine
 import StratusModel
 import StratusCloud
@@ -101,21 +102,17 @@ struct CKWSResponder: HTTPResponder {
             guard endpoint.databases.contains(database) else {
                 throw CKWSFailure.badRequest("BadRequestException: endpoint not applicable in the database type '\(path.database ?? "none")'")
             }
-            let bytes: ByteBuffer
-            do {
-                bytes = try await request.collectBody(upTo: maximumBodyBytes)
-            } catch {
-                throw CKWSFailure(status: 413, serverErrorCode: "BAD_REQUEST", reason: "The request body is larger than \(maximumBodyBytes) bytes")
-            }
+            let bytes = try await CKWSResponder.collectBody(of: &request, upTo: maximumBodyBytes)
             let body = try CKWSResponder.parseBody(bytes)
             let parameters = request.uri.queryParameters
             let apiToken = parameters["ckAPIToken"].map(String.init)
-            // Clients that do not encode '+' send it as a space.
-            let webAuthToken = parameters["ckWebAuthToken"].map { String($0).replacingOccurrences(of: " ", with: "+") }
+            let webAuthToken = CKWSResponder.webAuthToken(parameters["ckWebAuthToken"].map(String.init))
             let host = request.head.authority ?? "127.0.0.1"
             let signed = CKWSResponder.signature(request.headers)
             let bodyData = Data(bytes.readableBytesView)
-            let rawPath = request.uri.path
+            // CloudKit JS signs the path with its query string; MistKit and the reference's
+            // examples sign the path alone.
+            let signedPaths = [request.uri.path, request.head.path ?? request.uri.path]
             let stores = self.stores, tickets = self.tickets
             guard let scope = DatabaseScope(name: database) else { throw CKWSFailure.badRequest("Unknown database '\(database)'") }
             let credentials = self.credentials
@@ -130,7 +127,7 @@ struct CKWSResponder: HTTPResponder {
                         guard path.database == "public" else {
                             throw CKWSFailure.authenticationFailed("Server-to-server keys reach the public database only")
                         }
-                        user = try signed.verify(body: bodyData, path: rawPath, container: path.container, store: store)
+                        user = try signed.verify(body: bodyData, paths: signedPaths, container: path.container, store: store)
                     } else {
                         user = try CKWSAuthenticator(store: store, path: path, host: host, cache: credentials)
                             .user(apiToken: apiToken, webAuthToken: webAuthToken, writes: endpoint.writes)
@@ -139,7 +136,7 @@ struct CKWSResponder: HTTPResponder {
                     return (store, nil, .failure(error))
                 }
                 let call = CKWSCall(path: path, store: store, user: user, body: body,
-                                    database: store.database(scope, caller: user.map { .user($0) } ?? .anonymous, device: "ckws"), host: host, tickets: tickets)
+                                    database: store.database(scope, caller: user.map { .user($0) } ?? .anonymous, device: "ckws").reached(through: .server), host: host, tickets: tickets)
                 do {
                     return (store, user, .success(try endpoint.run(call)))
                 } catch let error as CloudKitError where error.code == .notAuthenticated {
@@ -156,7 +153,7 @@ struct CKWSResponder: HTTPResponder {
             let answer = try outcome.2.get()
             log(200, error: nil, detail: answer.logDetail)
             var response = CKWSResponder.response(status: .ok, body: answer.body, uuid: uuid)
-            if let webAuthToken { response.headers[.init("X-Apple-CloudKit-Web-Auth-Token")!] = webAuthToken }
+            if let webAuthToken, outcome.1 != nil { response.headers[.init("X-Apple-CloudKit-Web-Auth-Token")!] = webAuthToken }
             return response
         } catch let failure as CKWSFailure {
             log(failure.status, error: "\(failure.serverErrorCode): \(failure.reason)")
@@ -189,12 +186,34 @@ struct CKWSResponder: HTTPResponder {
         }
     }
 
+    /// The web auth token a request carries: none when it is empty, or the `null` (or
+    /// `undefined`) CloudKit JS writes for a signed-out page. Clients that do not encode '+'
+    /// send it as a space.
+    static func webAuthToken(_ parameter: String?) -> String? {
+        guard let parameter, !parameter.isEmpty, parameter != "null", parameter != "undefined" else { return nil }
+        return parameter.replacingOccurrences(of: " ", with: "+")
+    }
+
+    /// The whole body: 413 past `limit`, 400 when the client stops sending before the end its
+    /// `Content-Length` announced.
+    static func collectBody(of request: inout Request, upTo limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await request.collectBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw CKWSFailure(status: 413, serverErrorCode: "BAD_REQUEST", reason: "The request body is larger than \(limit) bytes")
+        } catch {
+            let announced = request.headers[.contentLength].map { " of the \($0) bytes its Content-Length announced" } ?? ""
+            throw CKWSFailure.badRequest("The request body ended before all\(announced) arrived")
+        }
+    }
+
     /// The body as JSON; an empty body is `{}` (clients POST the list endpoints with nothing).
+    /// Bytes that are not UTF-8 are refused, as iCloud does, rather than repaired.
     static func parseBody(_ buffer: ByteBuffer) throws -> JSONValue {
         let bytes = buffer.readableBytesView
         guard bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return .object([]) }
         do {
-            let json = try JSONParser.parse(utf8: bytes)
+            let json = try JSONParser.parse(strictUTF8: bytes)
             guard case .object = json else { throw CKWSFailure.badRequest("The request body must be a JSON object") }
             return json
         } catch let error as JSONParser.SyntaxError {

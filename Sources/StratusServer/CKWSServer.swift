@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -8,7 +9,8 @@ import StratusEngine
 /// A CloudKit Web Services server over Stratus stores, on Hummingbird: unmodified clients
 /// (MistKit, CloudKit JS, scripts) point their base URL at it instead of iCloud.
 ///
-/// SIGTERM and SIGINT stop it gracefully: requests in flight finish, then the stores close.
+/// SIGTERM and SIGINT stop it gracefully: long polls end at once, other requests in flight
+/// finish, then the stores close.
 public final class CKWSServer: Sendable {
     public struct Configuration: Sendable {
         /// Loopback unless told otherwise: a store holds everyone's private data.
@@ -36,6 +38,8 @@ public final class CKWSServer: Sendable {
 
     public let configuration: Configuration
     private let group = LockedValue<ServiceGroup?>(nil)
+    /// The web courier's long polls, which a shutdown ends first.
+    let longPolls = LongPolls()
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -62,15 +66,20 @@ public final class CKWSServer: Sendable {
                                                       logger: requestLog),
                                    signIn: SignInPage(stores: stores), assets: AssetTransfer(stores: stores, tickets: tickets,
                                                                                              maximumBytes: configuration.maximumAssetBytes),
-                                   courier: WebCourier(stores: stores))
+                                   courier: WebCourier(stores: stores, polls: longPolls))
+        let idleTimeout = configuration.idleTimeoutSeconds
         let app = Application(
             responder: responder,
-            server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
+            server: HTTPServerBuilder { responder in
+                CKWSChildChannel(http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: .seconds(idleTimeout))))
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        // Shut down last to first: the long polls end, then the server stops taking requests.
+        let services = ServiceGroup(configuration: .init(services: [app, LongPollStopper(polls: longPolls)],
+                                                         gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         group.withLock { $0 = services }
         do {
             try await services.run()
@@ -79,6 +88,16 @@ public final class CKWSServer: Sendable {
         }
         logging.cancel()
         await logging.value
+    }
+}
+
+/// Waits for the graceful shutdown, then ends the long polls.
+private struct LongPollStopper: Service {
+    let polls: LongPolls
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        polls.stop()
     }
 }
 

@@ -7,8 +7,9 @@ import StratusCKWS
 /// public key, and `X-Apple-CloudKit-Request-SignatureV1` is its ECDSA SHA-256 signature over
 /// `DATE:BASE64(SHA256(BODY)):PATH`, with a date no more than ten minutes off.
 ///
-/// Clients differ in small ways, all accepted: a DER or a raw r‖s signature, and for an empty
-/// body the hash of nothing or an empty hash.
+/// Clients differ in small ways, all accepted: a DER or a raw r‖s signature, for an empty
+/// body the hash of nothing or an empty hash, and a path with its query string (CloudKit JS)
+/// or without it (MistKit, the reference's examples).
 struct ServerToServerSignature {
     static let allowedSkew: TimeInterval = 10 * 60
 
@@ -17,7 +18,7 @@ struct ServerToServerSignature {
     let signature: String
 
     /// The user the key acts as.
-    func verify(body: Data, path: String, container: String, store: Store, now: Date = Date()) throws(CKWSFailure) -> String {
+    func verify(body: Data, paths: [String], container: String, store: Store, now: Date = Date()) throws(CKWSFailure) -> String {
         let key: (publicKeyPEM: String, user: String)?
         do {
             key = try store.serverKey(keyID, container: container)
@@ -42,8 +43,10 @@ struct ServerToServerSignature {
         var hashes = [Data(SHA256.hash(data: body)).base64EncodedString()]
         if body.isEmpty { hashes.append("") }
         for hash in hashes {
-            let message = Data("\(date):\(hash):\(path)".utf8)
-            if signatures.contains(where: { publicKey.isValidSignature($0, for: message) }) { return key.user }
+            for path in Set(paths) {
+                let message = Data("\(date):\(hash):\(path)".utf8)
+                if signatures.contains(where: { publicKey.isValidSignature($0, for: message) }) { return key.user }
+            }
         }
         throw CKWSFailure.authenticationFailed("The request's signature does not match key \(keyID)")
     }

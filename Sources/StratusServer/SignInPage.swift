@@ -5,8 +5,10 @@ import StratusCloud
 import StratusCKWS
 
 /// The page a client's `redirectURL` opens, standing in for Apple's sign-in: it lists the
-/// store's users, signs in the one picked (`user=ALIAS`) and hands the web auth token back the ways CloudKit does, to the opener window
-/// (`postMessage({ckWebAuthToken})`) or to a callback URL (`?ckWebAuthToken=`), and shows it.
+/// store's users, signs in the one picked (`user=ALIAS`) and hands the web auth token back the
+/// ways Apple's page does: to the opener window (`postMessage({ckSession, ckWebAuthToken})`:
+/// CloudKit JS reads `ckSession`, older scripts `ckWebAuthToken`) or to a callback URL
+/// (`?ckWebAuthToken=`), and shows it.
 struct SignInPage: Sendable {
     let stores: StoreDirectory
 
@@ -71,7 +73,7 @@ struct SignInPage: Sendable {
             <h1>Signed in</h1>
             <p>Signed in as <code>\(escape(user))</code>. Your ckWebAuthToken:</p>
             <pre id="token">\(escape(token))</pre>
-            <script>if (window.opener) { window.opener.postMessage({ckWebAuthToken: \(json)}, "*"); }</script>
+            <script>if (window.opener) { window.opener.postMessage({ckSession: \(json), ckWebAuthToken: \(json)}, "*"); }</script>
             """
     }
 

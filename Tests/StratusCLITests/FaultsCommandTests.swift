@@ -66,6 +66,22 @@ import Testing
         #expect(try cli.run(["faults"]).stdout.contains("The fault plan is empty"))
     }
 
+    @Test func aFaultNamesTheClientsItMeets() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        #expect(try cli.run(["zones", "create", "Notes"]).status == 0)
+        let added = try cli.run(["faults", "add", "zoneBusy", "--every", "1", "--client", "dashboard"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("for dashboard"), "\(added.stdout)")
+        // The command line is not among its clients: its calls go through.
+        #expect(try cli.run(["zones"]).status == 0)
+        let listed = try cli.run(["faults", "list", "--json"])
+        #expect(listed.stdout.contains(#""clients":["dashboard"]"#), "\(listed.stdout)")
+        let bad = try cli.run(["faults", "add", "zoneBusy", "--client", "phone"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--client: 'phone' is not a client: use server, cli or dashboard"), "\(bad.stderr)")
+    }
+
     @Test func badPlansAreRefusedWithTheReason() throws {
         let cli = try StratusCLI()
         defer { cli.remove() }

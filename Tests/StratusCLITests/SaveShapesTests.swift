@@ -82,9 +82,49 @@ import StratusCloud
     @Test func tagsFromICloudGetAHint() throws {
         let cli = try StratusCLI()
         defer { cli.remove() }
-        let outcome = try cli.run(["save"], stdin: #"{"records": [{"recordName": "a", "recordType": "Note", "recordChangeTag": "lhz1"}]}"#)
+        let outcome = try cli.run(["save"], stdin: #"[{"recordName": "a", "recordType": "Note", "recordChangeTag": "lhz1"}]"#)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("hint: records captured from iCloud carry iCloud's change tags; `stratus save --import FILE`"))
+    }
+
+    /// A response captured from iCloud, saved as the README once showed it: a snapshot, which
+    /// `save` sends to `--import` in one line instead of failing record by record.
+    @Test func aCapturedResponseWithChangeTagsIsLoadedWithImport() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        let response = """
+            {"zones": [{"zoneID": {"zoneName": "Trips", "ownerRecordName": "\(Self.owner)", "zoneType": "REGULAR_CUSTOM_ZONE"},
+              "records": [{"recordName": "T1", "recordType": "Trip", "recordChangeTag": "lhz1", "fields": {"title": {"value": "Rome", "type": "STRING"}},
+                           "created": {"timestamp": 1714521600000, "userRecordName": "\(Self.owner)", "deviceID": "2"},
+                           "modified": {"timestamp": 1714521601000, "userRecordName": "\(Self.owner)", "deviceID": "2"}, "deleted": false}],
+              "syncToken": "AAAA", "moreComing": false}]}
+            """
+        let file = cli.directory.appendingPathComponent("response.json")
+        try Data(response.utf8).write(to: file)
+        let saved = try cli.run(["save", file.path, "--create-zones"])
+        #expect(saved.status == 1)
+        let lines = saved.stderr.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        #expect(lines.count == 1, "\(saved.stderr)")
+        #expect(saved.stderr.contains("`stratus save --import \(file.path)`"), "\(saved.stderr)")
+        #expect(!saved.stderr.contains("no longer exists"))
+        #expect(try cli.run(["zones"]).stdout.contains("Trips") == false, "nothing was saved")
+        let imported = try cli.json(["save", "--import", file.path])
+        #expect(imported["imported"] as? Int == 1)
+    }
+
+    @Test func aResolveResponseIsNamedAsShareMetadataWithNoRecord() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        let resolve = """
+            {"results": [{"shortGUID": {"value": "0NEa3AEPXwK71VM4gHFnvh2kw", "shouldFetchRootRecord": true}, "containerIdentifier": "iCloud.com.example",
+              "environment": "development", "databaseScope": "PRIVATE", "zoneID": {"zoneName": "Central", "ownerRecordName": "\(Self.owner)"},
+              "share": {"recordName": "Share-1", "recordType": "cloudkit.share"}, "participantType": "OWNER", "participantStatus": "ACCEPTED"}]}
+            """
+        let outcome = try cli.run(["save"], stdin: resolve)
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("records/resolve"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("holds no record to save"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("recordType: missing"))
     }
 }
 

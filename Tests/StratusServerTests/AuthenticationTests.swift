@@ -63,7 +63,7 @@ import Testing
         let text = try #require(shown["_text"] as? String)
         let token = try #require(text.components(separatedBy: "<pre id=\"token\">").last?.components(separatedBy: "</pre>").first)
         #expect(token.hasPrefix("158__54__"))
-        #expect(text.contains("window.opener.postMessage({ckWebAuthToken:"))
+        #expect(text.contains("window.opener.postMessage({ckSession:"))
         #expect(try await server.call("private", "zones/list", webAuthToken: .some(token)).status == 200)
     }
 }

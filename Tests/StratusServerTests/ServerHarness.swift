@@ -2,7 +2,7 @@ import Foundation
 import FoundationNetworking
 import StratusEngine
 import StratusSQLite
-import StratusServer
+@testable import StratusServer
 import StratusTestSupport
 import Testing
 
@@ -45,6 +45,9 @@ final class ServerHarness: @unchecked Sendable {
         guard let port = await iterator.next() else { throw CocoaError(.coderReadCorrupt) }
         self.port = port
     }
+
+    /// The web courier's long polls waiting now.
+    var openLongPolls: Int { server.longPolls.open }
 
     func stop() async {
         await server.shutDown()

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import StratusCloud
 import StratusEngine
 import StratusTestSupport
 import Testing
@@ -24,15 +25,18 @@ import Testing
     }
 
     private func signedRequest(_ server: ServerHarness, database: String, operation: String, body: String?, keyID: String, privateKey: String,
-                               date: Date = Date(), emptyHash: Bool = false, tamper: Bool = false) throws -> URLRequest {
-        let path = "/database/1/\(ServerHarness.container)/development/\(database)/\(operation)"
+                               date: Date = Date(), emptyHash: Bool = false, tamper: Bool = false,
+                               query: String? = nil, signingQuery: Bool = false) throws -> URLRequest {
+        let bare = "/database/1/\(ServerHarness.container)/development/\(database)/\(operation)"
+        let sent = bare + (query.map { "?" + $0 } ?? "")
+        let path = signingQuery ? sent : bare
         let formatter = ISO8601DateFormatter()
         let stamp = formatter.string(from: date)
         let bodyData = Data((body ?? "").utf8)
         let hash = emptyHash ? "" : try Self.openssl(["dgst", "-sha256", "-binary"], input: bodyData).base64EncodedString()
         let message = "\(stamp):\(hash):\(path)" + (tamper ? "x" : "")
         let signature = try Self.openssl(["dgst", "-sha256", "-sign", privateKey], input: Data(message.utf8)).base64EncodedString()
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(sent)")!)
         request.httpMethod = body == nil ? "GET" : "POST"
         if let body { request.httpBody = Data(body.utf8) }
         request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
@@ -59,6 +63,27 @@ import Testing
         // A GET has no body: the hash of nothing, or an empty hash as MistKit sends.
         #expect(try await status(try signedRequest(server, database: "public", operation: "zones/list", body: nil, keyID: keyID, privateKey: privateKey)).0 == 200)
         #expect(try await status(try signedRequest(server, database: "public", operation: "zones/list", body: nil, keyID: keyID, privateKey: privateKey, emptyHash: true)).0 == 200)
+    }
+
+    /// CloudKit JS (v1 and v2) signs the path with its query string; MistKit the path alone.
+    @Test func aSignatureOverThePathWithItsQueryStringPassesAsCloudKitJSSendsIt() async throws {
+        let server = try await ServerHarness()
+        defer { Task { await server.stop() } }
+        let (keyID, privateKey) = try key(server)
+        _ = try server.store.database(.public).modifyRecords(saving: [Record(recordType: "Notice", recordID: RecordID(recordName: "n"))]).savedRecords()
+        let body = #"{"query":{"recordType":"Notice"},"zoneID":{"zoneName":"_defaultZone"}}"#
+        let parameters = "ckjsBuildVersion=2314ProjectDev27&ckjsVersion=2.6.4&clientId=5f4c2a47-0f4d-4c8e-9a51-2a0b6f2f6c11"
+        for signingQuery in [true, false] {
+            let request = try signedRequest(server, database: "public", operation: "records/query", body: body, keyID: keyID, privateKey: privateKey,
+                                            query: parameters, signingQuery: signingQuery)
+            let (code, json) = try await status(request)
+            #expect(code == 200, "signed \(signingQuery ? "with" : "without") the query: \(json)")
+        }
+        // A signature over another query string is not one over this request.
+        var other = try signedRequest(server, database: "public", operation: "records/query", body: body, keyID: keyID, privateKey: privateKey,
+                                      query: parameters, signingQuery: true)
+        other.url = URL(string: other.url!.absoluteString.replacingOccurrences(of: "2.6.4", with: "2.6.5"))
+        #expect(try await status(other).0 == 401)
     }
 
     @Test func badSignaturesDatesKeysAndDatabasesAreRefused() async throws {

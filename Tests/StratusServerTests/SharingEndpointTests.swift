@@ -38,13 +38,13 @@ import StratusCloud
         #expect(resolved.status == 200)
         let results = try #require(resolved["results"] as? [[String: Any]])
         #expect(results.count == 2)
-        #expect(results[0]["participantStatus"] as? String == "INVITED")
+        #expect(results[0]["participantStatus"] as? String == "PENDING")
         #expect(results[0]["databaseScope"] as? String == "SHARED")
         #expect((results[0]["rootRecord"] as? [String: Any])?["recordName"] as? String == "trip-1")
         #expect((results[0]["ownerIdentity"] as? [String: Any])?["userRecordName"] as? String == alice.recordName)
         let shareJSON = try #require(results[0]["share"] as? [String: Any])
         #expect(shareJSON["recordType"] as? String == "cloudkit.share")
-        #expect((shareJSON["participants"] as? [[String: Any]])?.compactMap { $0["type"] as? String } == ["OWNER", "USER"])
+        #expect((shareJSON["participants"] as? [[String: Any]])?.compactMap { $0["type"] as? String } == ["OWNER", "PRIVATE_USER"])
         #expect(results[1]["serverErrorCode"] as? String == "NOT_FOUND")
 
         let accepted = try await server.call("public", "records/accept", #"{"shortGUIDs": [{"value": "\#(share.shortGUID)"}]}"#, webAuthToken: .some(bobToken))
@@ -132,8 +132,8 @@ import StratusCloud
         #expect(share["recordType"] as? String == "cloudkit.share", "always written with a lower-case k")
         #expect((share["shortGUID"] as? String)?.count == 25)
         let participants = try #require(share["participants"] as? [[String: Any]])
-        #expect(participants.compactMap { $0["type"] as? String } == ["OWNER", "USER"])
-        #expect(participants.last?["acceptanceStatus"] as? String == "INVITED")
+        #expect(participants.compactMap { $0["type"] as? String } == ["OWNER", "PRIVATE_USER"])
+        #expect(participants.last?["acceptanceStatus"] as? String == "PENDING")
         let tag = try #require(share["recordChangeTag"] as? String)
 
         // The owner swaps bob for carol with an update of the share.
@@ -147,7 +147,7 @@ import StratusCloud
             guard let user = (entry["userIdentity"] as? [String: Any])?["userRecordName"] as? String else { return nil }
             return "\(user == bob.recordName ? "bob" : user == carol.recordName ? "carol" : "owner") \(entry["acceptanceStatus"] as? String ?? "")"
         }
-        #expect(Set(statuses) == ["owner ACCEPTED", "bob REMOVED", "carol INVITED"])
+        #expect(Set(statuses) == ["owner ACCEPTED", "bob REMOVED", "carol PENDING"])
 
         // Sharing the same root twice is refused per record; deleting the share record ends it.
         let twice = try await server.call("private", "records/modify", #"""

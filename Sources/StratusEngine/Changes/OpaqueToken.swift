@@ -52,7 +52,7 @@ struct OpaqueToken {
     /// Decodes and checks a token of the expected kind made by the store `storeID`.
     static func decode(_ text: String, expecting kind: Kind, storeID: UUID) throws -> OpaqueToken {
         func damaged(_ why: String) -> CloudKitError {
-            CloudKitError(.invalidArguments, "The string given as \(kind.noun) is damaged (\(why)); pass a token exactly as Stratus printed it, or none to start from the beginning.")
+            CloudKitError(.invalidArguments, "The string given as \(kind.noun) is damaged (\(why)); pass a token exactly as it was returned, or none to start from the beginning.")
         }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         var base64: [UInt8] = []
@@ -74,7 +74,7 @@ struct OpaqueToken {
         let stored = bytes[(bytes.count - 4)...].reduce(UInt32(0)) { ($0 << 8) | UInt32($1) }
         guard checksum(body) == stored else { throw damaged("its checksum does not match") }
         guard body[0] == version else {
-            throw CloudKitError(.incompatibleVersion, "This is \(kind.noun) made by a different version of Stratus (format \(body[0])); fetch again without it.")
+            throw CloudKitError(.incompatibleVersion, "This is \(kind.noun) made by a different version of the server (format \(body[0])); fetch again without it.")
         }
         guard let actualKind = Kind(rawValue: body[1]) else { throw damaged("unknown kind \(body[1])") }
         guard actualKind == kind else {

@@ -13,13 +13,27 @@ extension CloudDatabase {
         return copy
     }
 
+    /// This database as `client` reaches it, for the fault plan's `clients` (the command line's
+    /// by default).
+    public func reached(through client: FaultClient) -> CloudDatabase {
+        var copy = self
+        copy.faultClient = client
+        return copy
+    }
+
     /// The device whose saves a `serverRecordChanged` fault makes.
     public static let otherDevice = "another-device"
 
     /// Asks the fault plan about a call; throws the failure of a fault that refuses it whole.
     func faults(_ call: @autoclosure () -> FaultCall) throws -> FaultOutcome {
         guard appliesFaults else { return .none }
-        let outcome = try store.applyFaults(to: call)
+        let client = faultClient
+        // Described only when the plan has an armed fault (the usual case costs a file check).
+        let outcome = try store.applyFaults(to: {
+            var described = call()
+            described.client = client
+            return described
+        })
         if let failure = outcome.failure { throw failure }
         return outcome
     }

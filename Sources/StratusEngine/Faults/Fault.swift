@@ -26,6 +26,9 @@ public struct Fault: Sendable, Hashable {
     public var itemLimit: Int?
     /// For `serverRecordChanged`: the fields the other device sets, in the CKWS `fields` shape.
     public var otherDeviceFields: String?
+    /// The front ends whose calls it meets (by default the server and the command line, not
+    /// the dashboard).
+    public var clients: Set<FaultClient>
     /// Matching calls seen so far, and how many of them the fault fired on.
     public var seen: Int
     public var fired: Int
@@ -34,7 +37,7 @@ public struct Fault: Sendable, Hashable {
 
     public init(id: Int64 = 0, kind: FaultKind, scope: DatabaseScope? = nil, zoneName: String? = nil, operation: FaultOperation? = nil,
                 recordNames: [String] = [], token: String? = nil, trigger: FaultTrigger? = nil, retryAfter: Double? = nil,
-                itemLimit: Int? = nil, otherDeviceFields: String? = nil, seen: Int = 0, fired: Int = 0, lastFired: Date? = nil,
+                itemLimit: Int? = nil, otherDeviceFields: String? = nil, clients: Set<FaultClient> = FaultClient.byDefault, seen: Int = 0, fired: Int = 0, lastFired: Date? = nil,
                 created: Date = Date()) {
         self.id = id
         self.kind = kind
@@ -47,6 +50,7 @@ public struct Fault: Sendable, Hashable {
         self.retryAfter = retryAfter ?? kind.defaultRetryAfter
         self.itemLimit = kind == .limitExceeded ? (itemLimit ?? FaultKind.defaultItemLimit) : itemLimit
         self.otherDeviceFields = otherDeviceFields
+        self.clients = clients
         self.seen = seen
         self.fired = fired
         self.lastFired = lastFired
@@ -89,6 +93,7 @@ public struct Fault: Sendable, Hashable {
         if let itemLimit, kind == .limitExceeded { parts.append("batches over \(itemLimit)") }
         parts.append(trigger.description)
         if let retryAfter { parts.append("retry after \(FaultKind.seconds(retryAfter))") }
+        if clients != FaultClient.byDefault { parts.append("for " + clients.sorted().map(\.rawValue).joined(separator: " and ")) }
         return parts.joined(separator: ", ")
     }
 }

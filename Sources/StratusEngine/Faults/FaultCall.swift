@@ -5,6 +5,8 @@ import StratusCloud
 package struct FaultCall: Sendable {
     package var operation: FaultOperation
     package var scope: DatabaseScope
+    /// The front end the call comes through (set from the database it is made on).
+    package var client: FaultClient = .cli
     /// The zones the call touches (empty for database-wide calls).
     package var zoneNames: Set<String> = []
     /// The records saved, in the order given.
@@ -34,7 +36,7 @@ struct FaultOutcome: Sendable {
 extension Fault {
     /// Whether the fault is about this call (before its trigger is asked).
     func matches(_ call: FaultCall) -> Bool {
-        guard kind.operations.contains(call.operation), operation == nil || operation == call.operation,
+        guard clients.contains(call.client), kind.operations.contains(call.operation), operation == nil || operation == call.operation,
               scope == nil || scope == call.scope else { return false }
         if let zoneName, !call.zoneNames.contains(zoneName) { return false }
         let named = kind == .serverRecordChanged ? call.savedRecordNames : call.recordNames

@@ -18,7 +18,8 @@ public struct LocalCloudService: CloudService {
     }
 
     public func database(_ scope: DatabaseScope) -> any CloudDatabaseService {
-        store.database(scope, caller: acting.caller ?? .user(store.owner), device: device)
+        // The fault plan reaches the dashboard only through faults that name it.
+        store.database(scope, caller: acting.caller ?? .user(store.owner), device: device).reached(through: .dashboard)
     }
 
     public func users() throws -> [StoreUser] { try store.users() }

@@ -11,7 +11,9 @@ extension CloudDatabase {
     /// the whole zone, as `CKShare(recordZoneID:)`.
     ///
     /// The share is a `cloudkit.share` record in the zone (named `recordName`, default
-    /// `Share-<UUID>`; always `cloudkit.zoneshare` for a zone share). Its URL stays the same when the same root or zone is shared again.
+    /// `Share-<UUID>`; always `cloudkit.zoneshare` for a zone share), holding `fields` (the
+    /// share's `cloudkit.type` ...) and `title`. Its URL stays the same when the same root or
+    /// zone is shared again.
     ///
     /// - Throws: `alreadyShared (30)` when the record, a record above it or below it, or the
     ///   zone is in a share already; `unknownItem` for a root that does not exist;
@@ -19,7 +21,7 @@ extension CloudDatabase {
     ///   which cannot be shared.
     @discardableResult
     public func createShare(rootRecord: String? = nil, inZoneWith zoneID: ZoneID, publicPermission: SharePermission = .none,
-                            title: String? = nil, recordName requestedName: String? = nil) throws -> Share {
+                            title: String? = nil, recordName requestedName: String? = nil, fields: [String: FieldValue] = [:]) throws -> Share {
         guard scope == .private else {
             throw CloudKitError(.badDatabase, "Shares are made in the owner's private database, not the \(scope.name) database.")
         }
@@ -51,6 +53,7 @@ extension CloudDatabase {
                 recordName = ShareRecordType.zoneWideShareRecordName
             }
             var record = Record(recordType: ShareRecordType.name, recordID: RecordID(recordName: recordName, zoneID: zoneID))
+            for (name, value) in fields { record[name] = value }
             if let title { record["cloudkit.title"] = .string(title) }
             let saved = try modifyRecords(saving: [record], deleting: [], savePolicy: .allKeys, atomically: true, in: db)
             _ = try saved.saveResults[0].result.get()

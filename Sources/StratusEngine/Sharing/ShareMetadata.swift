@@ -46,6 +46,17 @@ extension CloudDatabase {
     }
 }
 
+extension CloudDatabase {
+    /// The short GUID a record has when it is shared, as `createShortGUID` asks for before the
+    /// share exists: the one its share will carry.
+    public func shortGUID(forRoot recordID: RecordID) throws -> String {
+        try store.read { db in
+            let zone = try gate(db).zone(recordID.zoneID)
+            return ShareGUID.make(storeID: store.storeID, zoneRowID: zone.id, root: recordID.recordName)
+        }
+    }
+}
+
 /// Where a record stands with sharing.
 public struct RecordShareStatus: Sendable {
     public var share: Share

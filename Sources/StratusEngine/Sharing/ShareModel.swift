@@ -39,16 +39,24 @@ public enum ParticipantStatus: Int, Sendable, CustomStringConvertible {
     case accepted = 2
     case removed = 3
 
-    /// The Web Services spelling: `INVITED`, `ACCEPTED`, `REMOVED`.
+    /// The Web Services spelling, as iCloud answers and CloudKit JS's enum reads it: `PENDING`,
+    /// `ACCEPTED`, `REMOVED`.
     public var wireName: String {
         switch self {
-        case .invited: return "INVITED"
+        case .invited: return "PENDING"
         case .accepted: return "ACCEPTED"
         case .removed: return "REMOVED"
         }
     }
 
-    public var description: String { wireName.lowercased() }
+    /// The command line's word: `invited`, `accepted`, `removed`.
+    public var description: String {
+        switch self {
+        case .invited: return "invited"
+        case .accepted: return "accepted"
+        case .removed: return "removed"
+        }
+    }
 }
 
 /// How a participant came to a share: the owner, added by the owner, or self-added through the
@@ -58,16 +66,24 @@ public enum ParticipantType: Int, Sendable, CustomStringConvertible {
     case privateUser = 3
     case publicUser = 4
 
-    /// The Web Services spelling: `OWNER`, `USER`, `PUBLIC_USER`.
+    /// The Web Services spelling, as iCloud answers and CloudKit JS's enum reads it: `OWNER`,
+    /// `PRIVATE_USER`, `PUBLIC_USER`.
     public var wireName: String {
         switch self {
         case .owner: return "OWNER"
-        case .privateUser: return "USER"
+        case .privateUser: return "PRIVATE_USER"
         case .publicUser: return "PUBLIC_USER"
         }
     }
 
-    public var description: String { wireName.lowercased() }
+    /// The command line's word: `owner`, `user`, `public_user`.
+    public var description: String {
+        switch self {
+        case .owner: return "owner"
+        case .privateUser: return "user"
+        case .publicUser: return "public_user"
+        }
+    }
 }
 
 /// One participant of a share.

@@ -52,9 +52,11 @@ package struct SubscriptionRow {
         var members: [(String, JSONValue)] = []
         if let keys = info.desiredKeys { members.append(("desiredKeys", .array(keys.map { .string($0) }))) }
         for (name, value) in [("alertBody", info.alertBody), ("title", info.title), ("subtitle", info.subtitle),
-                              ("soundName", info.soundName), ("category", info.category)] {
+                              ("soundName", info.soundName), ("category", info.category), ("alertLocalizationKey", info.alertLocalizationKey),
+                              ("alertActionLocalizationKey", info.alertActionLocalizationKey), ("alertLaunchImage", info.alertLaunchImage)] {
             if let value { members.append((name, .string(value))) }
         }
+        if let arguments = info.alertLocalizationArgs { members.append(("alertLocalizationArgs", .array(arguments.map { .string($0) }))) }
         members.append(("shouldBadge", .bool(info.shouldBadge)))
         members.append(("shouldSendContentAvailable", .bool(info.shouldSendContentAvailable)))
         return JSONWriter.string(.object(members))
@@ -72,6 +74,10 @@ package struct SubscriptionRow {
             case ("subtitle", .string(let text)): info.subtitle = text
             case ("soundName", .string(let text)): info.soundName = text
             case ("category", .string(let text)): info.category = text
+            case ("alertLocalizationKey", .string(let text)): info.alertLocalizationKey = text
+            case ("alertActionLocalizationKey", .string(let text)): info.alertActionLocalizationKey = text
+            case ("alertLaunchImage", .string(let text)): info.alertLaunchImage = text
+            case ("alertLocalizationArgs", .array(let items)): info.alertLocalizationArgs = items.compactMap(\.stringValue)
             case ("shouldBadge", .bool(let flag)): info.shouldBadge = flag
             case ("shouldSendContentAvailable", .bool(let flag)): info.shouldSendContentAvailable = flag
             default: break

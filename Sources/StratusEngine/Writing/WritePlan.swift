@@ -145,7 +145,7 @@ struct WritePlan {
             throw CloudKitError(.serverRecordChanged, "The record changed on the server (\(why)). Merge with the server's record and save again, or use the changed-keys or all-keys policy.",
                                 serverRecord: serverRecord)
         } else if let tag = record.recordChangeTag {
-            throw CloudKitError(.unknownItem, "Record '\(record.recordName)' no longer exists on the server (the save was based on change tag \(tag)). Save it as a new record, without a change tag.")
+            throw CloudKitError(.unknownItem, "Record '\(record.recordName)' does not exist on the server, but the save carries change tag \(tag) as an update of it would. Save it as a new record, without a change tag.")
         }
     }
 

@@ -23,22 +23,25 @@ enum ChangeEndpoints {
     }
 
     /// Each requested zone's changes since its token; a zone that fails gets a per-zone error.
-    /// A zone's own keys override the request's (`resultsLimit`, `desiredKeys`).
+    /// A zone's own keys override the request's (`resultsLimit`, `desiredKeys`,
+    /// `desiredRecordTypes`).
     static func zone(_ call: CKWSCall) throws -> JSONValue {
         guard case .array(let items)? = call.body["zones"] else {
             throw CKWSFailure.badRequest("zones: missing; send {\"zones\": [{\"zoneID\": ..., \"syncToken\": ...}]}")
         }
         let defaultKeys = try call.desiredKeys(call.body["desiredKeys"])
         let defaultLimit = try call.integer("resultsLimit")
+        let defaultTypes = try call.desiredKeys(call.body["desiredRecordTypes"], key: "desiredRecordTypes")
         var results: [JSONValue] = []
         for (index, item) in items.enumerated() {
             guard let zoneJSON = item["zoneID"] else { throw CKWSFailure.badRequest("zones[\(index)].zoneID: missing") }
             let zoneID = try call.zoneID(zoneJSON, path: "zones[\(index)].zoneID")
             let keys = item["desiredKeys"] != nil ? try call.desiredKeys(item["desiredKeys"]) : defaultKeys
             let limit = item["resultsLimit"]?.int64Value.map { Int(clamping: $0) } ?? defaultLimit
+            let types = item["desiredRecordTypes"] != nil ? try call.desiredKeys(item["desiredRecordTypes"], key: "desiredRecordTypes") : defaultTypes
             do {
                 results.append(try RecordEndpoints.zoneChanges(call, zoneID: zoneID, token: item["syncToken"]?.stringValue,
-                                                                desiredKeys: keys, limit: limit))
+                                                                desiredKeys: keys, limit: limit, recordTypes: types.map(Set.init)))
             } catch let error as CloudKitError {
                 results.append(error.ckwsItem(("zoneID", RecordJSON.encodeZoneID(zoneID, owner: call.owner))))
             }

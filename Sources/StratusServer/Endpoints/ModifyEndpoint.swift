@@ -82,7 +82,11 @@ enum ModifyEndpoint {
             throw CKWSFailure.badRequest("An atomic request here takes operations of one save policy (create, update and replace; forceUpdate; or forceReplace), with any deletes; send atomic: false or split the request")
         }
         var results = [Answered?](repeating: nil, count: operations.count)
-        let records = operations.filter { !$0.savesShare }
+        // A participant leaves a share by deleting its record in the shared database.
+        for operation in operations where operation.kind.policy == nil {
+            if let left = ShareOperations.leave(operation.record.recordID, call: call) { results[operation.index] = (left.json, left.failed ? .failed : .deleted) }
+        }
+        let records = operations.filter { !$0.savesShare && results[$0.index] == nil }
         if !records.isEmpty {
             let result = try call.database.modifyRecords(records.map(\.engineOperation), atomically: isAtomic)
             // The engine lists the saves in order, then the deletes.
@@ -91,13 +95,13 @@ enum ModifyEndpoint {
             for (operation, saved) in zip(saves, result.saveResults) {
                 switch saved.result {
                 case .success(let record): results[operation.index] = (call.encode(record.trimmed(to: desiredKeys)), .saved)
-                case .failure(let error): results[operation.index] = item(error, name: operation.record.recordName)
+                case .failure(let error): results[operation.index] = item(error, name: operation.record.recordName, owner: call.owner)
                 }
             }
             for (operation, deleted) in zip(deletes, result.deleteResults) {
                 switch deleted.result {
                 case .success: results[operation.index] = (DeletionJSON.record(operation.record.recordName), .deleted)
-                case .failure(let error): results[operation.index] = item(error, name: operation.record.recordName)
+                case .failure(let error): results[operation.index] = item(error, name: operation.record.recordName, owner: call.owner)
                 }
             }
         }
@@ -105,6 +109,11 @@ enum ModifyEndpoint {
         for operation in operations where operation.savesShare {
             let share = ShareOperations.save(operation.record, json: operation.json, creating: operation.kind == .create, zoneID: zoneID, call: call)
             results[operation.index] = (share.json, share.failed ? .failed : .saved)
+        }
+        for operation in operations where operation.json["createShortGUID"]?.boolValue == true {
+            if let answered = results[operation.index] {
+                results[operation.index] = (ShareOperations.addingShortGUID(to: answered.json, recordID: operation.record.recordID, call: call), answered.outcome)
+            }
         }
         var summary = ModifySummary()
         for (operation, answered) in zip(operations, results) {
@@ -115,8 +124,8 @@ enum ModifyEndpoint {
 
     /// A per-record error, with the server's record for a conflict; a failed atomic batch's
     /// bystanders are `ATOMIC_ERROR`.
-    private static func item(_ error: CloudKitError, name: String) -> Answered {
-        (error.ckwsItem(("recordName", .string(name))), .failed)
+    private static func item(_ error: CloudKitError, name: String, owner: String? = nil) -> Answered {
+        (error.ckwsItem(("recordName", .string(name)), owner: owner), .failed)
     }
 
     private static func operation(_ json: JSONValue, index: Int, zoneID: ZoneID, call: CKWSCall) throws -> Operation {
@@ -140,7 +149,7 @@ enum ModifyEndpoint {
                 source = .object(members)
             }
             do {
-                record = try RecordJSON.decode(source, zoneID: zoneID)
+                record = try RecordJSON.decode(source, zoneID: zoneID, schema: call.schema)
             } catch {
                 throw CKWSFailure.badRequest("\(path).record.\(error.description)")
             }

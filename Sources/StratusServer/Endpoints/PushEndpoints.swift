@@ -52,11 +52,19 @@ enum PushEndpoints {
     }
 }
 
-/// `GET /push/CONTAINER/ENVIRONMENT/TOKEN`: the next payload of a registered token's outbox,
-/// waiting up to `wait` seconds (default 25) for one, else `204`; `/outbox` after the token
-/// lists every payload since the token was made, delivered or not.
+/// `GET /push/CONTAINER/ENVIRONMENT/TOKEN`: the next payload of a token's outbox, waiting up
+/// to `wait` seconds (default 25) for one. A token is pollable as soon as `tokens/create` makes
+/// it (CloudKit JS registers only on later visits). A poll that ends with nothing, or because
+/// the server is stopping, answers ``idleAnswer``; `/outbox` after the token lists every payload
+/// since the token was made, delivered or not.
 struct WebCourier: Sendable {
     let stores: StoreDirectory
+    let polls: LongPolls
+
+    /// What an idle poll answers: a push payload that names no change. CloudKit JS reads every
+    /// poll's body as JSON and looks in its `ck` for a notification; this one it reads as none,
+    /// quietly, and polls again.
+    static let idleAnswer: JSONValue = .object([("ck", .object([]))])
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
         let uuid = UUID().uuidString.lowercased()
@@ -74,9 +82,10 @@ struct WebCourier: Sendable {
                 return CKWSResponder.response(status: .ok, body: .object([("registered", .bool(token.isRegistered)),
                                                                           ("payloads", .array(payloads.map(\.1)))]), uuid: uuid)
             }
-            guard token.isRegistered else { throw CKWSFailure.badRequest("The push token is not registered; send it to tokens/register first") }
             let wait = min(max(Double(request.uri.queryParameters["wait"].map(String.init) ?? "") ?? 25, 0), 60)
             let deadline = Date().addingTimeInterval(wait)
+            polls.opened()
+            defer { polls.closed() }
             repeat {
                 let next = try await CKWSResponder.offload { () -> (Int64, JSONValue)? in
                     let current = try store.pushToken(id)?.deliveredSequence ?? token.deliveredSequence
@@ -85,9 +94,10 @@ struct WebCourier: Sendable {
                     return first
                 }
                 if let next { return CKWSResponder.response(status: .ok, body: next.1, uuid: uuid) }
+                if polls.isStopping { break }
                 try await Task.sleep(for: .milliseconds(250))
-            } while Date() < deadline
-            return CKWSResponder.response(status: .noContent, body: nil, uuid: uuid)
+            } while Date() < deadline && !polls.isStopping
+            return CKWSResponder.response(status: .ok, body: WebCourier.idleAnswer, uuid: uuid)
         } catch let failure as CKWSFailure {
             return CKWSResponder.response(status: .init(code: failure.status), body: failure.json(uuid: uuid), uuid: uuid)
         }

@@ -19,14 +19,14 @@ enum RecordEndpoints {
             guard let queryJSON = call.body["query"] else { throw CKWSFailure.badRequest("query: missing; send {\"query\": {\"recordType\": ...}}") }
             let query: Query
             do {
-                query = try QueryJSON.decode(queryJSON)
+                query = try QueryJSON.decode(queryJSON, schema: call.schema)
             } catch {
                 throw CKWSFailure.badRequest(error.description)
             }
             page = try call.database.records(matching: query, inZoneWith: try call.zoneID(call.body["zoneID"]),
                                              desiredKeys: desiredKeys, resultsLimit: limit)
         }
-        var members: [(String, JSONValue)] = [("records", .array(page.records.map(call.encode)))]
+        var members: [(String, JSONValue)] = [("records", .array(call.encode(page.records)))]
         if let cursor = page.cursor { members.append(("continuationMarker", .string(cursor))) }
         return .object(members)
     }
@@ -48,9 +48,10 @@ enum RecordEndpoints {
         }
         let fetched = try call.database.records(for: names.map { RecordID(recordName: $0, zoneID: zoneID) },
                                                 desiredKeys: try call.desiredKeys(call.body["desiredKeys"]))
+        let keys = ShareKeys(call: call, records: fetched.compactMap { try? $0.result.get() })
         return .object([("records", .array(fetched.map { item in
             switch item.result {
-            case .success(let record): return call.encode(record)
+            case .success(let record): return keys.add(to: call.encode(record), of: record)
             case .failure(let error) where error.code == .unknownItem:
                 return ItemErrorJSON.encode(item: [("recordName", .string(item.recordID.recordName))], serverErrorCode: "NOT_FOUND",
                                             reason: "Record not found", layout: .reasonFirst)
@@ -69,12 +70,26 @@ enum RecordEndpoints {
                                desiredKeys: try call.desiredKeys(call.body["desiredKeys"]), limit: try call.integer("resultsLimit"))
     }
 
-    /// The members of a zone's change page, shared with `changes/zone`.
-    static func zoneChanges(_ call: CKWSCall, zoneID: ZoneID, token: String?, desiredKeys: [String]?, limit: Int?) throws -> JSONValue {
+    /// The members of a zone's change page, shared with `changes/zone`; with `recordTypes`,
+    /// only the changes to records of those types (`desiredRecordTypes`).
+    static func zoneChanges(_ call: CKWSCall, zoneID: ZoneID, token: String?, desiredKeys: [String]?, limit: Int?,
+                            recordTypes: Set<String>? = nil) throws -> JSONValue {
         let page = try call.database.recordZoneChanges(inZoneWith: zoneID, since: token, desiredKeys: desiredKeys, resultsLimit: limit)
-        let records: [JSONValue] = page.changes.map { change in
+        let changes = page.changes.filter { change in
+            guard let recordTypes else { return true }
             switch change {
-            case .changed(let record): return call.encode(record)
+            case .changed(let record): return recordTypes.contains(record.recordType)
+            case .deleted(_, let type): return recordTypes.contains(type)
+            }
+        }
+        let changed = changes.compactMap { change -> Record? in
+            if case .changed(let record) = change { return record }
+            return nil
+        }
+        let keys = ShareKeys(call: call, records: changed)
+        let records: [JSONValue] = changes.map { change in
+            switch change {
+            case .changed(let record): return keys.add(to: call.encode(record), of: record)
             case .deleted(let recordID, let type): return DeletionJSON.record(recordID.recordName, recordType: type)
             }
         }

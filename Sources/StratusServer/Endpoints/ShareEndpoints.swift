@@ -51,7 +51,7 @@ enum ShareEndpoints {
             ("databaseScope", .string(metadata.callerIsOwner ? "PRIVATE" : "SHARED")),
             ("zoneID", .object([("zoneName", .string(share.recordID.zoneID.zoneName)), ("ownerRecordName", .string(share.ownerRecordName))])),
             ("share", shareRecordJSON(metadata, call: call)),
-            ("ownerIdentity", identity(share.ownerRecordName)),
+            ("ownerIdentity", ShareKeys.identity(share.ownerRecordName)),
         ]
         if let root = share.rootRecordName { members.append(("rootRecordName", .string(root))) }
         if let rootRecord = metadata.rootRecord {
@@ -74,23 +74,6 @@ enum ShareEndpoints {
     /// The share record with the share keys CKWS adds: public permission, participants, owner,
     /// the caller's own entry and the short GUID.
     static func shareRecordJSON(_ metadata: ShareMetadata, call: CKWSCall) -> JSONValue {
-        let share = metadata.share
-        guard case .object(var members) = call.encode(metadata.shareRecord) else { return call.encode(metadata.shareRecord) }
-        members.append(("publicPermission", .string(share.publicPermission.wireName)))
-        members.append(("participants", .array(share.participants.map(participant))))
-        if let owner = share.participants.first(where: { $0.type == .owner }) { members.append(("owner", participant(owner))) }
-        if let mine = metadata.participant { members.append(("currentUserParticipant", participant(mine))) }
-        members.append(("shortGUID", .string(share.shortGUID)))
-        return .object(members)
-    }
-
-    private static func participant(_ participant: ShareParticipant) -> JSONValue {
-        .object([("userIdentity", identity(participant.userRecordName)), ("type", .string(participant.type.wireName)),
-                 ("acceptanceStatus", .string(participant.status.wireName)), ("permission", .string(participant.permission.wireName))])
-    }
-
-    private static func identity(_ userRecordName: String) -> JSONValue {
-        .object([("userRecordName", .string(userRecordName)), ("nameComponents", .object([])),
-                 ("lookupInfo", .object([("userRecordName", .string(userRecordName))]))])
+        ShareKeys.shareRecord(call.encode(metadata.shareRecord), share: metadata.share, caller: call.user)
     }
 }

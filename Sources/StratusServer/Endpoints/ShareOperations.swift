@@ -8,7 +8,8 @@ import StratusCKWS
 /// and changes shares: `create` with `forRecord` shares that root (a record of the same request
 /// or one saved before), `create` of `cloudkit.zoneshare` shares the zone; `publicPermission`
 /// and `participants` (by user record name) set who may join; a later save of the share changes
-/// them. Deleting the share record is an ordinary delete and ends the share.
+/// them. Deleting the share record ends the share (its owner) or leaves it (a participant, in
+/// the shared database).
 enum ShareOperations {
     /// The share record as saved, with its share keys, or the per-record error; `failed` says which.
     static func save(_ record: Record, json: JSONValue, creating: Bool, zoneID: ZoneID, call: CKWSCall) -> (json: JSONValue, failed: Bool) {
@@ -30,7 +31,7 @@ enum ShareOperations {
                 var title: String?
                 if case .string(let text)? = record["cloudkit.title"] { title = text }
                 share = try database.createShare(rootRecord: root, inZoneWith: zoneID, publicPermission: permission ?? .none, title: title,
-                                                 recordName: record.recordName)
+                                                 recordName: record.recordName, fields: record.fields)
             } else {
                 guard let status = try database.shareStatus(of: record.recordID), status.share.recordID.recordName == record.recordName else {
                     throw CloudKitError(.unknownItem, "Share '\(record.recordName)' does not exist")
@@ -56,6 +57,31 @@ enum ShareOperations {
             return (ItemErrorJSON.encode(item: [("recordName", .string(record.recordName))], serverErrorCode: "BAD_REQUEST",
                                          reason: "\(error)", layout: .reasonFirst), true)
         }
+    }
+
+    /// A participant leaving a share, as CloudKit JS does it: a delete of the share record in
+    /// the shared database. Nil when the operation deletes no share there (an ordinary delete).
+    static func leave(_ recordID: RecordID, call: CKWSCall) -> (json: JSONValue, failed: Bool)? {
+        guard call.path.database == "shared", let status = try? call.database.shareStatus(of: recordID),
+              status.share.recordID.recordName == recordID.recordName else { return nil }
+        do {
+            try call.database.deleteShare(status.share.url)
+            return (DeletionJSON.record(recordID.recordName), false)
+        } catch let error as CloudKitError {
+            return (error.ckwsItem(("recordName", .string(recordID.recordName))), true)
+        } catch {
+            return (ItemErrorJSON.encode(item: [("recordName", .string(recordID.recordName))], serverErrorCode: "INTERNAL_ERROR",
+                                         reason: "\(error)", layout: .reasonFirst), true)
+        }
+    }
+
+    /// A saved record's answer with the `shortGUID` its `createShortGUID: true` asked for (the
+    /// one its share carries, before and after the share exists).
+    static func addingShortGUID(to json: JSONValue, recordID: RecordID, call: CKWSCall) -> JSONValue {
+        guard case .object(var members) = json, json["serverErrorCode"] == nil, json["shortGUID"] == nil,
+              let guid = try? call.database.shortGUID(forRoot: recordID) else { return json }
+        members.append(("shortGUID", .string(guid)))
+        return .object(members)
     }
 
     /// The participants a request asks for (the owner's entry left out), or nil when it names

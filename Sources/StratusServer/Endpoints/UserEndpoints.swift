@@ -9,13 +9,16 @@ enum UserEndpoints {
         .object([("userRecordName", .string(try signedIn(call)))])
     }
 
-    /// `{"users": [identity]}`, the caller's user identity.
+    /// The caller's user identity dictionary, as iCloud answers and CloudKit JS reads it (the
+    /// body is the identity); the same identity also under `users`, the wrapper the archived
+    /// reference documents, for clients written from it.
     static func caller(_ call: CKWSCall) throws -> JSONValue {
         let user = try signedIn(call)
-        return .object([("users", .array([.object([
+        let identity: [(String, JSONValue)] = [
             ("userRecordName", .string(user)), ("nameComponents", .object([])),
             ("lookupInfo", .object([("userRecordName", .string(user))])),
-        ])]))])
+        ]
+        return .object(identity + [("users", .array([.object(identity)]))])
     }
 
     /// `users/lookup/id` and `users/discover`: identities of the users asked about that the store

@@ -55,9 +55,12 @@ struct FaultsAddCommand: ParsableCommand {
     @Option(help: "limitExceeded: the most items a batch may hold.") var limit: Int?
     @Option(name: .customLong("set"), help: "serverRecordChanged: a field the other device sets, FIELD=VALUE (JSON, or text); repeat for more.")
     var assignments: [String] = []
+    @Option(help: "The clients whose calls it meets: server, cli and dashboard, comma-separated (default: server,cli; the dashboard only when named).")
+    var client: String?
     @Flag(help: "Print the fault as JSON.") var json = false
 
     func validate() throws {
+        if let client, case .failure(let error) = FaultClient.parse(client) { throw ValidationError("--client: \(error.message)") }
         guard FaultKind(name: kind) != nil else {
             throw ValidationError("unknown fault kind '\(kind)'; use one of \(FaultKind.allCases.map(\.name).joined(separator: ", "))")
         }
@@ -81,7 +84,8 @@ struct FaultsAddCommand: ParsableCommand {
         if let probability, let seed { trigger = .probability(probability, seed: seed) }
         let fault = Fault(kind: FaultKind(name: kind)!, scope: database.flatMap(DatabaseScope.init(name:)), zoneName: zone,
                           operation: operation.flatMap(FaultOperation.init(name:)), recordNames: record, token: token, trigger: trigger,
-                          retryAfter: retryAfter, itemLimit: limit, otherDeviceFields: assignments.isEmpty ? nil : Fault.otherDeviceFields(assignments))
+                          retryAfter: retryAfter, itemLimit: limit, otherDeviceFields: assignments.isEmpty ? nil : Fault.otherDeviceFields(assignments),
+                          clients: client.flatMap { try? FaultClient.parse($0).get() } ?? FaultClient.byDefault)
         let added = try store.addFault(fault)
         if json { Output.json(FaultsListCommand.json(added)) } else { Output.line("Added fault #\(added.id): \(added.summary)") }
     }
@@ -115,6 +119,7 @@ struct FaultsListCommand: ParsableCommand {
         if let retryAfter = fault.retryAfter { members.append(("retryAfter", .number(retryAfter))) }
         if fault.kind == .limitExceeded, let limit = fault.itemLimit { members.append(("limit", .integer(Int64(limit)))) }
         if let fields = fault.otherDeviceFields, let parsed = try? JSONParser.parse(fields) { members.append(("set", parsed)) }
+        members.append(("clients", .array(fault.clients.sorted().map { .string($0.rawValue) })))
         members += [("seen", .integer(Int64(fault.seen))), ("fired", .integer(Int64(fault.fired))), ("spent", .bool(fault.isSpent)),
                     ("lastFired", fault.lastFired.map { .string(ISO8601.string($0)) } ?? .null), ("summary", .string(fault.summary))]
         return .object(members)

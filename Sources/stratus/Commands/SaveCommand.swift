@@ -17,7 +17,9 @@ struct SaveCommand: ParsableCommand {
         discussion: """
             Input: one record object, an array of them, or one object per line; or a CloudKit Web Services \
             response or request as captured from iCloud: {"records": [...]} (records/query, lookup, changes), \
-            {"zones": [{"zoneID", "records"}]} (changes/zone), {"operations": [...]} (records/modify). A record is \
+            {"zones": [{"zoneID", "records"}]} (changes/zone), {"operations": [...]} (records/modify). A response \
+            whose records carry the server's change tags is a snapshot: load it with --import, which keeps the \
+            tags, times and users (save refuses it under the default policy). A record is \
             {"recordName", "recordType", "recordChangeTag"?, "fields": {"name": {"value": ..., "type": "STRING"}}}; \
             the type may be left out, or given as cktool writes it (stringType, int64ListType ...), and \
             timestamps may be milliseconds since 1970. Entries with "deleted": true and delete operations delete \
@@ -69,6 +71,10 @@ struct SaveCommand: ParsableCommand {
         var objects: [JSONValue] = []
         for document in documents {
             if case .array(let items) = document { objects += items } else { objects.append(document) }
+        }
+        if savePolicy == .ifServerRecordUnchanged, objects.contains(where: RecordDocument.isTaggedResponse) {
+            let name = file == "-" ? "FILE" : file
+            throw CommandFailure.failed("\(file == "-" ? "standard input" : file) is a response captured from a server: its records carry that server's change tags, so it is a snapshot to load as it is, not changes to save here; load it with `stratus save --import \(name)` (which makes the zones it names)")
         }
         let database = try common.database(ifMissing: .create)
         let store = database.store
