@@ -1,5 +1,5 @@
 import Foundation
-import StratusDashboard
+@testable import StratusDashboard
 import Testing
 
 /// docs/dashboard.md's key list is the key map itself, section by section as the `?` overlay
