@@ -84,7 +84,8 @@ import StratusCloud
         defer { cli.remove() }
         let outcome = try cli.run(["save"], stdin: #"[{"recordName": "a", "recordType": "Note", "recordChangeTag": "lhz1"}]"#)
         #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains("hint: records captured from iCloud carry iCloud's change tags; `stratus save --import FILE`"))
+        // Tagged records the store does not hold: one line pointing at the import path.
+        #expect(outcome.stderr.contains("`stratus save --import FILE`"), "\(outcome.stderr)")
     }
 
     /// A response captured from iCloud, saved as the README once showed it: a snapshot, which
@@ -110,6 +111,35 @@ import StratusCloud
         #expect(try cli.run(["zones"]).stdout.contains("Trips") == false, "nothing was saved")
         let imported = try cli.json(["save", "--import", file.path])
         #expect(imported["imported"] as? Int == 1)
+    }
+
+    @Test func anExportSavedPlainlyIntoAnotherStoreSaysToImportItAndMakesNoStore() throws {
+        let cli = try StratusCLI()
+        defer { cli.remove() }
+        #expect(try cli.run(["zones", "create", "Trips"]).status == 0)
+        let trips = (1...3).map { #"{"recordName": "t\#($0)", "recordType": "Trip", "fields": {"title": {"value": "trip \#($0)"}}}"# }
+        #expect(try cli.run(["save", "--zone", "Trips"], stdin: trips.joined(separator: "\n")).status == 0)
+        let file = cli.directory.appendingPathComponent("trips.jsonl").path
+        #expect(try cli.run(["export", "--zone", "Trips", "--out", file]).status == 0)
+
+        let target = cli.directory.appendingPathComponent("other.sqlite").path
+        let plain = try cli.run(["save", file, "--create-zones", "--store", target], store: false)
+        #expect(plain.status == 1)
+        let lines = plain.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(plain.stderr)")
+        #expect(plain.stderr.contains("holds records with change tags that this store does not have"), "\(plain.stderr)")
+        #expect(plain.stderr.contains("`stratus save --import \(file)`"), "\(plain.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: target), "no store made for a save that could not happen")
+
+        // Into an existing store that lacks them, the same one line, and nothing written.
+        #expect(try cli.run(["zones", "create", "Trips", "--store", target], store: false).status == 0)
+        let existing = try cli.run(["save", file, "--store", target], store: false)
+        #expect(existing.status == 1)
+        #expect(existing.stderr.split(separator: "\n").count == 1, "\(existing.stderr)")
+        // Saved back into the store that holds them, the tags match: an update, as before.
+        let again = try cli.run(["save", file])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try cli.run(["save", "--import", file, "--store", target], store: false).status == 0)
     }
 
     @Test func aResolveResponseIsNamedAsShareMetadataWithNoRecord() throws {

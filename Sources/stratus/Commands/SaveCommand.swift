@@ -4,6 +4,7 @@ import StratusEngine
 import StratusCloud
 import StratusCKWS
 import StratusModel
+import StratusStores
 
 /// What `stratus save` reads.
 enum SaveInputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -76,6 +77,11 @@ struct SaveCommand: ParsableCommand {
             let name = file == "-" ? "FILE" : file
             throw CommandFailure.failed("\(file == "-" ? "standard input" : file) is a response captured from a server: its records carry that server's change tags, so it is a snapshot to load as it is, not changes to save here; load it with `stratus save --import \(name)` (which makes the zones it names)")
         }
+        // Records that all carry change tags (as `stratus export` writes them) into a store that
+        // has none of them could only each fail as an update of nothing: say what to do once.
+        let allTagged = savePolicy == .ifServerRecordUnchanged && !objects.isEmpty
+            && objects.allSatisfy { !RecordDocument.isWrapper($0) && $0["recordChangeTag"]?.stringValue != nil }
+        if allTagged && !StoreOpener.storeExists(at: common.storePath) { throw snapshotRefusal() }
         let database = try common.database(ifMissing: .create)
         let store = database.store
         let owners = try ownerMapping(store)
@@ -100,6 +106,7 @@ struct SaveCommand: ParsableCommand {
                 }
             }
         }
+        if allTagged, deletions.isEmpty, try !holdsAny(saves.map(\.recordID), in: database) { throw snapshotRefusal() }
         // In the private database each owner's zones are that user's own: saved as them.
         guard database.scope == .private, !ownerMap.isEmpty else { return try save(saves, deletions: deletions, policy: savePolicy, in: database) }
         let byOwner = Dictionary(grouping: saves, by: \.recordID.zoneID.ownerName)
@@ -114,6 +121,23 @@ struct SaveCommand: ParsableCommand {
             }, deletions: (deletionsByOwner[owner] ?? []).map { RecordID(recordName: $0.recordName, zoneID: own($0.zoneID)) },
             policy: savePolicy, in: target)
         }
+    }
+
+    /// Why a file of tagged records the store does not hold is not saved: it is a snapshot.
+    private func snapshotRefusal() -> CommandFailure {
+        let name = file == "-" ? "FILE" : file
+        return .failed("\(file == "-" ? "standard input" : file) holds records with change tags that this store does not have (as `stratus export` and captured responses write them): it is a snapshot to load as it is; load it with `stratus save --import \(name)` (which makes the zones it names)")
+    }
+
+    /// Whether the store holds any of these records (a missing zone holds none).
+    private func holdsAny(_ recordIDs: [RecordID], in database: CloudDatabase) throws -> Bool {
+        let reader = database.withoutFaults
+        for start in stride(from: 0, to: recordIDs.count, by: 400) {
+            let batch = Array(recordIDs[start..<min(start + 400, recordIDs.count)])
+            guard let fetched = try? reader.records(for: batch) else { continue }
+            if fetched.contains(where: { if case .success = $0.result { return true } else { return false } }) { return true }
+        }
+        return false
     }
 
     /// `--owner-map OWNER=ALIAS` as the document reader's mapping: a mapped owner becomes that
