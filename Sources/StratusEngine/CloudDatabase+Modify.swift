@@ -20,7 +20,7 @@ extension CloudDatabase {
     }
 
     /// Saves and deletes records as ``modifyRecords(saving:deleting:savePolicy:atomically:)``
-    /// does, each under its own rule: a save's ``SaveRule`` (policy, fields replaced, type from
+    /// does, each under its own rule: a save's `SaveRule` (from StratusCloud: policy, fields replaced, type from
     /// the server) and a delete's change tag are checked against the server's record inside
     /// the one write transaction, so a request mixing them is one transaction and nothing can
     /// change a record between the check and the write.
