@@ -1,25 +1,13 @@
 import Foundation
 import StratusCloud
 import StratusEngine
+import StratusTestSupport
 import Testing
 @testable import stratus
 
 /// Each case of `CommandLineAdvice`, from the real failure: the engine call that makes it has
 /// the typed reason the advice switches on, and the command that meets it prints the hint.
 @Suite(.serialized) struct CommandLineAdviceCaseTests {
-    /// The CloudKit error `body` throws; nil (and an issue) when it throws nothing or another error.
-    private func failure(_ body: () throws -> Void) -> CloudKitError? {
-        do {
-            try body()
-            Issue.record("no error")
-        } catch let error as CloudKitError {
-            return error
-        } catch {
-            Issue.record("not a CloudKit error: \(error)")
-        }
-        return nil
-    }
-
     /// The `hint:` line a failed run printed, if any.
     private func hint(_ outcome: StratusCLI.Outcome) -> String? {
         outcome.stderr.split(separator: "\n").last { $0.hasPrefix("hint: ") }.map(String.init)

@@ -8,18 +8,6 @@ import Testing
 /// type the schema lacks, a missing subscription inside a batch, and a record the fault plan
 /// fails; each keeps its code, and most errors keep the general reason.
 @Suite(.onEveryBackend) struct ErrorReasonTests {
-    private func failure(_ body: () throws -> Void) -> CloudKitError? {
-        do {
-            try body()
-            Issue.record("no error")
-        } catch let error as CloudKitError {
-            return error
-        } catch {
-            Issue.record("not a CloudKit error: \(error)")
-        }
-        return nil
-    }
-
     @Test func anUnknownRecordTypeIsTheSameReasonWhereverItIsNamed() throws {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Notes")

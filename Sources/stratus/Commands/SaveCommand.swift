@@ -169,8 +169,15 @@ struct SaveCommand: ParsableCommand {
         // A CSV cell names an asset by checksum and carries no bytes: a cell this store cannot
         // resolve is left out (saying which), so it does not sink its record.
         var leftOut: [String] = []
+        var held: [String: Bool] = [:]  // each checksum looked up once, however many cells name it
+        func isHeld(_ checksum: String) -> Bool {
+            if let known = held[checksum] { return known }
+            let found = (try? store.assetData(checksum: checksum)) != nil
+            held[checksum] = found
+            return found
+        }
         for index in records.indices {
-            for (name, value) in records[index].fields.sorted(by: { $0.key < $1.key }) where value.assetChecksums.contains(where: { (try? store.assetData(checksum: $0)) == nil }) {
+            for (name, value) in records[index].fields.sorted(by: { $0.key < $1.key }) where !value.assetChecksums.allSatisfy(isHeld) {
                 records[index][name] = nil
                 leftOut.append("\(records[index].recordName).\(name)")
             }

@@ -30,6 +30,11 @@ import StratusCloud
         #expect(busy(temp.privateDB), "the command line's database is .cli")
         #expect(busy(temp.privateDB.reached(through: .server)))
         #expect(!busy(temp.privateDB.reached(through: .dashboard)))
+        // The dashboard's service hands out databases of the dashboard client.
+        let service = LocalCloudService(store: temp.store)
+        #expect(try service.database(.private).records(for: [RecordID(recordName: "a")]).first.map {
+            if case .success = $0.result { return true } else { return false }
+        } == true, "the dashboard's own read went through")
         // The dashboard's reads were not even seen by the fault.
         #expect(try temp.store.faults().first?.seen == 2)
 
