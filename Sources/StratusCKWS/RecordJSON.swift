@@ -27,14 +27,19 @@ public enum RecordJSON {
 
     /// A record for a Web Services response: `owner`, the acting user's record name, stands in
     /// for the default owner in its zone ID, which carries its `zoneType`.
-    public static func encode(_ record: Record, owner: String?) -> JSONValue {
+    /// `encrypted`: the fields the schema declares `ENCRYPTED`, which carry `"isEncrypted": true`.
+    public static func encode(_ record: Record, owner: String?, encrypted: Set<String> = []) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("recordName", .string(record.recordName)),
             ("recordType", .string(record.recordType)),
         ]
         if let tag = record.recordChangeTag { members.append(("recordChangeTag", .string(tag))) }
         members.append(("zoneID", encodeZoneID(record.recordID.zoneID, owner: owner)))
-        members.append(("fields", .object(record.fields.keys.sorted().map { ($0, encodeField(record.fields[$0]!)) })))
+        members.append(("fields", .object(record.fields.keys.sorted().map { name in
+            let field = encodeField(record.fields[name]!)
+            guard encrypted.contains(name), case .object(let parts) = field else { return (name, field) }
+            return (name, .object(parts + [("isEncrypted", .bool(true))]))
+        })))
         if let created = record.creationDate {
             members.append(("created", .object([("timestamp", .integer(FieldValue.milliseconds(created))),
                                                  ("userRecordName", .string(record.creatorUserRecordName ?? ""))])))
@@ -157,11 +162,28 @@ public enum RecordJSON {
             for (name, field) in members {
                 if case .null = field { decoded.append((name, nil)); continue }
                 if case .null? = field["value"] { decoded.append((name, nil)); continue }
-                decoded.append((name, try decodeField(field, path: "fields.\(name)", uploadAsset: uploadAsset, declared: declared?[name]?.type)))
+                let value = try decodeField(field, path: "fields.\(name)", uploadAsset: uploadAsset, declared: declared?[name]?.type)
+                if let schemaField = declared?[name] { try checkEncryption(field, value: value, against: schemaField) }
+                decoded.append((name, value))
             }
             record.setFields(decoded, markingChanged: !restoring)
         }
         return record
+    }
+
+    /// Web Services' rule for a field declared `ENCRYPTED`: its value comes with its `type` and
+    /// `"isEncrypted": true`, and no other field's value carries the flag (iCloud's words).
+    static func checkEncryption(_ json: JSONValue, value: FieldValue, against field: SchemaField) throws(DecodingError) {
+        let flagged = json["isEncrypted"]?.boolValue == true
+        let tag = json["type"]?.stringValue
+        if field.isEncrypted, !flagged || tag == nil {
+            let sent = flagged ? "ENCRYPTED_BYTES" : tag ?? value.type.webServicesTag
+            throw DecodingError(path: "fields.\(field.name)",
+                                message: "invalid attempt to set value type \(sent) for field '\(field.name)' for type defined to be: \(field.valueTypeName)")
+        }
+        if !field.isEncrypted, flagged {
+            throw DecodingError(path: "fields.\(field.name)", message: "Attempt to save encrypted data in non encrypted field type \(field.valueTypeName)")
+        }
     }
 
     /// Decodes a `{value, type}` field. `path` is only built for an error message: import

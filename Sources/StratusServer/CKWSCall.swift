@@ -18,6 +18,8 @@ struct CKWSCall: Sendable {
     /// The host the client reached the server at, for the URLs responses carry.
     let host: String
     let tickets: AssetTickets
+    /// The record types this request meets, read once each.
+    let recordTypes: RecordTypeCache
 
     /// The record name that stands in for the default owner in responses.
     var owner: String { user ?? store.owner }
@@ -54,12 +56,12 @@ struct CKWSCall: Sendable {
 
     /// The store's schema, for the types of values sent without one.
     var schema: RecordJSON.SchemaLookup {
-        { [store] name in try? store.recordType(named: name) }
+        { [recordTypes] name in recordTypes.schema(named: name) }
     }
 
     /// A record as responses carry it.
     func encode(_ record: Record) -> JSONValue {
-        var json = RecordJSON.encode(record, owner: owner)
+        var json = RecordJSON.encode(record, owner: owner, encrypted: recordTypes.encryptedFields(of: record.recordType))
         if case .object(var members) = json {
             members.append(("deleted", .bool(false)))
             json = .object(members)

@@ -136,7 +136,8 @@ struct CKWSResponder: HTTPResponder {
                     return (store, nil, .failure(error))
                 }
                 let call = CKWSCall(path: path, store: store, user: user, body: body,
-                                    database: store.database(scope, caller: user.map { .user($0) } ?? .anonymous, device: "ckws").reached(through: .server), host: host, tickets: tickets)
+                                    database: store.database(scope, caller: user.map { .user($0) } ?? .anonymous, device: "ckws").reached(through: .server), host: host, tickets: tickets,
+                                    recordTypes: RecordTypeCache(store: store))
                 do {
                     return (store, user, .success(try endpoint.run(call)))
                 } catch let error as CloudKitError where error.code == .notAuthenticated {

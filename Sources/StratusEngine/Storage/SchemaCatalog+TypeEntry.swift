@@ -27,6 +27,8 @@ extension SchemaCatalog {
         /// Some field is an ASSET or an asset list. A record the type ``declares(_:)`` points at
         /// no asset when none is: an import then has no asset of it to look for.
         private(set) var declaresAssets = false
+        /// Some field is declared `ENCRYPTED`, which the public database refuses values of.
+        var hasEncryptedFields: Bool { schema.fields.values.contains(where: \.isEncrypted) }
 
         /// What writing a value of one declared field needs to know.
         package struct Field: Sendable, Equatable {

@@ -32,10 +32,13 @@ package struct SchemaCatalog: Sendable {
         // Each type's fields gathered first and set once: every change to a type's schema or
         // ids rebuilds its field table (`TypeEntry.fields`).
         var declared: [String: (fields: [String: SchemaField], ids: [String: Int64])] = [:]
+        let spellings = try db.schema.declaredSpellings()
         for row in try db.schema.fields() {
             guard let typeName = catalog.typeNames[row.typeID], catalog.types[typeName] != nil,
                   let type = FieldType(parsing: row.fieldType) else { continue }
-            declared[typeName, default: ([:], [:])].fields[row.name] = SchemaField(name: row.name, type: type, indexes: FieldIndexes(rawValue: row.indexes))
+            let encrypted = spellings[row.typeID]?[row.name].flatMap(DeclaredFieldType.init(spelling:))?.isEncrypted ?? false
+            declared[typeName, default: ([:], [:])].fields[row.name] = SchemaField(name: row.name, type: type, indexes: FieldIndexes(rawValue: row.indexes),
+                                                                                  isEncrypted: encrypted)
             declared[typeName, default: ([:], [:])].ids[row.name] = row.id
         }
         for (typeName, fields) in declared {

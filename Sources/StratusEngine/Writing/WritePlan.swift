@@ -172,6 +172,10 @@ struct WritePlan {
         if let error = validator.validate(recordType: recordType, fields: fields, schemaFreeChecked: schemaFreeChecked) {
             throw refusal(error, recordName: recordName)
         }
+        if database.scope == .public, let entry = catalog.type(named: recordType), entry.hasEncryptedFields,
+           let name = fields.keys.sorted().first(where: { entry.schema.fields[$0]?.isEncrypted == true }) {
+            throw refusal(CloudKitError(.invalidArguments, "encrypted fields are not supported in the public database (field '\(name)')"), recordName: recordName)
+        }
     }
 
     /// Every asset a record's fields point at is held by the store (or arrived with the write).

@@ -54,6 +54,10 @@ extension CloudKitRuleChecker {
                 return nil
             }
             (key, indexes) = found
+            if let custom = schema.fields[name], custom.isEncrypted {
+                report(.unqueryableType, "Field '\(name)' has a value type of \(custom.valueTypeName) and cannot be queried using filter type \(Self.filterTypeName(opText))", field.range)
+                return nil
+            }
         } else if let system = SystemField(key: name) {
             key = .system(system)
         } else {
@@ -76,6 +80,21 @@ extension CloudKitRuleChecker {
             return nil
         }
         return key
+    }
+
+    /// The Web Services comparator an operator is sent as, which CloudKit's messages name.
+    static func filterTypeName(_ opText: String) -> String {
+        switch opText.uppercased() {
+        case "==", "=": return "EQUALS"
+        case "!=", "<>": return "NOT_EQUALS"
+        case "<": return "LESS_THAN"
+        case "<=", "=<": return "LESS_THAN_OR_EQUALS"
+        case ">": return "GREATER_THAN"
+        case ">=", "=>": return "GREATER_THAN_OR_EQUALS"
+        case "BEGINSWITH": return "BEGINS_WITH"
+        case "CONTAINS": return "LIST_CONTAINS"
+        case let other: return other
+        }
     }
 
     /// Whether the field's type takes `usage`; reports why not.
