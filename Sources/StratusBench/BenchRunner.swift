@@ -239,6 +239,10 @@ public final class BenchRunner {
                                     "SELECT \(columns) FROM venue v ORDER BY modified, id LIMIT 100")
         case .queryFilterOtherSort:
             return try measureFilterOtherSort(workload)
+        case .countType:
+            return try compareCount(workload, Query(recordType: "Venue"), "SELECT count(*) FROM venue")
+        case .countFiltered:
+            return try compareCount(workload, Query(recordType: "Venue", predicateFormat: "rating >= 4.5"), "SELECT count(*) FROM venue WHERE rating >= 4.5")
         case .cursor10k:
             let target = min(10_000, recordCount / 4)
             var stratusRows = 0, baselineRows = 0
@@ -352,6 +356,22 @@ public final class BenchRunner {
                                extras: [("key_p95_ms", probe.keyP95Milliseconds), ("key_max_ms", probe.keyMaxMilliseconds),
                                         ("keys", Double(probe.keys)), ("rows_loaded", Double(probe.rowsLoaded))])
         }
+    }
+
+    /// A count from the indexes beside SQLite's `count(*)`; fails when the indexes cannot
+    /// count the query (the workload is there to measure that path) or the two disagree.
+    private func compareCount(_ workload: BenchWorkload, _ query: Query, _ sql: String) throws -> BenchResult {
+        let db = store.database(.private)
+        var counted: Int?
+        let stratus = try BenchMeasurement.times(runs: runs) { counted = try db.indexedCount(matching: query, inZoneWith: zoneID) }
+        var expected = 0
+        let base = try BenchMeasurement.times(runs: runs) {
+            expected = try baseline.queue.read { database in try Int.fetchOne(database, sql: sql) ?? 0 }
+        }
+        guard let counted, counted == expected else {
+            throw DashboardProbe.ProbeError(description: "\(workload.rawValue): the indexes counted \(counted.map(String.init) ?? "nothing"), SQLite \(expected)")
+        }
+        return result(workload, stratus, base, [("matches", Double(counted))])
     }
 
     private func compareQuery(_ workload: BenchWorkload, _ query: Query, _ sql: String, _ arguments: StatementArguments = []) throws -> BenchResult {

@@ -17,6 +17,12 @@ public enum BenchWorkload: String, CaseIterable, Sendable {
     case playbackAfterAll = "playback-after-all"
     case playbackFull = "playback-full"
     case currentToken = "current-token"
+    /// The type's records counted in the indexes, as the dashboard's header counts them
+    /// (baseline: SQLite's `count(*)` of the table).
+    case countType = "count-type"
+    /// The records a range filter matches, counted in its index (baseline: SQLite's `count(*)`
+    /// with the same predicate over the column's index).
+    case countFiltered = "count-filtered"
     /// Every record out as JSON lines (`stratus export`); the baseline writes the same lines with SQLite's json_object.
     case export
     /// Those lines back into a new store (`stratus save --import`); the baseline inserts the rows

@@ -95,7 +95,8 @@ public enum DashboardProbe {
                       keys: times.count, rowsLoaded: rows, frames: loop.frameCount, peakMemoryMiB: peakMemoryMiB())
     }
 
-    /// What `G` costs on a large result: from creating the app to the match count shown, and
+    /// What `G` costs on a large result: from creating the app to the match count shown (from
+    /// the indexes when they can count, else from the walk of the whole result), and
     /// to the last record of the whole result drawn (`G` pressed as soon as the first page is).
     public struct LastPageResult: Sendable {
         public var countMilliseconds: Double
@@ -133,7 +134,8 @@ public enum DashboardProbe {
                 loop.render()
                 lastDrawn = clock.now - started
             }
-            if counted == nil, query.matchCount != nil { counted = clock.now - started }
+            // The header's number: from the indexes when they can count, else from the walk.
+            if counted == nil, (query.matchCount ?? query.indexedCount) != nil { counted = clock.now - started }
             if pressed, let matches = query.matchCount, query.list.selected == matches - 1, query.record(at: matches - 1) != nil,
                query.loadingJob == nil {
                 loop.render()

@@ -79,7 +79,7 @@ extension CloudDatabase {
         }
     }
 
-    private static func compile(_ query: Query, schema: RecordTypeSchema?, now: Date) throws -> CompiledQuery {
+    static func compile(_ query: Query, schema: RecordTypeSchema?, now: Date) throws -> CompiledQuery {
         switch PredicateCompiler.compile(format: query.predicateFormat, arguments: query.arguments, recordType: query.recordType,
                                          schema: schema, sorts: query.sortDescriptors, now: now) {
         case .success(let compiled):

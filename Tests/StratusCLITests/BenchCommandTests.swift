@@ -35,6 +35,12 @@ import Testing
             #expect(workload["matches"] as? Double == 1000, "\(workload)")
             #expect((workload["baseline_ms"] as? Double ?? -1) >= 0, "\(workload)")
         }
+        // The indexes count the type and a range as SQLite's count(*) does.
+        for name in ["count-type", "count-filtered"] {
+            let workload = try #require(workloads.first { $0["name"] as? String == name }, "\(name) missing")
+            #expect((workload["matches"] as? Double ?? 0) > 0, "\(workload)")
+            #expect((workload["baseline_ms"] as? Double ?? -1) >= 0, "\(workload)")
+        }
         // The two-sort page reports what SQLite alone pays to read the group it starts in.
         let otherSort = try #require(workloads.first { $0["name"] as? String == "query-filter-other-sort" })
         let groupRows = try #require(otherSort["range-two-sorts_first_layout_floor_rows"] as? Double, "\(otherSort)")

@@ -63,6 +63,10 @@ final class RecordingQueryRunner: QueryRunner {
         try engine.last(request, zone: zone, scope: scope)
     }
 
+    func count(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> Int? {
+        try engine.count(request, zone: zone, scope: scope)
+    }
+
     func check(filter: String, arguments: [String], recordType: String) -> FilterCheck {
         engine.check(filter: filter, arguments: arguments, recordType: recordType)
     }

@@ -178,6 +178,37 @@ import StratusCloud
         #expect(harness.state.query.record(at: 4_999)?.recordName == "trip-4999")
     }
 
+    @Test func theIndexesCountTheResultBeforeItsWalkEnds() throws {
+        let harness = try Harness(records: Fixtures.trips(5_000), size: Size(width: 120, height: 30))
+        #expect(QueryTabView.countsText(harness.state.query).hasPrefix("1/50 loaded, more available"))
+        // The indexes' count arrives; the walk is still held: the header's number is theirs.
+        harness.runIndexCount()
+        #expect(harness.heldMapping.count == 1)
+        #expect(harness.state.query.matchCount == nil)
+        #expect(harness.state.query.indexedCount == 5_000)
+        #expect(QueryTabView.countsText(harness.state.query).hasPrefix("1/5,000 matches"))
+        #expect(harness.screen().contains("1/5,000 matches"))
+        // A filter the indexes cannot count alone: the walk counts it.
+        harness.state.query.filter = "budget > 100 AND nights == 3"
+        harness.press(.char("r"))
+        harness.runIndexCount()
+        #expect(harness.state.query.indexedCount == nil)
+        #expect(!QueryTabView.countsText(harness.state.query).contains("matches"))
+        // A filter they can: counted again, and true.
+        harness.state.query.filter = "nights == 3"
+        harness.press(.char("r"))
+        harness.runIndexCount()
+        let expected = try harness.database.indexedCount(matching: StratusCloud.Query(recordType: "Trip", predicateFormat: "nights == 3"),
+                                                         inZoneWith: harness.state.zone)
+        #expect(expected != nil && harness.state.query.indexedCount == expected)
+        // The tail read from the end gets its numbers from the count at once.
+        harness.press(.char("G"))
+        let total = try #require(expected)
+        #expect(QueryTabView.countsText(harness.state.query).hasPrefix("\(total.formatted())/\(total.formatted()) matches"))
+        harness.runMapping()
+        #expect(harness.state.query.matchCount == expected)
+    }
+
     @Test func theTailIsBrowsedBeforeTheCountAndKeepsItsRecordWhenNumbered() throws {
         let harness = try Harness(records: Fixtures.trips(3_000), size: Size(width: 120, height: 30))
         harness.press(.char("G"))

@@ -22,15 +22,26 @@ final class Harness {
     var directory: URL { folder.url }
     /// When false, effects wait in `pending` until `runPending()` (to test cancellation).
     var autoRun = true
-    /// When false, the Query tab's result count waits in `heldMapping` until `runMapping()`.
+    /// When false, the Query tab's result count waits until `runMapping()`: the walk in
+    /// `heldMapping`, the count from the indexes in `heldIndexCounts` (`runIndexCount()` runs it alone).
     var mapsResults = false
     var heldMapping: [Effect] = []
+    var heldIndexCounts: [Effect] = []
 
     /// Runs the held result counts, as the background would finish them.
     func runMapping() {
+        runIndexCount()
         let work = heldMapping
         heldMapping = []
         for effect in work { run(effect) }
+    }
+
+    /// Runs the held counts from the indexes, leaving the walks held: the number arriving while
+    /// the result is still being walked.
+    func runIndexCount() {
+        let counts = heldIndexCounts
+        heldIndexCounts = []
+        for effect in counts { run(effect) }
     }
     var pending: [Effect] = []
     let copied = LockedValue<[String]>([])
@@ -109,9 +120,15 @@ final class Harness {
         for effect in effects {
             // The result count walks the whole result in the background; tests of paging see
             // the pages arrive before it ends, unless they run it (`runMapping`).
-            if case .query(.mapResult) = effect, !mapsResults {
+            switch effect {
+            case .query(.mapResult) where !mapsResults:
                 heldMapping.append(effect)
                 continue
+            case .query(.countFromIndex) where !mapsResults:
+                heldIndexCounts.append(effect)
+                continue
+            default:
+                break
             }
             if autoRun || effect.isImmediate {
                 run(effect)

@@ -108,7 +108,7 @@ import StratusCloud
         #expect(bulkZone == zone)
         let schema = try #require(try temp.store.recordTypes().first { $0.name == "Thing" })
         let sortKeys = ["s", "n", "d", "t", "modificationDate", "ref"]
-        var checked = 0, nonEmpty = 0
+        var checked = 0, nonEmpty = 0, indexCounted = 0
         for round in 0..<1200 {
             var format: [String] = []
             var arguments: [PredicateArgument] = []
@@ -133,6 +133,10 @@ import StratusCloud
             }
             checked += 1
             if !expected.isEmpty { nonEmpty += 1 }
+            if let counted = try db.indexedCount(matching: query, inZoneWith: zone) {
+                indexCounted += 1
+                #expect(counted == got.count, "round \(round): the indexes count \(counted) for \(query.predicateFormat), the query returns \(got.count)")
+            }
             var bulkPage = try bulkDB.records(matching: query, inZoneWith: zone, resultsLimit: 25)
             var bulkGot = bulkPage.records
             while let cursor = bulkPage.cursor {
@@ -168,5 +172,6 @@ import StratusCloud
         }
         #expect(checked > 800)
         #expect(nonEmpty > 400)
+        #expect(indexCounted > 100, "the indexes answered only \(indexCounted) counts")
     }
 }

@@ -12,7 +12,7 @@ enum BulkDeleteFeature {
         }
         state.query.bulkDeleted = 0
         // The Query tab counted its result already: ask at once.
-        if let known = state.query.matchCount {
+        if let known = state.query.matchCount ?? state.query.indexedCount {
             askBulkDelete(&state, request, count: known)
             return []
         }

@@ -32,6 +32,10 @@ struct CloudQueryRunner: QueryRunner {
                                         resultsLimit: request.resultsLimit)
     }
 
+    func count(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> Int? {
+        try database(scope).indexedCount(matching: try request.engineQuery(), inZoneWith: zone)
+    }
+
     func check(filter: String, arguments: [String], recordType: String) -> FilterCheck {
         let parsed: [PredicateArgument]
         do {

@@ -37,6 +37,9 @@ extension EffectRunner {
         case .mapResult(let job, let request, let cursor, let firstPageCount, let zone, let scope):
             mapResult(job: job, request, after: cursor, firstPageCount: firstPageCount, zone: zone, scope: scope, post: post)
 
+        case .countFromIndex(let job, let request, let zone, let scope):
+            countFromIndex(job: job, request, zone: zone, scope: scope, post: post)
+
         case .countMatches(let job, let request, let zone, let scope):
             countMatches(job: job, request, zone: zone, scope: scope, post: post)
 

@@ -28,4 +28,12 @@ extension EffectRunner {
         case .failure(let error): post(.query(.mapped(job: job, .failure(error))))
         }
     }
+
+    /// The result's size from the indexes, when they can tell: posted long before the walk
+    /// ends on a large result. Nothing is posted when only the walk can count.
+    func countFromIndex(job: Int, _ request: QueryRequest, zone: ZoneID, scope: DatabaseScope, post: @Sendable (DashboardMessage) -> Void) {
+        if case .success(let count?) = capture({ try services.queryRunner.count(request, zone: zone, scope: scope) }), !isCancelled(job) {
+            post(.query(.indexCounted(job: job, count: count)))
+        }
+    }
 }

@@ -13,6 +13,8 @@ enum QueryEffect: Sendable {
     /// Walks the result of `request` after its first page (without fields), for the match
     /// count and the cursors of its pages.
     case mapResult(job: Int, request: QueryRequest, after: String, firstPageCount: Int, zone: ZoneID, scope: DatabaseScope)
+    /// The result's size counted in the indexes (under the walk's job), when they can tell.
+    case countFromIndex(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     /// The result's last page, read from its end.
     case loadTail(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     /// Deletes every record `request` matches, in batches of 400, until cancelled.

@@ -13,6 +13,8 @@ enum QueryMessage: Sendable {
     case counting(job: Int, countedSoFar: Int)
     /// The Query tab's result walked: records so far, and at the end every page's cursor and size.
     case mapping(job: Int, countedSoFar: Int)
+    /// The whole result's size, counted in the indexes before the walk that maps it ends.
+    case indexCounted(job: Int, count: Int)
     case tail(job: Int, Result<[Record], CloudKitError>)
     case mapped(job: Int, Result<[ResultPage], CloudKitError>)
     case counted(job: Int, Result<Int, CloudKitError>)

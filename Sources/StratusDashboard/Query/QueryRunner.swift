@@ -60,6 +60,9 @@ protocol QueryRunner: Sendable {
     /// The last `request.resultsLimit` records of the whole result, in its order, read from its
     /// end (what `G` shows before the result is counted).
     func last(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> [Record]
+    /// How many records `request` matches when the container counts them without reading them
+    /// (an index answers the whole filter); nil when only walking the result can tell.
+    func count(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> Int?
     /// Parses and checks a filter against the record type's schema and CloudKit's rules.
     func check(filter: String, arguments: [String], recordType: String) -> FilterCheck
 }

@@ -12,6 +12,7 @@ extension QueryTab {
         state.nextJobID += 1
         state.query.mapJob = job
         state.query.countedSoFar = state.query.loadedCount
+        effects.append(.query(.countFromIndex(job: job, request: request, zone: state.zone, scope: state.scope)))
         effects.append(.query(.mapResult(job: job, request: request, after: cursor, firstPageCount: first.count, zone: state.zone, scope: state.scope)))
         return effects
     }
@@ -20,6 +21,7 @@ extension QueryTab {
         guard let job = state.query.mapJob else { return [] }
         state.query.mapJob = nil
         state.query.countedSoFar = nil
+        state.query.indexedCount = nil
         return [.cancel(job: job)]
     }
 

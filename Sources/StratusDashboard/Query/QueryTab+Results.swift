@@ -79,6 +79,11 @@ extension QueryTab {
             state.query.countedSoFar = count
             return []
 
+        case .indexCounted(let job, let count):
+            guard state.query.mapJob == job else { return [] }
+            state.query.indexedCount = count
+            return []
+
         case .tail(let job, let result):
             return tailLoaded(&state, job: job, result)
 

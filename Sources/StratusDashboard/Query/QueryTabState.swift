@@ -47,6 +47,9 @@ public struct QueryTabState: Sendable {
     var hasRun = false
     /// How many records the query matches, once the whole result was walked (see ``adoptPageMap``).
     public internal(set) var matchCount: Int?
+    /// How many records the query matches, counted in the indexes (when they can tell) while
+    /// the result is still being walked: the header says it at once.
+    public internal(set) var indexedCount: Int?
     /// Records counted so far while the result is walked, and the job walking it.
     var countedSoFar: Int?
     var mapJob: Int?
@@ -141,6 +144,7 @@ public struct QueryTabState: Sendable {
         cursor = nil
         list = ListCursor()
         matchCount = nil
+        indexedCount = nil
         countedSoFar = nil
         wantsLast = false
         tail = nil

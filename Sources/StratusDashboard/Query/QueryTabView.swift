@@ -91,8 +91,12 @@ enum QueryTabView {
         let loaded = query.loadedCount
         var text: String
         if let tail = query.tail {
-            text = "last \(ViewKit.count(tail.count)), \(tail.count - query.list.selected) from the end · counting \(ViewKit.count(max(query.countedSoFar ?? 0, loaded)))…"
-        } else if let matches = query.matchCount {
+            if let total = query.indexedCount {
+                text = "\(ViewKit.count(total - tail.count + query.list.selected + 1))/\(ViewKit.count(total, "match", plural: "matches"))"
+            } else {
+                text = "last \(ViewKit.count(tail.count)), \(tail.count - query.list.selected) from the end · counting \(ViewKit.count(max(query.countedSoFar ?? 0, loaded)))…"
+            }
+        } else if let matches = query.matchCount ?? query.indexedCount {
             text = "\(ViewKit.count(query.list.selected + 1))/\(ViewKit.count(matches, "match", plural: "matches"))"
         } else {
             text = "\(ViewKit.count(query.list.selected + 1))/\(ViewKit.count(loaded)) loaded"

@@ -40,6 +40,9 @@ public protocol CloudDatabaseService: Sendable {
     func lastRecords(matching query: Query, inZoneWith zoneID: ZoneID, desiredKeys: [String]?, resultsLimit: Int?) throws -> [Record]
     /// Checks a predicate against the schema and CloudKit's rules without running it.
     func analyze(_ query: Query, now: Date) throws -> PredicateAnalysis
+    /// How many records the query matches when the container can count them without reading
+    /// them (an index answers the whole filter); nil when only walking the result can tell.
+    func indexedCount(matching query: Query, inZoneWith zoneID: ZoneID) throws -> Int?
 
     // MARK: Changes
 
