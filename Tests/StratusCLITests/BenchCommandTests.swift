@@ -79,6 +79,14 @@ import Testing
             #expect(workload["failed_in_process"] as? Double == 0, "\(workload)")
             #expect((workload["requests_per_s"] as? Double ?? 0) > 0, "\(workload)")
             #expect((workload["http_p99_ms"] as? Double ?? 0) >= (workload["http_p50_ms"] as? Double ?? 1), "\(workload)")
+            // The server's CPU per request against what the engine and the HTTP stack's floor
+            // (a request no route answers) need, measured with the client in a process of its own.
+            let engine = try #require(workload["engine_cpu_ms"] as? Double, "\(workload)")
+            let floor = try #require(workload["floor_cpu_ms"] as? Double, "\(workload)")
+            #expect(engine > 0 && floor > 0, "\(workload)")
+            #expect((workload["floor_requests_per_s"] as? Double ?? 0) > 0, "\(workload)")
+            let baseline = try #require(workload["baseline_ms"] as? Double)
+            #expect(abs(baseline - (engine + floor)) < 1e-9, "\(workload)")
         }
     }
 }
