@@ -9,7 +9,8 @@ import Glibc
 /// URLSession client the bench used to run beside the server spent more than the server did.
 public struct LoadClient: Sendable {
     /// What one run asks: `connections` at once, each sending `requests` POSTs of the body
-    /// template (`{client}` and `{step}` are replaced) to `path` on the loopback `port`.
+    /// template (`{client}`, `{step}` and `{slot}`, the step modulo 50, are replaced) to `path`
+    /// on the loopback `port`.
     public struct Plan: Sendable {
         public var port: Int
         public var path: String
@@ -54,7 +55,7 @@ public struct LoadClient: Sendable {
                 latencies.reserveCapacity(plan.requests)
                 for step in 0..<plan.requests {
                     let body = Array(plan.bodyTemplate.replacingOccurrences(of: "{client}", with: String(client))
-                        .replacingOccurrences(of: "{step}", with: String(step)).utf8)
+                        .replacingOccurrences(of: "{step}", with: String(step)).replacingOccurrences(of: "{slot}", with: String(step % 50)).utf8)
                     let head = "POST \(plan.path) HTTP/1.1\r\nHost: 127.0.0.1:\(plan.port)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
                     let start = DispatchTime.now().uptimeNanoseconds
                     try connection.send(Array(head.utf8) + body)

@@ -12,7 +12,7 @@ struct BenchLoadCommand: ParsableCommand {
 
     @Option(help: "The server's loopback port.") var port: Int
     @Option(help: "The request path with its query.") var path: String
-    @Option(help: "The body; {client} and {step} are replaced.") var body: String
+    @Option(help: "The body; {client}, {step} and {slot} (the step modulo 50) are replaced.") var body: String
     @Option(help: "Connections at once.") var connections: Int = 4
     @Option(help: "Requests per connection.") var requests: Int = 100
 
