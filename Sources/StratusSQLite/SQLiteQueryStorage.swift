@@ -72,6 +72,11 @@ struct SQLiteQueryStorage: QueryStorage {
         default:
             return try candidateIDs(of: driver, stoppingAt: limit).count
         }
+        if limit == .max {
+            // A whole count: SQLite counts the index range itself, without a subquery's rows.
+            sql = sql.replacingOccurrences(of: "SELECT count(*) FROM (SELECT 1 FROM", with: "SELECT count(*) FROM")
+            return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
+        }
         sql += " LIMIT ?)"
         arguments += [limit]
         return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
