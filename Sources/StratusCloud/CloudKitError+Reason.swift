@@ -34,6 +34,8 @@ extension CloudKitError {
         case environmentFixedAtCreation(existing: StoreEnvironment)
         /// The store's fault plan made this error on purpose.
         case fault(id: Int64)
+        /// No remote of this name is configured.
+        case unknownRemote(String)
         /// A remote container needs its user to sign in (again): no session, or it expired.
         case remoteSignInRequired(remote: String)
         /// A remote container refused the API token or the server-to-server key.

@@ -101,7 +101,7 @@ public final class CKWSClient: Sendable {
 
     /// The error an answer other than 200 stands for. Authentication failures name the remote,
     /// so the advice says which to sign in to again; the server's reason is kept as its words.
-    func failure(_ answer: Answer) -> CloudKitError {
+    public func failure(_ answer: Answer) -> CloudKitError {
         guard var error = ItemErrorJSON.decode(answer.json) else {
             return CloudKitError(answer.status >= 500 ? .serviceUnavailable : .serverRejectedRequest,
                                  "\(endpoint.url) answered HTTP \(answer.status) without a CloudKit error", reason: .remoteUnreachable(url: endpoint.url))

@@ -37,3 +37,8 @@ struct ServerKeySigner {
                 ("X-Apple-CloudKit-Request-SignatureV1", signature.derRepresentation.base64EncodedString())]
     }
 }
+
+extension RemoteCredentials {
+    /// Whether `pem` is a P-256 private key, as a server-to-server key must be.
+    public static func isP256PrivateKey(_ pem: String) -> Bool { ServerKeySigner.isPrivateKey(pem) }
+}

@@ -35,6 +35,8 @@ enum CommandLineAdvice {
             return "add --force to import it and delete that data"
         case .environmentFixedAtCreation:
             return "leave out --environment for a store that exists"
+        case .unknownRemote:
+            return "list the remotes with `stratus remote list`; add one with `stratus remote add NAME --container ID --environment development`"
         case .remoteSignInRequired(let remote):
             return "sign in again with `stratus remote login \(remote) --api-token TOKEN` (or --paste a web auth token)"
         case .remoteCredentialRejected(let remote):

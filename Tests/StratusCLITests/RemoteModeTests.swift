@@ -1,0 +1,161 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import StratusTestSupport
+import Testing
+
+/// `--remote NAME` against a `stratus serve` the test starts on a port chosen at run time: every
+/// command prints what the same command prints on the server's store, and no secret is printed.
+@Suite struct RemoteModeTests {
+    /// A demo store served over loopback, a remote naming it, signed in with `--paste`.
+    final class Served {
+        let cli: StratusCLI
+        let server: ServedStore
+        let apiToken: String
+        let webToken: String
+        var config: String { cli.folder.path("config") }
+
+        init(serveArguments: [String] = [], signIn: Bool = true) throws {
+            cli = try StratusCLI()
+            _ = try cli.run(["demo", "--records", "60", "--no-ui"])
+            apiToken = try cli.run(["auth", "api-token", "--container", "iCloud.remote"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            webToken = try cli.run(["auth", "login", "--container", "iCloud.remote"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            server = try ServedStore(store: cli.storePath, arguments: serveArguments)
+            let port = try #require(server.port)
+            let added = try remote(["remote", "add", "served", "--container", "iCloud.remote", "--environment", "development",
+                                    "--url", "http://127.0.0.1:\(port)"])
+            #expect(added.status == 0, "\(added.stderr)")
+            if signIn {
+                let login = try remote(["remote", "login", "served", "--api-token", apiToken, "--paste"], stdin: webToken + "\n")
+                #expect(login.status == 0, "\(login.stderr)")
+                #expect(login.stdout.contains("signed in to served"))
+            }
+        }
+
+        /// Runs `stratus ARGS` with the test's config folder and no store of its own.
+        func remote(_ arguments: [String], stdin: String? = nil) throws -> ProcessOutcome {
+            try StratusBinary.run(arguments, environment: ["XDG_CONFIG_HOME": config, "STRATUS_STORE": "/nonexistent/store.sqlite"], stdin: stdin)
+        }
+
+        func credentials() throws -> [String: Any] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: config + "/stratus/credentials.json"))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])["served"] as? [String: Any] ?? [:]
+        }
+
+        deinit {
+            server.stop()
+            cli.remove()
+        }
+    }
+
+    @Test func everyReadCommandPrintsWhatItPrintsOnTheServersStore() throws {
+        let served = try Served()
+        let names = try served.cli.json(["query", "--zone", "Travel", "--type", "Trip", "--limit", "3"])["records"] as? [[String: Any]] ?? []
+        let three = names.compactMap { $0["recordName"] as? String }
+        #expect(three.count == 3)
+        let commands: [[String]] = [
+            ["zones"], ["zones", "--json"],
+            ["query", "--zone", "Travel", "--type", "Trip", "--all", "--json"],
+            ["query", "--zone", "Travel", "--type", "Trip", "--filter", "nights > %d", "--arg", "5", "--sort=-nights", "--all"],
+            ["query", "--zone", "Travel", "--type", "Trip", "--keys", "nights", "--limit", "200", "--json"],
+            ["fetch", "--zone", "Travel"] + three, ["fetch", "--zone", "Travel", "--json", "--no-keys"] + three,
+            ["changes", "--zone", "Travel"], ["changes", "--zone", "Travel", "--json", "--limit", "7"],
+            ["changes", "--zone", "Library", "--json"],
+            ["changes", "--database"], ["changes", "--database", "--json"],
+        ]
+        for command in commands {
+            let local = try served.cli.run(command)
+            let remote = try served.remote(command + ["--remote", "served"])
+            #expect(local.status == 0, "\(command): \(local.stderr)")
+            #expect(remote.status == local.status, "\(command): \(remote.stderr)")
+            #expect(remote.stdout == local.stdout, "\(command)")
+            #expect(!remote.stdout.isEmpty)
+            for secret in [served.webToken, served.apiToken] {
+                #expect(!remote.stdout.contains(secret) && !remote.stderr.contains(secret), "\(command) printed a secret")
+            }
+        }
+    }
+
+    @Test func errorsKeepTheirCodesAndPointAtTheRemote() throws {
+        let served = try Served()
+        let zone = try served.remote(["query", "--remote", "served", "--zone", "Nowhere", "--type", "Trip"])
+        #expect(zone.status == 1)
+        #expect(zone.stderr.contains("zoneNotFound (26)"))
+        let missing = try served.remote(["fetch", "--remote", "served", "--zone", "Travel", "no-such-record"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no-such-record: unknownItem (11)"))
+        let unknown = try served.remote(["zones", "--remote", "elsewhere"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no remote named 'elsewhere'"))
+        #expect(unknown.stderr.contains("stratus remote list"))
+        let both = try served.remote(["zones", "--remote", "served", "--store", served.cli.storePath])
+        #expect(both.status == 2)
+        let local = try served.remote(["save", "--remote", "served", "-"], stdin: #"{"recordType": "Note"}"#)
+        #expect(local.status == 2)
+        #expect(local.stderr.contains("local store only"))
+        // A session the server does not know: sign in again, said with the remote's name.
+        let token = try served.credentials()["webAuthToken"] as? String ?? ""
+        #expect(!token.isEmpty)
+        let relogin = try served.remote(["remote", "login", "served", "--paste"], stdin: "158__54__0000\n")
+        #expect(relogin.status == 1)
+        #expect(relogin.stderr.contains("notAuthenticated (9)"))
+        #expect(relogin.stderr.contains("stratus remote login served"))
+    }
+
+    @Test func credentialsAreTheUsersAloneAndNeverPrintedInFull() throws {
+        let served = try Served()
+        let path = served.config + "/stratus/credentials.json"
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        let folderMode = try #require(try FileManager.default.attributesOfItem(atPath: served.config + "/stratus")[.posixPermissions] as? Int)
+        #expect(folderMode == 0o700)
+        for command in [["remote", "show", "served"], ["remote", "show", "served", "--json"], ["remote", "list"], ["remote", "list", "--json"]] {
+            let shown = try served.remote(command)
+            #expect(shown.status == 0)
+            #expect(!shown.stdout.contains(served.webToken) && !shown.stdout.contains(served.apiToken), "\(command)")
+        }
+        #expect(try served.remote(["remote", "show", "served"]).stdout.contains("api token    \(served.apiToken.prefix(4))…"))
+        #expect(try served.remote(["remote", "remove", "served"]).status == 0)
+        #expect(try served.credentials().isEmpty)
+        #expect(try served.remote(["remote", "show", "served"]).status == 1)
+    }
+
+    /// The browser's part is scripted: the test opens the printed sign-in URL and presses the
+    /// button, which sends the browser to the loopback callback with the token.
+    @Test func loginInTheBrowserEndsAtTheLoopbackCallbackAndRotatedTokensAreKept() async throws {
+        let served = try Served(serveArguments: ["--session-rotation", "0"], signIn: false)
+        let login = Process()
+        login.executableURL = StratusBinary.url
+        login.arguments = ["remote", "login", "served", "--api-token", served.apiToken, "--no-browser", "--timeout", "60"]
+        login.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": served.config]) { _, new in new }
+        let output = Pipe()
+        login.standardOutput = output
+        login.standardError = FileHandle.nullDevice
+        try login.run()
+        var printed = ""
+        while !printed.contains("callback=") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed += String(decoding: chunk, as: UTF8.self)
+        }
+        let signIn = try #require(printed.split(separator: "\n").first { $0.hasPrefix("http://") }.map(String.init))
+        var press = URLRequest(url: try #require(URL(string: signIn)))
+        press.httpMethod = "POST"
+        let (page, _) = try await URLSession.shared.data(for: press)
+        #expect(String(decoding: page, as: UTF8.self).contains("Signed in"))
+        login.waitUntilExit()
+        printed += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(login.terminationStatus == 0)
+        #expect(printed.contains("signed in to served"))
+        // Each answer hands out a new token; the file holds the newest before the next process runs.
+        let first = try #require(try served.credentials()["webAuthToken"] as? String)
+        #expect(try served.remote(["zones", "--remote", "served"]).status == 0)
+        let second = try #require(try served.credentials()["webAuthToken"] as? String)
+        #expect(second != first)
+        let again = try served.remote(["zones", "--remote", "served"])
+        #expect(again.status == 0)
+        #expect(!again.stdout.contains(second) && !again.stderr.contains(second))
+        #expect(try served.credentials()["webAuthToken"] as? String != second)
+    }
+}
