@@ -160,7 +160,10 @@ let package = Package(
         // Real HTTP on loopback against the server, in process and through the built binary.
         .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusModel", "stratus", "StratusTestSupport"]),
         // The CKWS client against a real server on loopback: sessions, rotation, paging, errors.
-        .testTarget(name: "StratusRemoteTests", dependencies: ["StratusRemote", "StratusServer", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusModel", "StratusTestSupport"]),
+        .testTarget(name: "StratusRemoteTests", dependencies: [
+            "StratusRemote", "StratusServer", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusModel", "StratusTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // The bench's own parts (the dashboard probe), without running a workload.
         .testTarget(name: "StratusBenchTests", dependencies: ["StratusBench", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusTestSupport"]),
         // Runs the built `stratus` binary, so it depends on it to have it built.

@@ -15,6 +15,15 @@ struct CKWSTransport: Sendable {
         var body: [UInt8]
     }
 
+    /// The process's HTTP client: a connection that cannot be made fails at once (rather than
+    /// being retried until the deadline), and redirects are not followed (one would carry the
+    /// tokens in the query to another address).
+    private static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(90)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
     /// How long one request may take before it counts as unanswered.
     var timeout: TimeAmount = .seconds(90)
     /// The largest answer read (a page of 200 records with their fields fits many times over).
@@ -35,7 +44,7 @@ struct CKWSTransport: Sendable {
         }
         let response: HTTPClient.Response
         do {
-            response = try HTTPClient.shared.execute(request: request, deadline: .now() + timeout).wait()
+            response = try CKWSTransport.client.execute(request: request, deadline: .now() + timeout).wait()
         } catch {
             throw CloudKitError(.serviceUnavailable, "could not reach \(server): \(CKWSTransport.describe(error))", reason: .remoteUnreachable(url: server))
         }
