@@ -124,7 +124,7 @@ import Testing
     /// The browser's part is scripted: the test opens the printed sign-in URL and presses the
     /// button, which sends the browser to the loopback callback with the token.
     @Test func loginInTheBrowserEndsAtTheLoopbackCallbackAndRotatedTokensAreKept() async throws {
-        let served = try Served(serveArguments: ["--session-rotation", "0"], signIn: false)
+        let served = try Served(serveArguments: ["--token-rotation", "0"], signIn: false)
         let login = Process()
         login.executableURL = StratusBinary.url
         login.arguments = ["remote", "login", "served", "--api-token", served.apiToken, "--no-browser", "--timeout", "60"]
