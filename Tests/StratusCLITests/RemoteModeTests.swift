@@ -77,6 +77,32 @@ import Testing
         }
     }
 
+    @Test func subscriptionsAndDeletesGoToTheServersStore() throws {
+        let served = try Served()
+        #expect(try served.cli.run(["subscriptions", "create", "--kind", "zone", "--zone", "Travel", "--id", "travel-changes"]).status == 0)
+        #expect(try served.cli.run(["subscriptions", "create", "--kind", "database", "--id", "everything"]).status == 0)
+        for command in [["subscriptions"], ["subscriptions", "--json"]] {
+            let local = try served.cli.run(command)
+            let remote = try served.remote(command + ["--remote", "served"])
+            #expect(remote.status == 0, "\(remote.stderr)")
+            #expect(remote.stdout == local.stdout, "\(command)")
+            #expect(local.stdout.contains("travel-changes"))
+        }
+        // A query subscription's filter comes back as CKWS spells it: the same query, in its words.
+        #expect(try served.cli.run(["subscriptions", "create", "--type", "Trip", "--filter", "nights > %d", "--arg", "3", "--id", "long-trips"]).status == 0)
+        let query = try served.remote(["subscriptions", "--remote", "served"])
+        #expect(query.stdout.contains("long-trips  query  type Trip  filter %K > %@  on create,update,delete"))
+        let names = try served.cli.json(["query", "--zone", "Travel", "--type", "Trip", "--limit", "2"])["records"] as? [[String: Any]] ?? []
+        let doomed = try #require(names.first?["recordName"] as? String)
+        let deleted = try served.remote(["delete", "--remote", "served", "--zone", "Travel", doomed, "--json"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stdout == #"{"records":[{"recordName":"\#(doomed)","deleted":true}]}"# + "\n")
+        #expect(try served.cli.run(["fetch", "--zone", "Travel", doomed]).status == 1)
+        let token = try served.remote(["token", "--remote", "served", "--zone", "Travel"])
+        #expect(token.status == 2)
+        #expect(token.stderr.contains("no call for a token alone"))
+    }
+
     @Test func errorsKeepTheirCodesAndPointAtTheRemote() throws {
         let served = try Served()
         let zone = try served.remote(["query", "--remote", "served", "--zone", "Nowhere", "--type", "Trip"])
