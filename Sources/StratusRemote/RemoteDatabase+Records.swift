@@ -9,12 +9,8 @@ extension RemoteDatabase {
         var fetched: [FetchedRecord] = []
         fetched.reserveCapacity(recordIDs.count)
         // One request per run of IDs in one zone, at most 200 each; answers keep the order given.
-        var start = 0
-        while start < recordIDs.count {
-            let zoneID = recordIDs[start].zoneID
-            var end = start
-            while end < recordIDs.count, end - start < RemoteDatabase.batchLimit, recordIDs[end].zoneID == zoneID { end += 1 }
-            let run = Array(recordIDs[start..<end])
+        for run in RemoteDatabase.runs(recordIDs, zone: \.zoneID) {
+            let zoneID = run[run.startIndex].zoneID
             var body: [(String, JSONValue)] = [("zoneID", zoneJSON(zoneID)),
                                                ("records", .array(run.map { .object([("recordName", .string($0.recordName))]) }))]
             if let desiredKeys { body.append(("desiredKeys", .array(desiredKeys.map { .string($0) }))) }
@@ -27,7 +23,6 @@ extension RemoteDatabase {
                 }
                 progress?(recordID, Double(fetched.count) / Double(recordIDs.count))
             }
-            start = end
         }
         return fetched
     }
@@ -50,7 +45,7 @@ extension RemoteDatabase {
         var saved: [ModifyRecordsResult.Saved] = []
         var deleted: [ModifyRecordsResult.Deleted] = []
         var done = 0
-        for chunk in groupedByZone(operations) {
+        for chunk in RemoteDatabase.runs(operations, zone: \.1.zoneID) {
             let zoneID = chunk[chunk.startIndex].1.zoneID
             let body: JSONValue = .object([("zoneID", zoneJSON(zoneID)), ("atomic", .bool(atomically)),
                                            ("operations", .array(chunk.map { operation($0.0, $0.1, policy: savePolicy) }))])
@@ -85,14 +80,14 @@ extension RemoteDatabase {
         try result.deleteResults.first?.result.get()
     }
 
-    /// Runs of operations in one zone, at most 200 each, in the order given.
-    private func groupedByZone(_ operations: [(Record?, RecordID)]) -> [ArraySlice<(Record?, RecordID)>] {
-        var runs: [ArraySlice<(Record?, RecordID)>] = []
+    /// Runs of items in one zone, at most 200 each, in the order given: one request each.
+    static func runs<Item>(_ items: [Item], zone: (Item) -> ZoneID) -> [ArraySlice<Item>] {
+        var runs: [ArraySlice<Item>] = []
         var start = 0
-        while start < operations.count {
+        while start < items.count {
             var end = start
-            while end < operations.count, end - start < RemoteDatabase.batchLimit, operations[end].1.zoneID == operations[start].1.zoneID { end += 1 }
-            runs.append(operations[start..<end])
+            while end < items.count, end - start < RemoteDatabase.batchLimit, zone(items[end]) == zone(items[start]) { end += 1 }
+            runs.append(items[start..<end])
             start = end
         }
         return runs
