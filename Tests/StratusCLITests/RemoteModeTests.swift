@@ -184,4 +184,34 @@ import Testing
         #expect(!again.stdout.contains(second) && !again.stderr.contains(second))
         #expect(try served.credentials()["webAuthToken"] as? String != second)
     }
+
+    /// A sign-in page that hands the token back in the fragment (which a browser does not send)
+    /// gets a page that moves it into the query; `ckSession` is read as `ckWebAuthToken` is.
+    @Test func aTokenInTheFragmentComesBackThroughTheCallbacksPage() async throws {
+        let served = try Served(signIn: false)
+        let login = Process()
+        login.executableURL = StratusBinary.url
+        login.arguments = ["remote", "login", "served", "--api-token", served.apiToken, "--no-browser", "--timeout", "60"]
+        login.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": served.config]) { _, new in new }
+        let output = Pipe()
+        login.standardOutput = output
+        login.standardError = FileHandle.nullDevice
+        try login.run()
+        var printed = ""
+        while !printed.contains("callback=") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed += String(decoding: chunk, as: UTF8.self)
+        }
+        let signIn = try #require(printed.split(separator: "\n").first { $0.hasPrefix("http://") }.flatMap { URLComponents(string: String($0)) })
+        let callback = try #require(signIn.queryItems?.first { $0.name == "callback" }?.value)
+        #expect(callback.hasPrefix("http://127.0.0.1:") && callback.hasSuffix("/callback"))
+        let (page, _) = try await URLSession.shared.data(from: try #require(URL(string: callback)))
+        #expect(String(decoding: page, as: UTF8.self).contains("location.hash"))
+        let (done, _) = try await URLSession.shared.data(from: try #require(URL(string: callback + "?ckSession=" + served.webToken)))
+        #expect(String(decoding: done, as: UTF8.self).contains("Signed in"))
+        login.waitUntilExit()
+        #expect(login.terminationStatus == 0)
+        #expect(try served.credentials()["webAuthToken"] as? String == served.webToken)
+    }
 }
