@@ -77,7 +77,7 @@ import Testing
         }
     }
 
-    @Test func subscriptionsAndDeletesGoToTheServersStore() throws {
+    @Test func subscriptionsSavesAndDeletesGoToTheServersStore() throws {
         let served = try Served()
         #expect(try served.cli.run(["subscriptions", "create", "--kind", "zone", "--zone", "Travel", "--id", "travel-changes"]).status == 0)
         #expect(try served.cli.run(["subscriptions", "create", "--kind", "database", "--id", "everything"]).status == 0)
@@ -98,6 +98,19 @@ import Testing
         #expect(deleted.status == 0, "\(deleted.stderr)")
         #expect(deleted.stdout == #"{"records":[{"recordName":"\#(doomed)","deleted":true}]}"# + "\n")
         #expect(try served.cli.run(["fetch", "--zone", "Travel", doomed]).status == 1)
+        // Saves reach the server's store and meet its rules, as a local save does.
+        let notes = #"{"recordName": "n1", "recordType": "Note", "fields": {"title": {"value": "hi"}}}"# + "\n"
+            + #"{"recordName": "n2", "recordType": "Note", "fields": {"title": {"value": "yo"}}}"#
+        let saved = try served.remote(["save", "-", "--remote", "served", "--zone", "Travel"], stdin: notes)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let lines = saved.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("saved Note n1  tag ") && lines[1].hasPrefix("saved Note n2  tag "))
+        let tag = String(lines[0].dropFirst("saved Note n1  tag ".count))
+        #expect(try served.cli.run(["fetch", "--zone", "Travel", "n1"]).stdout.hasPrefix("Note n1  tag \(tag)  modified "))
+        let again = try served.remote(["save", "-", "--remote", "served", "--zone", "Travel"], stdin: notes)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("failed n1: serverRecordChanged (14)"))
+        #expect(again.stderr.contains("error: partialFailure (2): 2 of 2 records were not saved."))
         let token = try served.remote(["token", "--remote", "served", "--zone", "Travel"])
         #expect(token.status == 2)
         #expect(token.stderr.contains("no call for a token alone"))
@@ -117,9 +130,11 @@ import Testing
         #expect(unknown.stderr.contains("stratus remote list"))
         let both = try served.remote(["zones", "--remote", "served", "--store", served.cli.storePath])
         #expect(both.status == 2)
-        let local = try served.remote(["save", "--remote", "served", "-"], stdin: #"{"recordType": "Note"}"#)
+        let local = try served.remote(["export", "--db", "private", "--remote", "served"])
         #expect(local.status == 2)
-        #expect(local.stderr.contains("local store only"))
+        let csv = try served.remote(["save", "--remote", "served", "--format", "csv", "-"], stdin: "recordName\n")
+        #expect(csv.status == 2)
+        #expect(csv.stderr.contains("local store only"))
         // A session the server does not know: sign in again, said with the remote's name.
         let token = try served.credentials()["webAuthToken"] as? String ?? ""
         #expect(!token.isEmpty)
