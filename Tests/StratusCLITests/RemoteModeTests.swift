@@ -43,6 +43,27 @@ import Testing
             return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])["served"] as? [String: Any] ?? [:]
         }
 
+        /// Starts `remote login --no-browser` and reads the sign-in URL it prints; the caller
+        /// plays the browser, then waits for the process.
+        func startLogin() throws -> (Process, Pipe, String) {
+            let login = Process()
+            login.executableURL = StratusBinary.url
+            login.arguments = ["remote", "login", "served", "--api-token", apiToken, "--no-browser", "--timeout", "60"]
+            login.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": config]) { _, new in new }
+            let output = Pipe()
+            login.standardOutput = output
+            login.standardError = Pipe()
+            try login.run()
+            var printed = ""
+            while !printed.contains("callback=") {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                printed += String(decoding: chunk, as: UTF8.self)
+            }
+            let url = printed.split(separator: "\n").first { $0.hasPrefix("http://") }.map(String.init) ?? ""
+            return (login, output, url)
+        }
+
         deinit {
             server.stop()
             cli.remove()
@@ -166,21 +187,9 @@ import Testing
     /// button, which sends the browser to the loopback callback with the token.
     @Test func loginInTheBrowserEndsAtTheLoopbackCallbackAndRotatedTokensAreKept() async throws {
         let served = try Served(serveArguments: ["--token-rotation", "0"], signIn: false)
-        let login = Process()
-        login.executableURL = StratusBinary.url
-        login.arguments = ["remote", "login", "served", "--api-token", served.apiToken, "--no-browser", "--timeout", "60"]
-        login.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": served.config]) { _, new in new }
-        let output = Pipe()
-        login.standardOutput = output
-        login.standardError = FileHandle.nullDevice
-        try login.run()
-        var printed = ""
-        while !printed.contains("callback=") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            printed += String(decoding: chunk, as: UTF8.self)
-        }
-        let signIn = try #require(printed.split(separator: "\n").first { $0.hasPrefix("http://") }.map(String.init))
+        let (login, output, signInURL) = try served.startLogin()
+        var printed = signInURL
+        let signIn = signInURL
         var press = URLRequest(url: try #require(URL(string: signIn)))
         press.httpMethod = "POST"
         let (page, _) = try await URLSession.shared.data(for: press)
@@ -204,21 +213,8 @@ import Testing
     /// gets a page that moves it into the query; `ckSession` is read as `ckWebAuthToken` is.
     @Test func aTokenInTheFragmentComesBackThroughTheCallbacksPage() async throws {
         let served = try Served(signIn: false)
-        let login = Process()
-        login.executableURL = StratusBinary.url
-        login.arguments = ["remote", "login", "served", "--api-token", served.apiToken, "--no-browser", "--timeout", "60"]
-        login.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": served.config]) { _, new in new }
-        let output = Pipe()
-        login.standardOutput = output
-        login.standardError = FileHandle.nullDevice
-        try login.run()
-        var printed = ""
-        while !printed.contains("callback=") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            printed += String(decoding: chunk, as: UTF8.self)
-        }
-        let signIn = try #require(printed.split(separator: "\n").first { $0.hasPrefix("http://") }.flatMap { URLComponents(string: String($0)) })
+        let (login, _, signInURL) = try served.startLogin()
+        let signIn = try #require(URLComponents(string: signInURL))
         let callback = try #require(signIn.queryItems?.first { $0.name == "callback" }?.value)
         #expect(callback.hasPrefix("http://127.0.0.1:") && callback.hasSuffix("/callback"))
         let (page, _) = try await URLSession.shared.data(from: try #require(URL(string: callback)))
@@ -228,5 +224,22 @@ import Testing
         login.waitUntilExit()
         #expect(login.terminationStatus == 0)
         #expect(try served.credentials()["webAuthToken"] as? String == served.webToken)
+    }
+
+    /// A web auth token past its lifetime: the command says to sign in again, naming the remote.
+    @Test func anExpiredSignInAsksToSignInAgain() async throws {
+        let served = try Served(serveArguments: ["--token-lifetime", "0"], signIn: false)
+        let (login, _, signIn) = try served.startLogin()
+        var press = URLRequest(url: try #require(URL(string: signIn)))
+        press.httpMethod = "POST"
+        _ = try await URLSession.shared.data(for: press)
+        login.waitUntilExit()
+        let errors = String(decoding: (login.standardError as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        #expect(login.terminationStatus == 1)
+        #expect(errors.contains("notAuthenticated (9): the session expired"))
+        #expect(errors.contains("hint: sign in again with `stratus remote login served"))
+        let zones = try served.remote(["zones", "--remote", "served"])
+        #expect(zones.status == 1)
+        #expect(zones.stderr.contains("stratus remote login served"))
     }
 }
