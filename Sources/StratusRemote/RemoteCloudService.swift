@@ -8,8 +8,10 @@ import StratusModel
 /// end does on a local store, done through CloudKit Web Services as the signed-in user (or the
 /// server-to-server key's, in the public database).
 ///
-/// Calls block the calling thread until the server answers; call them off any event loop (the
-/// command line's thread, or a dashboard's effect thread).
+/// Calls block the calling thread until the server answers (the protocol is synchronous); call
+/// them from a thread of one's own (the command line's, a dashboard's effect thread), never from
+/// an event loop (refused) nor from Swift concurrency's few shared threads, which an HTTP server
+/// in the same process may need to answer.
 public struct RemoteCloudService: CloudService {
     public let client: CKWSClient
     /// Who acts: always the signed-in user (CKWS has no acting as someone else).

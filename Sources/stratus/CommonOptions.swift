@@ -61,6 +61,7 @@ struct CommonOptions: ParsableArguments {
 
     /// The store `--store` names; `ifMissing: .create` only for commands that set stores up.
     func openStore(ifMissing: MissingStore = .refuse) throws -> Store {
+        try localOnly("this command")
         var storeEnvironment: StoreEnvironment?
         if let environment {
             guard let parsed = StoreEnvironment(rawValue: environment.lowercased()) else {
