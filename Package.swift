@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "StratusPredicates", targets: ["StratusPredicates"]),
         .library(name: "StratusTerminal", targets: ["StratusTerminal"]),
         .library(name: "StratusDashboard", targets: ["StratusDashboard"]),
+        .library(name: "StratusRemote", targets: ["StratusRemote"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -24,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // The CKWS client of remote mode (not URLSession: one HTTP stack on NIO, as the server's).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // `swift package generate-documentation --target StratusEngine`: the engine's API docs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -99,6 +102,22 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The CloudKit Web Services client: a remote container (iCloud or another `stratus serve`)
+        // behind the same `CloudService` a local store has: sessions and their token rotation,
+        // server-to-server keys, paging, splitting and retries, CKWS errors as typed reasons.
+        .target(
+            name: "StratusRemote",
+            dependencies: [
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "StratusEngine",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                // Server-to-server keys: P-256 ECDSA signatures.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // A small terminal UI toolkit that knows nothing of records.
         .target(name: "StratusTerminal", dependencies: ["CNcurses", "StratusText"]),
@@ -108,7 +127,7 @@ let package = Package(
             name: "stratus",
             dependencies: [
                 "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusBench", "StratusDashboard", "StratusTerminal", "StratusSQLite", "StratusStores",
-                "StratusServer",
+                "StratusServer", "StratusRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildCommitPlugin"]
@@ -140,6 +159,11 @@ let package = Package(
         ),
         // Real HTTP on loopback against the server, in process and through the built binary.
         .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusModel", "stratus", "StratusTestSupport"]),
+        // The CKWS client against a real server on loopback: sessions, rotation, paging, errors.
+        .testTarget(name: "StratusRemoteTests", dependencies: [
+            "StratusRemote", "StratusServer", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusModel", "StratusTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // The bench's own parts (the dashboard probe), without running a workload.
         .testTarget(name: "StratusBenchTests", dependencies: ["StratusBench", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusTestSupport"]),
         // Runs the built `stratus` binary, so it depends on it to have it built.

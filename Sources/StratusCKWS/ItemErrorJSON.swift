@@ -51,4 +51,17 @@ public enum ItemErrorJSON {
 
     /// `retryAfter` in the whole seconds CKWS sends, rounded up so a client never retries early.
     public static func wholeSeconds(_ retryAfter: Double?) -> Int? { retryAfter.map { Int($0.rounded(.up)) } }
+
+    // MARK: - Decoding
+
+    /// The CloudKit error a CKWS error dictionary (a per-item error, or a whole request's) stands
+    /// for, nil when `json` is not one: its code from `serverErrorCode`, its message the
+    /// server's `reason`, `retryAfter` in seconds, a conflict's `serverRecord` (in `zoneID`
+    /// unless it names its own). `reason`: the typed reason the caller knows from context.
+    public static func decode(_ json: JSONValue, zoneID: ZoneID = .default, reason: CloudKitError.Reason = .general) -> CloudKitError? {
+        guard let code = json["serverErrorCode"]?.stringValue else { return nil }
+        let serverRecord = json["serverRecord"].flatMap { try? RecordJSON.decode($0, zoneID: zoneID, restoring: true) }
+        return CloudKitError(CloudKitError.Code(serverErrorCode: code), json["reason"]?.stringValue ?? code, reason: reason,
+                             serverRecord: serverRecord, retryAfter: json["retryAfter"]?.doubleValue)
+    }
 }

@@ -17,4 +17,30 @@ public enum ZoneJSON {
         }
         return .object(members)
     }
+
+    /// A zone of a `zones/list` answer. `owner`: the signed-in user's record name, which a
+    /// server writes for the zones the user owns (the default owner here, as a local store
+    /// names them). A server that says how many records a zone holds (`recordCount`, as
+    /// `stratus serve` does) is believed; iCloud does not say, and the count is 0.
+    public static func decode(_ json: JSONValue, owner: String?) throws(RecordJSON.DecodingError) -> RecordZone {
+        guard let name = json["zoneID"]?["zoneName"]?.stringValue else {
+            throw RecordJSON.DecodingError(path: "zoneID.zoneName", message: "missing or not a string")
+        }
+        return RecordZone(zoneID: zoneID(json["zoneID"]!, owner: owner, name: name), currentToken: json["syncToken"]?.stringValue ?? "",
+                          recordCount: json["recordCount"]?.int64Value.map { Int(clamping: $0) } ?? 0)
+    }
+
+    /// A zone ID of an answer, with the signed-in user's own zones under the default owner.
+    public static func decodeZoneID(_ json: JSONValue, owner: String?) throws(RecordJSON.DecodingError) -> ZoneID {
+        guard let name = json["zoneName"]?.stringValue else {
+            throw RecordJSON.DecodingError(path: "zoneID.zoneName", message: "missing or not a string")
+        }
+        return zoneID(json, owner: owner, name: name)
+    }
+
+    private static func zoneID(_ json: JSONValue, owner: String?, name: String) -> ZoneID {
+        let ownerName = json["ownerRecordName"]?.stringValue
+        if ownerName == nil || ownerName == owner { return ZoneID(zoneName: name) }
+        return ZoneID(zoneName: name, ownerName: ownerName!)
+    }
 }

@@ -34,5 +34,18 @@ extension CloudKitError {
         case environmentFixedAtCreation(existing: StoreEnvironment)
         /// The store's fault plan made this error on purpose.
         case fault(id: Int64)
+        /// No remote of this name is configured.
+        case unknownRemote(String)
+        /// A remote container needs its user to sign in (again): no session, or it expired.
+        case remoteSignInRequired(remote: String)
+        /// A remote container refused the API token or the server-to-server key.
+        case remoteCredentialRejected(remote: String)
+        /// A remote container holds no credentials for the database asked of it.
+        case remoteCredentialMissing(remote: String)
+        /// A remote container could not be reached (no connection, no answer, not CKWS).
+        case remoteUnreachable(url: String)
+        /// Something CloudKit Web Services has no call for (a local store's history, its counts
+        /// of records by type): what a remote container cannot answer.
+        case notAvailableRemotely(feature: String)
     }
 }

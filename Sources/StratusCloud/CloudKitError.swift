@@ -89,3 +89,28 @@ public struct CloudKitError: Error, Hashable, Sendable, CustomStringConvertible 
 extension CloudKitError: LocalizedError {
     public var errorDescription: String? { description }
 }
+
+extension CloudKitError.Code {
+    /// The code of a Web Services `serverErrorCode`, for a client reading CKWS answers: the
+    /// inverse of ``serverErrorCode`` where that is one to one, CloudKit's own mapping elsewhere
+    /// (`AUTHENTICATION_FAILED` and `AUTHENTICATION_REQUIRED` are both `notAuthenticated`).
+    public init(serverErrorCode: String) {
+        switch serverErrorCode {
+        case "NOT_FOUND", "UNKNOWN_ITEM": self = .unknownItem
+        case "ZONE_NOT_FOUND": self = .zoneNotFound
+        case "CONFLICT": self = .serverRecordChanged
+        case "ATOMIC_ERROR": self = .batchRequestFailed
+        case "LIMIT_EXCEEDED": self = .limitExceeded
+        case "QUOTA_EXCEEDED": self = .quotaExceeded
+        case "ACCESS_DENIED": self = .permissionFailure
+        case "CHANGE_TOKEN_EXPIRED": self = .changeTokenExpired
+        case "INTERNAL_ERROR": self = .internalError
+        case "TRY_AGAIN_LATER": self = .serviceUnavailable
+        case "THROTTLED": self = .requestRateLimited
+        case "EXISTS": self = .constraintViolation
+        case "AUTHENTICATION_REQUIRED", "AUTHENTICATION_FAILED": self = .notAuthenticated
+        case "VALIDATING_REFERENCE_ERROR": self = .referenceViolation
+        default: self = .invalidArguments
+        }
+    }
+}

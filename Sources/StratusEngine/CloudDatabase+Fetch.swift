@@ -7,6 +7,11 @@ public struct FetchedRecord: Sendable {
     public var recordID: RecordID
     /// The record, or `unknownItem` / `zoneNotFound`.
     public var result: Result<Record, CloudKitError>
+
+    package init(recordID: RecordID, result: Result<Record, CloudKitError>) {
+        self.recordID = recordID
+        self.result = result
+    }
 }
 
 extension CloudDatabase {

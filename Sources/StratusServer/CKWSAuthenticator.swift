@@ -12,6 +12,7 @@ struct CKWSAuthenticator {
     /// The host the client reached the server at, for the sign-in URL.
     let host: String
     let cache: CredentialCache
+    let sessions: WebSessionPolicy
 
     /// The signed-in user's record name, or nil for an anonymous public read.
     func user(apiToken: String?, webAuthToken: String?, writes: Bool) throws(CKWSFailure) -> String? {
@@ -27,6 +28,9 @@ struct CKWSAuthenticator {
             cache.remember(apiKey, user: "")
         }
         if let webAuthToken, !webAuthToken.isEmpty {
+            if sessions.isExpired(webAuthToken) {
+                throw required("the session expired (a web auth token lasts \(sessions.lifetimeText)); sign in again")
+            }
             let webKey = "\(store.path)\u{0}\(path.container)\u{0}web\u{0}\(webAuthToken)"
             if let user = cache.lookup(webKey) { return user }
             guard let user = try checked({ try store.webAuthUser(webAuthToken, container: path.container) }) else {

@@ -16,6 +16,7 @@ struct CKWSResponder: HTTPResponder {
     let maximumBodyBytes: Int
     let tickets: AssetTickets
     let logger: RequestLogger
+    let sessions: WebSessionPolicy
     /// Credentials already checked, so a request costs no store reads for them.
     let credentials = CredentialCache()
 
@@ -115,10 +116,10 @@ struct CKWSResponder: HTTPResponder {
             let signedPaths = [request.uri.path, request.head.path ?? request.uri.path]
             let stores = self.stores, tickets = self.tickets
             guard let scope = DatabaseScope(name: database) else { throw CKWSFailure.badRequest("Unknown database '\(database)'") }
-            let credentials = self.credentials
+            let credentials = self.credentials, sessions = self.sessions
             // One hop off the event loop for the store, the credentials and the endpoint; what
             // it learned of the caller comes back even when the request fails, for the log.
-            let outcome = try await CKWSResponder.offload { () -> (Store?, String?, Result<CKWSAnswer, any Error>) in
+            let outcome = try await CKWSResponder.offload { () -> (Store?, String?, Result<(CKWSAnswer, String?), any Error>) in
                 let store: Store
                 do { store = try stores.store(container: path.container, environment: path.environment) } catch { return (nil, nil, .failure(error)) }
                 let user: String?
@@ -129,7 +130,7 @@ struct CKWSResponder: HTTPResponder {
                         }
                         user = try signed.verify(body: bodyData, paths: signedPaths, container: path.container, store: store)
                     } else {
-                        user = try CKWSAuthenticator(store: store, path: path, host: host, cache: credentials)
+                        user = try CKWSAuthenticator(store: store, path: path, host: host, cache: credentials, sessions: sessions)
                             .user(apiToken: apiToken, webAuthToken: webAuthToken, writes: endpoint.writes)
                     }
                 } catch {
@@ -139,10 +140,15 @@ struct CKWSResponder: HTTPResponder {
                                     database: store.database(scope, caller: user.map { .user($0) } ?? .anonymous, device: "ckws").reached(through: .server), host: host, tickets: tickets,
                                     recordTypes: RecordTypeCache(store: store))
                 do {
-                    return (store, user, .success(try endpoint.run(call)))
+                    let answer = try endpoint.run(call)
+                    // The session's token for the next request: a new one once it is old enough.
+                    let token = try user.flatMap { user in
+                        try webAuthToken.map { try sessions.replacement(for: $0, user: user, container: path.container, store: store) }
+                    }
+                    return (store, user, .success((answer, token)))
                 } catch let error as CloudKitError where error.code == .notAuthenticated {
                     // A fault (or a refusal) saying the user is signed out: the sign-in URL, as CKWS sends.
-                    let authenticator = CKWSAuthenticator(store: store, path: path, host: host, cache: credentials)
+                    let authenticator = CKWSAuthenticator(store: store, path: path, host: host, cache: credentials, sessions: sessions)
                     return (store, user, .failure(authenticator.required(error.message)))
                 } catch let error as CloudKitError {
                     return (store, user, .failure(CKWSResponder.failure(for: error)))
@@ -151,10 +157,14 @@ struct CKWSResponder: HTTPResponder {
                 }
             }
             if let store = outcome.0 { signedIn = (store, outcome.1) }
-            let answer = try outcome.2.get()
+            let (answer, sessionToken) = try outcome.2.get()
             log(200, error: nil, detail: answer.logDetail)
             var response = CKWSResponder.response(status: .ok, body: answer.body, uuid: uuid)
-            if let webAuthToken, outcome.1 != nil { response.headers[.init("X-Apple-CloudKit-Web-Auth-Token")!] = webAuthToken }
+            if let sessionToken {
+                // Both names iCloud's answers have been seen with; clients read one or the other.
+                response.headers[.init("X-Apple-CloudKit-Web-Auth-Token")!] = sessionToken
+                response.headers[.init("X-Apple-CloudKit-Session")!] = sessionToken
+            }
             return response
         } catch let failure as CKWSFailure {
             log(failure.status, error: "\(failure.serverErrorCode): \(failure.reason)")
@@ -229,7 +239,7 @@ struct CKWSResponder: HTTPResponder {
         headers[.init("X-Apple-CloudKit-Version")!] = "1.0"
         headers[.accessControlAllowOrigin] = "*"
         headers[.accessControlAllowHeaders] = "Content-Type, X-Apple-CloudKit-Request-KeyID, X-Apple-CloudKit-Request-ISO8601Date, X-Apple-CloudKit-Request-SignatureV1"
-        headers[.accessControlExposeHeaders] = "X-Apple-Request-UUID, X-Apple-CloudKit-Web-Auth-Token"
+        headers[.accessControlExposeHeaders] = "X-Apple-Request-UUID, X-Apple-CloudKit-Web-Auth-Token, X-Apple-CloudKit-Session"
         guard let body else { return Response(status: status, headers: headers) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: JSONWriter.bytes(body))))
     }

@@ -24,15 +24,19 @@ public final class CKWSServer: Sendable {
         public var idleTimeoutSeconds: Int64
         /// The largest asset an upload URL takes.
         public var maximumAssetBytes: Int
+        /// How long sign-in sessions last and how often their tokens are replaced.
+        public var sessions: WebSessionPolicy
 
         public init(host: String = "127.0.0.1", port: Int = 8765, source: StoreSource,
-                    maximumBodyBytes: Int = 16 << 20, idleTimeoutSeconds: Int64 = 60, maximumAssetBytes: Int = 50 << 20) {
+                    maximumBodyBytes: Int = 16 << 20, idleTimeoutSeconds: Int64 = 60, maximumAssetBytes: Int = 50 << 20,
+                    sessions: WebSessionPolicy = WebSessionPolicy()) {
             self.host = host
             self.port = port
             self.source = source
             self.maximumBodyBytes = maximumBodyBytes
             self.idleTimeoutSeconds = idleTimeoutSeconds
             self.maximumAssetBytes = maximumAssetBytes
+            self.sessions = sessions
         }
     }
 
@@ -63,7 +67,7 @@ public final class CKWSServer: Sendable {
         let logging = Task { await requestLog.run() }
         defer { logging.cancel() }
         let responder = CKWSRouter(api: CKWSResponder(stores: stores, maximumBodyBytes: configuration.maximumBodyBytes, tickets: tickets,
-                                                      logger: requestLog),
+                                                      logger: requestLog, sessions: configuration.sessions),
                                    signIn: SignInPage(stores: stores), assets: AssetTransfer(stores: stores, tickets: tickets,
                                                                                              maximumBytes: configuration.maximumAssetBytes),
                                    courier: WebCourier(stores: stores, polls: longPolls))

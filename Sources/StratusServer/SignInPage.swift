@@ -29,14 +29,17 @@ struct SignInPage: Sendable {
                 } catch let error as CloudKitError {
                     throw CKWSFailure(status: 400, serverErrorCode: "BAD_REQUEST", reason: error.message)
                 }
-                return ([user], (user.alias, try store.makeWebAuthToken(container: container, user: user.recordName)))
+                return ([user], (user.alias, try store.makeSessionToken(container: container, user: user.recordName)))
             }
             guard let (user, token) = token else { return page(form(container: container, environment: environment, users: users, callback: callback)) }
             // Only back to this machine: CloudKit sends the token only to the callback registered
             // with the API token, and a local server has no registration to check against.
             if let callback, var components = URLComponents(string: callback), components.scheme == "http" || components.scheme == "https",
                SignInPage.loopbackHosts.contains(components.host ?? "") {
-                components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "ckWebAuthToken", value: token)]
+                // Both names, as Apple's redirect carries them; `+` `/` `=` encoded, so the query
+                // gives the token back as it is.
+                let pairs = ["ckWebAuthToken", "ckSession"].map { "\($0)=\(SignInPage.queryEncoded(token))" }
+                components.percentEncodedQuery = ((components.percentEncodedQuery.map { [$0] } ?? []) + pairs).joined(separator: "&")
                 if let url = components.string {
                     var headers = HTTPFields()
                     headers[.location] = url
@@ -47,6 +50,11 @@ struct SignInPage: Sendable {
         } catch let failure as CKWSFailure {
             return page("<p>\(escape(failure.reason))</p>", status: .init(code: failure.status))
         }
+    }
+
+    /// `text` for a query string: only unreserved characters stay as they are.
+    static func queryEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? text
     }
 
     static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]

@@ -3,11 +3,15 @@ import Foundation
 import StratusEngine
 import StratusCloud
 import StratusStores
+import StratusRemote
 
 /// The options every data command takes.
 struct CommonOptions: ParsableArguments {
     @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).")
     var store: String?
+
+    @Option(help: "A remote container (see `stratus remote`) in place of --store: the command goes to it over CloudKit Web Services.")
+    var remote: String?
 
     @Option(help: "The database: public, private or shared.")
     var db: String = "private"
@@ -35,6 +39,8 @@ struct CommonOptions: ParsableArguments {
     /// The zone `--zone` names. In the shared database a zone is named with its owner: from
     /// `--zone-owner`, or the one owner who shared a zone of that name with this user.
     func zoneID() throws -> ZoneID {
+        // A remote names shared zones by their owner's record name.
+        if remote != nil { return ZoneID(zoneName: zone, ownerName: zoneOwner ?? ZoneID.defaultOwnerName) }
         guard (try? scope()) == .shared, zone != ZoneID.defaultZoneName else { return ZoneID(zoneName: zone) }
         let store = try openStore()
         if let zoneOwner { return ZoneID(zoneName: zone, ownerName: try store.user(named: zoneOwner).recordName) }
@@ -55,6 +61,7 @@ struct CommonOptions: ParsableArguments {
 
     /// The store `--store` names; `ifMissing: .create` only for commands that set stores up.
     func openStore(ifMissing: MissingStore = .refuse) throws -> Store {
+        try localOnly("this command")
         var storeEnvironment: StoreEnvironment?
         if let environment {
             guard let parsed = StoreEnvironment(rawValue: environment.lowercased()) else {
@@ -71,7 +78,22 @@ struct CommonOptions: ParsableArguments {
         try user.map { try store.caller(named: $0) } ?? .user(store.owner)
     }
 
+    /// The database the command works on: `--remote`'s over CloudKit Web Services, else the
+    /// store's. Commands that only use the calls both have take this one.
+    func service() throws -> any CloudDatabaseService {
+        guard let remote else { return try database() }
+        if store != nil { throw CommandFailure.usage("give --store or --remote, not both") }
+        if user != nil { throw CommandFailure.usage("--user acts as a user of a local store; a remote acts as its signed-in user (`stratus remote login`)") }
+        return try RemoteCommand.service(named: remote).database(try scope())
+    }
+
+    /// The store, refused by name for a command that has no remote form yet.
+    func localOnly(_ what: String) throws {
+        if remote != nil { throw CommandFailure.usage("\(what) works on a local store only; leave out --remote") }
+    }
+
     func database(ifMissing: MissingStore = .refuse) throws -> CloudDatabase {
+        try localOnly("this command")
         let scope = try scope()
         let store = try openStore(ifMissing: ifMissing)
         return store.database(scope, caller: try caller(in: store), device: device)

@@ -62,7 +62,7 @@ import Testing
         let shown = try await server.send(signin, body: "", method: "POST")
         let text = try #require(shown["_text"] as? String)
         let token = try #require(text.components(separatedBy: "<pre id=\"token\">").last?.components(separatedBy: "</pre>").first)
-        #expect(token.hasPrefix("158__54__"))
+        #expect(Store.sessionIssued(token) != nil)
         #expect(text.contains("window.opener.postMessage({ckSession:"))
         #expect(try await server.call("private", "zones/list", webAuthToken: .some(token)).status == 200)
     }
@@ -80,7 +80,13 @@ import Testing
         let (_, localResponse) = try await session.data(for: local)
         let http = try #require(localResponse as? HTTPURLResponse)
         #expect(http.statusCode == 303)
-        #expect((http.value(forHTTPHeaderField: "Location") ?? "").hasPrefix("http://127.0.0.1:9/done?ckWebAuthToken=158__54__"))
+        let location = try #require(URLComponents(string: http.value(forHTTPHeaderField: "Location") ?? ""))
+        #expect(location.host == "127.0.0.1" && location.path == "/done")
+        // Both names, the same session token, as Apple's redirect carries them.
+        let token = try #require(location.queryItems?.first { $0.name == "ckWebAuthToken" }?.value)
+        #expect(location.queryItems?.first { $0.name == "ckSession" }?.value == token)
+        #expect(Store.sessionIssued(token) != nil)
+        #expect(try await server.call("private", "zones/list", webAuthToken: .some(token)).status == 200)
         var remote = URLRequest(url: URL(string: base + "https%3A%2F%2Fevil.example%2Fsteal")!)
         remote.httpMethod = "POST"
         let (data, remoteResponse) = try await session.data(for: remote)

@@ -30,13 +30,13 @@ final class ServerHarness: @unchecked Sendable {
         var code: String? { json["serverErrorCode"] as? String }
     }
 
-    init(source: ((URL) -> StoreSource)? = nil, maximumBodyBytes: Int = 1 << 20) async throws {
+    init(source: ((URL) -> StoreSource)? = nil, maximumBodyBytes: Int = 1 << 20, sessions: WebSessionPolicy = WebSessionPolicy()) async throws {
         folder = try TemporaryDirectory("stratus-server")
         store = try Store(path: folder.storePath)
         apiToken = try store.makeAPIToken(container: Self.container)
         webAuthToken = try store.makeWebAuthToken(container: Self.container, user: store.owner)
         let configuration = CKWSServer.Configuration(port: 0, source: source?(folder.url) ?? .opened(store, container: nil),
-                                                     maximumBodyBytes: maximumBodyBytes)
+                                                     maximumBodyBytes: maximumBodyBytes, sessions: sessions)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let server = CKWSServer(configuration: configuration)
         self.server = server

@@ -10,11 +10,12 @@ public final class ServedStore {
     /// The first line `serve` printed ("Serving CloudKit Web Services at http://127.0.0.1:PORT…").
     public let firstLine: String
 
-    /// Starts the server and waits for its first line. Its standard error is thrown away.
-    public init(store: String) throws {
+    /// Starts the server (with `arguments` added to `serve`'s) and waits for its first line.
+    /// Its standard error is thrown away.
+    public init(store: String, arguments: [String] = []) throws {
         process = Process()
         process.executableURL = StratusBinary.url
-        process.arguments = ["serve", "--store", store, "--port", "0"]
+        process.arguments = ["serve", "--store", store, "--port", "0"] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -32,6 +32,24 @@ extension Store {
         return token
     }
 
+    /// Makes a web auth token for a sign-in session (the sign-in page, a rotation): the time it
+    /// was issued is part of the token (`158__t<epoch seconds>__<blob>`), so a server can
+    /// expire it without another read; the stored digest covers that time, so it cannot be
+    /// changed. Tokens of ``makeWebAuthToken(container:user:)`` carry no time and never expire.
+    public func makeSessionToken(container: String, user: String, issuedAt: Date = Date()) throws -> String {
+        let token = "158__t\(Int64(issuedAt.timeIntervalSince1970))__" + Store.randomHex(bytes: 24)
+        try insertCredential(token, kind: .webAuthToken, container: container, user: user)
+        return token
+    }
+
+    /// When a session token (``makeSessionToken(container:user:issuedAt:)``) was issued; nil
+    /// for a token without a time, which never expires.
+    public static func sessionIssued(_ token: String) -> Date? {
+        let parts = token.components(separatedBy: "__")
+        guard parts.count == 3, parts[1].hasPrefix("t"), let seconds = Int64(parts[1].dropFirst()) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
     /// Whether `token` is an API token of `container`.
     public func isAPIToken(_ token: String, container: String) throws -> Bool {
         try credential(token, kind: .apiToken, container: container) != nil

@@ -72,9 +72,13 @@ enum RecordEndpoints {
 
     /// The members of a zone's change page, shared with `changes/zone`; with `recordTypes`,
     /// only the changes to records of those types (`desiredRecordTypes`).
+    /// With `"includeChangedKeys": true` in the request (an extension; iCloud does not say),
+    /// each changed record carries `changedKeys`, the fields its last change set.
     static func zoneChanges(_ call: CKWSCall, zoneID: ZoneID, token: String?, desiredKeys: [String]?, limit: Int?,
                             recordTypes: Set<String>? = nil) throws -> JSONValue {
-        let page = try call.database.recordZoneChanges(inZoneWith: zoneID, since: token, desiredKeys: desiredKeys, resultsLimit: limit)
+        let withKeys = call.body["includeChangedKeys"]?.boolValue == true
+        let page = try call.database.recordZoneChanges(inZoneWith: zoneID, since: token, desiredKeys: desiredKeys, resultsLimit: limit,
+                                                       includingChangedKeys: withKeys)
         let changes = page.changes.filter { change in
             guard let recordTypes else { return true }
             switch change {
@@ -89,7 +93,10 @@ enum RecordEndpoints {
         let keys = ShareKeys(call: call, records: changed)
         let records: [JSONValue] = changes.map { change in
             switch change {
-            case .changed(let record): return keys.add(to: call.encode(record), of: record)
+            case .changed(let record):
+                let json = keys.add(to: call.encode(record), of: record)
+                guard withKeys, let changed = page.changedKeys[record.recordName], case .object(let members) = json else { return json }
+                return .object(members + [("changedKeys", .array(changed.map { .string($0) }))])
             case .deleted(let recordID, let type): return DeletionJSON.record(recordID.recordName, recordType: type)
             }
         }

@@ -6,8 +6,15 @@ import StratusCKWS
 
 /// `zones/list`, `zones/lookup`, `zones/modify` and `zones/changes`.
 enum ZoneEndpoints {
+    /// With `"includeRecordCounts": true` (an extension; iCloud does not say), each zone also
+    /// carries `recordCount`, so a remote client lists zones as a local store does.
     static func list(_ call: CKWSCall) throws -> JSONValue {
-        .object([("zones", .array(try call.database.allRecordZones().map { ZoneJSON.encode($0, owner: call.owner) }))])
+        let counts = call.body["includeRecordCounts"]?.boolValue == true
+        return .object([("zones", .array(try call.database.allRecordZones().map { zone in
+            let json = ZoneJSON.encode(zone, owner: call.owner)
+            guard counts, case .object(let members) = json else { return json }
+            return .object(members + [("recordCount", .integer(Int64(zone.recordCount)))])
+        }))])
     }
 
     /// One entry per requested zone, in order: the zone, or a per-zone `ZONE_NOT_FOUND`.

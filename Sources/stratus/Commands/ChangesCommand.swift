@@ -30,7 +30,7 @@ struct ChangesCommand: ParsableCommand {
     }
 
     func run() throws {
-        let db = try common.database()
+        let db = try common.service()
         if database { return try runDatabase(db) }
         let desiredKeys: [String]? = noKeys ? [] : keys.map(parseKeyList)
         var token = since
@@ -73,7 +73,7 @@ struct ChangesCommand: ParsableCommand {
         }
     }
 
-    private func runDatabase(_ db: CloudDatabase) throws {
+    private func runDatabase(_ db: any CloudDatabaseService) throws {
         var token = since
         var zones: [JSONValue] = []
         var moreComing = false

@@ -14,7 +14,7 @@ struct DeleteCommand: ParsableCommand {
     @Flag(help: "All or nothing (custom zones).") var atomic = false
 
     func run() throws {
-        let database = try common.database()
+        let database = try common.service()
         let zoneID = try common.zoneID()
         var failures = 0
         var json: [JSONValue] = []

@@ -21,7 +21,8 @@ struct FetchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let database = try common.database()
+        if assets != nil { try common.localOnly("--assets") }
+        let database = try common.service()
         let zoneID = try common.zoneID()
         let desiredKeys: [String]? = noKeys ? [] : keys.map(parseKeyList)
         let results = try database.records(for: names.map { RecordID(recordName: $0, zoneID: zoneID) }, desiredKeys: desiredKeys)
@@ -30,7 +31,7 @@ struct FetchCommand: ParsableCommand {
         for item in results {
             switch item.result {
             case .success(let record):
-                try writeAssets(of: record, store: database.store)
+                if assets != nil { try writeAssets(of: record, store: try common.openStore()) }
                 if common.json { json.append(RecordJSON.encode(record)) } else { Output.line(RecordPrinter.describe(record)) }
             case .failure(let error):
                 missing += 1

@@ -39,7 +39,7 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         let arguments = try ArgumentParsing.parse(self.arguments, filter: filter)
-        let database = try common.database()
+        let database = try common.service()
         let query = Query(recordType: type, predicateFormat: filter, arguments: arguments, sortDescriptors: sort.map(SortParsing.parse))
         let desiredKeys: [String]? = noKeys ? [] : keys.map(parseKeyList)
         var page: QueryResultsPage
@@ -58,7 +58,8 @@ struct QueryCommand: ParsableCommand {
             records += page.records
         }
         if format == .csv {
-            var types = try database.store.recordTypes().filter { $0.name == type }
+            try common.localOnly("--format csv (it reads the schema)")
+            var types = try common.openStore().recordTypes().filter { $0.name == type }
             if let desiredKeys { types = types.map { schema in var kept = schema; kept.fields = kept.fields.filter { desiredKeys.contains($0.key) }; return kept } }
             let csv: RecordCSV
             do { csv = try RecordCSV(types: types) } catch { throw CommandFailure.failed("cannot write CSV: \(error)") }

@@ -54,12 +54,16 @@ struct SaveCommand: ParsableCommand {
     }
 
     func run() throws {
-        if importing { return try RecordImportRunner(common: common, file: file).run() }
+        if importing {
+            try common.localOnly("save --import")
+            return try RecordImportRunner(common: common, file: file).run()
+        }
         guard let savePolicy = RecordSavePolicy(rawValue: policy) else {
             throw CommandFailure.usage("--policy must be if-unchanged, changed-keys or all-keys, not '\(policy)'")
         }
         let text = try readInput()
         if (format ?? (file.lowercased().hasSuffix(".csv") ? .csv : .json)) == .csv {
+            try common.localOnly("save --format csv (it reads the schema)")
             let database = try common.database(ifMissing: .create)
             return try save(try csvRecords(text, store: database.store), deletions: [], policy: savePolicy, in: database)
         }
@@ -77,6 +81,7 @@ struct SaveCommand: ParsableCommand {
             let name = file == "-" ? "FILE" : file
             throw CommandFailure.failed("\(file == "-" ? "standard input" : file) is a response captured from a server: its records carry that server's change tags, so it is a snapshot to load as it is, not changes to save here; load it with `stratus save --import \(name)` (which makes the zones it names)")
         }
+        if common.remote != nil { return try saveRemotely(objects, policy: savePolicy) }
         // Records that all carry change tags (as `stratus export` writes them) into a store that
         // has none of them could only each fail as an update of nothing: say what to do once.
         let allTagged = savePolicy == .ifServerRecordUnchanged && !objects.isEmpty
@@ -85,26 +90,8 @@ struct SaveCommand: ParsableCommand {
         let database = try common.database(ifMissing: .create)
         let store = database.store
         let owners = try ownerMapping(store)
-        var saves: [Record] = []
-        var deletions: [RecordID] = []
-        for (index, object) in objects.enumerated() {
-            let entries: [RecordDocument.Entry]
-            do {
-                entries = try RecordDocument.entries(in: object, zoneID: try common.zoneID(), owners: owners, uploadAsset: { path in
-                    try store.putAsset(Data(contentsOf: URL(fileURLWithPath: path)))
-                })
-            } catch {
-                let place = RecordDocument.isWrapper(object) && objects.count == 1 ? "" : "record \(index + 1) of \(objects.count): "
-                throw CommandFailure.failed(place + "\(error)")
-            }
-            for entry in entries {
-                switch entry {
-                case .save(let record): saves.append(record)
-                case .delete(let recordID, _): deletions.append(recordID)
-                case .skipped(let name, let reason):
-                    if !common.json { Output.warn("skipped \(name ?? "an entry"): it holds no record (\(reason))") }
-                }
-            }
+        let (saves, deletions) = try entries(objects, owners: owners) { path in
+            try store.putAsset(Data(contentsOf: URL(fileURLWithPath: path)))
         }
         if allTagged, deletions.isEmpty, try !holdsAny(saves.map(\.recordID), in: database) { throw snapshotRefusal() }
         // In the private database each owner's zones are that user's own: saved as them.
@@ -138,6 +125,42 @@ struct SaveCommand: ParsableCommand {
             if fetched.contains(where: { if case .success = $0.result { return true } else { return false } }) { return true }
         }
         return false
+    }
+
+    /// The document's entries: records to save and IDs to delete, in order.
+    private func entries(_ objects: [JSONValue], owners: @escaping RecordDocument.OwnerMapping = RecordDocument.actingUser,
+                         uploadAsset: @escaping RecordJSON.AssetUploader) throws -> ([Record], [RecordID]) {
+        var saves: [Record] = []
+        var deletions: [RecordID] = []
+        for (index, object) in objects.enumerated() {
+            let entries: [RecordDocument.Entry]
+            do {
+                entries = try RecordDocument.entries(in: object, zoneID: try common.zoneID(), owners: owners, uploadAsset: uploadAsset)
+            } catch {
+                let place = RecordDocument.isWrapper(object) && objects.count == 1 ? "" : "record \(index + 1) of \(objects.count): "
+                throw CommandFailure.failed(place + "\(error)")
+            }
+            for entry in entries {
+                switch entry {
+                case .save(let record): saves.append(record)
+                case .delete(let recordID, _): deletions.append(recordID)
+                case .skipped(let name, let reason):
+                    if !common.json { Output.warn("skipped \(name ?? "an entry"): it holds no record (\(reason))") }
+                }
+            }
+        }
+        return (saves, deletions)
+    }
+
+    /// `--remote`: the document's records saved and deleted over CloudKit Web Services, as the
+    /// signed-in user, printed as a local save prints them.
+    private func saveRemotely(_ objects: [JSONValue], policy: RecordSavePolicy) throws {
+        if !ownerMap.isEmpty { try common.localOnly("--owner-map") }
+        let database = try common.service()
+        let (saves, deletions) = try entries(objects) { path in
+            throw CommandFailure.usage("\(path): asset files are not sent to a remote; a record there can name an asset it holds by its fileChecksum")
+        }
+        try save(saves, deletions: deletions, policy: policy, in: database)
     }
 
     /// `--owner-map OWNER=ALIAS` as the document reader's mapping: a mapped owner becomes that
@@ -192,7 +215,7 @@ struct SaveCommand: ParsableCommand {
     /// Saves in batches of 400, then deletes; prints each outcome and fails when any failed.
     /// The store is opened once per process: a second pool on the same file in one process
     /// would share its POSIX locks and release them when it closes.
-    private func save(_ saves: [Record], deletions: [RecordID], policy savePolicy: RecordSavePolicy, in database: CloudDatabase) throws {
+    private func save(_ saves: [Record], deletions: [RecordID], policy savePolicy: RecordSavePolicy, in database: any CloudDatabaseService) throws {
         try ZonePreparer(database: database, create: createZones).prepare(saves.map(\.recordID.zoneID) + deletions.map(\.zoneID))
         var outcomes: [JSONValue] = []
         var failures = 0
@@ -229,7 +252,7 @@ struct SaveCommand: ParsableCommand {
 
     /// Applies the document's deleted entries; a record already absent counts as deleted, as a
     /// replayed change feed expects. Returns how many failed.
-    private func delete(_ recordIDs: [RecordID], in database: CloudDatabase, outcomes: inout [JSONValue]) throws -> Int {
+    private func delete(_ recordIDs: [RecordID], in database: any CloudDatabaseService, outcomes: inout [JSONValue]) throws -> Int {
         var failures = 0
         var start = 0
         while start < recordIDs.count {

@@ -28,11 +28,17 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The port (0: a free one).") var port: Int = 8765
     @Option(help: "With --store: the only container identifier served.") var container: String?
     @Option(help: "Refuse request bodies larger than this many bytes.") var maxBody: Int = 16 << 20
+    @Option(help: "Seconds a web auth token from the sign-in page lasts, as iCloud's 30 minutes (tokens of `auth login` never expire).")
+    var tokenLifetime: Int = 30 * 60
+    @Option(help: "Seconds after which an answer to a signed-in request carries a new web auth token (0: every answer).")
+    var tokenRotation: Int = 60
 
     func validate() throws {
         if store != nil && stores != nil { throw ValidationError("give --store or --stores, not both") }
         if !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535") }
         if maxBody < 1024 { throw ValidationError("--max-body must be at least 1024") }
+        if tokenLifetime < 0 { throw ValidationError("--token-lifetime must be 0 or more seconds") }
+        if tokenRotation < 0 { throw ValidationError("--token-rotation must be 0 or more seconds") }
     }
 
     func run() throws {
@@ -46,7 +52,9 @@ struct ServeCommand: ParsableCommand {
             // server shares this handle (a second one on the file would share its POSIX locks).
             source = .opened(try StoreLocation.open(path, ifMissing: .create), container: container)
         }
-        let server = CKWSServer(configuration: .init(host: host, port: port, source: source, maximumBodyBytes: maxBody))
+        let server = CKWSServer(configuration: .init(host: host, port: port, source: source, maximumBodyBytes: maxBody,
+                                                     sessions: WebSessionPolicy(lifetime: TimeInterval(tokenLifetime),
+                                                                                rotationInterval: TimeInterval(tokenRotation))))
         let done = DispatchSemaphore(value: 0)
         let failure = LockedBox<(any Error)?>(nil)
         let host = self.host

@@ -18,7 +18,7 @@ struct SubscriptionsCommand: ParsableCommand {
         @OptionGroup var common: CommonOptions
 
         func run() throws {
-            let subscriptions = try common.database().allSubscriptions()
+            let subscriptions = try common.service().allSubscriptions()
             if common.json {
                 Output.json(.object([("subscriptions", .array(subscriptions.map { SubscriptionJSON.encode($0, owner: nil) }))]))
                 return

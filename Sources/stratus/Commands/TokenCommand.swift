@@ -12,6 +12,9 @@ struct TokenCommand: ParsableCommand {
     @Flag(help: "The database token instead of the zone's.") var database = false
 
     func run() throws {
+        if let remote = common.remote {
+            throw CommandFailure.usage("CloudKit Web Services has no call for a token alone; `stratus zones --remote \(remote)` lists each zone's current token, and `stratus changes --database --remote \(remote)` ends with the database's")
+        }
         let db = try common.database()
         let token = database ? try db.currentDatabaseToken() : try db.currentToken(for: try common.zoneID())
         if common.json { Output.json(ChangePageJSON.encode([], syncToken: token, moreComing: nil)) } else { Output.line(token) }

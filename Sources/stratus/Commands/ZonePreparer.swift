@@ -5,7 +5,7 @@ import StratusCloud
 /// `--create-zones` the missing custom zones are made, otherwise the first missing one is a
 /// clear error naming the zone and the way out, instead of one failure per record.
 struct ZonePreparer {
-    let database: CloudDatabase
+    let database: any CloudDatabaseService
     let create: Bool
 
     func prepare(_ zones: [ZoneID]) throws {

@@ -16,16 +16,16 @@ struct ZonesCommand: ParsableCommand {
         @OptionGroup var common: CommonOptions
 
         func run() throws {
-            let zones = try common.database().allRecordZones()
+            let zones = try common.service().allRecordZones()
             if common.json {
                 Output.json(.object([("zones", .array(zones.map { ZoneJSON.encode($0, owner: nil) }))]))
                 return
             }
             let width = max(4, zones.map(\.zoneID.zoneName.count).max() ?? 0)
-            // Zones shared with the user are named with their owners: show who.
-            let store = try common.openStore()
+            // Zones shared with the user are named with their owners: show who (a remote's by record name).
+            let store = common.remote == nil ? try common.openStore() : nil
             let owners = try zones.map { zone in
-                zone.zoneID.ownerName == ZoneID.defaultOwnerName ? nil : try store.user(named: zone.zoneID.ownerName).alias
+                zone.zoneID.ownerName == ZoneID.defaultOwnerName ? nil : try store?.user(named: zone.zoneID.ownerName).alias ?? zone.zoneID.ownerName
             }
             let ownerWidth = owners.compactMap { $0?.count }.max().map { max($0, 5) }
             let ownerHeader = ownerWidth.map { "OWNER".padding(toLength: $0, withPad: " ", startingAt: 0) + "  " } ?? ""

@@ -35,7 +35,17 @@ enum CommandLineAdvice {
             return "add --force to import it and delete that data"
         case .environmentFixedAtCreation:
             return "leave out --environment for a store that exists"
-        case .schemaImportLosesData(forceAllowed: false), .unknownRecordType:
+        case .unknownRemote:
+            return "list the remotes with `stratus remote list`; add one with `stratus remote add NAME --container ID --environment development`"
+        case .remoteSignInRequired(let remote):
+            return "sign in again with `stratus remote login \(remote) --api-token TOKEN` (or --paste a web auth token)"
+        case .remoteCredentialRejected(let remote):
+            return "check the API token or key of the remote: `stratus remote show \(remote)`; set them again with `stratus remote login` or `stratus remote key`"
+        case .remoteCredentialMissing(let remote):
+            return "sign in with `stratus remote login \(remote) --api-token TOKEN`, or add a server-to-server key (public database) with `stratus remote key \(remote)`"
+        case .remoteUnreachable:
+            return "check the remote's URL (`stratus remote list`) and that the server runs"
+        case .schemaImportLosesData(forceAllowed: false), .unknownRecordType, .notAvailableRemotely:
             return nil
         case .general:
             return error.code == .notAuthenticated ? "act as a user with --user ALIAS (`stratus users` lists them)" : nil

@@ -1,0 +1,135 @@
+import Foundation
+import NIOHTTP1
+import StratusCKWS
+import StratusCloud
+import Synchronization
+
+/// A CloudKit Web Services client for one container: each call is one CKWS operation, its body
+/// and answer written and read by `StratusCKWS`, its failures `CloudKitError`s with typed reasons.
+///
+/// Calls of one client are serialized: a session's web auth token rotates with every answer,
+/// and the next request must carry the newest one, kept (``SessionTokenKeeper``) before it is
+/// used. Throttling is waited out under ``RetryPolicy``.
+public final class CKWSClient: Sendable {
+    /// The remote's name, for the errors that tell a person what to type next.
+    public let name: String
+    public let endpoint: RemoteEndpoint
+    private let retry: RetryPolicy
+    private let keeper: (any SessionTokenKeeper)?
+    private let transport = CKWSTransport()
+    private let session: Mutex<RemoteCredentials>
+
+    public init(name: String, endpoint: RemoteEndpoint, credentials: RemoteCredentials, keeper: (any SessionTokenKeeper)? = nil,
+                retry: RetryPolicy = RetryPolicy()) {
+        self.name = name
+        self.endpoint = endpoint
+        self.session = Mutex(credentials)
+        self.keeper = keeper
+        self.retry = retry
+    }
+
+    /// The credentials now (with the newest web auth token).
+    public var credentials: RemoteCredentials { session.withLock { $0 } }
+
+    /// What a CKWS server answered: its HTTP status, its JSON (`{}` when it sent none), and a
+    /// replacement web auth token when it sent one.
+    public struct Answer: Sendable {
+        public var status: Int
+        public var json: JSONValue
+    }
+
+    /// Runs `DATABASE/OPERATION` (`database` nil for the endpoints that name none) and returns
+    /// its JSON; a whole-request error is thrown as the `CloudKitError` it stands for.
+    public func call(_ database: String?, _ operation: String, body: JSONValue = .object([])) throws -> JSONValue {
+        let answer = try exchange(database, operation, body: body)
+        guard answer.status == 200 else { throw failure(answer) }
+        return answer.json
+    }
+
+    /// Like ``call(_:_:body:)`` but hands back any answer, errors included, for the callers that
+    /// read an error's own members (sign-in reads `redirectURL`). `signedIn: false` leaves the
+    /// web auth token out.
+    public func exchange(_ database: String?, _ operation: String, body: JSONValue = .object([]), signedIn: Bool = true) throws -> Answer {
+        let bytes = JSONWriter.bytes(body)
+        let path = endpoint.path(database: database, operation: operation)
+        return try session.withLock { credentials throws -> Answer in
+            var waited = 0
+            while true {
+                let (url, headers) = try request(path: path, database: database, body: bytes, credentials: credentials, signedIn: signedIn)
+                let raw = try transport.post(url, headers: headers, body: bytes, server: endpoint.url)
+                if let next = CKWSClient.rotatedToken(raw.headers), signedIn, credentials.webAuthToken != nil, next != credentials.webAuthToken {
+                    // Kept before anything else can use the session: a later process starts from it.
+                    try keeper?.keep(webAuthToken: next)
+                    credentials.webAuthToken = next
+                }
+                let answer = Answer(status: raw.status, json: CKWSClient.json(raw.body))
+                if raw.status == 429 || raw.status == 503, waited < retry.attempts,
+                   let seconds = answer.json["retryAfter"]?.doubleValue ?? raw.headers.first(name: "Retry-After").flatMap(Double.init),
+                   seconds <= retry.longestWait {
+                    waited += 1
+                    Thread.sleep(forTimeInterval: max(0, seconds))
+                    continue
+                }
+                return answer
+            }
+        }
+    }
+
+    /// The URL (tokens in its query, encoded) and headers of one request.
+    private func request(path: String, database: String?, body: [UInt8], credentials: RemoteCredentials,
+                         signedIn: Bool) throws -> (String, HTTPHeaders) {
+        var headers = HTTPHeaders([("Content-Type", "application/json; charset=utf-8"), ("Accept", "application/json")])
+        var query: [String] = []
+        let token = signedIn ? credentials.webAuthToken : nil
+        if token == nil, database == "public" || credentials.apiToken == nil, let keyID = credentials.keyID, let pem = credentials.privateKeyPEM {
+            guard database == "public" else {
+                throw CloudKitError(.notAuthenticated, "a server-to-server key reaches the public database only", reason: .remoteCredentialMissing(remote: name))
+            }
+            for (header, value) in try ServerKeySigner(keyID: keyID, privateKeyPEM: pem).headers(path: path, body: body) {
+                headers.add(name: header, value: value)
+            }
+        } else {
+            guard let apiToken = credentials.apiToken else {
+                throw CloudKitError(.notAuthenticated, "no API token or server-to-server key is set for remote '\(name)'",
+                                    reason: .remoteCredentialMissing(remote: name))
+            }
+            query.append("ckAPIToken=" + CKWSClient.encoded(apiToken))
+            if let token { query.append("ckWebAuthToken=" + CKWSClient.encoded(token)) }
+        }
+        return (endpoint.url + path + (query.isEmpty ? "" : "?" + query.joined(separator: "&")), headers)
+    }
+
+    /// The error an answer other than 200 stands for. Authentication failures name the remote,
+    /// so the advice says which to sign in to again; the server's reason is kept as its words.
+    public func failure(_ answer: Answer) -> CloudKitError {
+        guard var error = ItemErrorJSON.decode(answer.json) else {
+            return CloudKitError(answer.status >= 500 ? .serviceUnavailable : .serverRejectedRequest,
+                                 "\(endpoint.url) answered HTTP \(answer.status) without a CloudKit error", reason: .remoteUnreachable(url: endpoint.url))
+        }
+        switch answer.json["serverErrorCode"]?.stringValue {
+        case "AUTHENTICATION_REQUIRED": error.reason = .remoteSignInRequired(remote: name)
+        case "AUTHENTICATION_FAILED": error.reason = .remoteCredentialRejected(remote: name)
+        default: break
+        }
+        return error
+    }
+
+    /// The session's next token, under either name iCloud's answers have used.
+    static func rotatedToken(_ headers: HTTPHeaders) -> String? {
+        let value = headers.first(name: "X-Apple-CloudKit-Web-Auth-Token") ?? headers.first(name: "X-Apple-CloudKit-Session")
+        return value.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// An answer's JSON; an empty or non-JSON body (a proxy's page) is `{}`.
+    private static func json(_ bytes: [UInt8]) -> JSONValue {
+        guard !bytes.isEmpty, let json = try? JSONParser.parse(utf8: bytes) else { return .object([]) }
+        return json
+    }
+
+    /// A token for a query string: `+`, `/` and `=` (and everything not unreserved) encoded.
+    static func encoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}

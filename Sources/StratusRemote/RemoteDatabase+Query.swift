@@ -1,0 +1,60 @@
+import Foundation
+import StratusCKWS
+import StratusCloud
+import StratusEngine
+import StratusPredicates
+
+/// `records/query`: the predicate checked here by CloudKit's rules (there is no schema to check
+/// it against: CKWS has no schema endpoint), sent as `filterBy` and `sortBy`.
+extension RemoteDatabase {
+    public func records(matching query: Query, inZoneWith zoneID: ZoneID, desiredKeys: [String]?, resultsLimit: Int?) throws -> QueryResultsPage {
+        let compiled: CompiledQuery
+        switch PredicateCompiler.compile(format: query.predicateFormat, arguments: query.arguments, recordType: query.recordType,
+                                         sorts: query.sortDescriptors) {
+        case .success(let query): compiled = query
+        case .failure(let diagnostics):
+            throw CloudKitError(.invalidArguments, diagnostics.diagnostics.map(\.message).joined(separator: "; "), predicateDiagnostics: diagnostics)
+        }
+        // FALSEPREDICATE has no filterBy: it matches nothing, without asking.
+        guard let queryJSON = QueryJSON.encode(recordType: query.recordType, filter: compiled.filter, sorts: compiled.sorts) else {
+            return QueryResultsPage(records: [], cursor: nil)
+        }
+        let request: JSONValue = .object([("zoneID", zoneJSON(zoneID)), ("query", queryJSON)])
+        return try page(request, zoneID: zoneID, marker: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+    }
+
+    public func records(continuingMatchFrom cursor: String, desiredKeys: [String]?, resultsLimit: Int?) throws -> QueryResultsPage {
+        let request = markers.request(for: cursor) ?? .object([])
+        let zoneID = try request["zoneID"].map { json in try decoded { () throws(RecordJSON.DecodingError) in try ZoneJSON.decodeZoneID(json, owner: nil) } }
+        return try page(request, zoneID: zoneID.map { owned($0, as: nil) } ?? .default, marker: cursor, desiredKeys: desiredKeys,
+                        resultsLimit: resultsLimit)
+    }
+
+    public func lastRecords(matching query: Query, inZoneWith zoneID: ZoneID, desiredKeys: [String]?, resultsLimit: Int?) throws -> [Record] {
+        throw RemoteDatabase.unavailable("reading a query's results from their end")
+    }
+
+    /// Web Services has no count: the front end counts by walking the result's pages.
+    public func indexedCount(matching query: Query, inZoneWith zoneID: ZoneID) throws -> Int? { nil }
+
+    /// Checks the predicate by CloudKit's rules alone: a remote container's schema is not known
+    /// here, so field types come from the values compared.
+    public func analyze(_ query: Query, now: Date) throws -> PredicateAnalysis {
+        PredicateCompiler.analyze(format: query.predicateFormat, arguments: query.arguments, recordType: query.recordType,
+                                  sorts: query.sortDescriptors, now: now)
+    }
+
+    /// One page of at most 200 records (CKWS's page); the marker it ends with is remembered with
+    /// its query, so the next page can send both.
+    private func page(_ request: JSONValue, zoneID: ZoneID, marker: String?, desiredKeys: [String]?, resultsLimit: Int?) throws -> QueryResultsPage {
+        guard case .object(var body) = request else { return QueryResultsPage(records: [], cursor: nil) }
+        if let marker { body.append(("continuationMarker", .string(marker))) }
+        body.append(("resultsLimit", .integer(Int64(min(resultsLimit ?? RemoteDatabase.batchLimit, RemoteDatabase.batchLimit)))))
+        if let desiredKeys { body.append(("desiredKeys", .array(desiredKeys.map { .string($0) }))) }
+        let answer = try call("records/query", .object(body), zone: zoneID)
+        let records = try items(answer["records"], path: "records").map { try record($0, zoneID: zoneID) }
+        let next = answer["continuationMarker"]?.stringValue
+        if let next { markers.remember(next, request: request) }
+        return QueryResultsPage(records: records, cursor: next)
+    }
+}
