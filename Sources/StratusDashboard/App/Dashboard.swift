@@ -166,6 +166,7 @@ enum Dashboard {
             state.status = StatusMessage(state.coreDataLensActive
                 ? "Core Data lens on: the inspector shows CD_ records as their entities, CDMR records as links."
                 : "Core Data lens off: records as CloudKit stores them.")
+            if case .inspector(let inspector)? = state.topModal, inspector.graph == nil { return Inspector.readGraph(state, inspector.record) }
             return []
         case .pickDatabase:
             let items = DatabaseScope.allCases.map { PickerItem(label: $0.name, detail: $0 == state.scope ? "current" : "") }
