@@ -133,6 +133,7 @@ enum Dashboard {
         case .quit:
             state.wantsQuit = true
             return cancelAll(&state) + SubscriptionsTab.stopWatching(&state) + LogsTab.stopWatching(&state) + FaultsTab.stopWatching(&state)
+                + ZonesTab.stopWatching(&state)
         case .help:
             state.modals.append(.help(HelpState(contexts: contexts(state), title: helpTitle(state))))
             return []
@@ -326,10 +327,10 @@ enum Dashboard {
         state.zones = []
         // When the zones arrive: the busiest one the user can read, if the default has nothing.
         state.settlesOnBusiestZone = true
-        var effects = SubscriptionsTab.stopWatching(&state)
+        var effects = SubscriptionsTab.stopWatching(&state) + ZonesTab.stopWatching(&state)
         state.subscriptions = SubscriptionsTabState()
         effects += resetResults(&state) + loadZones(&state)
-        if state.tab == .subscriptions || state.tab == .sharing { effects += Dashboard.enteredTab(&state) }
+        if state.tab == .subscriptions || state.tab == .sharing || state.tab == .zones { effects += Dashboard.enteredTab(&state) }
         return effects
     }
 
