@@ -11,6 +11,7 @@ extension Dashboard {
             state.endJob(job)
             switch result {
             case .success(let record):
+                state.succeeded()
                 switch purpose {
                 case .refreshInspector:
                     if case .inspector(var inspector)? = state.topModal, inspector.loadingJob == job {
