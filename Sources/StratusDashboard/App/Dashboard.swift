@@ -10,7 +10,7 @@ enum Dashboard {
     /// The work to do when the dashboard opens: zones and schema (the first query follows the
     /// schema, or starts at once when the record type is known).
     static func start(_ state: inout DashboardState) -> [Effect] {
-        var effects = loadZones(&state) + loadUsers(&state)
+        var effects = loadZones(&state) + loadUsers(&state) + FaultsTab.startWatchingPlan(&state)
         let schemaJob = state.startJob(.schema, "schema")
         effects.append(.schema(.load(job: schemaJob)))
         if state.query.recordType != nil {
@@ -133,7 +133,7 @@ enum Dashboard {
         case .quit:
             state.wantsQuit = true
             return cancelAll(&state) + SubscriptionsTab.stopWatching(&state) + LogsTab.stopWatching(&state) + FaultsTab.stopWatching(&state)
-                + ZonesTab.stopWatching(&state)
+                + ZonesTab.stopWatching(&state) + FaultsTab.stopWatchingPlan(&state)
         case .help:
             state.modals.append(.help(HelpState(contexts: contexts(state), title: helpTitle(state))))
             return []
