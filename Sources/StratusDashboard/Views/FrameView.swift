@@ -116,16 +116,21 @@ enum DashboardView {
     }
 
     /// Where each tab's label stands on the tab bar (row 1): full titles when they fit, then
-    /// short ones, then five letters each; narrower still, the current tab's title and the
-    /// others' numbers. The mouse finds tabs by it too.
+    /// short ones, then short ones without their padding (every name at 80 columns), five
+    /// letters each, three (the current tab's whole); narrower still, the current tab's title
+    /// and the others' numbers. The mouse finds tabs by it too.
     static func tabLayout(_ state: DashboardState, width: Int) -> [(tab: DashboardTab, label: String, x: Range<Int>)] {
         let current = state.tab
-        let forms: [(DashboardTab) -> String] = [{ $0.title }, { $0.shortTitle }, { String($0.title.prefix(5)) }, { $0 == current ? $0.title : "" }]
-        func label(_ tab: DashboardTab, _ form: (DashboardTab) -> String) -> String {
-            let title = form(tab)
-            return title.isEmpty ? " \(tab.rawValue) " : " \(tab.rawValue) \(title) "
+        typealias Form = (title: (DashboardTab) -> String, padded: Bool)
+        let forms: [Form] = [({ $0.title }, true), ({ $0.shortTitle }, true), ({ $0.shortTitle }, false),
+                             ({ String($0.shortTitle.prefix(5)) }, false), ({ $0 == current ? $0.shortTitle : String($0.title.prefix(3)) }, false),
+                             ({ $0 == current ? $0.title : "" }, true)]
+        func label(_ tab: DashboardTab, _ form: Form) -> String {
+            let title = form.title(tab)
+            let text = title.isEmpty ? "\(tab.rawValue)" : "\(tab.rawValue) \(title)"
+            return form.padded ? " \(text) " : text
         }
-        let titles = forms.first { form in DashboardTab.allCases.reduce(1) { $0 + DisplayWidth.of(label($1, form)) + 1 } <= width } ?? forms[3]
+        let titles = forms.first { form in DashboardTab.allCases.reduce(1) { $0 + DisplayWidth.of(label($1, form)) + 1 } <= width } ?? forms[forms.count - 1]
         var x = 1
         return DashboardTab.allCases.map { tab in
             let text = label(tab, titles)
