@@ -124,7 +124,7 @@ enum DashboardView {
         typealias Form = (title: (DashboardTab) -> String, padded: Bool)
         let forms: [Form] = [({ $0.title }, true), ({ $0.shortTitle }, true), ({ $0.shortTitle }, false),
                              ({ String($0.shortTitle.prefix(5)) }, false), ({ $0 == current ? $0.shortTitle : String($0.title.prefix(3)) }, false),
-                             ({ $0 == current ? $0.title : "" }, true)]
+                             ({ $0 == current ? $0.title : "" }, true), ({ $0 == current ? $0.title : "" }, false)]
         func label(_ tab: DashboardTab, _ form: Form) -> String {
             let title = form.title(tab)
             let text = title.isEmpty ? "\(tab.rawValue)" : "\(tab.rawValue) \(title)"
