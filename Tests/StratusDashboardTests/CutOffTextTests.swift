@@ -1,0 +1,38 @@
+import Testing
+import StratusModel
+import StratusCloud
+import StratusTerminal
+@testable import StratusDashboard
+
+/// Text that does not fit on one line is wrapped where it is shown, never cut with no way to
+/// read it.
+@Suite struct CutOffTextTests {
+    private func state(_ size: Size) -> DashboardState {
+        var state = DashboardState(storePath: "/tmp/demo.sqlite", zone: ZoneID(zoneName: "Travel"), recordType: "Trip", size: size)
+        state.recordTypes = [Fixtures.tripSchema]
+        return state
+    }
+
+    private func render(_ state: DashboardState) -> String {
+        var canvas = Canvas(width: state.size.width, height: state.size.height)
+        DashboardView.render(state, into: &canvas)
+        return canvas.text
+    }
+
+    @Test func anEditFormErrorWrapsInFull() {
+        var state = state(Size(width: 80, height: 24))
+        var form = EditFormState(isNew: false, base: Fixtures.trips(1)[0], rows: [])
+        form.rows = Fixtures.tripSchema.sortedFields.map { field in
+            FormRow(name: field.name, type: field.type, field: TextField(""), readOnly: false,
+                    error: field.name == "nights" ? "'x' is not a whole number: type digits, an optional minus sign first, up to 9223372036854775807 (the end)" : nil,
+                    original: "")
+        }
+        form.list = ListCursor(selected: Fixtures.tripSchema.sortedFields.firstIndex { $0.name == "nights" } ?? 0)
+        form.error = "serverRecordChanged (14): the record changed on the server since it was read; Esc and open it again, or save with the conflict dialog (its last words)"
+        state.modals = [.form(form)]
+        let screen = render(state).replacingOccurrences(of: "\n│ ", with: " ").replacingOccurrences(of: "│", with: "")
+        let flat = screen.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("9223372036854775807 (the end)"), "\(render(state))")
+        #expect(flat.contains("(its last words)"), "\(render(state))")
+    }
+}
