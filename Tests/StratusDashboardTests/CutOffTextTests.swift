@@ -35,4 +35,22 @@ import StratusTerminal
         #expect(flat.contains("9223372036854775807 (the end)"), "\(render(state))")
         #expect(flat.contains("(its last words)"), "\(render(state))")
     }
+
+    /// A schema-diff line whose refusal is wider than the screen is shown whole under the list.
+    @Test func aSchemaDiffReasonIsReadableInFull() throws {
+        let harness = try Harness(records: Fixtures.trips(3), size: Size(width: 80, height: 24))
+        let file = harness.directory.appendingPathComponent("production.ckdb").path
+        try "DEFINE SCHEMA RECORD TYPE Trip (nights STRING QUERYABLE);".write(toFile: file, atomically: true, encoding: .utf8)
+        harness.press(.char("5"), .char("v"), .ctrl("u"))
+        harness.type(file)
+        harness.press(.enter)
+        let lines = SchemaLines.lines(harness.state)
+        let refused = try #require(lines.firstIndex { !$0.indexes.isEmpty && DisplayWidth.of(SchemaTabView.diffText($0)) > 78 },
+                                   "a refusal too wide for one line: \(lines.map(SchemaTabView.diffText))")
+        harness.press(.char("g"))
+        for _ in 0..<refused { harness.press(.down) }
+        let flat = harness.screen().replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let whole = SchemaTabView.diffText(lines[refused]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains(whole), "\n\(harness.screen())")
+    }
 }
