@@ -53,4 +53,13 @@ import StratusTerminal
         let whole = SchemaTabView.diffText(lines[refused]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(flat.contains(whole), "\n\(harness.screen())")
     }
+
+    /// A subscription ID wider than its column is shown whole under the list when selected.
+    @Test func aLongSubscriptionIDIsReadableInFull() {
+        var state = Fixtures.subscriptionsState(size: Size(width: 80, height: 24))
+        let id = "com.apple.coredata.cloudkit.private.subscription"
+        state.subscriptions.subscriptions.insert(.database(recordType: nil, subscriptionID: id), at: 0)
+        state.subscriptions.list = ListCursor(selected: 0, offset: 0)
+        #expect(render(state).contains(id), "\n\(render(state))")
+    }
 }
