@@ -62,4 +62,18 @@ import StratusTerminal
         state.subscriptions.list = ListCursor(selected: 0, offset: 0)
         #expect(render(state).contains(id), "\n\(render(state))")
     }
+
+    /// Every option's hint in a picker can be read whole: the selected one's, under the list,
+    /// when its row cuts it.
+    @Test func aPickerOptionsHintIsReadableInFull() throws {
+        let harness = try Harness(records: Fixtures.trips(3), size: Size(width: 40, height: 14))
+        harness.press(.char("9"), .char("a"))
+        guard case .picker(let picker)? = harness.state.topModal else { Issue.record("no picker"); return }
+        #expect(picker.items.contains { DisplayWidth.of($0.label) + DisplayWidth.of($0.detail) > 36 }, "a hint too long for its row")
+        for (index, item) in picker.items.enumerated() {
+            if index > 0 { harness.press(.down) }
+            let flat = harness.screen().replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(flat.contains(item.detail.split(whereSeparator: \.isWhitespace).joined(separator: " ")), "\(item.label): \n\(harness.screen())")
+        }
+    }
 }
