@@ -40,6 +40,9 @@ import StratusCloud
         #expect(harness.state.zones[harness.state.zonesTab.list.selected].zoneID == travel, "the cursor stays on its zone")
         #expect(harness.state.status == status, "a background read says nothing")
         #expect(harness.screen().contains(after.currentToken.prefix(8)))
+        // Another tab: the watch stops.
+        harness.press(.char("1"))
+        #expect(harness.state.zonesTab.watchJob == nil)
     }
 
     /// While a zone is counted again, its old bars stay on screen (no "Counting…" flash).

@@ -105,6 +105,8 @@ enum Dashboard {
 
     /// Work a tab needs when it is shown.
     static func enteredTab(_ state: inout DashboardState) -> [Effect] {
+        // The zones watch serves the Zones tab only (the header's zone is read on its own).
+        if state.tab != .zones, state.zonesTab.watchJob != nil { return ZonesTab.stopWatching(&state) + enteredTab(&state) }
         switch state.tab {
         case .sharing: return (state.users.isEmpty ? loadUsers(&state) : []) + SharingTab.loadShares(&state)
         case .zones: return ZonesTab.entered(&state)

@@ -21,7 +21,7 @@ enum Inspector {
             return []
         case .open:
             guard let row, let name = row.reference else {
-                state.status = StatusMessage("Enter follows a reference; this field is not one.")
+                state.status = .note("Enter follows a reference; this field is not one.")
                 return []
             }
             let job = state.startJob(.loadRecord, "record \(name)")

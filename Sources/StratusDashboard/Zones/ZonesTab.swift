@@ -13,7 +13,7 @@ enum ZonesTab {
             guard state.zones.indices.contains(index) else { return [] }
             let effects = Dashboard.switchZone(&state, to: state.zones[index].zoneID.zoneName)
             state.tab = .query
-            return effects
+            return stopWatching(&state) + effects
         case .run:
             return Dashboard.loadZones(&state)
         case .copy:

@@ -12,7 +12,8 @@ struct ZonesTabState: Sendable {
     /// The token each zone had when its records per type were counted: a zone whose token
     /// moved is counted again, its old bars shown until the new ones come.
     var countedTokens: [ZoneID: String] = [:]
-    /// The zones watch (not a job of the status line: no spinner for a background read).
+    /// The zones watch while the tab is shown (not a job of the status line: no spinner for a
+    /// background read).
     var watchJob: Int?
 
     /// How often the watch reads the zones.
