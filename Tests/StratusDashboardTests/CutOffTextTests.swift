@@ -13,6 +13,12 @@ import StratusTerminal
         return state
     }
 
+    /// Text with box edges and runs of white space folded to one space: a wrapped line reads
+    /// as the line it was.
+    private func flat(_ text: String) -> String {
+        text.replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
     private func render(_ state: DashboardState) -> String {
         var canvas = Canvas(width: state.size.width, height: state.size.height)
         DashboardView.render(state, into: &canvas)
@@ -30,10 +36,9 @@ import StratusTerminal
         form.list = ListCursor(selected: Fixtures.tripSchema.sortedFields.firstIndex { $0.name == "nights" } ?? 0)
         form.error = "serverRecordChanged (14): the record changed on the server since it was read; Esc and open it again, or save with the conflict dialog (its last words)"
         state.modals = [.form(form)]
-        let screen = render(state).replacingOccurrences(of: "\n│ ", with: " ").replacingOccurrences(of: "│", with: "")
-        let flat = screen.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(flat.contains("9223372036854775807 (the end)"), "\(render(state))")
-        #expect(flat.contains("(its last words)"), "\(render(state))")
+        let text = flat(render(state))
+        #expect(text.contains("9223372036854775807 (the end)"), "\(render(state))")
+        #expect(text.contains("(its last words)"), "\(render(state))")
     }
 
     /// A schema-diff line whose refusal is wider than the screen is shown whole under the list.
@@ -49,9 +54,7 @@ import StratusTerminal
                                    "a refusal too wide for one line: \(lines.map(SchemaTabView.diffText))")
         harness.press(.char("g"))
         for _ in 0..<refused { harness.press(.down) }
-        let flat = harness.screen().replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let whole = SchemaTabView.diffText(lines[refused]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(flat.contains(whole), "\n\(harness.screen())")
+        #expect(flat(harness.screen()).contains(flat(SchemaTabView.diffText(lines[refused]))), "\n\(harness.screen())")
     }
 
     /// A subscription ID wider than its column is shown whole under the list when selected.
@@ -72,8 +75,7 @@ import StratusTerminal
         #expect(picker.items.contains { DisplayWidth.of($0.label) + DisplayWidth.of($0.detail) > 36 }, "a hint too long for its row")
         for (index, item) in picker.items.enumerated() {
             if index > 0 { harness.press(.down) }
-            let flat = harness.screen().replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            #expect(flat.contains(item.detail.split(whereSeparator: \.isWhitespace).joined(separator: " ")), "\(item.label): \n\(harness.screen())")
+            #expect(flat(harness.screen()).contains(flat(item.detail)), "\(item.label): \n\(harness.screen())")
         }
     }
 }
