@@ -84,4 +84,15 @@ import StratusCloud
         #expect(opened.record.recordName == "b-to")
         #expect(harness.state.status == nil, "\(String(describing: harness.state.status))")
     }
+
+    /// On another tab too: a refresh that works ends the error of the one that failed.
+    @Test func aZonesErrorEndsWhenTheZonesNextLoad() throws {
+        let harness = try Harness(records: Fixtures.trips(5))
+        harness.press(.char("4"))
+        _ = try harness.store.addFault(Fault(kind: .zoneBusy, operation: .zones, trigger: .once, retryAfter: 1, clients: [.dashboard]))
+        harness.press(.char("r"))
+        #expect(harness.state.status?.text.contains("zoneBusy") == true)
+        harness.press(.char("r"))
+        #expect(harness.state.status == nil, "\(String(describing: harness.state.status))")
+    }
 }

@@ -136,6 +136,7 @@ enum ZonesTab {
             guard scope == state.scope else { return [] }
             switch result {
             case .success(let zones):
+                state.succeeded()
                 show(&state, zones)
                 let settled = state.settlesOnBusiestZone ? Dashboard.settleOnBusiestZone(&state) : []
                 return settled + zoneBars(&state)
