@@ -54,7 +54,7 @@ enum CoreDataRows {
             switch relationship.kind {
             case .toOne: continue
             case .inverse(let entity):
-                (name, type, what) = ("← \(entity).\(relationship.name)", "INVERSE", "\(entity) object\(relationship.count == 1 ? "" : "s") name this one")
+                (name, type, what) = ("← \(entity).\(relationship.name)", "INVERSE", relationship.count == 1 ? "\(entity) object names this one" : "\(entity) objects name this one")
             case .manyToMany:
                 let entity = relationship.related.first?.entity ?? "linked"
                 (name, type, what) = (relationship.name, "TO-MANY", "\(entity) object\(relationship.count == 1 ? "" : "s") through CDMR")
