@@ -147,9 +147,9 @@ import StratusCloud
         try pane.run(dashboardCommand("--zone Travel --type Trip") + "; echo EXIT=$?")
         try pane.waitFor("3 Changes")
         pane.resize(width: 60, height: 20)
-        // Narrow: the current tab's title and the other tabs' numbers, all of them.
-        try pane.waitFor("1 Query ─ 2 ─ 3 ─")
-        #expect(pane.capture().contains("─ 9 ─"))
+        // Narrow: the current tab's title and the others' first letters, all of them.
+        try pane.waitFor("1 Query─2 Fet─3 Cha─")
+        #expect(pane.capture().contains("─9 Fau─"))
         let lines = pane.capture().components(separatedBy: "\n")
         #expect(lines.count <= 21)
         pane.resize(width: 100, height: 30)

@@ -281,7 +281,14 @@ extension SnapshotTests {
             trip["CD_notes"] = .string("")
             trip["CD_notes_ckAsset"] = .string("(too long for a field: kept in an asset)")
             trip["CD_owner"] = .string("9F1C2A3B-0000-4000-8000-00000000B002")
-            state.modals = [.inspector(InspectorState(record: trip))]
+            var inspector = InspectorState(record: trip)
+            // The relationships as read from the zone: the owner exists, two places link here.
+            inspector.graph = CoreDataGraph(recordName: trip.recordName, relationships: [
+                .init(name: "owner", kind: .toOne, related: [.init(recordName: "9F1C2A3B-0000-4000-8000-00000000B002", entity: "Owner")], count: 1),
+                .init(name: "places", kind: .manyToMany, related: [.init(recordName: "9F1C2A3B-0000-4000-8000-00000000C003", entity: "Place"),
+                                                                   .init(recordName: "9F1C2A3B-0000-4000-8000-00000000C004", entity: "Place")], count: 2),
+            ])
+            state.modals = [.inspector(inspector)]
         }
     }
 }

@@ -147,6 +147,12 @@ final class Harness {
         } else if case .faults(.watch(let job, let after)) = effect {
             faultWatch = job
             _ = runner.pollFaults(job: job, afterEventID: after) { message in messages.withLock { $0.append(message) } }
+        } else if case .faults(.watchPlan(let job)) = effect {
+            planWatch = job
+            _ = runner.pollFaultPlan(job: job, last: nil) { message in messages.withLock { $0.append(message) } }
+        } else if case .zones(.watch(let job, let scope)) = effect {
+            zoneWatch = (job, scope)
+            _ = runner.pollZones(job: job, scope: scope, last: nil) { message in messages.withLock { $0.append(message) } }
         } else if case .logs(.watch(let job, let after)) = effect {
             logWatch = job
             _ = runner.pollRequestLog(job: job, afterID: after) { message in messages.withLock { $0.append(message) } }
@@ -163,6 +169,27 @@ final class Harness {
 
     /// The fault-plan poll started by the Faults tab, if any.
     var faultWatch: Int?
+    /// The header's read of the fault plan, started with the dashboard.
+    var planWatch: Int?
+
+    /// One more read of the fault plan for the header, as its background loop would do.
+    func pollFaultPlan() {
+        guard let planWatch else { return }
+        let messages = LockedValue<[DashboardMessage]>([])
+        _ = runner.pollFaultPlan(job: planWatch, last: state.faults.armed) { message in messages.withLock { $0.append(message) } }
+        for message in messages.withLock({ $0 }) { send(message) }
+    }
+
+    /// The zones watch started by the Zones tab, if any.
+    var zoneWatch: (job: Int, scope: DatabaseScope)?
+
+    /// One more read of the zones watch, as its background loop would do.
+    func pollZones() {
+        guard let zoneWatch else { return }
+        let messages = LockedValue<[DashboardMessage]>([])
+        _ = runner.pollZones(job: zoneWatch.job, scope: zoneWatch.scope, last: state.zones) { message in messages.withLock { $0.append(message) } }
+        for message in messages.withLock({ $0 }) { send(message) }
+    }
 
     /// One more poll of the fault plan, as the Faults tab's background loop would do.
     func pollFaults() {

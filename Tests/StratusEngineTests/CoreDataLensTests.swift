@@ -90,4 +90,44 @@ import StratusCloud
         #expect(links.allSatisfy { $0.first.entity == "Place" && $0.second.entity == "Trip" && $0.first.relationship == "trips" })
         #expect(links.allSatisfy { names.contains($0.first.recordName) && names.contains($0.second.recordName) })
     }
+
+    /// A UUID attribute (`CD_id`) is not a relationship: only a STRING naming a record of the
+    /// zone is; the one side of a one-to-many relationship and both ends of a many-to-many one
+    /// see what they reach.
+    @Test func theGraphReadsRelationshipsFromTheZone() throws {
+        let temp = try TemporaryStore()
+        var builder = CoreDataDemoBuilder(recordCount: 200)
+        try builder.build(into: temp.store)
+        let db = temp.store.database(.private)
+        let types = try temp.store.recordTypes()
+        func all(_ type: String) throws -> [Record] {
+            try db.records(matching: Query(recordType: type), inZoneWith: CoreDataDemoBuilder.zone, resultsLimit: 1000).records
+        }
+        let trips = try all("CD_Trip"), joins = try all("CDMR").compactMap(CoreDataLens.link)
+        let trip = try #require(trips.first { trip in joins.contains { $0.second.recordName == trip.recordName } })
+        let graph = try CoreDataGraph.read(trip, in: db, recordTypes: types)
+        #expect(graph.toOne("id") == nil, "CD_id holds a UUID that names no record")
+        guard case .string(let ownerName)? = trip["CD_owner"] else { Issue.record("no owner"); return }
+        #expect(graph.toOne("owner") == CoreDataGraph.Related(recordName: ownerName, entity: "Owner"))
+        let places = try #require(graph.relationships.first { $0.name == "places" })
+        #expect(places.kind == .manyToMany)
+        #expect(places.count == joins.filter { $0.second.recordName == trip.recordName }.count)
+        #expect(places.related.allSatisfy { $0.entity == "Place" })
+
+        // The owner stores nothing; it sees the trips naming it.
+        let owner = try db.record(for: RecordID(recordName: ownerName, zoneID: CoreDataDemoBuilder.zone))
+        let ownerGraph = try CoreDataGraph.read(owner, in: db, recordTypes: types)
+        let inverse = try #require(ownerGraph.relationships.first { $0.name == "owner" })
+        #expect(inverse.kind == .inverse(entity: "Trip"))
+        #expect(inverse.count == trips.filter { $0["CD_owner"] == .string(ownerName) }.count)
+        #expect(inverse.related.contains { $0.recordName == trip.recordName })
+        #expect(ownerGraph.relationships.allSatisfy { $0.kind != .toOne })
+
+        // The place end of a link sees the trip.
+        let placeName = try #require(joins.first { $0.second.recordName == trip.recordName }?.first.recordName)
+        let place = try db.record(for: RecordID(recordName: placeName, zoneID: CoreDataDemoBuilder.zone))
+        let tripsOfPlace = try #require(try CoreDataGraph.read(place, in: db, recordTypes: types).relationships.first { $0.name == "trips" })
+        // The link names the entity that declares the relationship (Trip, for a BusinessTrip too).
+        #expect(tripsOfPlace.related.contains(CoreDataGraph.Related(recordName: trip.recordName, entity: "Trip")))
+    }
 }

@@ -10,7 +10,7 @@ enum Dashboard {
     /// The work to do when the dashboard opens: zones and schema (the first query follows the
     /// schema, or starts at once when the record type is known).
     static func start(_ state: inout DashboardState) -> [Effect] {
-        var effects = loadZones(&state) + loadUsers(&state)
+        var effects = loadZones(&state) + loadUsers(&state) + FaultsTab.startWatchingPlan(&state)
         let schemaJob = state.startJob(.schema, "schema")
         effects.append(.schema(.load(job: schemaJob)))
         if state.query.recordType != nil {
@@ -105,6 +105,8 @@ enum Dashboard {
 
     /// Work a tab needs when it is shown.
     static func enteredTab(_ state: inout DashboardState) -> [Effect] {
+        // The zones watch serves the Zones tab only (the header's zone is read on its own).
+        if state.tab != .zones, state.zonesTab.watchJob != nil { return ZonesTab.stopWatching(&state) + enteredTab(&state) }
         switch state.tab {
         case .sharing: return (state.users.isEmpty ? loadUsers(&state) : []) + SharingTab.loadShares(&state)
         case .zones: return ZonesTab.entered(&state)
@@ -133,6 +135,7 @@ enum Dashboard {
         case .quit:
             state.wantsQuit = true
             return cancelAll(&state) + SubscriptionsTab.stopWatching(&state) + LogsTab.stopWatching(&state) + FaultsTab.stopWatching(&state)
+                + ZonesTab.stopWatching(&state) + FaultsTab.stopWatchingPlan(&state)
         case .help:
             state.modals.append(.help(HelpState(contexts: contexts(state), title: helpTitle(state))))
             return []
@@ -166,6 +169,7 @@ enum Dashboard {
             state.status = StatusMessage(state.coreDataLensActive
                 ? "Core Data lens on: the inspector shows CD_ records as their entities, CDMR records as links."
                 : "Core Data lens off: records as CloudKit stores them.")
+            if case .inspector(let inspector)? = state.topModal, inspector.graph == nil { return Inspector.readGraph(state, inspector.record) }
             return []
         case .pickDatabase:
             let items = DatabaseScope.allCases.map { PickerItem(label: $0.name, detail: $0 == state.scope ? "current" : "") }
@@ -325,10 +329,10 @@ enum Dashboard {
         state.zones = []
         // When the zones arrive: the busiest one the user can read, if the default has nothing.
         state.settlesOnBusiestZone = true
-        var effects = SubscriptionsTab.stopWatching(&state)
+        var effects = SubscriptionsTab.stopWatching(&state) + ZonesTab.stopWatching(&state)
         state.subscriptions = SubscriptionsTabState()
         effects += resetResults(&state) + loadZones(&state)
-        if state.tab == .subscriptions || state.tab == .sharing { effects += Dashboard.enteredTab(&state) }
+        if state.tab == .subscriptions || state.tab == .sharing || state.tab == .zones { effects += Dashboard.enteredTab(&state) }
         return effects
     }
 

@@ -31,10 +31,21 @@ public struct StatusMessage: Hashable, Sendable {
     public enum Kind: Hashable, Sendable { case info, success, error }
     public var text: String
     public var kind: Kind
+    /// The message belongs to one action: the next success (a query's results, a record
+    /// opened) ends it. Every error does; so does a note about how a result was chosen.
+    var endsAtNextSuccess: Bool
 
     public init(_ text: String, kind: Kind = .info) {
         self.text = text
         self.kind = kind
+        endsAtNextSuccess = kind == .error
+    }
+
+    /// A note about the result it came with: it ends with the next success.
+    static func note(_ text: String) -> StatusMessage {
+        var message = StatusMessage(text)
+        message.endsAtNextSuccess = true
+        return message
     }
 
     /// A CloudKit error as the status line shows it: name, code, message.
@@ -222,6 +233,12 @@ public struct DashboardState: Sendable {
     var pickableTypes: [RecordTypeSchema] { recordTypes.filter { $0.name != "Users" } }
 
     var isBusy: Bool { !jobs.isEmpty }
+
+    /// An action succeeded: the message of an earlier one that failed (or of an earlier
+    /// result) ends here, unless the success says something itself.
+    mutating func succeeded() {
+        if status?.endsAtNextSuccess == true { status = nil }
+    }
 
     func job(_ id: Int) -> JobInfo? { jobs.first { $0.id == id } }
 

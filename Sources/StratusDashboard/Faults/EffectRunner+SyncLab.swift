@@ -1,4 +1,5 @@
 import Foundation
+import StratusEngine
 
 /// The sync lab's effects: the fault plan (polled, added to, removed from) and compaction.
 extension EffectRunner {
@@ -12,6 +13,14 @@ extension EffectRunner {
                 first = false
                 if isCancelled(job) { return }
                 guard let next = pollFaults(job: job, afterEventID: last, post: post) else { return }
+                last = next
+            }
+        case .watchPlan(let job):
+            var last: [Fault]?
+            while !isCancelled(job) {
+                if last != nil { Thread.sleep(forTimeInterval: Double(FaultsTabState.planInterval.components.seconds)) }
+                if isCancelled(job) { return }
+                guard let next = pollFaultPlan(job: job, last: last, post: post) else { return }
                 last = next
             }
         case .add(let job, let fault):
@@ -35,6 +44,15 @@ extension EffectRunner {
             })))
             post(.changes(.activity(zone, capture { try database(scope).changeActivity(inZoneWith: zone, buckets: ChangesTabView.activityBuckets) })))
         }
+    }
+
+    /// One read of the plan for the header: its faults still able to fire, posted when they
+    /// differ from `last`. Nil when there is no local store (no plan to read) or it failed
+    /// (the Faults tab says why): the watch ends.
+    func pollFaultPlan(job: Int, last: [Fault]?, post: (DashboardMessage) -> Void) -> [Fault]? {
+        guard let local = services.cloud.localStore, let faults = try? local.faults().filter({ !$0.isSpent }) else { return nil }
+        if faults != last { post(.faults(.plan(job: job, faults))) }
+        return faults
     }
 
     /// One poll of the fault plan: the plan, and the firings after `afterEventID` (nil: the

@@ -5,6 +5,9 @@ import StratusEngine
 enum FaultsEffect: Sendable {
     /// Polls the fault plan every ``FaultsTabState/pollInterval`` until cancelled.
     case watch(job: Int, afterEventID: Int64?)
+    /// Reads the plan every ``FaultsTabState/planInterval`` while the dashboard runs, for the
+    /// header's warning; reports only a change.
+    case watchPlan(job: Int)
     case add(job: Int, Fault)
     /// Removes one fault (nil: all).
     case remove(job: Int, id: Int64?)

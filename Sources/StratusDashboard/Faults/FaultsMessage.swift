@@ -7,5 +7,7 @@ enum FaultsMessage: Sendable {
     case polled(job: Int, Result<FaultsSnapshot, CloudKitError>)
     /// A fault was added or removed (what it did, for the status line).
     case changed(job: Int, Result<String, CloudKitError>)
+    /// The plan's faults still able to fire, read for the header.
+    case plan(job: Int, [Fault])
     case historyCompacted(job: Int, Result<HistoryCompaction, CloudKitError>)
 }

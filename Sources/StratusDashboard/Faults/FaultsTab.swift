@@ -20,10 +20,28 @@ enum FaultsTab {
         return [.cancel(job: job)]
     }
 
+    /// Starts the header's read of the plan (it runs while the dashboard does).
+    static func startWatchingPlan(_ state: inout DashboardState) -> [Effect] {
+        guard state.faults.planJob == nil else { return [] }
+        let job = state.nextJobID
+        state.nextJobID += 1
+        state.faults.planJob = job
+        return [.faults(.watchPlan(job: job))]
+    }
+
+    static func stopWatchingPlan(_ state: inout DashboardState) -> [Effect] {
+        guard let job = state.faults.planJob else { return [] }
+        state.faults.planJob = nil
+        return [.cancel(job: job)]
+    }
+
     static func receive(_ state: inout DashboardState, _ message: FaultsMessage) -> [Effect] {
         switch message {
         case .polled(let job, let result): return faultsPolled(&state, job: job, result)
         case .changed(let job, let result): return faultsChanged(&state, job: job, result)
+        case .plan(let job, let faults):
+            if state.faults.planJob == job { state.faults.armed = faults }
+            return []
         case .historyCompacted(let job, let result): return historyCompacted(&state, job: job, result)
         }
     }
@@ -33,6 +51,7 @@ enum FaultsTab {
         switch result {
         case .success(let snapshot):
             state.faults.receive(snapshot, visible: Layout.faultRows(state.size))
+            state.faults.armed = snapshot.faults.filter { !$0.isSpent }
         case .failure(let error):
             state.faults.watchJob = nil
             state.faults.watchError = error.description

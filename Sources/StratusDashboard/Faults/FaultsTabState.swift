@@ -10,11 +10,17 @@ struct FaultsTabState: Sendable {
     /// The poll running while the dashboard does (started when the tab is first opened).
     var watchJob: Int?
     var watchError: String?
+    /// The plan's faults still able to fire, whoever they are for (the header warns of them),
+    /// and the read that keeps them current on every tab.
+    var armed: [Fault] = []
+    var planJob: Int?
 
     /// Firings kept in memory; older ones drop off.
     static let maximumEvents = 500
     /// How often the plan is read: a server's firing shows within a second.
     static let pollInterval = Duration.milliseconds(400)
+    /// How often the header's read of the plan runs (any tab).
+    static let planInterval = Duration.seconds(1)
 
     init() {}
 

@@ -11,6 +11,7 @@ extension Dashboard {
             state.endJob(job)
             switch result {
             case .success(let record):
+                state.succeeded()
                 switch purpose {
                 case .refreshInspector:
                     if case .inspector(var inspector)? = state.topModal, inspector.loadingJob == job {
@@ -19,7 +20,7 @@ extension Dashboard {
                         state.topModal = .inspector(inspector)
                     }
                 case .openInspector:
-                    state.modals.append(.inspector(InspectorState(record: record)))
+                    return Inspector.open(&state, record: record, partial: false)
                 case .edit:
                     state.modals.append(.form(RecordForm.makeForm(state, record: record, isNew: false)))
                 }
@@ -56,6 +57,10 @@ extension Dashboard {
             case .failure(let error):
                 state.status = .error(error)
             }
+            return []
+
+        case .graphRead(let recordID, let result):
+            Inspector.graphRead(&state, recordID, result)
             return []
         }
     }

@@ -17,7 +17,12 @@ enum EditFormView {
         let valueX = x + nameWidth + typeWidth + 2
         let valueWidth = max(4, inner.maxX - 1 - valueX)
         let listHeight = Layout.formRows(state.size)
-        for line in 0..<min(listHeight, inner.height - 3) {
+        // The foot: the selected row's hint or error, then the form's; an error wraps in full,
+        // taking rows from the list when it must.
+        let foot = footLines(form, state: state, width: width)
+        let footHeight = min(foot.count, max(2, inner.height / 2))
+        let footY = inner.maxY - footHeight - 1
+        for line in 0..<max(0, min(listHeight, footY - inner.y)) {
             let index = form.list.offset + line
             guard index < form.rowCount else { break }
             let y = inner.y + line
@@ -41,27 +46,34 @@ enum EditFormView {
                                    style: changed ? theme[.input].adding(.bold) : theme[.input], focused: focused && selected)
             }
         }
-        // Hint and errors for the selected row.
-        let footY = inner.maxY - 3
         canvas.divider(across: canvas.bounds, y: footY, style: theme[.border])
+        for (line, item) in foot.prefix(footHeight).enumerated() {
+            canvas.put(item.text, x: x, y: footY + 1 + line, style: item.style, maxWidth: width)
+        }
+    }
+
+    /// The foot's lines: errors wrapped whole, hints on one line each.
+    static func footLines(_ form: EditFormState, state: DashboardState, width: Int) -> [(text: String, style: Style)] {
+        let theme = state.theme
+        var lines: [(text: String, style: Style)] = []
         let index = form.list.selected - form.rowOffset
         if form.rows.indices.contains(index) {
             let row = form.rows[index]
             if let error = row.error {
-                canvas.put("✗ " + error, x: x, y: footY + 1, style: theme[.error], maxWidth: width)
+                lines += ViewKit.wrap("✗ " + error, width: width).map { ($0, theme[.error]) }
             } else {
-                canvas.put("\(row.name): " + ValueText.inputHint(row.type) + (row.readOnly ? "" : "; empty removes the field"),
-                           x: x, y: footY + 1, style: theme[.dim], maxWidth: width)
+                lines.append(("\(row.name): " + ValueText.inputHint(row.type) + (row.readOnly ? "" : "; empty removes the field"), theme[.dim]))
             }
         } else {
-            canvas.put("The record name: printable ASCII, unique in the zone; empty makes a UUID.", x: x, y: footY + 1, style: theme[.dim], maxWidth: width)
+            lines.append(("The record name: printable ASCII, unique in the zone; empty makes a UUID.", theme[.dim]))
         }
         if let error = form.error {
-            canvas.put(error, x: x, y: footY + 2, style: theme[.error], maxWidth: width)
+            lines += ViewKit.wrap(error, width: width).map { ($0, theme[.error]) }
         } else if form.savingJob != nil {
-            canvas.put("Saving…", x: x, y: footY + 2, style: theme[.accent], maxWidth: width)
+            lines.append(("Saving…", theme[.accent]))
         } else {
-            canvas.put("Ctrl-S saves (if unchanged on the server) · Esc cancels", x: x, y: footY + 2, style: theme[.dim], maxWidth: width)
+            lines.append(("Ctrl-S saves (if unchanged on the server) · Esc cancels", theme[.dim]))
         }
+        return lines
     }
 }

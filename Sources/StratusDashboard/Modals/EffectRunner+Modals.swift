@@ -38,6 +38,13 @@ extension EffectRunner {
                                          scope: scope, job: job))))
             }
             post(.record(.deleted(job: job, result.map(\.cascadeDeletedRecordIDs), recordID: recordID)))
+
+        case .readGraph(let recordID, let scope, let recordTypes):
+            let result = capture {
+                let database = database(scope)
+                return try CoreDataGraph.read(database.record(for: recordID), in: database, recordTypes: recordTypes)
+            }
+            post(.record(.graphRead(recordID, result)))
         }
     }
 }

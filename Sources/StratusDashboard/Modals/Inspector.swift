@@ -1,12 +1,13 @@
 import Foundation
 import StratusModel
+import StratusEngine
 import StratusCloud
 
 /// The inspector: one record's fields, references to follow, values to copy.
 enum Inspector {
     static func key(_ state: inout DashboardState, _ inspector: InspectorState, action: KeyAction?) -> [Effect] {
         var inspector = inspector
-        let rows = InspectorRows.rows(inspector.record, schema: state.schema(named: inspector.record.recordType), lens: state.coreDataLensActive)
+        let rows = InspectorRows.rows(inspector.record, schema: state.schema(named: inspector.record.recordType), lens: state.coreDataLensActive, graph: inspector.graph)
         guard let action else { return [] }
         if Dashboard.isMovement(action) {
             Dashboard.move(&inspector.list, action, count: rows.count, visible: Layout.inspectorRows(state.size))
@@ -20,7 +21,7 @@ enum Inspector {
             return []
         case .open:
             guard let row, let name = row.reference else {
-                state.status = StatusMessage("Enter follows a reference; this field is not one.")
+                state.status = .note("Enter follows a reference; this field is not one.")
                 return []
             }
             let job = state.startJob(.loadRecord, "record \(name)")
@@ -53,6 +54,28 @@ enum Inspector {
         }
         state.modals.append(.inspector(inspector))
         effects.append(.sharing(.shareStatus(record.recordID, scope: state.scope)))
-        return effects
+        return effects + readGraph(state, record)
+    }
+
+    /// Reads a mirrored object's relationships from its zone when the lens shows it.
+    static func readGraph(_ state: DashboardState, _ record: Record) -> [Effect] {
+        guard state.coreDataLensActive, CoreDataLens.entity(record) != nil else { return [] }
+        return [.record(.readGraph(record.recordID, scope: state.scope, recordTypes: state.recordTypes))]
+    }
+
+    /// The relationships read for `recordID` go to every inspector showing it.
+    static func graphRead(_ state: inout DashboardState, _ recordID: RecordID, _ result: Result<CoreDataGraph, CloudKitError>) {
+        let graph: CoreDataGraph
+        switch result {
+        case .success(let read): graph = read
+        case .failure(let error):
+            graph = CoreDataGraph(recordName: recordID.recordName, relationships: [])
+            state.status = .error(error)
+        }
+        for index in state.modals.indices {
+            guard case .inspector(var inspector) = state.modals[index], inspector.record.recordID == recordID else { continue }
+            inspector.graph = graph
+            state.modals[index] = .inspector(inspector)
+        }
     }
 }

@@ -10,7 +10,7 @@ enum InspectorView {
         canvas.fill(canvas.bounds, style: theme[.text])
         let inner = canvas.box(canvas.bounds, title: "\(record.recordType) \(record.recordName)", style: theme[.border], titleStyle: theme[.title])
         guard inner.height > 3 else { return }
-        let rows = InspectorRows.rows(record, schema: state.schema(named: record.recordType), lens: state.coreDataLensActive)
+        let rows = InspectorRows.rows(record, schema: state.schema(named: record.recordType), lens: state.coreDataLensActive, graph: inspector.graph)
         var header = "zone \(record.recordID.zoneID.zoneName) · \(record.fields.count) fields"
         if state.coreDataLensActive, CoreDataRows.rows(record) != nil { header += " · Core Data lens (L turns it off)" }
         if let note = inspector.shareNote { header += " · " + note }

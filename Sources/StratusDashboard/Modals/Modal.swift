@@ -1,3 +1,4 @@
+import StratusEngine
 import StratusModel
 import StratusCloud
 
@@ -95,6 +96,8 @@ struct InspectorState: Sendable {
     var loadingJob: Int?
     /// Where the record stands with sharing (root of a share, inside one), once looked up.
     var shareNote: String?
+    /// A mirrored object's relationships, once read from its zone (the Core Data lens).
+    var graph: CoreDataGraph?
 
     init(record: Record) {
         self.record = record

@@ -12,14 +12,27 @@ enum PickerDialogView {
         // Wide enough for the title, the rows and the footer, so none is cut.
         let wanted = max(DisplayWidth.of(picker.title) + 6, labelWidth + detailWidth + (picker.multiple ? 8 : 4) + 2,
                          DisplayWidth.of(footer) + 2)
-        let rect = ViewKit.centered(in: canvas.bounds, width: min(wanted, canvas.width - 4) + 2, height: min(picker.items.count, rows) + 3)
+        let width = min(wanted, canvas.width - 4) + 2
+        // The selected option's hint, whole, above the footer when its row cuts it.
+        var detail: [String] = []
+        if picker.items.indices.contains(picker.list.selected) {
+            let item = picker.items[picker.list.selected]
+            let room = width - 2 - (picker.multiple ? 5 : 1) - min(labelWidth, width) - 2
+            if DisplayWidth.of(item.detail) > room {
+                detail = Array(ViewKit.wrap(item.detail, width: width - 3).prefix(3))
+            }
+        }
+        let rect = ViewKit.centered(in: canvas.bounds, width: width, height: min(picker.items.count, rows) + 3 + detail.count)
         canvas.fill(rect, style: theme[.text])
         let inner = canvas.box(rect, title: picker.title, style: theme[.border], titleStyle: theme[.title])
         guard !picker.items.isEmpty else {
             canvas.put("(nothing to choose)", x: inner.x + 1, y: inner.y, style: theme[.dim], maxWidth: inner.width - 1)
             return
         }
-        for line in 0..<min(inner.height - 1, rows) {
+        for (index, line) in detail.enumerated() where inner.maxY - 1 - detail.count + index > inner.y {
+            canvas.put(line, x: inner.x + 1, y: inner.maxY - 1 - detail.count + index, style: theme[.dim], maxWidth: inner.width - 1)
+        }
+        for line in 0..<min(inner.height - 1 - detail.count, rows) {
             let index = picker.list.offset + line
             guard index < picker.items.count else { break }
             let item = picker.items[index]

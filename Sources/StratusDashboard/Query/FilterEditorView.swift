@@ -11,13 +11,19 @@ enum FilterEditorView {
         let theme = state.theme
         canvas.fill(canvas.bounds, style: theme[.text])
         let inner = canvas.box(canvas.bounds, title: "Filter · \(editor.recordType)", style: theme[.border], titleStyle: theme[.title])
-        guard inner.height >= 8, inner.width >= 10 else { return }
+        guard inner.width >= 10, inner.height >= 1 else { return }
+        guard inner.height >= 8 else {
+            drawCompact(editor, state: state, in: &canvas, inner: inner, focused: focused)
+            return
+        }
         let x = inner.x + 1
         let width = inner.width - 2
-        let bottomLines = 7
+        // The Web Services form takes the lines it needs; the builder keeps three at least.
+        let webLines = editor.check.flatMap(\.ckws).map { webForm($0, width: width - 8).count } ?? 1
+        let bottomLines = 6 + webLines
         let argumentLines = editor.argumentRows.isEmpty ? 0
-            : 1 + min(editor.argumentRows.count, argumentRowsShown, max(1, inner.height - bottomLines - 3))
-        let builderHeight = max(1, inner.height - bottomLines - 1 - argumentLines)
+            : 1 + min(editor.argumentRows.count, argumentRowsShown, max(1, inner.height - 7 - 3))
+        let builderHeight = max(min(3, max(1, editor.rows.count)), inner.height - bottomLines - 1 - argumentLines)
 
         // Builder
         let builderFocused = editor.focus == .builder
@@ -83,7 +89,17 @@ enum FilterEditorView {
                 let indexes = check.indexes.isEmpty ? "indexes: none needed" : "indexes: " + check.indexes.joined(separator: ", ")
                 canvas.put(indexes, x: x + 8, y: messageY + 1, style: theme[.dim], maxWidth: width - 8)
                 if let web = check.ckws, messageY + 2 < inner.maxY {
-                    canvas.put("CKWS: " + web, x: x + 8, y: messageY + 2, style: theme[.dim], maxWidth: width - 8)
+                    // The whole query as Web Services sends it, wrapped over the room left
+                    // (Ctrl-Y copies it when it is longer still).
+                    let room = max(1, inner.maxY - (messageY + 2) - (recentShown(state, editor) ? 1 : 0))
+                    var lines = webForm(web, width: width - 8)
+                    if lines.count > room {
+                        lines = Array(lines.prefix(room))
+                        lines[room - 1] = DisplayWidth.truncate(lines[room - 1] + " ", to: width - 8 - 17) + "… Ctrl-Y copies"
+                    }
+                    for (index, line) in lines.enumerated() {
+                        canvas.put(line, x: x + 8, y: messageY + 2 + index, style: theme[.dim], maxWidth: width - 8)
+                    }
                 }
             } else if let problem {
                 let lines = ViewKit.wrap("✗ " + problem.message, width: width)
@@ -93,9 +109,56 @@ enum FilterEditorView {
             }
         }
         let recent = state.preferences.recentFilters[editor.recordType] ?? []
-        if !recent.isEmpty, messageY + 3 < inner.maxY {
-            canvas.put("Recent (Ctrl-R): " + recent.prefix(3).map(\.label).joined(separator: " · "), x: x, y: messageY + 3,
+        if recentShown(state, editor), messageY + 3 < inner.maxY {
+            canvas.put("Recent (Ctrl-R): " + recent.prefix(3).map(\.label).joined(separator: " · "), x: x, y: inner.maxY - 1,
                        style: theme[.dim], maxWidth: width)
+        }
+    }
+
+    /// `CKWS: ` and the query's JSON, cut into lines of `width` columns (JSON has no spaces
+    /// to break at).
+    static func webForm(_ web: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var line = ""
+        for character in "CKWS: " + web {
+            if DisplayWidth.of(line) + DisplayWidth.of(character) > width {
+                lines.append(line)
+                line = ""
+            }
+            line.append(character)
+        }
+        return lines + [line]
+    }
+
+    private static func recentShown(_ state: DashboardState, _ editor: FilterEditorState) -> Bool {
+        !(state.preferences.recentFilters[editor.recordType] ?? []).isEmpty
+    }
+
+    /// A window too short for the builder: the text, the caret under an error and the check's
+    /// word, in the lines there are.
+    static func drawCompact(_ editor: FilterEditorState, state: DashboardState, in canvas: inout Canvas, inner: Rect, focused: Bool) {
+        let theme = state.theme
+        let x = inner.x + 1, width = inner.width - 2
+        canvas.put(">", x: x, y: inner.y, style: theme[.accent])
+        let scroll = TextFieldView.draw(editor.text, in: &canvas, x: x + 2, y: inner.y, width: width - 2, style: theme[.input],
+                                        focused: focused && editor.focus == .text, placeholder: "NSPredicate format")
+        var lines: [(String, Style)] = []
+        if let problem = editor.check?.problems.first {
+            if let offset = problem.offset {
+                let columns = TextField.columns(of: editor.text.text, scalarOffset: offset, length: problem.length)
+                let start = max(0, columns.lowerBound - scroll)
+                if start < width - 2 { lines.append((String(repeating: " ", count: start + 2) + "^", theme[.error])) }
+            }
+            lines += ViewKit.wrap("✗ " + problem.message, width: width).map { ($0, theme[.error]) }
+        } else if editor.check?.isValid == true {
+            lines.append(("✓ valid", theme[.success]))
+        }
+        if editor.focus != .text {
+            lines.append(("The builder and arguments need a taller window; Tab edits the text.", theme[.dim]))
+        }
+        for (index, line) in lines.prefix(inner.height - 1).enumerated() {
+            canvas.put(line.0, x: x, y: inner.y + 1 + index, style: line.1, maxWidth: width)
         }
     }
 

@@ -19,9 +19,12 @@ extension QueryTab {
                 guard state.query.recordType == kept, counts[kept, default: 0] == 0,
                       let busiest = busiestRecordType(counts) else { return [] }
                 state.query.recordType = busiest
-                state.status = StatusMessage("No \(kept) records in \(state.zone.zoneName): showing \(busiest), its busiest type.")
                 state.query.clearResults()
-                return runQuery(&state)
+                let effects = runQuery(&state)
+                // Said once that run's results arrive; the next success ends it.
+                state.query.noteForRun = (state.query.loadingJob, "No \(kept) records in \(state.zone.zoneName): showing \(busiest), its busiest type.")
+                state.status = StatusMessage.note(state.query.noteForRun!.text)
+                return effects
             }
             // Someone chose a type meanwhile (t, :type): that choice stands.
             guard state.query.recordType == nil else { return [] }
@@ -43,6 +46,9 @@ extension QueryTab {
                 if let index {
                     state.query.receivePage(index, rows: page.records, cursor: page.cursor)
                 } else {
+                    state.succeeded()
+                    if let note = state.query.noteForRun, note.job == job { state.status = .note(note.text) }
+                    state.query.noteForRun = nil
                     let again = state.query.shownRequest != nil && state.query.shownRequest == state.query.request
                     state.query.shownRequest = state.query.request
                     state.query.receiveFirstPage(page.records, cursor: page.cursor)

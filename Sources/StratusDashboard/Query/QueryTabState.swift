@@ -55,6 +55,9 @@ public struct QueryTabState: Sendable {
     var mapJob: Int?
     /// `G` was pressed while the result was being counted: go to the last record when it is.
     var wantsLast = false
+    /// A note the status line gives with one run's results (the type chosen for a zone
+    /// without the one in use), by the run's job.
+    var noteForRun: (job: Int?, text: String)?
     /// The result's last records, read from its end when `G` is pressed before the result is
     /// counted: shown at once, ``list`` counting in them, until the count gives them numbers.
     public private(set) var tail: [Record]?

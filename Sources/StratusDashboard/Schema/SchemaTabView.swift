@@ -58,13 +58,32 @@ enum SchemaTabView {
     /// red, `~` changed as text.
     static func drawDiff(_ lines: [SchemaLine], state: DashboardState, in canvas: inout Canvas, table: Rect) {
         let theme = state.theme
+        var table = table
+        // The selected change in full below the list when its line is cut (a refusal's reason).
+        let selected = lines.indices.contains(state.schemaTab.list.selected) ? lines[state.schemaTab.list.selected] : nil
+        if let selected, selected.kind == .diffChange, table.height > 6 {
+            let text = diffText(selected)
+            if DisplayWidth.of(text) > table.width - 2 {
+                let detail = Array(ViewKit.wrap(text, width: table.width).prefix(min(4, table.height / 3)))
+                table.height -= detail.count + 1
+                canvas.horizontalLine(x: 0, y: table.maxY, length: canvas.width, style: theme[.border])
+                for (index, line) in detail.enumerated() {
+                    canvas.put(line, x: table.x, y: table.maxY + 1 + index, style: selected.indexes.isEmpty ? theme[.text] : theme[.error], maxWidth: table.width)
+                }
+            }
+        }
         let columns = [ViewKit.Column(title: "schema diff (v: back to the schema)", width: table.width)]
         ViewKit.table(&canvas, rect: table, columns: columns, rowCount: lines.count, cursor: state.schemaTab.list, theme: theme) { row, _ in
             let line = lines[row]
             if line.kind == .diffHeading { return (line.recordType, theme[.title].adding(.bold)) }
-            let text = line.indexes.isEmpty ? line.recordType : line.recordType + "    " + line.indexes
+            let text = diffText(line)
             if !line.indexes.isEmpty || line.recordType.hasPrefix("-") { return (text, theme[.error]) }
             return (text, line.recordType.hasPrefix("+") ? theme[.success] : nil)
         }
+    }
+
+    /// A change's line: what changes, and CloudKit's refusal to deploy it, if any.
+    static func diffText(_ line: SchemaLine) -> String {
+        line.indexes.isEmpty ? line.recordType : line.recordType + "    " + line.indexes
     }
 }

@@ -76,6 +76,7 @@ enum SharingTab {
             state.sharing.accepted = snapshot.accepted
             state.sharing.loaded = true
             state.sharing.list.clamp(count: state.sharing.rows.count, visible: Layout.zonesRows(state.size))
+            state.succeeded()
             if let done { state.status = StatusMessage(done, kind: .success) }
         case .failure(let error):
             state.status = .error(error)

@@ -271,6 +271,7 @@ enum SubscriptionsTab {
             state.endJob(job)
             switch result {
             case .success(let subscriptions):
+                state.succeeded()
                 setSubscriptions(&state, subscriptions)
             case .failure(let error):
                 state.status = .error(error)

@@ -16,7 +16,7 @@ enum SubscriptionsTabView {
         var x = 1 + canvas.put("Subscriptions", x: 1, y: 0, style: listFocused ? theme[.title].adding(.bold) : theme[.dim], maxWidth: width)
         let summary = tab.loaded ? " · \(tab.subscriptions.count) in the \(state.scope.name) database" : " · loading…"
         x += canvas.put(summary, x: x, y: 0, style: theme[.dim], maxWidth: width - x)
-        let table = Rect(x: 1, y: 1, width: width, height: max(1, topHeight - 1))
+        var table = Rect(x: 1, y: 1, width: width, height: max(1, topHeight - 1))
         if tab.loaded, tab.subscriptions.isEmpty {
             canvas.put("No subscriptions yet: n makes one.", x: 1, y: 1, style: theme[.dim], maxWidth: width)
         } else {
@@ -31,6 +31,18 @@ enum SubscriptionsTabView {
             widths[0] = min(widths[0], max(8, width / 5))
             widths[3] = max(9, width - widths[0] - widths[1] - widths[2] - widths[4] - widths[5] - 5)
             let columns = titles.indices.map { ViewKit.Column(title: titles[$0], width: widths[$0]) }
+            // The selected subscription's ID and predicate in full under the list when its
+            // row cuts them.
+            if values.indices.contains(tab.list.selected), table.height > 4 {
+                let row = values[tab.list.selected]
+                if DisplayWidth.of(row[0]) > widths[0] || DisplayWidth.of(row[3]) > widths[3] {
+                    let detail = Array(ViewKit.wrap("\(row[0]) · \(row[2]) · \(row[3])", width: width).prefix(2))
+                    table.height -= detail.count
+                    for (index, line) in detail.enumerated() {
+                        canvas.put(line, x: 1, y: table.maxY + index, style: theme[.dim], maxWidth: width)
+                    }
+                }
+            }
             ViewKit.table(&canvas, rect: table, columns: columns, rowCount: subscriptions.count, cursor: tab.list, theme: theme,
                           focused: listFocused) { row, column in
                 let value = values[row][column]

@@ -90,9 +90,10 @@ struct InspectorRow: Hashable, Sendable {
 }
 
 enum InspectorRows {
-    /// The inspector's rows; through the Core Data lens (`lens`), a mirrored record's object view.
-    static func rows(_ record: Record, schema: RecordTypeSchema?, lens: Bool = false) -> [InspectorRow] {
-        if lens, let object = CoreDataRows.rows(record) { return object }
+    /// The inspector's rows; through the Core Data lens (`lens`), a mirrored record's object view
+    /// with the relationships `graph` read from its zone.
+    static func rows(_ record: Record, schema: RecordTypeSchema?, lens: Bool = false, graph: CoreDataGraph? = nil) -> [InspectorRow] {
+        if lens, let object = CoreDataRows.rows(record, graph: graph) { return object }
         func date(_ value: Foundation.Date?) -> String { value.map(ValueText.timestamp) ?? "" }
         var rows: [InspectorRow] = [
             InspectorRow(name: "recordName", type: "STRING", value: record.recordName, isSystem: true),

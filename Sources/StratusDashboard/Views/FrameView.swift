@@ -1,3 +1,4 @@
+import StratusEngine
 import StratusTerminal
 
 /// Draws the whole dashboard: breadcrumb, tabs, the current tab, dialogs on top, the hint bar
@@ -85,8 +86,9 @@ enum DashboardView {
         // Acting as someone other than the store's owner (Act As) is said right after the store.
         var parts = [state.storeName] + (state.actsAsOther ? ["as " + state.actingLabel] : []) + [state.scope.name, state.zone.zoneName]
         if state.tab == .query, let type = state.query.recordType { parts.append(type) }
+        let warning = faultWarning(state, width: width)
         let right = state.environment.rawValue
-        let rightWidth = DisplayWidth.of(right) + 1
+        let rightWidth = DisplayWidth.of(right) + 1 + (warning.isEmpty ? 0 : DisplayWidth.of(warning) + 2)
         let available = width - rightWidth - 1
         var x = canvas.put(" Stratus", x: 0, y: 0, style: theme[.accent].adding(.bold), maxWidth: available)
         for part in parts {
@@ -95,20 +97,40 @@ enum DashboardView {
             x += canvas.put(" ▸ ", x: x, y: 0, style: theme[.dim])
             x += canvas.put(DisplayWidth.truncate(part, to: room), x: x, y: 0, style: theme[.breadcrumb])
         }
-        canvas.put(right, x: width - rightWidth, y: 0, style: state.environment == .production ? theme[.warning] : theme[.dim])
+        if !warning.isEmpty { canvas.put(warning, x: width - rightWidth, y: 0, style: theme[.warning]) }
+        canvas.put(right, x: width - DisplayWidth.of(right) - 1, y: 0, style: state.environment == .production ? theme[.warning] : theme[.dim])
+    }
+
+    /// The header's word on the fault plan: how many faults can still fire, and whether this
+    /// dashboard's own reads meet any (else whom they are for); shorter on a narrow screen.
+    static func faultWarning(_ state: DashboardState, width: Int) -> String {
+        let armed = state.faults.armed
+        guard !armed.isEmpty else { return "" }
+        let count = "⚠ \(armed.count) fault\(armed.count == 1 ? "" : "s")"
+        let mine = armed.filter { $0.clients.contains(.dashboard) }.count
+        let others = Set(armed.flatMap(\.clients)).sorted().map(\.rawValue).joined(separator: ", ")
+        let long = mine == 0 ? "\(count) armed for \(others)"
+            : mine == armed.count ? "\(count) armed for this dashboard" : "\(count) armed, \(mine) for this dashboard"
+        if DisplayWidth.of(long) <= width / 2 { return long }
+        return mine > 0 ? count + " (here)" : count
     }
 
     /// Where each tab's label stands on the tab bar (row 1): full titles when they fit, then
-    /// short ones, then five letters each; narrower still, the current tab's title and the
-    /// others' numbers. The mouse finds tabs by it too.
+    /// short ones, then short ones without their padding (every name at 80 columns), five
+    /// letters each, three (the current tab's whole); narrower still, the current tab's title
+    /// and the others' numbers. The mouse finds tabs by it too.
     static func tabLayout(_ state: DashboardState, width: Int) -> [(tab: DashboardTab, label: String, x: Range<Int>)] {
         let current = state.tab
-        let forms: [(DashboardTab) -> String] = [{ $0.title }, { $0.shortTitle }, { String($0.title.prefix(5)) }, { $0 == current ? $0.title : "" }]
-        func label(_ tab: DashboardTab, _ form: (DashboardTab) -> String) -> String {
-            let title = form(tab)
-            return title.isEmpty ? " \(tab.rawValue) " : " \(tab.rawValue) \(title) "
+        typealias Form = (title: (DashboardTab) -> String, padded: Bool)
+        let forms: [Form] = [({ $0.title }, true), ({ $0.shortTitle }, true), ({ $0.shortTitle }, false),
+                             ({ String($0.shortTitle.prefix(5)) }, false), ({ $0 == current ? $0.shortTitle : String($0.title.prefix(3)) }, false),
+                             ({ $0 == current ? $0.title : "" }, true), ({ $0 == current ? $0.title : "" }, false)]
+        func label(_ tab: DashboardTab, _ form: Form) -> String {
+            let title = form.title(tab)
+            let text = title.isEmpty ? "\(tab.rawValue)" : "\(tab.rawValue) \(title)"
+            return form.padded ? " \(text) " : text
         }
-        let titles = forms.first { form in DashboardTab.allCases.reduce(1) { $0 + DisplayWidth.of(label($1, form)) + 1 } <= width } ?? forms[3]
+        let titles = forms.first { form in DashboardTab.allCases.reduce(1) { $0 + DisplayWidth.of(label($1, form)) + 1 } <= width } ?? forms[forms.count - 1]
         var x = 1
         return DashboardTab.allCases.map { tab in
             let text = label(tab, titles)

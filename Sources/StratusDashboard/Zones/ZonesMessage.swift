@@ -8,5 +8,7 @@ enum ZonesMessage: Sendable {
     case saved(job: Int, ZoneID, Result<[RecordZone], CloudKitError>)
     case deleted(job: Int, ZoneID, Result<[RecordZone], CloudKitError>)
     /// Records per type of a zone, for the Zones tab's bars.
-    case typeCounts(ZoneID, scope: DatabaseScope, Result<[String: Int], CloudKitError>)
+    case typeCounts(ZoneID, token: String, scope: DatabaseScope, Result<[String: Int], CloudKitError>)
+    /// The watch read zones that differ from the ones it read before.
+    case watched(job: Int, scope: DatabaseScope, [RecordZone])
 }

@@ -13,7 +13,7 @@ enum ZonesTab {
             guard state.zones.indices.contains(index) else { return [] }
             let effects = Dashboard.switchZone(&state, to: state.zones[index].zoneID.zoneName)
             state.tab = .query
-            return effects
+            return stopWatching(&state) + effects
         case .run:
             return Dashboard.loadZones(&state)
         case .copy:
@@ -50,24 +50,45 @@ enum ZonesTab {
         }
     }
 
-    /// Asks for the selected zone's records per type when the Zones tab shows its bars and
-    /// they are not known yet.
-    /// The Zones tab opens on the zone in use, with the zones read again: their counts and
-    /// tokens are the store's now, whoever wrote since.
+    /// The Zones tab opens on the zone in use, with the zones read again at once and then
+    /// watched: their counts and tokens are the store's now, whoever writes, with no spinner.
     static func entered(_ state: inout DashboardState) -> [Effect] {
         if let index = state.zones.firstIndex(where: { $0.zoneID == state.zone }) {
             state.zonesTab.list.move(to: index, count: state.zones.count, visible: Layout.zonesRows(state.size))
         }
-        let reading = state.jobs.contains { $0.kind == .zones } ? [] : Dashboard.loadZones(&state)
-        return reading + zoneBars(&state)
+        return stopWatching(&state) + startWatching(&state) + zoneBars(&state)
     }
 
+    static func startWatching(_ state: inout DashboardState) -> [Effect] {
+        let job = state.nextJobID
+        state.nextJobID += 1
+        state.zonesTab.watchJob = job
+        return [.zones(.watch(job: job, scope: state.scope))]
+    }
+
+    static func stopWatching(_ state: inout DashboardState) -> [Effect] {
+        guard let job = state.zonesTab.watchJob else { return [] }
+        state.zonesTab.watchJob = nil
+        return [.cancel(job: job)]
+    }
+
+    /// Asks for the selected zone's records per type when the Zones tab shows its bars and
+    /// they are not known yet, or were counted at an older token (the old bars stay until then).
     static func zoneBars(_ state: inout DashboardState) -> [Effect] {
         guard state.tab == .zones, Layout.zoneBarsHeight(state.size) > 0, state.zones.indices.contains(state.zonesTab.list.selected) else { return [] }
-        let zone = state.zones[state.zonesTab.list.selected].zoneID
-        guard state.zonesTab.typeCounts[zone] == nil, !state.zonesTab.typeCountsPending.contains(zone) else { return [] }
-        state.zonesTab.typeCountsPending.insert(zone)
-        return [.zones(.typeCounts(zone: zone, scope: state.scope))]
+        let zone = state.zones[state.zonesTab.list.selected]
+        guard state.zonesTab.typeCounts[zone.zoneID] == nil || state.zonesTab.countedTokens[zone.zoneID] != zone.currentToken,
+              !state.zonesTab.typeCountsPending.contains(zone.zoneID) else { return [] }
+        state.zonesTab.typeCountsPending.insert(zone.zoneID)
+        return [.zones(.typeCounts(zone: zone.zoneID, token: zone.currentToken, scope: state.scope))]
+    }
+
+    /// Shows the zones as read, the selection staying on its zone (else the one in use).
+    static func show(_ state: inout DashboardState, _ zones: [RecordZone]) {
+        let selected = state.zones.indices.contains(state.zonesTab.list.selected) ? state.zones[state.zonesTab.list.selected].zoneID : state.zone
+        state.zones = zones
+        if let index = zones.firstIndex(where: { $0.zoneID == selected }) { state.zonesTab.list.selected = index }
+        state.zonesTab.list.clamp(count: zones.count, visible: Layout.zonesRows(state.size))
     }
 
     /// A zone made or deleted: the list shows the database's zones after it; a deleted current
@@ -115,12 +136,8 @@ enum ZonesTab {
             guard scope == state.scope else { return [] }
             switch result {
             case .success(let zones):
-                // The selection stays on its zone (else the one in use) when the list changes.
-                let selected = state.zones.indices.contains(state.zonesTab.list.selected) ? state.zones[state.zonesTab.list.selected].zoneID : state.zone
-                state.zones = zones
-                if let index = zones.firstIndex(where: { $0.zoneID == selected }) { state.zonesTab.list.selected = index }
-                state.zonesTab.list.clamp(count: zones.count, visible: Layout.zonesRows(state.size))
-                state.zonesTab.typeCounts = [:]
+                state.succeeded()
+                show(&state, zones)
                 let settled = state.settlesOnBusiestZone ? Dashboard.settleOnBusiestZone(&state) : []
                 return settled + zoneBars(&state)
             case .failure(let error):
@@ -128,11 +145,18 @@ enum ZonesTab {
             }
             return []
 
-        case .typeCounts(let zone, let scope, let result):
+        case .typeCounts(let zone, let token, let scope, let result):
             state.zonesTab.typeCountsPending.remove(zone)
             guard scope == state.scope, case .success(let counts) = result else { return [] }
             state.zonesTab.typeCounts[zone] = counts
-            return []
+            state.zonesTab.countedTokens[zone] = token
+            // Written again while counting: count again.
+            return zoneBars(&state)
+
+        case .watched(let job, let scope, let zones):
+            guard job == state.zonesTab.watchJob, scope == state.scope, zones != state.zones, !state.zones.isEmpty else { return [] }
+            show(&state, zones)
+            return zoneBars(&state)
         }
     }
 }
