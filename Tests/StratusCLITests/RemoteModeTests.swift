@@ -48,7 +48,9 @@ import Testing
         func startLogin() throws -> (Process, Pipe, String) {
             let login = Process()
             login.executableURL = StratusBinary.url
-            login.arguments = ["remote", "login", "served", "--api-token", apiToken, "--no-browser", "--timeout", "60"]
+            // The timeout only guards against a hang: each test delivers the token however slow
+            // the machine is (a busy machine took over a minute to get there).
+            login.arguments = ["remote", "login", "served", "--api-token", apiToken, "--no-browser", "--timeout", "1800"]
             login.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": config]) { _, new in new }
             let output = Pipe()
             login.standardOutput = output

@@ -101,6 +101,7 @@ final class LoopbackCallback {
         let body = "<!doctype html><html><head><meta charset=\"utf-8\"><title>Stratus sign-in</title></head><body>\(html)</body></html>"
         let response = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         let bytes = Array(response.utf8)
-        _ = bytes.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+        // A browser that went away must not end the sign-in (no SIGPIPE).
+        _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 }
