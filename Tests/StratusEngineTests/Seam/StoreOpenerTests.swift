@@ -35,9 +35,34 @@ import Testing
         #expect(StoreOpener.storeExists(at: typo))
     }
 
-    @Test func aPostgresLocationIsRefusedSayingWhy() {
-        let error = #expect(throws: CloudKitError.self) { try StoreOpener.open("postgres://db.example/stratus", ifMissing: .create) }
+    @Test func aMalformedPostgresURLIsAnErrorNamingTheProblemWithThePasswordMasked() {
+        let error = #expect(throws: CloudKitError.self) { try StoreOpener.open("postgres://ann:secret@db.example", ifMissing: .create) }
         #expect(error?.code == .badDatabase)
-        #expect(error?.message.contains("PostgreSQL") == true)
+        #expect(error?.message.contains("names no database") == true)
+        #expect(error?.message.contains("secret") == false)
+        #expect(error?.message.contains("ann:***@db.example") == true)
+    }
+
+    @Test func anUnreachableServerIsAnErrorNamingItNotAHang() {
+        // Port 1 on loopback: nothing listens, so the connection is refused at once.
+        let error = #expect(throws: CloudKitError.self) { try StoreOpener.open("postgres://ann:secret@127.0.0.1:1/stratus", ifMissing: .create) }
+        #expect(error?.code == .serviceUnavailable)
+        #expect(error?.message.contains("postgres://ann:***@127.0.0.1:1/stratus") == true)
+        #expect(error?.message.contains("secret") == false)
+        #expect(!StoreOpener.storeExists(at: "postgres://127.0.0.1:1/stratus"))
+    }
+
+    @Test func aPostgresStoreIsRefusedWhenMissingAndOpensAsTheSameStoreOnceMade() throws {
+        let url = try TestPostgres.freshStoreURL()
+        defer { TestPostgres.drop(url) }
+        let error = #expect(throws: CloudKitError.self) { try StoreOpener.open(url, ifMissing: .refuse) }
+        #expect(error?.reason == .storeNotFound(path: url))
+        #expect(!StoreOpener.storeExists(at: url))
+        let made = try StoreOpener.open(url, ifMissing: .create, creatingWith: .production)
+        #expect(try made.environment == .production)
+        #expect(StoreOpener.storeExists(at: url))
+        let reopened = try StoreOpener.open(url, ifMissing: .refuse)
+        #expect(reopened.storeID == made.storeID)
+        #expect(try StoreOpener.exportSchema(ofStoreAt: url).text == made.exportSchema().text)
     }
 }
