@@ -15,6 +15,9 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
     package let info: StoreInfo
     package var isReadOnly: Bool { false }
     private let pool: PostgresPool
+    /// Something that lives as long as the store is open (set before the store is shared): a
+    /// test's throwaway schema, dropped when the last store on it goes away.
+    package var lease: AnyObject?
 
     /// How many times a write runs before its conflict is reported.
     static let attempts = 10
@@ -79,6 +82,13 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
             throw failure.cloudKitError
         }
     }
+
+    /// Servers on many machines share the plan, so it is asked in the database (a one-row
+    /// read), where a file beside the store would reach only one machine's processes.
+    package var faultPlanMayBeArmed: Bool { (try? read { try $0.faults.anyArmed() }) ?? false }
+
+    /// Nothing to keep apart from the plan itself.
+    package func setFaultPlanArmed(_ armed: Bool) throws {}
 
     /// A server's database is never written in place: the bulk write runs as any other.
     package func writingInPlaceWhenEmpty<T>(_ body: (Bool) throws -> T) throws -> T { try body(false) }

@@ -13,8 +13,9 @@ public final class TemporaryStore {
     /// The folder the store is in (other files a test makes can go there too).
     public let folder: TemporaryDirectory
     public let store: Store
-    /// The store's PostgreSQL URL, when it is on PostgreSQL.
-    private let postgresURL: String?
+    /// The store's PostgreSQL URL and the lease that drops its schema once every store on it
+    /// is gone (a test may keep only the store's database), when it is on PostgreSQL.
+    private let postgres: (url: String, lease: TestPostgres.Lease)?
 
     /// Makes a store at `store.sqlite` in a new folder (on ``TestBackend/current``), in
     /// `environment` when given.
@@ -23,21 +24,16 @@ public final class TemporaryStore {
         switch TestBackend.current {
         case .sqlite:
             store = try Store(path: folder.storePath, creatingWith: environment)
-            postgresURL = nil
+            postgres = nil
         case .memory:
             store = try Store.inMemory(named: folder.storePath, creatingWith: environment)
-            postgresURL = nil
+            postgres = nil
         case .postgres:
             let url = try TestPostgres.freshStoreURL()
+            let lease = TestPostgres.Lease(url: url)
             store = try Store.postgres(url, creating: true, environment: environment)
-            postgresURL = url
-        }
-    }
-
-    deinit {
-        if let postgresURL {
-            (store.backend as? PostgresBackend)?.close()
-            TestPostgres.drop(postgresURL)
+            (store.backend as? PostgresBackend)?.lease = lease
+            postgres = (url, lease)
         }
     }
 
@@ -48,7 +44,12 @@ public final class TemporaryStore {
         switch TestBackend.current {
         case .sqlite: try Store(path: path)
         case .memory: Store(backend: store.backend)
-        case .postgres: try Store.postgres(postgresURL ?? path, creating: false)
+        case .postgres:
+            try {
+                let store = try Store.postgres(postgres?.url ?? path, creating: false)
+                (store.backend as? PostgresBackend)?.lease = postgres?.lease
+                return store
+            }()
         }
     }
 

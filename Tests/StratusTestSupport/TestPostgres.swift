@@ -23,6 +23,15 @@ public enum TestPostgres {
         try url() + "?schema=t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
     }
 
+    /// Drops a test store's schema when the last store on it goes away.
+    public final class Lease: @unchecked Sendable {
+        let url: String
+
+        init(url: String) { self.url = url }
+
+        deinit { TestPostgres.drop(url) }
+    }
+
     /// Drops the store at `url` (its schema and everything in it).
     public static func drop(_ url: String) {
         guard let location = try? PostgresLocation(url: url) else { return }
