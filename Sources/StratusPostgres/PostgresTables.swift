@@ -54,7 +54,8 @@ enum PostgresTables {
             name text COLLATE "C" NOT NULL,
             field_type text NOT NULL,
             indexes bigint NOT NULL,
-            declared_type text
+            declared_type text,
+            UNIQUE (type_id, name)
         );
         CREATE TABLE schema_grant (
             type_id bigint NOT NULL,
