@@ -42,6 +42,11 @@ public enum StoreOpener {
         }
     }
 
+    /// `location` as messages show it: a PostgreSQL URL's password masked.
+    public static func shown(_ location: String) -> String {
+        backend(of: location) == .postgres ? PostgresLocation.mask(location) : location
+    }
+
     /// Whether something is at `location` to open (a folder there is refused when opened, with
     /// its own reason; for a PostgreSQL URL, whether its schema exists, false when unreachable).
     public static func storeExists(at location: String) -> Bool {
