@@ -1,5 +1,6 @@
 import Foundation
 import StratusCloud
+import StratusEngine
 
 /// Where a PostgreSQL store lives, read from its URL:
 /// `postgres://user[:password]@host[:port]/database[?schema=NAME]`. A store is one schema of a
@@ -50,6 +51,30 @@ package struct PostgresLocation: Sendable, Equatable {
     /// The URL with its password masked, for messages.
     package var masked: String {
         "postgres://\(user)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)?schema=\(schema)"
+    }
+
+    /// The URL again (password included), for another process or handle to open.
+    package var url: String {
+        var components = URLComponents()
+        components.scheme = "postgres"
+        components.user = user
+        components.password = password
+        components.host = host
+        components.port = port
+        components.path = "/" + database
+        components.queryItems = [URLQueryItem(name: "schema", value: schema)]
+        return components.string ?? masked
+    }
+
+    /// The schema of a server's store for one container and environment: a plain name made
+    /// from the container's (lowercased, other characters as `_`, cut to fit) with a digest of
+    /// the exact name, so two containers never share one.
+    package static func schema(container: String, environment: String) -> String {
+        let plain = String(container.lowercased().unicodeScalars.map { scalar -> Character in
+            ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) ? Character(scalar) : "_"
+        }.prefix(36))
+        let digest = SHA256.hexDigest(Data(container.utf8)).prefix(8)
+        return "c_\(plain)_\(digest)_\(environment.lowercased().prefix(11))"
     }
 
     /// The same database with another schema (a server's store per container and environment).

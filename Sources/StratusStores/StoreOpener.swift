@@ -42,6 +42,16 @@ public enum StoreOpener {
         }
     }
 
+    /// Where a server's stores (`stratus serve --stores LOCATION`) keep one container's
+    /// environment: `LOCATION/CONTAINER/ENVIRONMENT.sqlite` in a folder, or a schema of its own
+    /// in a PostgreSQL database (``PostgresLocation/schema(container:environment:)``).
+    public static func location(in stores: String, container: String, environment: String) -> String {
+        guard backend(of: stores) == .postgres, let database = try? PostgresLocation(url: stores) else {
+            return "\(stores)/\(container)/\(environment).sqlite"
+        }
+        return database.withSchema(PostgresLocation.schema(container: container, environment: environment)).url
+    }
+
     /// `location` as messages show it: a PostgreSQL URL's password masked.
     public static func shown(_ location: String) -> String {
         backend(of: location) == .postgres ? PostgresLocation.mask(location) : location

@@ -6,7 +6,7 @@ import StratusStores
 
 /// The options every data command takes.
 struct CommonOptions: ParsableArguments {
-    @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).")
+    @Option(help: "The store file or postgres:// URL (default: $STRATUS_STORE, else the user's data folder).")
     var store: String?
 
     @Option(help: "The database: public, private or shared.")

@@ -65,4 +65,18 @@ import Testing
         #expect(reopened.storeID == made.storeID)
         #expect(try StoreOpener.exportSchema(ofStoreAt: url).text == made.exportSchema().text)
     }
+
+    @Test func aServersStoresAreFilesInAFolderOrSchemasOfADatabase() throws {
+        #expect(StoreOpener.location(in: "/srv/stores", container: "iCloud.A", environment: "development") == "/srv/stores/iCloud.A/development.sqlite")
+        let database = try TestPostgres.url()
+        let upper = StoreOpener.location(in: database, container: "iCloud.com.Example.App", environment: "development")
+        let lower = StoreOpener.location(in: database, container: "iCloud.com.example.app", environment: "development")
+        let production = StoreOpener.location(in: database, container: "iCloud.com.Example.App", environment: "production")
+        #expect(Set([upper, lower, production]).count == 3, "each container and environment has a schema of its own")
+        #expect(upper.contains("?schema=c_icloud_com_example_app_"))
+        defer { [upper, lower, production].forEach(TestPostgres.drop) }
+        let made = try StoreOpener.open(upper, ifMissing: .create)
+        #expect(try StoreOpener.open(upper, ifMissing: .refuse).storeID == made.storeID)
+        #expect(try StoreOpener.open(lower, ifMissing: .create).storeID != made.storeID)
+    }
 }
