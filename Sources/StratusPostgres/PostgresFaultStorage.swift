@@ -15,13 +15,13 @@ struct PostgresFaultStorage: FaultStorage {
         """
 
     func insert(_ fault: Fault) throws -> Int64 {
-        let (name, n, probability, seed) = Self.triggerColumns(fault.trigger)
+        let (name, n, probability, seed) = fault.trigger.columns
         return try db.link.integer("""
             INSERT INTO fault (kind, scope, zone, operation, records, token, trigger, trigger_n, probability, seed, retry_after, item_limit,
                                other_fields, clients, created_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id
             """, [fault.kind.rawValue, fault.scope?.rawValue, fault.zoneName, fault.operation?.rawValue, fault.recordNames.joined(separator: "\n"),
-                  fault.token, name, n, probability, seed.map { Int64(bitPattern: $0) }, fault.retryAfter, fault.itemLimit, fault.otherDeviceFields,
+                  fault.token, name, n, probability, seed, fault.retryAfter, fault.itemLimit, fault.otherDeviceFields,
                   FaultClient.text(fault.clients), Self.milliseconds(fault.created)]) ?? 0
     }
 
@@ -65,24 +65,9 @@ struct PostgresFaultStorage: FaultStorage {
         return removed
     }
 
-    private static func triggerColumns(_ trigger: FaultTrigger) -> (String, Int, Double?, UInt64?) {
-        switch trigger {
-        case .once: return ("once", 0, nil, nil)
-        case .after(let n): return ("after", n, nil, nil)
-        case .every(let n): return ("every", n, nil, nil)
-        case .probability(let p, let seed): return ("probability", 0, p, seed)
-        }
-    }
-
     private static func fault(_ row: PostgresRowReader) throws -> Fault? {
         guard let kind = FaultKind(rawValue: try row.string(1)) else { return nil }
-        let trigger: FaultTrigger
-        switch try row.string(7) {
-        case "after": trigger = .after(Int(try row.int(8)))
-        case "every": trigger = .every(Int(try row.int(8)))
-        case "probability": trigger = .probability(try row.double(9) ?? 0, seed: UInt64(bitPattern: try row.optionalInt(10) ?? 0))
-        default: trigger = .once
-        }
+        let trigger = FaultTrigger(name: try row.string(7), n: Int(try row.int(8)), probability: try row.double(9), seed: try row.optionalInt(10))
         let records = try row.string(5)
         return Fault(id: try row.int(0), kind: kind, scope: try row.optionalInt(2).flatMap { DatabaseScope(rawValue: Int($0)) },
                      zoneName: try row.optionalString(3), operation: try row.optionalString(4).flatMap(FaultOperation.init(rawValue:)),

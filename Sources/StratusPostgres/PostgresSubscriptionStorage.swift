@@ -32,14 +32,7 @@ struct PostgresSubscriptionStorage: SubscriptionStorage {
 
     /// A replaced subscription gets a new row id, as SQLite's `INSERT OR REPLACE` gives it.
     func save(_ subscription: Subscription, scope: DatabaseScope, owner: String) throws {
-        var predicate: String?
-        var arguments: Data?
-        var options = 0
-        if case .query(_, let format, let values, let queryOptions, _) = subscription.kind {
-            predicate = format
-            arguments = SubscriptionRow.encodeArguments(values)
-            options = queryOptions.rawValue
-        }
+        let (predicate, arguments, options) = SubscriptionRow.queryColumns(of: subscription)
         try db.link.run("DELETE FROM subscription WHERE scope = $1 AND owner = $2 AND subscription_id = $3",
                         [scope.rawValue, owner, subscription.subscriptionID])
         try db.link.run("""

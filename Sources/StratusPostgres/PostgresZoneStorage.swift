@@ -53,16 +53,12 @@ struct PostgresZoneStorage: ZoneStorage {
 
     @discardableResult
     func makeZone(_ zoneID: ZoneID, scope: DatabaseScope, sequenceScope: DatabaseScope) throws -> Bool {
-        let existing = try find(zoneID, scope: scope)
-        if existing?.state == .live { return false }
-        let databaseSequence = try nextDatabaseSequence(scope: sequenceScope)
-        if let existing {
+        try makeZone(zoneID, scope: scope, sequenceScope: sequenceScope, revive: { existing, databaseSequence in
             try db.link.run("UPDATE zone SET state = 0, incarnation = incarnation + 1, change_seq = 0, compacted_seq = 0, db_seq = $1 WHERE id = $2",
                             [databaseSequence, existing.id])
-        } else {
+        }, insert: { databaseSequence in
             try insertZone(zoneID, scope: scope, databaseSequence: databaseSequence)
-        }
-        return true
+        })
     }
 
     func databaseSequence(scope: DatabaseScope) throws -> Int64 {
