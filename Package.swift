@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // The CKWS client of remote mode (not URLSession: one HTTP stack on NIO, as the server's).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The team backend's PostgreSQL client.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // `swift package generate-documentation --target StratusEngine`: the engine's API docs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -74,9 +76,24 @@ let package = Package(
             dependencies: ["StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine"],
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
+        // The team backend: the engine's storage protocols on PostgreSQL through postgres-nio,
+        // one schema per store, a per-zone counter row so change sequences follow commit order.
+        .target(
+            name: "StratusPostgres",
+            dependencies: [
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine",
+                // Its query storage indexes a zone's records as a query starts: the first step,
+                // until queries read PostgreSQL's own indexes.
+                "StratusMemoryStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
         // Opens a store by its location, choosing the backend the location names (a file:
         // SQLite). The front ends open stores here; the engine names no backend.
-        .target(name: "StratusStores", dependencies: ["StratusCloud", "StratusEngine", "StratusSQLite"]),
+        .target(name: "StratusStores", dependencies: ["StratusCloud", "StratusEngine", "StratusSQLite", "StratusPostgres"]),
         // `stratus bench`: every workload on Stratus and on hand-made SQLite tables.
         .target(
             name: "StratusBench",
@@ -137,12 +154,12 @@ let package = Package(
         // What the test targets share: temporary folders and stores, running the built binary,
         // a lock, bind mounts, waiting for a condition. Not a test target itself, and not
         // dependent on `stratus` (an executable cannot be imported).
-        .target(name: "StratusTestSupport", dependencies: ["StratusCloud", "StratusEngine", "StratusSQLite", "StratusMemoryStore"], path: "Tests/StratusTestSupport"),
+        .target(name: "StratusTestSupport", dependencies: ["StratusCloud", "StratusEngine", "StratusSQLite", "StratusMemoryStore", "StratusPostgres"], path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusTestSupportTests", dependencies: ["StratusTestSupport"]),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusPredicatesTests", dependencies: ["StratusPredicates", "StratusModel"]),
         .testTarget(name: "StratusCKWSTests", dependencies: ["StratusCKWS", "StratusCloud", "StratusModel", "StratusPredicates"]),
-        .testTarget(name: "StratusEngineTests", dependencies: ["StratusCloud", "StratusCKWS", "StratusEngine", "StratusSQLite", "StratusMemoryStore", "StratusStores", "StratusModel", "StratusPredicates", "StratusTestSupport"]),
+        .testTarget(name: "StratusEngineTests", dependencies: ["StratusCloud", "StratusCKWS", "StratusEngine", "StratusSQLite", "StratusMemoryStore", "StratusPostgres", "StratusStores", "StratusModel", "StratusPredicates", "StratusTestSupport"]),
         .testTarget(name: "StratusTerminalTests", dependencies: ["StratusTerminal", "StratusTestSupport"]),
         .testTarget(
             name: "StratusDashboardTests",

@@ -61,7 +61,7 @@ struct MemoryRecordStorage: RecordStorage {
 
     func referencingSources(zoneRowID: Int64, target: String) throws -> [Int64] {
         try records(zoneRowID: zoneRowID).filter { record in
-            try Self.deleteSelfTargets(of: record.stored.fields()).contains(target)
+            try record.stored.fields().deleteSelfTargets.contains(target)
         }.map(\.id).sorted()
     }
 
@@ -151,14 +151,5 @@ struct MemoryRecordStorage: RecordStorage {
 
     private func records(zoneRowID: Int64) -> [MemoryTables.Record] {
         (db.tables.recordNames[zoneRowID]?.values).map { $0.compactMap { db.tables.records[$0] } } ?? []
-    }
-
-    /// The records `fields` point at with DELETE_SELF.
-    private static func deleteSelfTargets(of fields: [String: FieldValue]) -> Set<String> {
-        var targets = Set<String>()
-        for value in fields.values where value.type.base == .reference {
-            value.forEachElement { if case .reference(let reference) = $0, reference.action == .deleteSelf { targets.insert(reference.recordName) } }
-        }
-        return targets
     }
 }

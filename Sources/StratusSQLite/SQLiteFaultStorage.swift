@@ -60,12 +60,12 @@ struct SQLiteFaultStorage: FaultStorage {
     static let columns = "id, kind, scope, zone, operation, records, token, trigger, trigger_n, probability, seed, retry_after, item_limit, other_fields, clients, seen, fired, last_fired_at, created_at"
 
     func insert(_ fault: Fault) throws -> Int64 {
-        let (name, n, probability, seed) = Self.triggerColumns(fault.trigger)
+        let (name, n, probability, seed) = fault.trigger.columns
         try db.sqlite.execute(sql: """
             INSERT INTO fault (kind, scope, zone, operation, records, token, trigger, trigger_n, probability, seed, retry_after, item_limit, other_fields, clients, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [fault.kind.rawValue, fault.scope?.rawValue, fault.zoneName, fault.operation?.rawValue,
-                             fault.recordNames.joined(separator: "\n"), fault.token, name, n, probability, seed.map { Int64(bitPattern: $0) },
+                             fault.recordNames.joined(separator: "\n"), fault.token, name, n, probability, seed,
                              fault.retryAfter, fault.itemLimit, fault.otherDeviceFields, FaultClient.text(fault.clients),
                              Self.milliseconds(fault.created)])
         return db.sqlite.lastInsertedRowID
@@ -110,24 +110,9 @@ struct SQLiteFaultStorage: FaultStorage {
         }
     }
 
-    private static func triggerColumns(_ trigger: FaultTrigger) -> (String, Int, Double?, UInt64?) {
-        switch trigger {
-        case .once: return ("once", 0, nil, nil)
-        case .after(let n): return ("after", n, nil, nil)
-        case .every(let n): return ("every", n, nil, nil)
-        case .probability(let p, let seed): return ("probability", 0, p, seed)
-        }
-    }
-
     private static func fault(from row: Row) -> Fault? {
         guard let kind = FaultKind(rawValue: row["kind"]) else { return nil }
-        let trigger: FaultTrigger
-        switch row["trigger"] as String {
-        case "after": trigger = .after(row["trigger_n"])
-        case "every": trigger = .every(row["trigger_n"])
-        case "probability": trigger = .probability(row["probability"] ?? 0, seed: UInt64(bitPattern: row["seed"] ?? 0))
-        default: trigger = .once
-        }
+        let trigger = FaultTrigger(name: row["trigger"], n: row["trigger_n"], probability: row["probability"], seed: row["seed"])
         let records: String = row["records"]
         return Fault(id: row["id"], kind: kind, scope: (row["scope"] as Int?).flatMap(DatabaseScope.init(rawValue:)), zoneName: row["zone"],
                      operation: (row["operation"] as String?).flatMap(FaultOperation.init(rawValue:)),

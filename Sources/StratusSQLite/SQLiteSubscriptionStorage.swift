@@ -36,14 +36,7 @@ struct SQLiteSubscriptionStorage: SubscriptionStorage {
 
     /// Inserts or replaces the subscription with this ID.
     func save(_ subscription: Subscription, scope: DatabaseScope, owner: String) throws {
-        var predicate: String?
-        var arguments: Data?
-        var options = 0
-        if case .query(_, let format, let values, let queryOptions, _) = subscription.kind {
-            predicate = format
-            arguments = SubscriptionRow.encodeArguments(values)
-            options = queryOptions.rawValue
-        }
+        let (predicate, arguments, options) = SubscriptionRow.queryColumns(of: subscription)
         try db.sqlite.execute(sql: """
             INSERT OR REPLACE INTO subscription
                 (scope, owner, subscription_id, kind, record_type, zone_name, zone_owner, predicate, arguments, options, info, created_at)

@@ -59,17 +59,13 @@ struct SQLiteZoneStorage: ZoneStorage {
     /// expire); a live zone stays as it is. Returns whether it made or revived one.
     @discardableResult
     func makeZone(_ zoneID: ZoneID, scope: DatabaseScope, sequenceScope: DatabaseScope) throws -> Bool {
-        let existing = try find(zoneID, scope: scope)
-        if existing?.state == .live { return false }
-        let databaseSequence = try nextDatabaseSequence(scope: sequenceScope)
-        if let existing {
+        try makeZone(zoneID, scope: scope, sequenceScope: sequenceScope, revive: { existing, databaseSequence in
             try db.sqlite.execute(sql: "UPDATE zone SET state = 0, incarnation = incarnation + 1, change_seq = 0, compacted_seq = 0, db_seq = ? WHERE id = ?",
                            arguments: [databaseSequence, existing.id])
-        } else {
+        }, insert: { databaseSequence in
             try db.sqlite.execute(sql: "INSERT INTO zone (scope, owner, name, db_seq) VALUES (?, ?, ?, ?)",
                            arguments: [scope.rawValue, zoneID.ownerName, zoneID.zoneName, databaseSequence])
-        }
-        return true
+        })
     }
 
     /// Where the feed of `scope` stands now.

@@ -78,7 +78,7 @@ public final class StoreDirectory: Sendable {
 
     /// Where `--stores DIR` keeps a container's store for an environment.
     public static func path(folder: String, container: String, environment: String) -> String {
-        "\(folder)/\(container)/\(environment).sqlite"
+        StoreOpener.location(in: folder, container: container, environment: environment)
     }
 
     public static func isSafeName(_ name: String) -> Bool {

@@ -7,7 +7,7 @@ import StratusRemote
 
 /// The options every data command takes.
 struct CommonOptions: ParsableArguments {
-    @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).")
+    @Option(help: "The store file or postgres:// URL (default: $STRATUS_STORE, else the user's data folder).")
     var store: String?
 
     @Option(help: "A remote container (see `stratus remote`) in place of --store: the command goes to it over CloudKit Web Services.")

@@ -26,9 +26,9 @@ enum StoreLocation {
         try opened.open(path) {
             let isNew = !StoreOpener.storeExists(at: path)
             let store = try StoreOpener.open(path, ifMissing: ifMissing, creatingWith: environment, memoryMapBytes: memoryMapBytes) {
-                FileHandle.standardError.write(Data("Upgrading \(path) for this version of Stratus (once; a large store takes some seconds)...\n".utf8))
+                FileHandle.standardError.write(Data("Upgrading \(StoreOpener.shown(path)) for this version of Stratus (once; a large store takes some seconds)...\n".utf8))
             }
-            if isNew { FileHandle.standardError.write(Data("Made a new store at \(path).\n".utf8)) }
+            if isNew { FileHandle.standardError.write(Data("Made a new store at \(StoreOpener.shown(path)).\n".utf8)) }
             return store
         }
     }

@@ -6,12 +6,14 @@ import Foundation
 public enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite
     case memory
+    /// A schema of its own on the tests' PostgreSQL server (``TestPostgres``), dropped after.
+    case postgres
 
     /// The backend ``TemporaryStore`` opens in this task: SQLite unless a test runs on another.
     @TaskLocal public static var current = TestBackend.sqlite
 
     /// The backends tests run on: all of them, or those named in `STRATUS_TEST_BACKENDS`
-    /// (comma-separated, say `memory`), to run one alone while looking into a failure.
+    /// (comma-separated, say `memory` or `sqlite,postgres`), to run one alone while looking into a failure.
     public static var chosen: [TestBackend] {
         guard let names = ProcessInfo.processInfo.environment["STRATUS_TEST_BACKENDS"] else { return allCases }
         return names.split(separator: ",").compactMap { TestBackend(rawValue: $0.trimmingCharacters(in: .whitespaces)) }

@@ -44,12 +44,12 @@ extension Store {
     /// Asks the plan about one call: counts it for every fault it matches, and returns what the
     /// faults that fire do.
     ///
-    /// Free when no fault is armed: the plan is only read when the marker file beside the store
-    /// says one is (a `stat`, where even the smallest read of the store costs tens of
-    /// microseconds, a fifth of a fetch of 100 records). Every process that changes the plan
-    /// keeps the marker true, so a fault added by one process is met by the next call of another.
+    /// Free when no fault is armed: the plan is only read when the backend says one may be
+    /// (``StorageBackend/faultPlanMayBeArmed``: a file's marker beside the store). Every process
+    /// that changes the plan keeps that true, so a fault added by one process is met by the next
+    /// call of another.
     func applyFaults(to describe: () -> FaultCall) throws -> FaultOutcome {
-        guard !isReadOnly, FileManager.default.fileExists(atPath: faultMarkerPath) else { return .none }
+        guard !isReadOnly, backend.faultPlanMayBeArmed else { return .none }
         let call = describe()
         var spentOne = false
         defer { if spentOne { try? syncFaultMarker() } }
@@ -74,20 +74,9 @@ extension Store {
         }
     }
 
-    /// The file whose presence says the plan has an armed fault.
-    var faultMarkerPath: String { path + "-faults" }
-
-    /// Makes the marker say whether the plan has an armed fault.
+    /// Makes the backend's marker say whether the plan has an armed fault.
     func syncFaultMarker() throws {
-        let armed = try read { db in try db.faults.anyArmed() }
-        let present = FileManager.default.fileExists(atPath: faultMarkerPath)
-        if armed && !present {
-            guard FileManager.default.createFile(atPath: faultMarkerPath, contents: Data()) else {
-                throw CloudKitError(.internalError, "Cannot write \(faultMarkerPath), the marker that tells other processes the fault plan is armed.")
-            }
-        } else if !armed && present {
-            try? FileManager.default.removeItem(atPath: faultMarkerPath)
-        }
+        try backend.setFaultPlanArmed(try read { db in try db.faults.anyArmed() })
     }
 }
 

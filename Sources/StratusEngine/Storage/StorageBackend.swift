@@ -1,3 +1,4 @@
+import Foundation
 import StratusCloud
 
 /// Where a ``Store`` keeps its data: a backend opened at a location (an SQLite file today),
@@ -32,4 +33,32 @@ package protocol StorageBackend: Sendable {
     /// nothing in it is written (no upgrade), so comparing with, say, the production store
     /// leaves it as it was.
     func readWithoutOpening<T>(_ location: String, _ body: (StoreTransaction) throws -> T) throws -> T
+
+    /// Whether the fault plan may hold an armed fault: asked before every call, so it must be
+    /// cheap, and true in every process once any process arms one.
+    var faultPlanMayBeArmed: Bool { get }
+
+    /// Records whether the plan holds an armed fault, for ``faultPlanMayBeArmed`` in every process.
+    func setFaultPlanArmed(_ armed: Bool) throws
+}
+
+extension StorageBackend {
+    /// A file's backends keep the answer in a marker file beside the store: a `stat`, where even
+    /// the smallest read of the store costs tens of microseconds (a fifth of a fetch of 100
+    /// records).
+    package var faultPlanMayBeArmed: Bool { FileManager.default.fileExists(atPath: faultMarkerPath) }
+
+    package func setFaultPlanArmed(_ armed: Bool) throws {
+        let present = FileManager.default.fileExists(atPath: faultMarkerPath)
+        if armed && !present {
+            guard FileManager.default.createFile(atPath: faultMarkerPath, contents: Data()) else {
+                throw CloudKitError(.internalError, "Cannot write \(faultMarkerPath), the marker that tells other processes the fault plan is armed.")
+            }
+        } else if !armed && present {
+            try? FileManager.default.removeItem(atPath: faultMarkerPath)
+        }
+    }
+
+    /// The file whose presence says the plan has an armed fault.
+    var faultMarkerPath: String { location + "-faults" }
 }

@@ -58,6 +58,19 @@ extension ZoneStorage {
         }
     }
 
+    /// ``makeZone(_:scope:sequenceScope:)``'s rule, for a backend to implement it with: a live
+    /// zone stays as it is (false); otherwise the next sequence of `sequenceScope`'s feed goes to
+    /// `revive` for a deleted zone (a new incarnation) or to `insert` for a new one (true).
+    package func makeZone(_ zoneID: ZoneID, scope: DatabaseScope, sequenceScope: DatabaseScope,
+                          revive: (_ zone: ZoneRow, _ databaseSequence: Int64) throws -> Void,
+                          insert: (_ databaseSequence: Int64) throws -> Void) throws -> Bool {
+        let existing = try find(zoneID, scope: scope)
+        if existing?.state == .live { return false }
+        let databaseSequence = try nextDatabaseSequence(scope: sequenceScope)
+        if let existing { try revive(existing, databaseSequence) } else { try insert(databaseSequence) }
+        return true
+    }
+
     /// The live zone with this ID, or `zoneNotFound`.
     func live(_ zoneID: ZoneID, scope: DatabaseScope) throws -> ZoneRow {
         guard let zone = try find(zoneID, scope: scope), zone.state == .live else {

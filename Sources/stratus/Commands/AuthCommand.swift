@@ -16,7 +16,7 @@ struct AuthCommand: ParsableCommand {
 
 /// Where credentials go: the store that serves the container.
 struct CredentialStoreOptions: ParsableArguments {
-    @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).") var store: String?
+    @Option(help: "The store file or postgres:// URL (default: $STRATUS_STORE, else the user's data folder).") var store: String?
     @Option(help: "A folder of stores as `stratus serve --stores` uses it (needs --container).") var stores: String?
     @Option(help: "The container identifier (with --store, default: every container the store serves).") var container: String?
     @Option(help: "With --stores: development or production.") var environment: String = "development"

@@ -21,7 +21,7 @@ struct DashboardCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).") var store: String?
+    @Option(help: "The store file or postgres:// URL (default: $STRATUS_STORE, else the user's data folder).") var store: String?
     @Option(help: "The theme: a NAME.json in the themes folder (default, light, high-contrast, mono).") var theme: String = "default"
     @Option(help: "The database: public, private or shared.") var db: String = "private"
     @Option(help: "The zone (default: \(ZoneID.defaultZoneName), or the zone with the most records when that one has none).") var zone: String?

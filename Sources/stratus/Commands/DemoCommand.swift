@@ -10,7 +10,7 @@ struct DemoCommand: ParsableCommand {
         abstract: "Make (once) a demo store: zones and record types using every field type, with a history of changes."
     )
 
-    @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).") var store: String?
+    @Option(help: "The store file or postgres:// URL (default: $STRATUS_STORE, else the user's data folder).") var store: String?
     @Option(help: "About how many records to make.") var records: Int = 3000
     @Flag(help: "Throw away the store at that path and make the demo again.") var reset = false
     @Flag(help: "Make the store and print what to try, without opening the dashboard (the dashboard opens otherwise).") var noUi = false

@@ -21,7 +21,7 @@ struct ExportCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).") var store: String?
+    @Option(help: "The store file or postgres:// URL (default: $STRATUS_STORE, else the user's data folder).") var store: String?
     @Option(help: "The database: public, private or shared.") var db: String = "private"
     @Option(help: "Only this zone (default: every zone).") var zone: String?
     @Option(help: "Only records of this type.") var type: String?

@@ -52,7 +52,7 @@ struct SchemaImportCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).") var store: String?
+    @Option(help: "The store file or postgres:// URL (default: $STRATUS_STORE, else the user's data folder).") var store: String?
     @Argument(help: "The .ckdb file, or - for standard input.") var file: String
     @Option(help: "development or production: the store's environment after the import.") var environment: String?
     @Flag(help: "In a development store, delete the data the import would lose instead of refusing.") var force = false
@@ -94,7 +94,7 @@ struct SchemaExportCommand: ParsableCommand {
         abstract: "Print the store's schema as cktool export-schema does."
     )
 
-    @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).") var store: String?
+    @Option(help: "The store file or postgres:// URL (default: $STRATUS_STORE, else the user's data folder).") var store: String?
     @Option(help: "Write to this file instead of standard output.") var out: String?
 
     func run() throws {

@@ -16,14 +16,15 @@ struct ServeCommand: ParsableCommand {
             a signed-in user: a ckWebAuthToken from `stratus auth login`, or from the sign-in page that an \
             AUTHENTICATION_REQUIRED answer's redirectURL opens. With --store, every container name maps to that \
             store (or only --container's) and the path's environment must be the store's; with --stores DIR, \
-            each container and environment has its own store, DIR/CONTAINER/ENVIRONMENT.sqlite, made on first use.
+            each container and environment has its own store, DIR/CONTAINER/ENVIRONMENT.sqlite, made on first use \
+            (with --stores postgres://..., a schema of its own in that database).
             Listens on loopback unless --host says otherwise. SIGTERM or Ctrl-C stops it after the requests in \
             flight. --port 0 picks a free port; the first line printed says which.
             """
     )
 
-    @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).") var store: String?
-    @Option(help: "A folder of stores, one per container and environment.") var stores: String?
+    @Option(help: "The store file or postgres:// URL (default: $STRATUS_STORE, else the user's data folder).") var store: String?
+    @Option(help: "A folder of stores, one per container and environment (or a postgres:// database: a schema each).") var stores: String?
     @Option(help: "The address to listen on.") var host: String = "127.0.0.1"
     @Option(help: "The port (0: a free one).") var port: Int = 8765
     @Option(help: "With --store: the only container identifier served.") var container: String?
@@ -44,7 +45,9 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         let source: StoreSource
         if let stores {
-            try? FileManager.default.createDirectory(atPath: stores, withIntermediateDirectories: true)
+            if StoreOpener.backend(of: stores) == .sqlite {
+                try? FileManager.default.createDirectory(atPath: stores, withIntermediateDirectories: true)
+            }
             source = .folder(stores)
         } else {
             let path = store ?? StoreLocation.defaultPath

@@ -17,7 +17,7 @@ struct UsersCommand: ParsableCommand {
 
     /// The options these commands take.
     struct Options: ParsableArguments {
-        @Option(help: "The store file (default: $STRATUS_STORE, else the user's data folder).") var store: String?
+        @Option(help: "The store file or postgres:// URL (default: $STRATUS_STORE, else the user's data folder).") var store: String?
         @Flag(help: "Machine-readable JSON on standard output.") var json = false
 
         /// The store; `ifMissing: .create` only where a user is made (that sets a store up).

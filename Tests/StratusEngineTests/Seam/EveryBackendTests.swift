@@ -1,13 +1,14 @@
 import StratusCloud
 @testable import StratusEngine
 import StratusMemoryStore
+import StratusPostgres
 import StratusSQLite
 import StratusTestSupport
 import Testing
 
-/// The trait that runs the behaviour tests on both backends opens each test's store on the
+/// The trait that runs the behaviour tests on every backend opens each test's store on the
 /// backend of that run, and a memory store's transactions are real: a write that throws leaves
-/// nothing, a reader sees only what was committed.
+/// nothing, a reader sees only what was committed (and so are PostgreSQL's).
 @Suite(.onEveryBackend) struct EveryBackendTests {
     @Test func aTemporaryStoreOpensOnTheBackendOfTheRun() throws {
         #expect(TestBackend.chosen.contains(TestBackend.current))
@@ -15,6 +16,7 @@ import Testing
         switch TestBackend.current {
         case .sqlite: #expect(temp.store.backend is SQLiteStoreFile)
         case .memory: #expect(temp.store.backend is MemoryBackend)
+        case .postgres: #expect(temp.store.backend is PostgresBackend)
         }
     }
 

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 
 /// Storage is a layer: the engine speaks to it through the protocols in
-/// `Sources/StratusEngine/Storage/` (``StoreTransaction`` and its groups), and only the SQLite
-/// backend, `Sources/StratusSQLite`, imports GRDB or holds SQL. So a second backend implements
-/// those protocols and nothing above them changes. (The engine target does not depend on GRDB
-/// at all; this test also keeps GRDB and SQL out of every other target.)
+/// `Sources/StratusEngine/Storage/` (``StoreTransaction`` and its groups), and only the
+/// backends hold SQL: `Sources/StratusSQLite` (the one GRDB user) and `Sources/StratusPostgres`
+/// (PostgreSQL's SQL through postgres-nio, never GRDB). So a backend implements those
+/// protocols and nothing above them changes. (The engine target does not depend on GRDB at all;
+/// this test also keeps GRDB and SQL out of every other target.)
 @Suite struct StorageBoundaryTests {
     /// What marks a line as GRDB or SQL, and how to say it.
     static let markers: [(name: String, matches: @Sendable (String) -> Bool)] = [
@@ -19,8 +20,10 @@ import Testing
         ("PRAGMA", { $0.contains("PRAGMA") }),
     ]
 
-    /// The backend, where GRDB and SQL belong.
+    /// The backend where GRDB and SQL belong.
     static let backend = "StratusSQLite/"
+    /// The backend where SQL belongs, but not GRDB.
+    static let postgresBackend = "StratusPostgres/"
 
     /// The bench's raw-SQLite floors: hand-made tables measured as baselines for the engine's
     /// own workloads (`stratus bench`), not storage the engine uses. They stay on GRDB until
@@ -36,7 +39,9 @@ import Testing
         let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.allObjects as? [URL])
             .filter { $0.pathExtension == "swift" }
         let relative = { (file: URL) in file.path.replacingOccurrences(of: sources.path + "/", with: "") }
-        let checked = files.filter { !relative($0).hasPrefix(Self.backend) && !Self.benchFloors.contains(relative($0)) }
+        let checked = files.filter {
+            !relative($0).hasPrefix(Self.backend) && !relative($0).hasPrefix(Self.postgresBackend) && !Self.benchFloors.contains(relative($0))
+        }
         #expect(checked.count > 300, "the sources are found (\(checked.count) files outside the backend)")
         #expect(files.contains { relative($0).hasPrefix(Self.backend) }, "the backend's sources are found")
         var offenders: [String] = []
@@ -48,6 +53,15 @@ import Testing
                 }
             }
         }
-        #expect(offenders.isEmpty, "GRDB or SQL outside StratusSQLite; move it behind a storage protocol:\n\(offenders.joined(separator: "\n"))")
+        #expect(offenders.isEmpty, "GRDB or SQL outside the backends; move it behind a storage protocol:\n\(offenders.joined(separator: "\n"))")
+    }
+
+    @Test func noGRDBInThePostgresBackend() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/StratusPostgres")
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter { $0.pathExtension == "swift" }
+        #expect(files.count > 10, "the PostgreSQL backend's sources are found")
+        let offenders = try files.filter { try String(contentsOf: $0, encoding: .utf8).contains("import GRDB") }.map(\.lastPathComponent)
+        #expect(offenders.isEmpty, "GRDB in the PostgreSQL backend: \(offenders)")
     }
 }

@@ -1,0 +1,159 @@
+import Foundation
+import StratusCloud
+import StratusEngine
+import StratusModel
+
+/// A store in a PostgreSQL schema: the team backend, implementing the engine's storage
+/// protocols as the SQLite store does, for several `stratus` processes (servers) on one
+/// database. Reads run under REPEATABLE READ (one snapshot per read); writes under READ
+/// COMMITTED with the zones they touch locked (``PostgresTransaction``). A write that meets a
+/// serialization failure, a deadlock or a key another writer took first runs again, a bounded
+/// number of times, so callers never see them.
+package final class PostgresBackend: StorageBackend, @unchecked Sendable {
+    /// The URL with its password masked: the location shows in messages.
+    package let location: String
+    package let info: StoreInfo
+    package var isReadOnly: Bool { false }
+    private let pool: PostgresPool
+    /// Something that lives as long as the store is open (set before the store is shared): a
+    /// test's throwaway schema, dropped when the last store on it goes away.
+    package var lease: AnyObject?
+
+    /// How many times a write runs before its conflict is reported.
+    static let attempts = 10
+
+    /// Opens the store at `location`; a missing one is made (in `environment`) when `creating`,
+    /// and refused with `storeNotFound` otherwise.
+    package init(location: PostgresLocation, creating: Bool, environment: StoreEnvironment?) throws {
+        self.location = location.masked
+        let pool = PostgresPool(location: location)
+        self.pool = pool
+        let link = try pool.take()
+        defer { pool.give(link) }
+        if try !Self.schemaExists(location.schema, on: link) {
+            guard creating else {
+                throw CloudKitError(.badDatabase, "No store at \(location.masked).", reason: .storeNotFound(path: location.masked))
+            }
+            try Self.make(location, environment: environment, on: link)
+        }
+        guard let info = try PostgresSchemaStorage(db: PostgresTransaction(link: link, isWriter: false)).storeInfo() else {
+            throw CloudKitError(.badDatabase, "The schema \(location.schema) at \(location.masked) is not a Stratus store (it has no store info).")
+        }
+        self.info = info
+    }
+
+    /// Removes the store's schema and everything in it (tests; `stratus` has no command for it).
+    package static func drop(_ location: PostgresLocation) throws {
+        let link = try PostgresLink.connect(to: location)
+        defer { link.close() }
+        try link.script("DROP SCHEMA IF EXISTS \"\(location.schema)\" CASCADE")
+    }
+
+    /// Whether a store exists at `location` (its schema does).
+    package static func exists(_ location: PostgresLocation) throws -> Bool {
+        let link = try PostgresLink.connect(to: location)
+        defer { link.close() }
+        return try schemaExists(location.schema, on: link)
+    }
+
+    /// Closes the store's idle connections now rather than when it is freed.
+    package func close() { pool.closeAll() }
+
+    package func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        try run(writer: false, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ", body)
+    }
+
+    package func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        try run(writer: true, begin: "BEGIN", body)
+    }
+
+    /// The caller begins and commits; what it leaves open is rolled back. Not retried: what it
+    /// committed stays committed.
+    package func writeWithoutTransaction<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        let link = try pool.take()
+        let transaction = PostgresTransaction(link: link, isWriter: true)
+        defer {
+            transaction.rollback()
+            pool.give(link)
+        }
+        do {
+            return try body(transaction.store)
+        } catch let failure as PostgresFailure {
+            throw failure.cloudKitError
+        }
+    }
+
+    /// Servers on many machines share the plan, so it is asked in the database (a one-row
+    /// read), where a file beside the store would reach only one machine's processes.
+    package var faultPlanMayBeArmed: Bool { (try? read { try $0.faults.anyArmed() }) ?? false }
+
+    /// Nothing to keep apart from the plan itself.
+    package func setFaultPlanArmed(_ armed: Bool) throws {}
+
+    /// A server's database is never written in place: the bulk write runs as any other.
+    package func writingInPlaceWhenEmpty<T>(_ body: (Bool) throws -> T) throws -> T { try body(false) }
+
+    /// Reads the store at another PostgreSQL URL, which must exist; nothing in it is written.
+    package func readWithoutOpening<T>(_ location: String, _ body: (StoreTransaction) throws -> T) throws -> T {
+        let other = try PostgresBackend(location: PostgresLocation(url: location), creating: false, environment: nil)
+        defer { other.close() }
+        return try other.read(body)
+    }
+
+    /// Runs `body` in a transaction begun by `begin`, again (bounded) when PostgreSQL reports a
+    /// conflict with another writer.
+    private func run<T>(writer: Bool, begin: String, _ body: (StoreTransaction) throws -> T) throws -> T {
+        var attempt = 1
+        while true {
+            let link = try pool.take()
+            let transaction = PostgresTransaction(link: link, isWriter: writer)
+            do {
+                try transaction.begin(begin)
+                let result = try body(transaction.store)
+                try transaction.commit()
+                pool.give(link)
+                return result
+            } catch let failure as PostgresFailure {
+                transaction.rollback()
+                pool.give(link)
+                guard failure.isRetryable, attempt < Self.attempts else { throw failure.cloudKitError }
+                attempt += 1
+            } catch {
+                transaction.rollback()
+                pool.give(link)
+                throw error
+            }
+        }
+    }
+
+    private static func schemaExists(_ schema: String, on link: PostgresLink) throws -> Bool {
+        try !link.rows("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]).isEmpty
+    }
+
+    /// Makes the store's schema, tables and first rows in one transaction; a process that made
+    /// it first wins and this one opens theirs.
+    private static func make(_ location: PostgresLocation, environment: StoreEnvironment?, on link: PostgresLink) throws {
+        let transaction = PostgresTransaction(link: link, isWriter: true)
+        do {
+            try transaction.begin()
+            try link.script(PostgresTables.create(schema: location.schema))
+            let info = NewStore.info(formatVersion: PostgresTables.formatVersion, environment: environment)
+            try link.run("""
+                INSERT INTO store_info (id, uuid, format_version, environment, owner, created_at) VALUES (1, $1, $2, $3, $4, $5)
+                """, [info.uuid.uuidString, info.formatVersion, info.environment.rawValue, info.owner, FieldValue.milliseconds(Date())])
+            for scope in DatabaseScope.allCases {
+                try link.run("INSERT INTO database_state (scope, change_seq) VALUES ($1, 0)", [scope.rawValue])
+            }
+            try link.run("INSERT INTO zone (scope, owner, name) VALUES ($1, $2, $3)",
+                         [DatabaseScope.public.rawValue, ZoneID.defaultOwnerName, ZoneID.defaultZoneName])
+            try NewStore.addFirstRows(owner: info.owner, in: transaction.store)
+            try transaction.commit()
+        } catch let failure as PostgresFailure where ["42P06", "23505"].contains(failure.sqlState ?? "") {
+            transaction.rollback()
+        } catch {
+            transaction.rollback()
+            throw (error as? PostgresFailure)?.cloudKitError ?? error
+        }
+        try link.script("SET search_path TO \"\(location.schema)\"")
+    }
+}

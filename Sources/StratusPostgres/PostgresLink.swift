@@ -1,0 +1,90 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import StratusCloud
+
+/// One connection to PostgreSQL, used synchronously: the engine's storage protocols are
+/// synchronous, so each statement is sent on the connection's event loop and the calling
+/// thread waits for its rows. Callers are never on that event loop (it belongs to
+/// postgres-nio's group), so waiting cannot deadlock it. One open transaction holds one link.
+final class PostgresLink: @unchecked Sendable {
+    private let connection: PostgresConnection
+    private let logger: Logger
+    let location: PostgresLocation
+
+    private init(connection: PostgresConnection, logger: Logger, location: PostgresLocation) {
+        self.connection = connection
+        self.logger = logger
+        self.location = location
+    }
+
+    /// Connects within a few seconds, or fails naming the server (never hangs on an unreachable one).
+    static func connect(to location: PostgresLocation) throws -> PostgresLink {
+        var logger = Logger(label: "stratus.postgres")
+        logger.logLevel = .critical
+        var configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
+                                                             password: location.password, database: location.database, tls: .disable)
+        configuration.options.connectTimeout = .seconds(5)
+        do {
+            let connection = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
+                                                            id: nextID.add(1), logger: logger).wait()
+            return PostgresLink(connection: connection, logger: logger, location: location)
+        } catch {
+            throw PostgresFailure.unreachable(location, error)
+        }
+    }
+
+    /// The rows `sql` answers, its `$n` bound to `binds` in order.
+    @discardableResult
+    func rows(_ sql: String, _ binds: [any PostgresBinding] = []) throws -> [PostgresRowReader] {
+        try send(sql, binds).rows.map(PostgresRowReader.init)
+    }
+
+    /// Runs `sql` and returns how many rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ binds: [any PostgresBinding] = []) throws -> Int {
+        try send(sql, binds).metadata.rows ?? 0
+    }
+
+    /// The first column of the first row as an integer (nil: no row, or NULL).
+    func integer(_ sql: String, _ binds: [any PostgresBinding] = []) throws -> Int64? {
+        try rows(sql, binds).first.flatMap { try $0.optionalInt(0) }
+    }
+
+    /// Runs statements without binds (DDL, BEGIN ...), each ended by a `;` at a line's end.
+    func script(_ sql: String) throws {
+        for statement in sql.components(separatedBy: ";\n") where !statement.allSatisfy(\.isWhitespace) {
+            try run(statement)
+        }
+    }
+
+    var isClosed: Bool { connection.isClosed }
+
+    func close() { try? connection.close().wait() }
+
+    private func send(_ sql: String, _ binds: [any PostgresBinding]) throws -> PostgresQueryResult {
+        var bindings = PostgresBindings(capacity: binds.count)
+        for value in binds { try value.bind(into: &bindings) }
+        do {
+            return try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).wait()
+        } catch {
+            throw PostgresFailure.wrap(error, location: location)
+        }
+    }
+
+    private static let nextID = Counter()
+
+    /// Connection ids for postgres-nio's logs.
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+
+        func add(_ step: Int) -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            value += step
+            return value
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import StratusEngine
+
+/// One transaction of a PostgreSQL store on one connection, and the engine's view of it (one
+/// accessor per storage protocol). A writer reads the zones it touches `FOR UPDATE`: that row
+/// lock, held to commit, is the per-zone counter that keeps change sequences in commit order.
+final class PostgresTransaction {
+    let link: PostgresLink
+    /// Whether this transaction may write (its zone reads then lock the zone's row).
+    let isWriter: Bool
+    /// Whether a transaction is open on the connection (a bulk writer begins and commits as it goes).
+    var isOpen = false
+
+    init(link: PostgresLink, isWriter: Bool) {
+        self.link = link
+        self.isWriter = isWriter
+    }
+
+    /// The engine's view of this transaction.
+    var store: StoreTransaction {
+        StoreTransaction(zones: PostgresZoneStorage(db: self), records: PostgresRecordStorage(db: self), changeFeed: PostgresChangeFeedStorage(db: self),
+                         schema: PostgresSchemaStorage(db: self), users: PostgresUserStorage(db: self), shares: PostgresShareStorage(db: self),
+                         subscriptions: PostgresSubscriptionStorage(db: self), faults: PostgresFaultStorage(db: self),
+                         assets: PostgresAssetStorage(db: self), server: PostgresServerStorage(db: self),
+                         control: PostgresTransactionControl(db: self))
+    }
+
+    func begin(_ statement: String = "BEGIN") throws {
+        try link.script(statement)
+        isOpen = true
+    }
+
+    func commit() throws {
+        guard isOpen else { return }
+        isOpen = false
+        try link.script("COMMIT")
+    }
+
+    func rollback() {
+        guard isOpen else { return }
+        isOpen = false
+        try? link.script("ROLLBACK")
+    }
+}
+
+/// Beginning, committing and rolling back on a PostgreSQL connection, for a bulk write that
+/// commits as it goes.
+struct PostgresTransactionControl: TransactionControl {
+    let db: PostgresTransaction
+
+    var isInsideTransaction: Bool { db.isOpen }
+
+    func beginTransaction() throws { try db.begin() }
+
+    func commit() throws { try db.commit() }
+
+    func rollback() throws { db.rollback() }
+
+    /// Nothing to ready: the server manages its own cache.
+    func prepareForBulkWrite(importing: Bool) throws {}
+}

@@ -1,0 +1,81 @@
+import Foundation
+import StratusPostgres
+
+/// The PostgreSQL server the tests use: the one `scripts/test` started (its URL in
+/// `STRATUS_TEST_POSTGRES_URL`), or else a throwaway cluster this process starts itself with
+/// `scripts/postgres` on first use and stops when it exits. So `swift test` alone runs the
+/// PostgreSQL tests too, and none is ever skipped for lack of a server; a cluster that cannot
+/// be started fails those tests with the script's message.
+public enum TestPostgres {
+    private static let started = Locked<Result<String, TestPostgresError>?>(nil)
+
+    /// The server's URL (its database, no schema).
+    public static func url() throws -> String {
+        if let url = ProcessInfo.processInfo.environment["STRATUS_TEST_POSTGRES_URL"], !url.isEmpty { return url }
+        return try started.withLock { result in
+            if result == nil { result = startCluster() }
+            return try result!.get()
+        }
+    }
+
+    /// A fresh, empty schema's URL for one test's store (``TemporaryStore`` drops it after).
+    public static func freshStoreURL() throws -> String {
+        try url() + "?schema=t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+
+    /// Drops a test store's schema when the last store on it goes away.
+    public final class Lease: @unchecked Sendable {
+        let url: String
+
+        init(url: String) { self.url = url }
+
+        deinit { TestPostgres.drop(url) }
+    }
+
+    /// Drops the store at `url` (its schema and everything in it).
+    public static func drop(_ url: String) {
+        guard let location = try? PostgresLocation(url: url) else { return }
+        try? PostgresBackend.drop(location)
+    }
+
+    private static func startCluster() -> Result<String, TestPostgresError> {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/postgres").path
+        let outcome = try? ProcessRunner.run(URL(fileURLWithPath: script), ["start"], timeout: .seconds(600))
+        guard let outcome, outcome.status == 0 else {
+            return .failure(TestPostgresError(message: "PostgreSQL tests need a server: STRATUS_TEST_POSTGRES_URL is not set and `\(script) start` failed:\n\(outcome.map { String(decoding: $0.stderrData, as: UTF8.self) } ?? "it did not run")"))
+        }
+        var url: String?
+        var folder: String?
+        let output = String(decoding: outcome.stdoutData, as: UTF8.self)
+        for line in output.split(separator: "\n") {
+            if line.hasPrefix("export STRATUS_TEST_POSTGRES_URL=") { url = String(line.dropFirst("export STRATUS_TEST_POSTGRES_URL=".count)) }
+            if line.hasPrefix("export STRATUS_TEST_POSTGRES_DIR=") { folder = String(line.dropFirst("export STRATUS_TEST_POSTGRES_DIR=".count)) }
+        }
+        guard let url, let folder else { return .failure(TestPostgresError(message: "`\(script) start` printed no URL:\n\(output)")) }
+        ClusterStopper.shared.arm(script: script, folder: folder)
+        return .success(url)
+    }
+}
+
+/// Why the PostgreSQL tests have no server.
+public struct TestPostgresError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+/// Stops the cluster this process started when the process exits.
+private final class ClusterStopper: @unchecked Sendable {
+    static let shared = ClusterStopper()
+    private var script = ""
+    private var folder = ""
+
+    func arm(script: String, folder: String) {
+        self.script = script
+        self.folder = folder
+        atexit {
+            let stopper = ClusterStopper.shared
+            _ = try? ProcessRunner.run(URL(fileURLWithPath: stopper.script), ["stop", stopper.folder], timeout: .seconds(60))
+        }
+    }
+}
