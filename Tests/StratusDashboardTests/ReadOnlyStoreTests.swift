@@ -36,6 +36,8 @@ import Testing
         do {
             let harness = try Harness(storePath: mountPoint + "/demo.sqlite")
             #expect(harness.store.isReadOnly)
+            // The header says so before any write is tried.
+            #expect(harness.screen().split(separator: "\n").first?.contains("development · read-only") == true)
             #expect(harness.state.zones.map(\.zoneID.zoneName).contains("Travel"))
             #expect(harness.state.recordTypes.contains { $0.name == "Trip" })
             #expect(harness.state.status?.kind != .error)

@@ -141,6 +141,8 @@ public struct DashboardPreferences: Hashable, Sendable, Codable {
 /// Everything the dashboard shows: a value, changed only by ``Dashboard/update(_:_:)``.
 public struct DashboardState: Sendable {
     var storeName: String
+    /// The store can only be read: the header says so on every tab.
+    var storeIsReadOnly = false
     var storePath: String
     var environment: StoreEnvironment = .development
     var scope: DatabaseScope

@@ -14,7 +14,7 @@ extension EffectRunner {
                 var grants: [String: [GrantDeclaration]] = [:]
                 for type in document?.recordTypes ?? [] where !type.grants.isEmpty { grants[type.name] = type.grants }
                 return SchemaSnapshot(types: try services.cloud.recordTypes(), environment: try services.cloud.environment(),
-                                      roles: document?.roles ?? [], grants: grants)
+                                      roles: document?.roles ?? [], grants: grants, isReadOnly: services.cloud.localStore?.isReadOnly ?? false)
             })))
 
         case .diff(let job, let path):

@@ -18,11 +18,15 @@ struct SchemaSnapshot: Sendable {
     var roles: [String]
     /// Each record type's `GRANT` entries.
     var grants: [String: [GrantDeclaration]]
+    /// The store can only be read (a local store on a read-only file or file system).
+    var isReadOnly: Bool
 
-    init(types: [RecordTypeSchema], environment: StoreEnvironment, roles: [String] = [], grants: [String: [GrantDeclaration]] = [:]) {
+    init(types: [RecordTypeSchema], environment: StoreEnvironment, roles: [String] = [], grants: [String: [GrantDeclaration]] = [:],
+         isReadOnly: Bool = false) {
         self.types = types
         self.environment = environment
         self.roles = roles
         self.grants = grants
+        self.isReadOnly = isReadOnly
     }
 }

@@ -58,6 +58,7 @@ enum SchemaTab {
                 state.schemaTab.roles = snapshot.roles
                 state.schemaTab.grants = snapshot.grants
                 state.environment = snapshot.environment
+                state.storeIsReadOnly = snapshot.isReadOnly
                 state.schemaLoaded = true
                 // Without a record type, the zone's counts choose it (see recordCountsLoaded).
                 if state.query.recordType == nil, state.query.recordCountsJob != nil { return [] }

@@ -87,7 +87,7 @@ enum DashboardView {
         var parts = [state.storeName] + (state.actsAsOther ? ["as " + state.actingLabel] : []) + [state.scope.name, state.zone.zoneName]
         if state.tab == .query, let type = state.query.recordType { parts.append(type) }
         let warning = faultWarning(state, width: width)
-        let right = state.environment.rawValue
+        let right = state.environment.rawValue + (state.storeIsReadOnly ? " · read-only" : "")
         let rightWidth = DisplayWidth.of(right) + 1 + (warning.isEmpty ? 0 : DisplayWidth.of(warning) + 2)
         let available = width - rightWidth - 1
         var x = canvas.put(" Stratus", x: 0, y: 0, style: theme[.accent].adding(.bold), maxWidth: available)

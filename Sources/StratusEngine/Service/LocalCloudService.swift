@@ -41,6 +41,8 @@ struct LocalStoreFile: LocalStoreFeatures {
 
     var path: String { store.path }
 
+    var isReadOnly: Bool { store.isReadOnly }
+
     func faults() throws -> [Fault] { try store.faults() }
 
     func addFault(_ fault: Fault) throws -> Fault { try store.addFault(fault) }

@@ -5,6 +5,9 @@ import StratusCloud
 public protocol LocalStoreFeatures: Sendable {
     /// Where the store lives.
     var path: String { get }
+    /// The store could be opened only for reading (a read-only file or file system): every
+    /// write fails, and the dashboard says so in its header before one is tried.
+    var isReadOnly: Bool { get }
     func faults() throws -> [Fault]
     @discardableResult
     func addFault(_ fault: Fault) throws -> Fault
