@@ -262,6 +262,35 @@ import StratusCloud
         #expect(harness.state.changes.token == (try harness.database.currentToken(for: ZoneID(zoneName: "Travel"))))
     }
 
+    @Test func aBookmarkTheHistoryWasCompactedPastIsMarkedExpired() throws {
+        let harness = try Harness()
+        let travel = ZoneID(zoneName: "Travel")
+        harness.press(.char("3"), .char("r"))
+        let old = try #require(harness.state.changes.token)
+        harness.press(.char("m"))
+        // More changes, a second bookmark, then the history before it is compacted away.
+        var trip = try harness.database.record(for: RecordID(recordName: "trip-0", zoneID: travel))
+        trip["title"] = .string("after the first bookmark")
+        try harness.database.save(trip)
+        harness.press(.char("t"))
+        let kept = try #require(harness.state.changes.token)
+        #expect(kept != old)
+        harness.press(.char("m"))
+        var again = try harness.database.record(for: trip.recordID)
+        again["title"] = .string("after the second bookmark")
+        try harness.database.save(again)
+        _ = try harness.database.compactHistory(inZoneWith: travel, before: kept, keeping: nil)
+        harness.press(.char("b"))
+        guard case .picker(let picker)? = harness.state.modals.last else {
+            Issue.record("b opens the bookmarks")
+            return
+        }
+        #expect(picker.items.count == 2)
+        #expect(picker.items[0].label.hasSuffix("(expired)"))
+        #expect(!picker.items[1].label.hasSuffix("(expired)"))
+        #expect(harness.screen().contains("(expired)"))
+    }
+
     @Test func escCancelsAPlaybackBetweenPages() throws {
         let harness = try Harness()
         harness.autoRun = false

@@ -7,4 +7,6 @@ enum ChangesEffect: Sendable {
               order: PlaybackOrder = .sequence)
     case database(job: Int, scope: DatabaseScope, since: String?)
     case currentToken(job: Int, zone: ZoneID?, scope: DatabaseScope)
+    /// Which of a zone's bookmarked tokens its history no longer reaches (compacted past them).
+    case checkBookmarks(job: Int, zone: ZoneID, scope: DatabaseScope, tokens: [String])
 }

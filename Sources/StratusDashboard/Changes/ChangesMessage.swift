@@ -9,6 +9,8 @@ enum ChangesMessage: Sendable {
     case failed(job: Int, CloudKitError)
     case database(job: Int, Result<DatabaseChangesSummary, CloudKitError>)
     case token(job: Int, Result<String, CloudKitError>, database: Bool)
+    /// The bookmarked tokens a playback can no longer start from.
+    case bookmarksChecked(job: Int, expired: Set<String>)
     /// The zone's oldest token that still plays back, and whether the history was compacted.
     case oldestToken(ZoneID, Result<(token: String, compacted: Bool), CloudKitError>)
     case activity(ZoneID, Result<[Int], CloudKitError>)

@@ -39,8 +39,9 @@ enum ChangesTab {
                 state.status = StatusMessage("No bookmarks for \(state.zone.zoneName) yet: m bookmarks the token shown.", kind: .error)
                 return []
             }
-            let items = marks.map { PickerItem(label: $0.label, detail: Dashboard.abbreviated($0.token), value: $0.token) }
-            state.modals.append(.picker(PickerState(purpose: ChangesPick.bookmark, title: "Start from a bookmark", items: items)))
+            // Each is checked against the zone's history first, so an expired one says so.
+            let job = state.startJob(.token, "check bookmarks")
+            return [.changes(.checkBookmarks(job: job, zone: state.zone, scope: state.scope, tokens: marks.map(\.token)))]
         case .changesKeys:
             let names = Set(state.pickableTypes.flatMap { $0.fields.keys })
             let keysMode = state.changes.keys
@@ -184,6 +185,19 @@ enum ChangesTab {
             case .failure(let error):
                 state.status = .error(error)
             }
+            return []
+
+        case .bookmarksChecked(let job, let expired):
+            guard state.job(job) != nil else { return [] }
+            state.endJob(job)
+            let marks = state.preferences.bookmarks.filter { $0.zone == state.zone.zoneName && $0.scope == state.scope.name }
+            guard !marks.isEmpty else { return [] }
+            let items = marks.map { mark in
+                expired.contains(mark.token)
+                    ? PickerItem(label: mark.label + " (expired)", detail: "compacted history: playback from it fails with changeTokenExpired", value: mark.token)
+                    : PickerItem(label: mark.label, detail: Dashboard.abbreviated(mark.token), value: mark.token)
+            }
+            state.modals.append(.picker(PickerState(purpose: ChangesPick.bookmark, title: "Start from a bookmark", items: items)))
             return []
 
         case .token(let job, let result, let database):

@@ -65,6 +65,18 @@ extension EffectRunner {
             } else {
                 post(.changes(.token(job: job, capture { try database(scope).currentDatabaseToken() }, database: true)))
             }
+
+        case .checkBookmarks(let job, let zone, let scope, let tokens):
+            // A playback of one change from each: the history answers changeTokenExpired for a
+            // token it was compacted past. Any other failure leaves the bookmark unmarked.
+            var expired: Set<String> = []
+            for token in tokens {
+                if case .failure(let error) = capture({ try database(scope).withoutFaults.recordZoneChanges(inZoneWith: zone, since: token, resultsLimit: 1) }),
+                   error.code == .changeTokenExpired {
+                    expired.insert(token)
+                }
+            }
+            post(.changes(.bookmarksChecked(job: job, expired: expired)))
         }
     }
 
