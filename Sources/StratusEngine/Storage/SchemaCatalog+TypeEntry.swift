@@ -7,7 +7,10 @@ extension SchemaCatalog {
     package struct TypeEntry: Sendable {
         package var id: Int64
         package var schema: RecordTypeSchema {
-            didSet { fields = TypeEntry.fields(of: schema, ids: fieldIDs) }
+            didSet {
+                fields = TypeEntry.fields(of: schema, ids: fieldIDs)
+                hasEncryptedFields = schema.fields.values.contains(where: \.isEncrypted)
+            }
         }
         var fieldIDs: [String: Int64] {
             didSet { fields = TypeEntry.fields(of: schema, ids: fieldIDs) }
@@ -28,7 +31,7 @@ extension SchemaCatalog {
         /// no asset when none is: an import then has no asset of it to look for.
         private(set) var declaresAssets = false
         /// Some field is declared `ENCRYPTED`, which the public database refuses values of.
-        var hasEncryptedFields: Bool { schema.fields.values.contains(where: \.isEncrypted) }
+        private(set) var hasEncryptedFields = false
 
         /// What writing a value of one declared field needs to know.
         package struct Field: Sendable, Equatable {
@@ -47,6 +50,7 @@ extension SchemaCatalog {
             fields = TypeEntry.fields(of: schema, ids: fieldIDs)
             searchesEveryString = TypeEntry.searchesEveryString(fields)
             declaresAssets = TypeEntry.declaresAssets(fields)
+            hasEncryptedFields = schema.fields.values.contains(where: \.isEncrypted)
         }
 
         private static func declaresAssets(_ fields: [String: Field]) -> Bool {
