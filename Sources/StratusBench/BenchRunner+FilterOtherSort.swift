@@ -1,8 +1,8 @@
-import GRDB
 import StratusEngine
 import StratusModel
 import StratusPredicates
 import StratusCloud
+import StratusSQLite
 
 /// `query-filter-other-sort`: queries whose filter is on one field and whose order is another's,
 /// so no one index gives both. A token search sorted by rating, and a price range sorted by
@@ -12,7 +12,7 @@ extension BenchRunner {
 
     func measureFilterOtherSort(_ workload: BenchWorkload) throws -> BenchResult {
         let columns = BaselineStore.columns
-        let cases: [(name: String, query: Query, sql: (_ after: Row?) -> (String, StatementArguments), keys: [String])] = [
+        let cases: [(name: String, query: Query, sql: (_ after: SQLiteFloorRow?) -> (String, [SQLiteFloorValue]), keys: [String])] = [
             ("tokens", Query(recordType: "Venue", predicateFormat: "self CONTAINS 'harbour'", sortDescriptors: [QuerySort("rating")]), { after in
                 let keyset = after == nil ? "" : "AND (v.rating, v.id) > (?, ?)"
                 return ("SELECT \(columns) FROM venue_text t JOIN venue v ON v.id = t.rowid WHERE venue_text MATCH 'harbour' \(keyset) ORDER BY v.rating, v.id LIMIT 100",
@@ -35,9 +35,7 @@ extension BenchRunner {
                 extras += [("\(label)_ms", stratus), ("\(label)_baseline_ms", base), ("\(label)_ratio", stratus / max(base, 0.000_001))]
                 if item.keys.count > 1, let startRecord, case .double(let value)? = startRecord[item.keys[0]] {
                     // What the layout alone costs this page: reading the whole group it starts in.
-                    let floor = try LayoutFloor(storePath: store.path).groupRead(zoneName: zoneID.zoneName, recordName: startRecord.recordName,
-                                                                                 recordType: startRecord.recordType, field: item.keys[0],
-                                                                                 value: value, runs: runs)
+                    let floor = try layoutFloor(startRecord, field: item.keys[0], value: value)
                     extras += [("\(label)_layout_floor_ms", floor.milliseconds), ("\(label)_layout_floor_rows", Double(floor.rows)),
                                ("\(label)_layout_floor_baseline_ratio", floor.milliseconds / max(base, 0.000_001))]
                 }
@@ -78,12 +76,22 @@ extension BenchRunner {
         return (BenchMeasurement.median(times), rows, startRecord)
     }
 
-    private func baselinePage(_ sql: (Row?) -> (String, StatementArguments), deep: Bool) throws -> (milliseconds: Double, rows: Int) {
-        var after: Row?
+    /// SQLite alone reading the whole first-sort group the page starts in, from Stratus's store.
+    private func layoutFloor(_ startRecord: StratusCloud.Record, field: String, value: Double) throws -> (milliseconds: Double, rows: Int) {
+        guard let read = try SQLiteLayoutFloor(storePath: store.path).groupReader(zoneName: zoneID.zoneName, recordName: startRecord.recordName,
+                                                                                  recordType: startRecord.recordType, field: field, value: value)
+        else { return (0, 0) }
+        var rows = 0
+        let times = try BenchMeasurement.times(runs: runs) { rows = try read() }
+        return (BenchMeasurement.median(times), rows)
+    }
+
+    private func baselinePage(_ sql: (SQLiteFloorRow?) -> (String, [SQLiteFloorValue]), deep: Bool) throws -> (milliseconds: Double, rows: Int) {
+        var after: SQLiteFloorRow?
         if deep {
             for _ in 1..<Self.deepPage {
                 let (text, arguments) = sql(after)
-                guard let last = try baseline.queue.read({ db in try Row.fetchAll(db, sql: text, arguments: arguments) }).last else { return (0, 0) }
+                guard let last = try baseline.connection.rows(text, arguments).last else { return (0, 0) }
                 after = last
             }
         }

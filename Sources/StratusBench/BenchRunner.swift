@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusCloud
 import StratusDashboard
 import StratusEngine
@@ -104,8 +103,7 @@ public final class BenchRunner {
         }
         let peak = BenchMeasurement.peakMemoryMiB()
         log("measuring SQLite alone writing the same rows ...")
-        let floor = try SaveFloor.measure(copying: storePath, into: directory.appendingPathComponent("floor.sqlite").path,
-                                          recordsPerTransaction: CloudDatabase.maximumBatchSize)
+        let floor = try measureSaveFloor(copying: storePath, into: directory.appendingPathComponent("floor.sqlite").path)
         sidecar.records = recordCount
         sidecar.stratusSaveMilliseconds = stratusMilliseconds
         sidecar.baselineSaveMilliseconds = baselineMilliseconds
@@ -186,7 +184,7 @@ public final class BenchRunner {
             remove([copied])
             _ = try StoreOpener.open(copied, ifMissing: .create)
             BenchMeasurement.settleDisk()
-            return try BenchMeasurement.once { try BaselineStore.copyRows(of: imported, into: copied, inPlace: inPlace) }
+            return try BenchMeasurement.once { try SQLiteImportFloor.copyRows(of: imported, into: copied, inPlace: inPlace) }
         }
         let base = try floor(inPlace: inPlace)
         let otherBase = try floor(inPlace: !inPlace)
@@ -230,7 +228,7 @@ public final class BenchRunner {
                                     AND bench_distance(v.latitude, v.longitude, ?, ?) < ? ORDER BY g.id LIMIT 100
                                     """,
                                     [center.latitude - degrees, center.latitude + degrees, center.longitude - longitudeDegrees, center.longitude + longitudeDegrees,
-                                     center.latitude, center.longitude, kilometres])
+                                     center.latitude, center.longitude, kilometres].map(SQLiteFloorValue.real))
         case .queryList:
             return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "tags CONTAINS 'vegan'"),
                                     "SELECT \(columns) FROM venue_tag t JOIN venue v ON v.id = t.venue_id WHERE t.tag = 'vegan' ORDER BY t.venue_id LIMIT 100")
@@ -260,12 +258,10 @@ public final class BenchRunner {
                 baselineRows = 0
                 var last: (Int64, Int64) = (Int64.min, Int64.min)
                 while baselineRows < target {
-                    let page = try baseline.queue.read { db in
-                        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(columns) FROM venue v WHERE price >= 50 AND (price, id) > (?, ?) ORDER BY price, id LIMIT 100"),
-                                         arguments: [last.0, last.1])
-                    }
-                    guard let tail = page.last else { break }
-                    last = (tail["price"], tail["id"])
+                    let page = try baseline.connection.rows("SELECT \(columns) FROM venue v WHERE price >= 50 AND (price, id) > (?, ?) ORDER BY price, id LIMIT 100",
+                                                            [.integer(last.0), .integer(last.1)])
+                    guard let tail = page.last, let price = tail["price"].integer, let id = tail["id"].integer else { break }
+                    last = (price, id)
                     baselineRows += page.count
                 }
             }
@@ -279,7 +275,7 @@ public final class BenchRunner {
             }
             let placeholders = Array(repeating: "?", count: names.count).joined(separator: ",")
             let base = try BenchMeasurement.times(runs: runs) {
-                baselineRows = try baseline.rows("SELECT \(columns) FROM venue v WHERE name IN (\(placeholders))", StatementArguments(names))
+                baselineRows = try baseline.rows("SELECT \(columns) FROM venue v WHERE name IN (\(placeholders))", names.map(SQLiteFloorValue.text))
             }
             return result(workload, stratus, base, [("stratus_rows", Double(stratusRows)), ("baseline_rows", Double(baselineRows))])
         case .playbackAfter10k, .playbackAfterAll:
@@ -290,7 +286,7 @@ public final class BenchRunner {
                 stratusRows = try db.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: 1000).changes.count
             }
             let base = try BenchMeasurement.times(runs: runs) {
-                baselineRows = try baseline.rows("SELECT \(columns) FROM venue v WHERE seq > ? ORDER BY seq LIMIT 1000", [sequence ?? 0])
+                baselineRows = try baseline.rows("SELECT \(columns) FROM venue v WHERE seq > ? ORDER BY seq LIMIT 1000", [.integer(Int64(sequence ?? 0))])
             }
             return result(workload, stratus, base, [("stratus_rows", Double(stratusRows)), ("baseline_rows", Double(baselineRows)),
                                                     ("earlier_changes", Double(sequence ?? 0))])
@@ -366,7 +362,7 @@ public final class BenchRunner {
         let stratus = try BenchMeasurement.times(runs: runs) { counted = try db.indexedCount(matching: query, inZoneWith: zoneID) }
         var expected = 0
         let base = try BenchMeasurement.times(runs: runs) {
-            expected = try baseline.queue.read { database in try Int.fetchOne(database, sql: sql) ?? 0 }
+            expected = Int(try baseline.connection.integer(sql) ?? 0)
         }
         guard let counted, counted == expected else {
             throw DashboardProbe.ProbeError(description: "\(workload.rawValue): the indexes counted \(counted.map(String.init) ?? "nothing"), SQLite \(expected)")
@@ -374,7 +370,7 @@ public final class BenchRunner {
         return result(workload, stratus, base, [("matches", Double(counted))])
     }
 
-    private func compareQuery(_ workload: BenchWorkload, _ query: Query, _ sql: String, _ arguments: StatementArguments = []) throws -> BenchResult {
+    private func compareQuery(_ workload: BenchWorkload, _ query: Query, _ sql: String, _ arguments: [SQLiteFloorValue] = []) throws -> BenchResult {
         let db = store.database(.private)
         var stratusRows = 0, baselineRows = 0
         let stratus = try BenchMeasurement.times(runs: runs) {

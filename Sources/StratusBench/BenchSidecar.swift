@@ -6,7 +6,7 @@ struct BenchSidecar: Codable {
     var records = 0
     var stratusSaveMilliseconds = 0.0
     var baselineSaveMilliseconds = 0.0
-    /// SQLite alone writing the same rows in the same transactions (see ``SaveFloor``).
+    /// SQLite alone writing the same rows in the same transactions (see ``SQLiteSaveFloor``).
     var floorSaveMilliseconds: Double?
     var stratusSaveBytes: Double?
     var floorSaveBytes: Double?

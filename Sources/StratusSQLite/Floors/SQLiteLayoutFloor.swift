@@ -1,17 +1,16 @@
 import GRDB
 import GRDBSQLite
 import StratusEngine
-import StratusSQLite
 
 /// SQLite alone reading one first-sort group out of Stratus's own store: the group's index rows
 /// joined to their record rows, each row's field blob read, nothing decoded. A two-sort page
 /// whose cursor sits inside a group must order the whole group (as SQLite's own plan does on the
 /// baseline), so this is what the store's layout costs that page before Stratus's code runs.
 /// Beside the hand-made baseline it separates the layout's share of a ratio from the code's.
-struct LayoutFloor {
-    let queue: DatabaseQueue
+package struct SQLiteLayoutFloor {
+    private let queue: DatabaseQueue
 
-    init(storePath: String) throws {
+    package init(storePath: String) throws {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.prepareDatabase { db in
@@ -21,11 +20,11 @@ struct LayoutFloor {
         queue = try DatabaseQueue(path: storePath, configuration: configuration)
     }
 
-    /// The median time, over `runs`, of reading the group whose `field` equals `value`, in the
-    /// zone named `zoneName` that holds record `recordName`; and how many rows the group has (0
-    /// when nothing matched).
-    func groupRead(zoneName: String, recordName: String, recordType: String, field: String, value: Double,
-                   runs: Int) throws -> (milliseconds: Double, rows: Int) {
+    /// A reader of the group whose `field` equals `value`, in the zone named `zoneName` that
+    /// holds record `recordName`, which returns how many rows the group has; nil when the zone,
+    /// record or field is not in the store. The bench times the reader.
+    package func groupReader(zoneName: String, recordName: String, recordType: String, field: String,
+                             value: Double) throws -> (() throws -> Int)? {
         let ids: (zone: Int64, field: Int64)? = try queue.read { db in
             // Zone first (CROSS JOIN keeps the order), then `record_by_name` (zone, name): the record
             // name alone would scan the table.
@@ -37,14 +36,14 @@ struct LayoutFloor {
                       """, arguments: [recordType, field]) else { return nil }
             return (zone, field)
         }
-        guard let ids else { return (0, 0) }
+        guard let ids else { return nil }
         let sql = """
             SELECT f.record_id, r.fields FROM field_value f JOIN record r ON r.id = f.record_id
             WHERE f.zone_id = ? AND f.field_id = ? AND f.value = ? ORDER BY f.record_id
             """
-        var rows = 0
-        let times = try BenchMeasurement.times(runs: runs) {
-            rows = try queue.read { db in
+        let queue = queue
+        return {
+            try queue.read { db in
                 let statement = try db.cachedStatement(sql: sql)
                 let cursor = try Int64.fetchCursor(statement, arguments: [ids.zone, ids.field, value])
                 var count = 0, touched = 0
@@ -60,6 +59,5 @@ struct LayoutFloor {
                 return touched >= 0 ? count : 0
             }
         }
-        return (BenchMeasurement.median(times), rows)
     }
 }
