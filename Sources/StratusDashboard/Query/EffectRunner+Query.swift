@@ -16,6 +16,9 @@ extension EffectRunner {
         case .recordCounts(let job, let zone, let scope):
             post(.query(.recordCounts(job: job, capture { try database(scope).recordCountsByType(inZoneWith: zone) })))
 
+        case .typeCounts(let zone, let scope):
+            post(.query(.typeCounts(zone: zone, scope: scope, capture { try database(scope).recordCountsByType(inZoneWith: zone) })))
+
         case .run(let job, let request, let zone, let scope):
             let result = capture { try services.queryRunner.run(request, zone: zone, scope: scope) }
             guard !isCancelled(job) else { return }

@@ -4,6 +4,8 @@ import StratusCloud
 /// the filter editor's check, and its features' work (histogram, bulk delete).
 enum QueryEffect: Sendable {
     case recordCounts(job: Int, zone: ZoneID, scope: DatabaseScope)
+    /// Records per type in the zone, for the record type picker's counts.
+    case typeCounts(zone: ZoneID, scope: DatabaseScope)
     case run(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     /// Page `page` of the results, from `cursor` (nil: the first page again).
     case page(job: Int, page: Int, cursor: String?, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)

@@ -6,6 +6,8 @@ import StratusCloud
 enum QueryMessage: Sendable {
     /// Records per type in the zone, for the record type the Query tab starts with.
     case recordCounts(job: Int, Result<[String: Int], CloudKitError>)
+    /// Records per type in `zone`, counted as the record type picker opened.
+    case typeCounts(zone: ZoneID, scope: DatabaseScope, Result<[String: Int], CloudKitError>)
     /// A page of the Query tab's results: `page` is its index, nil for the first page of a
     /// fresh run.
     case page(job: Int, Result<QueryResultsPage, CloudKitError>, page: Int?, milliseconds: Int)

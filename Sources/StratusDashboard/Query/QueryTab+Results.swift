@@ -8,6 +8,14 @@ extension QueryTab {
         switch message {
         case .filterChecked(let generation, let check):
             return FilterEditor.filterChecked(&state, generation: generation, check)
+        case .typeCounts(let zone, let scope, let result):
+            guard zone == state.zone, scope == state.scope else { return [] }
+            switch result {
+            case .success(let counts): state.query.typeCounts = TypeCounts(zone: zone, scope: scope, counts: counts)
+            case .failure: state.query.typeCounts = nil
+            }
+            refreshRecordTypePicker(&state)
+            return []
         case .recordCounts(let job, let result):
             guard state.query.recordCountsJob == job else { return [] }
             state.endJob(job)

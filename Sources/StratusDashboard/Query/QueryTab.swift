@@ -100,9 +100,11 @@ enum QueryTab {
                 state.status = StatusMessage("The store has no record types yet.", kind: .error)
                 return []
             }
-            let items = types.map { PickerItem(label: $0.name, detail: "\($0.fields.count) fields") }
             let selected = types.firstIndex { $0.name == state.query.recordType } ?? 0
-            state.modals.append(.picker(PickerState(purpose: QueryPick.recordType, title: "Record type", items: items, selected: selected)))
+            state.modals.append(.picker(PickerState(purpose: QueryPick.recordType, title: "Record type",
+                                                    items: recordTypeItems(state), selected: selected)))
+            // Counted afresh each time: the counts shown until then may be older than an edit.
+            return [.query(.typeCounts(zone: state.zone, scope: state.scope))]
         case .filter:
             guard let recordType = state.query.recordType else { return [] }
             let editor = FilterEditorState(recordType: recordType, fields: BuilderField.fields(for: state.currentSchema),

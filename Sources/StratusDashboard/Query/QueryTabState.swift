@@ -44,6 +44,8 @@ public struct QueryTabState: Sendable {
     /// Set while the counts of a zone just switched to load: the record type then in use is kept
     /// if the zone holds records of it, else the zone's busiest type replaces it.
     var typeKeptOnZoneSwitch: String?
+    /// Records per type in a zone, as last counted for the record type picker.
+    var typeCounts: TypeCounts?
     var hasRun = false
     /// How many records the query matches, once the whole result was walked (see ``adoptPageMap``).
     public internal(set) var matchCount: Int?
