@@ -50,7 +50,7 @@ enum KeyAction: Hashable, Sendable {
     case editNames, editToken, currentToken, bookmark, bookmarks, toggleChangesView, changesKeys
     case switchFocus, addCondition, deleteCondition, apply, recentFilters, editCell
     case toggleCheck, checkAll, save, nextField, previousField, yes, no, overwrite, takeServer, cancel, complete
-    case export, clear, playbackOrder, diffSchema, compact, exportResult, bulkDelete, undo, redo, histogram
+    case export, clear, playbackOrder, diffSchema, compact, exportResult, bulkDelete, undo, redo, histogram, copyRecord
 }
 
 /// One row of the key map: keys, where, what, and how the hint bar and help show it.
@@ -215,6 +215,8 @@ enum KeyMap {
         KeyBinding([.char("d")], .inspector, .delete, "d", "delete (asks first)", short: "delete"),
         KeyBinding([.char("y")], .inspector, .copy, "y", "copy the value", short: "copy"),
         KeyBinding([.escape], .inspector, .back, "Esc", "back"),
+        KeyBinding([.char("Y")], .inspector, .copyRecord, "Y", "copy the whole record as Web Services JSON (as records/lookup answers)",
+                   short: "copy JSON"),
 
         // Filter editor
         KeyBinding([.tab], .filterEditor, .switchFocus, "Tab", "next pane: builder → text → arguments", short: "next pane"),

@@ -37,6 +37,8 @@ enum Inspector {
             guard let row else { return [] }
             let value = row.isSystem ? row.value : ValueText.editable(inspector.record[row.name])
             return Dashboard.copy(&state, value, what: "value of \(row.name)")
+        case .copyRecord:
+            return copyRecordJSON(&state, inspector)
         default:
             return Dashboard.handleGlobal(&state, action) ?? []
         }
