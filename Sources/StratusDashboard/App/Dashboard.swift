@@ -62,7 +62,7 @@ enum Dashboard {
             case .confirm: return [.confirm]
             case .conflict: return [.conflict]
             case .subscriptionDraft: return [.subscriptionDraft]
-            case .histogram: return [.histogram]
+            case .histogram: return [.histogram, .list]
             }
         }
         switch state.tab {

@@ -1,7 +1,8 @@
 import StratusTerminal
 
 /// The histogram dialog: one bar per bin or value, scaled to the widest, with its count, and
-/// a note when the result was sampled or records lack the field.
+/// a note when the result was sampled or records lack the field. The bar under the cursor is
+/// highlighted; Enter filters the query to it.
 enum HistogramView {
     static func draw(_ histogram: ValueHistogram, state: DashboardState, in canvas: inout Canvas) {
         let theme = state.theme
@@ -16,16 +17,21 @@ enum HistogramView {
                                style: theme[.border], titleStyle: theme[.title])
         let most = max(1, histogram.bars.map(\.count).max() ?? 1)
         let barRoom = max(1, inner.width - labelWidth - countWidth - 4)
-        for (index, bar) in histogram.bars.prefix(max(0, inner.height - 1 - (notes.isEmpty ? 0 : 1))).enumerated() {
-            let y = inner.y + index
+        let rows = max(1, inner.height - 1 - (notes.isEmpty ? 0 : 1))
+        let first = max(0, min(histogram.selected - rows + 1, histogram.bars.count - rows))
+        for (offset, bar) in histogram.bars.dropFirst(first).prefix(rows).enumerated() {
+            let y = inner.y + offset
             canvas.put(DisplayWidth.fit(bar.label, to: labelWidth), x: inner.x + 1, y: y, style: theme[.text], maxWidth: labelWidth)
             let length = bar.count == 0 ? 0 : max(1, bar.count * barRoom / most)
             canvas.put(String(repeating: "█", count: length), x: inner.x + 2 + labelWidth, y: y, style: theme[.accent], maxWidth: barRoom)
             let count = bar.count.formatted()
             canvas.put(count, x: inner.maxX - DisplayWidth.of(count) - 1, y: y, style: theme[.dim])
+            if first + offset == histogram.selected {
+                canvas.restyle(Rect(x: inner.x, y: y, width: inner.width, height: 1)) { _ in theme[.selection] }
+            }
         }
         if !notes.isEmpty { canvas.put(notes, x: inner.x + 1, y: inner.maxY - 2, style: theme[.warning], maxWidth: inner.width - 2) }
-        canvas.put("Esc closes", x: inner.x + 1, y: inner.maxY - 1, style: theme[.dim], maxWidth: inner.width - 1)
+        canvas.put("Enter filters to the bar · Esc closes", x: inner.x + 1, y: inner.maxY - 1, style: theme[.dim], maxWidth: inner.width - 1)
     }
 
     static func note(_ histogram: ValueHistogram) -> String {

@@ -183,7 +183,8 @@ enum KeyMap {
         KeyBinding([.char("x")], .logs, .clear, "x", "clear the list", short: "clear"),
         KeyBinding([.char("r")], .logs, .run, "r", "follow the log again after an error", hint: false),
         // Histogram
-        KeyBinding([.escape, .char("q"), .enter], .histogram, .back, "Esc", "close", short: "close"),
+        KeyBinding([.enter], .histogram, .apply, "Enter", "filter the query to the bar's records (adds to the filter in use)", short: "filter to bar"),
+        KeyBinding([.escape, .char("q")], .histogram, .back, "Esc", "close", short: "close"),
         // Faults tab
         KeyBinding([.char("a")], .faults, .create, "a", "add a fault: a kind, then its options", short: "add"),
         KeyBinding([.char("d")], .faults, .delete, "d", "remove the fault, after asking", short: "remove"),

@@ -18,9 +18,8 @@ extension Dashboard {
             }
             if case .help? = state.topModal { state.topModal = .help(help) }
             return []
-        case .histogram:
-            if action == .back { state.topModal = nil }
-            return []
+        case .histogram(let histogram):
+            return HistogramFeature.key(&state, histogram, action: action)
         case .commandLine(let line):
             return commandLineKey(&state, line, key: key, action: action)
         case .picker(let picker):
