@@ -50,7 +50,7 @@ enum KeyAction: Hashable, Sendable {
     case editNames, editToken, currentToken, bookmark, bookmarks, toggleChangesView, changesKeys
     case switchFocus, addCondition, deleteCondition, apply, recentFilters, editCell
     case toggleCheck, checkAll, save, nextField, previousField, yes, no, overwrite, takeServer, cancel, complete
-    case export, clear, playbackOrder, diffSchema, compact, exportResult, bulkDelete, undo, redo, histogram, copyRecord
+    case export, clear, playbackOrder, diffSchema, compact, exportResult, bulkDelete, undo, redo, histogram, copyRecord, thenSort
 }
 
 /// One row of the key map: keys, where, what, and how the hint bar and help show it.
@@ -124,6 +124,7 @@ enum KeyMap {
         KeyBinding([.char("t")], .query, .recordType, "t", "record type", short: "type"),
         KeyBinding([.char("f")], .query, .filter, "f", "filter editor", short: "filter"),
         KeyBinding([.char("s")], .query, .sort, "s", "sort (SORTABLE fields)", short: "sort"),
+        KeyBinding([.char("S")], .query, .thenSort, "S", "then sort by another field (after the sorts in use), or drop the last", hint: false),
         KeyBinding([.char("c")], .query, .fields, "c", "fields (desired keys)", hint: false),
         KeyBinding([.char("p")], .query, .pageSize, "p", "page size", hint: false),
         KeyBinding([.char("r")], .query, .run, "r", "run again"),

@@ -4,7 +4,7 @@ import StratusModel
 
 /// The Query tab's pickers: record type, sort, desired keys, page size.
 enum QueryPick: PickerPurpose {
-    case recordType, sort, fields, pageSize
+    case recordType, sort, thenSort, fields, pageSize
 
     func picked(_ picker: PickerState, in state: inout DashboardState) -> [Effect] {
         let item = picker.selectedItem
@@ -31,6 +31,15 @@ enum QueryPick: PickerPurpose {
                     return []
                 }
                 state.query.sort = [QuerySort(key, ascending: parts.last == "asc")]
+            }
+            return QueryTab.runQuery(&state)
+        case .thenSort:
+            guard let item else { return [] }
+            if item.value.isEmpty {
+                state.query.sort.removeLast()
+            } else {
+                let parts = item.value.split(separator: ":")
+                state.query.sort.append(QuerySort(String(parts[0]), ascending: parts.last == "asc"))
             }
             return QueryTab.runQuery(&state)
         case .fields:

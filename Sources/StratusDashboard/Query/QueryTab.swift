@@ -111,14 +111,12 @@ enum QueryTab {
                                            text: state.query.filter, arguments: state.query.arguments)
             state.modals.append(.filterEditor(editor))
             return FilterEditor.filterTextChanged(&state, focusText: false)
+        case .thenSort:
+            return thenSortPicker(&state)
         case .sort:
             guard let schema = state.currentSchema else { return [] }
             var items = [PickerItem(label: "no sort", detail: "the store's order", value: "")]
-            var sortable = schema.sortedFields.filter { $0.isSortable && $0.type.base.isOrdered && !$0.type.isList }.map(\.name)
-            for system in [SystemField.createTime, .modTime] where schema.systemIndexes[system]?.contains(.sortable) ?? false {
-                sortable.append(system.predicateKey)
-            }
-            for name in sortable {
+            for name in sortableKeys(schema) {
                 items.append(PickerItem(label: "\(name) ↑", detail: "ascending", value: "\(name):asc"))
                 items.append(PickerItem(label: "\(name) ↓", detail: "descending", value: "\(name):desc"))
             }

@@ -16,7 +16,7 @@ enum QueryTabView {
         ViewKit.labeled(&canvas, x: x, y: 0, label: "Filter", value: filter, key: "f", theme: theme, maxWidth: width - x - 1)
 
         x = 1
-        let sort = query.sort.first?.label ?? "none"
+        let sort = query.sort.isEmpty ? "none" : query.sort.map(\.label).joined(separator: ", then ")
         x += ViewKit.labeled(&canvas, x: x, y: 1, label: "Sort", value: sort, key: "s", theme: theme, maxWidth: width - x) + 2
         let fields = query.desiredKeys.map { $0.isEmpty ? "system only" : "\($0.count) fields" } ?? "all"
         x += ViewKit.labeled(&canvas, x: x, y: 1, label: "Fields", value: fields, key: "c", theme: theme, maxWidth: width - x) + 2
