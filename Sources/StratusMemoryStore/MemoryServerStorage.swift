@@ -22,17 +22,24 @@ struct MemoryServerStorage: ServerStorage {
         db.tables.serverKeys.first { $0.keyID == keyID && ($0.container == container || $0.container == anyContainer) }.map { ($0.publicKeyPEM, $0.user) }
     }
 
-    func appendToRequestLog(_ entries: [RequestLogEntry], keeping: Int64) throws {
+    func appendToRequestLog(_ entries: [RequestLogEntry], keeping: Int64, keepingBodies: Int64) throws {
         for var entry in entries {
             db.tables.lastRequestLogID += 1
             entry.id = db.tables.lastRequestLogID
             // Kept to the millisecond, as a store keeps times.
             entry.time = Date(timeIntervalSince1970: Double(Int64(entry.time.timeIntervalSince1970 * 1000)) / 1000)
+            // Kept apart, as a store keeps them: the log's entries come without them.
+            if let bodies = entry.bodies { db.tables.requestBodies[entry.id] = bodies }
+            entry.bodies = nil
             db.tables.requestLog.append(entry)
         }
         let oldestKept = db.tables.lastRequestLogID - keeping
         db.tables.requestLog.removeAll { $0.id <= oldestKept }
+        let kept = Set(db.tables.requestBodies.keys.sorted().suffix(Int(keepingBodies)))
+        db.tables.requestBodies = db.tables.requestBodies.filter { kept.contains($0.key) }
     }
+
+    func requestBodies(of id: Int64) throws -> RequestBodies? { db.tables.requestBodies[id] }
 
     func requestLog(after id: Int64?, limit: Int) throws -> [RequestLogEntry] {
         guard let id else { return Array(db.tables.requestLog.suffix(limit)) }

@@ -65,6 +65,7 @@ struct MemoryTables {
     var credentials: [Credential] = []
     var serverKeys: [ServerKey] = []
     var requestLog: [RequestLogEntry] = []
+    var requestBodies: [Int64: RequestBodies] = [:]
     var lastRequestLogID: Int64 = 0
     var pushTokens: [String: PushToken] = [:]
 }

@@ -36,6 +36,7 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
             }
             try Self.make(location, environment: environment, on: link)
         }
+        try Self.upgrade(location, on: link)
         guard let info = try PostgresSchemaStorage(db: PostgresTransaction(link: link, isWriter: false)).storeInfo() else {
             throw CloudKitError(.badDatabase, "The schema \(location.schema) at \(location.masked) is not a Stratus store (it has no store info).")
         }
@@ -123,6 +124,31 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
                 pool.give(link)
                 throw error
             }
+        }
+    }
+
+    /// Brings a store made by an earlier Stratus to this format, in one transaction that holds
+    /// the store info row, so servers starting together upgrade it once; refuses a newer one.
+    private static func upgrade(_ location: PostgresLocation, on link: PostgresLink) throws {
+        let found = try link.integer("SELECT format_version FROM store_info WHERE id = 1")
+        guard let found, found != PostgresTables.formatVersion else { return }
+        guard found < PostgresTables.formatVersion else {
+            throw CloudKitError(.incompatibleVersion, "The store at \(location.masked) was made by a newer Stratus (store format \(found); this build reads up to \(PostgresTables.formatVersion)). Upgrade Stratus to open it.")
+        }
+        let transaction = PostgresTransaction(link: link, isWriter: true)
+        do {
+            try transaction.begin()
+            let current = try link.integer("SELECT format_version FROM store_info WHERE id = 1 FOR UPDATE") ?? found
+            if current < PostgresTables.formatVersion {
+                for version in (Int(current) + 1)...PostgresTables.formatVersion {
+                    if let script = PostgresTables.upgrades[version] { try link.script(script) }
+                }
+                try link.run("UPDATE store_info SET format_version = $1 WHERE id = 1", [PostgresTables.formatVersion])
+            }
+            try transaction.commit()
+        } catch {
+            transaction.rollback()
+            throw (error as? PostgresFailure)?.cloudKitError ?? error
         }
     }
 

@@ -27,16 +27,30 @@ struct PostgresServerStorage: ServerStorage {
             .first.map { (try $0.string(0), try $0.string(1)) }
     }
 
-    func appendToRequestLog(_ entries: [RequestLogEntry], keeping: Int64) throws {
+    func appendToRequestLog(_ entries: [RequestLogEntry], keeping: Int64, keepingBodies: Int64) throws {
         var last: Int64 = 0
+        var withBodies = false
         for entry in entries {
             last = try db.link.integer("""
                 INSERT INTO request_log (time, user_name, container, database, endpoint, status, duration_us, error, detail)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id
                 """, [Int64(entry.time.timeIntervalSince1970 * 1000), entry.user, entry.container, entry.database, entry.endpoint, entry.status,
                       entry.durationMicroseconds, entry.error, entry.detail]) ?? 0
+            if let bodies = entry.bodies {
+                try db.link.run("INSERT INTO request_body (id, request, response) VALUES ($1, $2, $3)", [last, bodies.request, bodies.response])
+                withBodies = true
+            }
         }
         try db.link.run("DELETE FROM request_log WHERE id <= $1", [last - keeping])
+        if withBodies {
+            try db.link.run("DELETE FROM request_body WHERE id < (SELECT id FROM request_body ORDER BY id DESC LIMIT 1 OFFSET $1)",
+                            [keepingBodies - 1])
+        }
+    }
+
+    func requestBodies(of id: Int64) throws -> RequestBodies? {
+        try db.link.rows("SELECT request, response FROM request_body WHERE id = $1", [id])
+            .first.map { RequestBodies(request: try $0.string(0), response: try $0.string(1)) }
     }
 
     func requestLog(after id: Int64?, limit: Int) throws -> [RequestLogEntry] {

@@ -10,7 +10,13 @@
 /// so database change tokens follow commit order too.
 enum PostgresTables {
     /// The store format this backend writes.
-    static let formatVersion = 1
+    static let formatVersion = 2
+
+    /// What turns a store of the format before each version into that version, applied in
+    /// order when an older store opens (``PostgresBackend``).
+    static let upgrades: [Int: String] = [
+        2: "CREATE TABLE IF NOT EXISTS request_body (id bigint PRIMARY KEY, request text NOT NULL, response text NOT NULL)",
+    ]
 
     static func create(schema: String) -> String {
         """
@@ -217,6 +223,7 @@ enum PostgresTables {
             error text,
             detail text
         );
+        CREATE TABLE request_body (id bigint PRIMARY KEY, request text NOT NULL, response text NOT NULL);
         CREATE TABLE push_token (
             token text PRIMARY KEY,
             container text NOT NULL,

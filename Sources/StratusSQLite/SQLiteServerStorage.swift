@@ -31,16 +31,34 @@ struct SQLiteServerStorage: ServerStorage {
         return row.map { ($0["public_key"], $0["user"]) }
     }
 
-    func appendToRequestLog(_ entries: [RequestLogEntry], keeping: Int64) throws {
+    func appendToRequestLog(_ entries: [RequestLogEntry], keeping: Int64, keepingBodies: Int64) throws {
         let insert = try db.sqlite.cachedStatement(sql: """
             INSERT INTO request_log (time, user, container, database, endpoint, status, duration_us, error, detail)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        var last: Int64 = 0
+        var withBodies = false
         for entry in entries {
             try insert.execute(arguments: [Int64(entry.time.timeIntervalSince1970 * 1000), entry.user, entry.container, entry.database,
                                            entry.endpoint, entry.status, entry.durationMicroseconds, entry.error, entry.detail])
+            last = db.sqlite.lastInsertedRowID
+            if let bodies = entry.bodies {
+                try db.sqlite.execute(sql: "INSERT INTO request_body (id, request, response) VALUES (?, ?, ?)",
+                                      arguments: [last, bodies.request, bodies.response])
+                withBodies = true
+            }
         }
-        try db.sqlite.execute(sql: "DELETE FROM request_log WHERE id <= ?", arguments: [db.sqlite.lastInsertedRowID - keeping])
+        try db.sqlite.execute(sql: "DELETE FROM request_log WHERE id <= ?", arguments: [last - keeping])
+        if withBodies {
+            try db.sqlite.execute(sql: """
+                DELETE FROM request_body WHERE id < (SELECT id FROM request_body ORDER BY id DESC LIMIT 1 OFFSET ?)
+                """, arguments: [keepingBodies - 1])
+        }
+    }
+
+    func requestBodies(of id: Int64) throws -> RequestBodies? {
+        try Row.fetchOne(db.sqlite, sql: "SELECT request, response FROM request_body WHERE id = ?", arguments: [id])
+            .map { RequestBodies(request: $0["request"], response: $0["response"]) }
     }
 
     func requestLog(after id: Int64?, limit: Int) throws -> [RequestLogEntry] {

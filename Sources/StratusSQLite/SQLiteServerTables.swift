@@ -57,6 +57,13 @@ extension SQLiteServerStorage {
         }
     }
 
+    /// The bodies of the newest requests, apart from their log entries (they are larger).
+    static func registerRequestBodies(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v16-request-bodies") { db in
+            try db.execute(sql: "CREATE TABLE request_body (id INTEGER PRIMARY KEY, request TEXT NOT NULL, response TEXT NOT NULL)")
+        }
+    }
+
     /// The push tokens' table (see ``PushToken``).
     static func registerPushTokens(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v8-push-tokens") { db in

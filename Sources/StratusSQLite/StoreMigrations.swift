@@ -129,6 +129,7 @@ enum StoreMigrations {
         SQLiteServerStorage.registerRequestLogDetail(in: &migrator)
         SQLiteFaultStorage.register(in: &migrator)
         SQLiteFaultStorage.registerClients(in: &migrator)
+        SQLiteServerStorage.registerRequestBodies(in: &migrator)
         return migrator
     }
 

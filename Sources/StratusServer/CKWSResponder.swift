@@ -79,13 +79,16 @@ struct CKWSResponder: HTTPResponder {
         // Known once the request reaches a store: where its log entry goes.
         var signedIn: (Store, String?)?
         let parsedPath = CKWSPath(request.uri.path)
-        func log(_ status: Int, error: String?, detail: String? = nil) {
+        // The body as it arrived, kept with the answer for the log's newest requests.
+        var requestBody = Data()
+        func log(_ status: Int, error: String?, detail: String? = nil, response: JSONValue?) {
             guard let (store, user) = signedIn, let path = parsedPath else { return }
             let elapsed = ContinuousClock.now - started
             logger.record(RequestLogEntry(time: Date(), user: user, container: path.container, database: path.database ?? "-",
                                           endpoint: path.operation, status: status,
                                           durationMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000,
-                                          error: error, detail: detail), in: store)
+                                          error: error, detail: detail),
+                          bodies: RequestLogger.PendingBodies(request: requestBody, response: response), in: store)
         }
         do {
             if request.method == .options { return CKWSResponder.response(status: .noContent, body: nil, uuid: uuid) }
@@ -111,6 +114,7 @@ struct CKWSResponder: HTTPResponder {
             let host = request.head.authority ?? "127.0.0.1"
             let signed = CKWSResponder.signature(request.headers)
             let bodyData = Data(bytes.readableBytesView)
+            requestBody = bodyData
             // CloudKit JS signs the path with its query string; MistKit and the reference's
             // examples sign the path alone.
             let signedPaths = [request.uri.path, request.head.path ?? request.uri.path]
@@ -158,7 +162,7 @@ struct CKWSResponder: HTTPResponder {
             }
             if let store = outcome.0 { signedIn = (store, outcome.1) }
             let (answer, sessionToken) = try outcome.2.get()
-            log(200, error: nil, detail: answer.logDetail)
+            log(200, error: nil, detail: answer.logDetail, response: answer.body)
             var response = CKWSResponder.response(status: .ok, body: answer.body, uuid: uuid)
             if let sessionToken {
                 // Both names iCloud's answers have been seen with; clients read one or the other.
@@ -167,13 +171,14 @@ struct CKWSResponder: HTTPResponder {
             }
             return response
         } catch let failure as CKWSFailure {
-            log(failure.status, error: "\(failure.serverErrorCode): \(failure.reason)")
-            var response = CKWSResponder.response(status: .init(code: failure.status), body: failure.json(uuid: uuid), uuid: uuid)
+            let body = failure.json(uuid: uuid)
+            log(failure.status, error: "\(failure.serverErrorCode): \(failure.reason)", response: body)
+            var response = CKWSResponder.response(status: .init(code: failure.status), body: body, uuid: uuid)
             if let retryAfter = failure.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
             return response
         } catch {
             let failure = CKWSFailure(status: 500, serverErrorCode: "INTERNAL_ERROR", reason: "\(error)")
-            log(500, error: failure.reason)
+            log(500, error: failure.reason, response: failure.json(uuid: uuid))
             return CKWSResponder.response(status: .internalServerError, body: failure.json(uuid: uuid), uuid: uuid)
         }
     }

@@ -1,14 +1,42 @@
 import Foundation
+import StratusCKWS
 import StratusEngine
 
 /// Writes the request log of each store in batches, a few times a second, so logging costs a
-/// request no transaction of its own.
+/// request no transaction of its own. The newest requests of each batch keep their bodies,
+/// masked and written out only as the batch is flushed (see ``RequestBodyMasker``).
 final class RequestLogger: Sendable {
-    private let pending = LockedValue<[String: (Store, [RequestLogEntry])]>([:])
+    /// A request's body as it arrived and the answer's JSON, until the flush turns them into text.
+    struct PendingBodies: Sendable {
+        var request: Data
+        var response: JSONValue?
+    }
 
-    func record(_ entry: RequestLogEntry, in store: Store) {
+    private struct Batch {
+        var store: Store
+        var entries: [(RequestLogEntry, PendingBodies?)] = []
+        /// How many entries still hold bodies: the oldest let go of theirs past ``bodiesPerBatch``.
+        var withBodies = 0
+    }
+
+    /// Bodies a batch keeps (the newest): enough for the requests a person looks at, few
+    /// enough that a busy server writes little more than its log.
+    static let bodiesPerBatch = 20
+
+    private let pending = LockedValue<[String: Batch]>([:])
+
+    func record(_ entry: RequestLogEntry, bodies: PendingBodies? = nil, in store: Store) {
         pending.withLock { all in
-            all[store.path, default: (store, [])].1.append(entry)
+            var batch = all[store.path] ?? Batch(store: store)
+            batch.entries.append((entry, bodies))
+            if bodies != nil {
+                batch.withBodies += 1
+                if batch.withBodies > Self.bodiesPerBatch, let oldest = batch.entries.firstIndex(where: { $0.1 != nil }) {
+                    batch.entries[oldest].1 = nil
+                    batch.withBodies -= 1
+                }
+            }
+            all[store.path] = batch
         }
     }
 
@@ -18,7 +46,17 @@ final class RequestLogger: Sendable {
             defer { all.removeAll() }
             return all.values
         }
-        for (store, entries) in batches { try? store.appendToRequestLog(entries) }
+        for batch in batches {
+            let entries = batch.entries.map { entry, bodies in
+                var entry = entry
+                if let bodies {
+                    entry.bodies = RequestBodies(request: RequestBodyMasker.text(ofRequest: bodies.request),
+                                                 response: bodies.response.map(RequestBodyMasker.text(of:)) ?? "")
+                }
+                return entry
+            }
+            try? batch.store.appendToRequestLog(entries)
+        }
     }
 
     /// Flushes every `interval` until the task is cancelled, then once more.

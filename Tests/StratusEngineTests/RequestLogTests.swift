@@ -32,3 +32,27 @@ import StratusTestSupport
         #expect(kept.last?.endpoint == "e10999")
     }
 }
+
+/// Bodies are kept apart from the log's entries, for the newest requests only.
+@Suite(.onEveryBackend) struct RequestBodiesStorageTests {
+    @Test func onlyTheNewestRequestsKeepTheirBodies() throws {
+        let temp = try TemporaryStore()
+        let total = Store.keptRequestBodies + 50
+        for batch in 0..<(total / 50) {
+            try temp.store.appendToRequestLog((0..<50).map { index in
+                let number = batch * 50 + index
+                return RequestLogEntry(time: Date(), user: "_u", container: "iCloud.x", database: "private", endpoint: "e\(number)",
+                                       status: 200, durationMicroseconds: 1, error: nil,
+                                       bodies: RequestBodies(request: "{\"n\": \(number)}", response: "東京 \(number)"))
+            })
+        }
+        let entries = try temp.store.requestLog(limit: total)
+        #expect(entries.count == total)
+        #expect(entries.allSatisfy { $0.bodies == nil })
+        let kept = try entries.filter { try temp.store.requestBodies(of: $0.id) != nil }
+        #expect(kept.count == Store.keptRequestBodies)
+        #expect(kept.first?.endpoint == "e50")
+        let last = try #require(entries.last)
+        #expect(try temp.store.requestBodies(of: last.id) == RequestBodies(request: "{\"n\": \(total - 1)}", response: "東京 \(total - 1)"))
+    }
+}

@@ -19,9 +19,12 @@ public struct RequestLogEntry: Sendable, Hashable {
     public var error: String?
     /// What the request did to records, when it wrote any (`saved a, b · deleted c`).
     public var detail: String?
+    /// The request's and the response's bodies, kept for the newest requests only; nil when
+    /// they were not kept or not read (``Store/requestBodies(of:)`` reads them).
+    public var bodies: RequestBodies?
 
     public init(id: Int64 = 0, time: Date, user: String?, container: String, database: String, endpoint: String,
-                status: Int, durationMicroseconds: Int64, error: String?, detail: String? = nil) {
+                status: Int, durationMicroseconds: Int64, error: String?, detail: String? = nil, bodies: RequestBodies? = nil) {
         self.id = id
         self.time = time
         self.user = user
@@ -32,5 +35,6 @@ public struct RequestLogEntry: Sendable, Hashable {
         self.durationMicroseconds = durationMicroseconds
         self.error = error
         self.detail = detail
+        self.bodies = bodies
     }
 }

@@ -52,6 +52,7 @@ struct LocalStoreFile: LocalStoreFeatures {
     func faultEvents(after id: Int64?, limit: Int) throws -> [FaultEvent] { try store.faultEvents(after: id, limit: limit) }
 
     func requestLog(after id: Int64?, limit: Int) throws -> [RequestLogEntry] { try store.requestLog(after: id, limit: limit) }
+    func requestBodies(of id: Int64) throws -> RequestBodies? { try store.requestBodies(of: id) }
 
     func exportSchema(ofStoreAt path: String) throws -> SchemaDocument {
         // The store's own file is read through the store; another one without opening it.

@@ -18,6 +18,8 @@ public protocol LocalStoreFeatures: Sendable {
     func faultEvents(after id: Int64?, limit: Int) throws -> [FaultEvent]
     /// The requests servers logged after `id` (nil: the newest `limit`).
     func requestLog(after id: Int64?, limit: Int) throws -> [RequestLogEntry]
+    /// The bodies kept for the logged request `id` (nil for an older one).
+    func requestBodies(of id: Int64) throws -> RequestBodies?
     /// The schema of the store at `path`, read without opening it as a store.
     func exportSchema(ofStoreAt path: String) throws -> SchemaDocument
 }

@@ -18,8 +18,12 @@ package protocol ServerStorage {
     /// The public key (PEM) and user of a server-to-server key of `container` or `anyContainer`.
     func serverKey(keyID: String, container: String, anyContainer: String) throws -> (publicKeyPEM: String, user: String)?
 
-    /// Appends entries and drops the oldest beyond the newest `keeping`.
-    func appendToRequestLog(_ entries: [RequestLogEntry], keeping: Int64) throws
+    /// Appends entries (with their bodies, when they carry them) and drops the oldest beyond
+    /// the newest `keeping`, and bodies beyond the newest `keepingBodies`.
+    func appendToRequestLog(_ entries: [RequestLogEntry], keeping: Int64, keepingBodies: Int64) throws
+
+    /// The bodies kept for the logged request `id`.
+    func requestBodies(of id: Int64) throws -> RequestBodies?
 
     /// Log entries after `id` (nil: the newest `limit`), oldest first.
     func requestLog(after id: Int64?, limit: Int) throws -> [RequestLogEntry]
