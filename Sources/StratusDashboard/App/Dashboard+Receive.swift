@@ -13,6 +13,7 @@ extension Dashboard {
         case .subscriptions(let message): return SubscriptionsTab.receive(&state, message)
         case .sharing(let message): return SharingTab.receive(&state, message)
         case .logs(.requestsLogged(let job, let result)): return LogsTab.requestsLogged(&state, job: job, result)
+        case .logs(.bodiesLoaded(let entry, let result)): return LogsTab.bodiesLoaded(&state, entry: entry, result)
         case .faults(let message): return FaultsTab.receive(&state, message)
         case .export(let message): return ExportFeature.receive(&state, message)
         case .undo(let message): return UndoFeature.receive(&state, message)

@@ -63,6 +63,7 @@ enum Dashboard {
             case .conflict: return [.conflict]
             case .subscriptionDraft: return [.subscriptionDraft]
             case .histogram: return [.histogram, .list]
+            case .requestBodies: return [.requestBodies]
             }
         }
         switch state.tab {

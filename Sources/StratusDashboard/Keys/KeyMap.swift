@@ -6,7 +6,7 @@ import StratusCloud
 enum KeyContext: String, CaseIterable, Hashable, Sendable {
     case global, list, query, fetch, changes, databaseChanges, zones, schema, subscriptions, notifications, inspector
     case filterEditor, filterBuilder, filterText, filterArguments, picker, multiPicker, textInput, form, confirm, conflict, help, commandLine
-    case subscriptionDraft, sharing, logs, faults, histogram
+    case subscriptionDraft, sharing, logs, faults, histogram, requestBodies
 
     /// The heading of the context's section in the help overlay.
     var title: String {
@@ -26,6 +26,7 @@ enum KeyContext: String, CaseIterable, Hashable, Sendable {
         case .logs: return "Logs tab"
         case .faults: return "Faults tab"
         case .histogram: return "Histogram"
+        case .requestBodies: return "Request and response"
         case .inspector: return "Inspector"
         case .filterEditor: return "Filter editor"
         case .filterBuilder: return "Filter builder"
@@ -180,12 +181,23 @@ enum KeyMap {
         KeyBinding([.char("v")], .schema, .diffSchema, "v", "compare with a .ckdb file: what deploying this store over it changes (v again: the schema)", short: "diff"),
 
         // Logs tab
+        KeyBinding([.enter], .logs, .open, "Enter", "the request and the response (kept for the newest requests, credentials masked)",
+                   short: "bodies"),
         KeyBinding([.char("y")], .logs, .copy, "y", "copy the request's line", short: "copy"),
         KeyBinding([.char("x")], .logs, .clear, "x", "clear the list", short: "clear"),
         KeyBinding([.char("r")], .logs, .run, "r", "follow the log again after an error", hint: false),
         // Histogram
         KeyBinding([.enter], .histogram, .apply, "Enter", "filter the query to the bar's records (adds to the filter in use)", short: "filter to bar"),
         KeyBinding([.escape, .char("q")], .histogram, .back, "Esc", "close", short: "close"),
+        KeyBinding([.up, .char("k")], .requestBodies, .up, "↑/k", "scroll up", hint: false),
+        KeyBinding([.down, .char("j")], .requestBodies, .down, "↓/j", "scroll down", hint: false),
+        KeyBinding([.pageUp, .ctrl("u")], .requestBodies, .pageUp, "PgUp", "page up", hint: false),
+        KeyBinding([.pageDown, .ctrl("d"), .char(" ")], .requestBodies, .pageDown, "PgDn", "page down", short: "scroll"),
+        KeyBinding([.char("g"), .home], .requestBodies, .top, "g", "the request", hint: false),
+        KeyBinding([.char("G"), .end], .requestBodies, .bottom, "G", "the end of the response", hint: false),
+        KeyBinding([.char("y")], .requestBodies, .copy, "y", "copy the response body", short: "copy response"),
+        KeyBinding([.char("Y")], .requestBodies, .copyRecord, "Y", "copy the request body", short: "copy request"),
+        KeyBinding([.escape, .char("q")], .requestBodies, .back, "Esc", "close", short: "close"),
         // Faults tab
         KeyBinding([.char("a")], .faults, .create, "a", "add a fault: a kind, then its options", short: "add"),
         KeyBinding([.char("d")], .faults, .delete, "d", "remove the fault, after asking", short: "remove"),

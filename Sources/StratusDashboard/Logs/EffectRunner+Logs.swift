@@ -15,6 +15,8 @@ extension EffectRunner {
                 guard let next = pollRequestLog(job: job, afterID: last, post: post) else { return }
                 last = next
             }
+        case .loadBodies(let entry):
+            post(.logs(.bodiesLoaded(entry: entry, capture { try localStore().requestBodies(of: entry.id) })))
         }
     }
 

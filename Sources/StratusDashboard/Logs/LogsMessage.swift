@@ -5,4 +5,6 @@ import StratusEngine
 enum LogsMessage: Sendable {
     /// Requests the server logged since the last poll.
     case requestsLogged(job: Int, Result<[RequestLogEntry], CloudKitError>)
+    /// The bodies of a logged request; nil when they are no longer kept.
+    case bodiesLoaded(entry: RequestLogEntry, Result<RequestBodies?, CloudKitError>)
 }

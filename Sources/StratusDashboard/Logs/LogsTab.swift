@@ -44,6 +44,9 @@ enum LogsTab {
             return Dashboard.copy(&state, LogsTabView.text(entry, users: state.users), what: "log line")
         case .run:
             return startWatching(&state)
+        case .open:
+            guard state.logs.entries.indices.contains(state.logs.list.selected) else { return [] }
+            return [.logs(.loadBodies(entry: state.logs.entries[state.logs.list.selected]))]
         default:
             return []
         }

@@ -20,6 +20,8 @@ extension Dashboard {
             return []
         case .histogram(let histogram):
             return HistogramFeature.key(&state, histogram, action: action)
+        case .requestBodies(let bodies):
+            return LogsTab.bodiesKey(&state, bodies, action: action)
         case .commandLine(let line):
             return commandLineKey(&state, line, key: key, action: action)
         case .picker(let picker):

@@ -16,6 +16,8 @@ enum Modal: Sendable {
     case subscriptionDraft(SubscriptionDraft)
     /// A field's values over the Query tab's result.
     case histogram(ValueHistogram)
+    /// What a logged request sent and what the server answered (Enter on the Logs tab).
+    case requestBodies(RequestBodiesState)
 }
 
 struct HelpState: Sendable {

@@ -78,6 +78,7 @@ enum DashboardView {
         case .conflict(let conflict): ConflictDialogView.draw(conflict, state: state, in: &canvas)
         case .subscriptionDraft(let draft): SubscriptionDraftView.draw(draft, state: state, in: &canvas, focused: isTop)
         case .histogram(let histogram): HistogramView.draw(histogram, state: state, in: &canvas)
+        case .requestBodies(let bodies): RequestBodiesView.draw(bodies, state: state, in: &canvas)
         }
     }
 
