@@ -1,6 +1,7 @@
 import Foundation
 import StratusCKWS
 import StratusCloud
+import StratusModel
 import StratusEngine
 
 /// `subscriptions/list` and `subscriptions/modify`; what CKWS has no call for is refused.
@@ -53,6 +54,22 @@ extension RemoteDatabase {
 
     public func shareStatus(of recordID: RecordID) throws -> RecordShareStatus? {
         throw RemoteDatabase.unavailable("a record's share status")
+    }
+
+    @discardableResult
+    public func createShare(rootRecord: String?, inZoneWith zoneID: ZoneID, publicPermission: SharePermission, title: String?,
+                            recordName requestedName: String?, fields: [String: FieldValue]) throws -> Share {
+        throw RemoteDatabase.unavailable("making a share")
+    }
+
+    @discardableResult
+    public func acceptShare(_ url: String) throws -> Share {
+        throw RemoteDatabase.unavailable("accepting a share")
+    }
+
+    @discardableResult
+    public func setPublicPermission(_ permission: SharePermission, ofShare url: String) throws -> Share {
+        throw RemoteDatabase.unavailable("changing a share's permission")
     }
 
     public func compactHistory(inZoneWith zoneID: ZoneID, before token: String?, keeping: Int?) throws -> HistoryCompaction {

@@ -8,7 +8,7 @@ import StratusCloud
 /// The Sharing tab and the inspector's share line, on the real engine: alice shares trip-1 of
 /// her zone Trips; bob accepted it; carol is not in it.
 @Suite struct SharingTabTests {
-    private func harness() throws -> (Harness, url: String) {
+    func harness() throws -> (Harness, url: String) {
         var url = ""
         let harness = try Harness { store in
             let alice = try store.createUser(alias: "alice")
@@ -30,7 +30,7 @@ import StratusCloud
         return (harness, url)
     }
 
-    private func actAs(_ harness: Harness, _ alias: String) {
+    func actAs(_ harness: Harness, _ alias: String) {
         harness.press(.char(":"))
         harness.type("user \(alias)")
         harness.press(.enter)

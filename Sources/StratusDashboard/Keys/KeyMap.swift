@@ -52,6 +52,7 @@ enum KeyAction: Hashable, Sendable {
     case switchFocus, addCondition, deleteCondition, apply, recentFilters, editCell
     case toggleCheck, checkAll, save, nextField, previousField, yes, no, overwrite, takeServer, cancel, complete
     case export, clear, playbackOrder, diffSchema, compact, exportResult, bulkDelete, undo, redo, histogram, copyRecord, thenSort
+    case newShare, permission, acceptShare
 }
 
 /// One row of the key map: keys, where, what, and how the hint bar and help show it.
@@ -206,7 +207,11 @@ enum KeyMap {
         KeyBinding([.char("r")], .faults, .run, "r", "follow the plan again after an error", hint: false),
 
         // Sharing tab
+        KeyBinding([.char("n")], .sharing, .newShare, "n", "share the zone, or the record selected in the Query tab", short: "share"),
         KeyBinding([.char("a")], .sharing, .create, "a", "invite a user to the share", short: "invite"),
+        KeyBinding([.char("p")], .sharing, .permission, "p", "change the participant's permission, or the share's public permission",
+                   short: "permission"),
+        KeyBinding([.char("J")], .sharing, .acceptShare, "J", "join: accept a share by its URL, as the user you act as", short: "join"),
         KeyBinding([.char("d")], .sharing, .delete, "d", "remove the participant (asks first)", short: "remove"),
         KeyBinding([.char("y")], .sharing, .copy, "y", "copy the share's URL", short: "copy URL"),
         KeyBinding([.enter], .sharing, .open, "Enter", "open the shared zone", short: "open zone"),

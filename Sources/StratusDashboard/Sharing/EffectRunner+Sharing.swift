@@ -21,6 +21,29 @@ extension EffectRunner {
                 return try shares()
             }, done: permission.map { "Invited them (\($0)); they accept the URL to join." } ?? "Removed them from the share.")))
 
+        case .createShare(let job, let zone, let root, let permission):
+            let database = database(.private)
+            let shared = root.map { "\($0) and the records under it" } ?? "zone \(zone.zoneName)"
+            post(.sharing(.shares(job: job, capture {
+                try database.createShare(rootRecord: root, inZoneWith: zone, publicPermission: permission, title: nil, recordName: nil, fields: [:])
+                return try shares()
+            }, done: "Shared \(shared) (\(permission == .none ? "invited users only" : "anyone with the URL: \(permission)")); y copies its URL.")))
+
+        case .accept(let job, let url):
+            let database = database(.private)
+            let result = capture { (share: try database.acceptShare(url), snapshot: try shares()) }
+            let done = (try? result.get()).map {
+                "Accepted \($0.share.ownerAlias)'s share of \($0.share.recordID.zoneID.zoneName); Enter on it opens the zone in the shared database."
+            }
+            post(.sharing(.shares(job: job, result.map(\.snapshot), done: done)))
+
+        case .setPublicPermission(let job, let url, let permission):
+            let database = database(.private)
+            post(.sharing(.shares(job: job, capture {
+                try database.setPublicPermission(permission, ofShare: url)
+                return try shares()
+            }, done: permission == .none ? "The share now takes invited users only." : "Anyone with the URL may now join (\(permission)).")))
+
         case .shareStatus(let recordID, let scope):
             guard let status = try? database(scope).shareStatus(of: recordID) else {
                 post(.sharing(.shareStatus(recordID, nil)))

@@ -16,6 +16,12 @@ enum SharingTab {
         switch action {
         case .run:
             return loadShares(&state)
+        case .newShare:
+            return newShare(&state)
+        case .permission:
+            return changePermission(&state)
+        case .acceptShare:
+            return askShareURL(&state)
         case .copy:
             guard let (share, _) = state.sharing.selectedShare else { return [] }
             return Dashboard.copy(&state, share.url, what: "share URL")

@@ -20,7 +20,7 @@ struct SharingTabState: Sendable {
 
     /// The list's rows: each owned share followed by its participants, then the accepted ones.
     var rows: [Row] {
-        var rows: [Row] = [.heading(owned.isEmpty ? "You own no shares (share from the command line: stratus share create)" : "Shares you own")]
+        var rows: [Row] = [.heading(owned.isEmpty ? "You own no shares (n shares the zone or a record)" : "Shares you own")]
         for share in owned {
             rows.append(.share(share, owned: true))
             for participant in share.participants where participant.type != .owner { rows.append(.participant(share, participant)) }

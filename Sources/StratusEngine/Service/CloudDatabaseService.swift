@@ -1,5 +1,6 @@
 import Foundation
 import StratusCloud
+import StratusModel
 import StratusPredicates
 
 /// One database of a container (public, private or shared) as one user reaches it, in
@@ -68,6 +69,15 @@ public protocol CloudDatabaseService: Sendable {
     @discardableResult
     func removeParticipant(_ participant: String, fromShare url: String) throws -> Share
     func shareStatus(of recordID: RecordID) throws -> RecordShareStatus?
+    /// Shares the zone (`rootRecord` nil) or a record and those under it (the private database).
+    @discardableResult
+    func createShare(rootRecord: String?, inZoneWith zoneID: ZoneID, publicPermission: SharePermission, title: String?,
+                     recordName requestedName: String?, fields: [String: FieldValue]) throws -> Share
+    /// Accepts the share at `url` as the caller; its zone then shows in their shared database.
+    @discardableResult
+    func acceptShare(_ url: String) throws -> Share
+    @discardableResult
+    func setPublicPermission(_ permission: SharePermission, ofShare url: String) throws -> Share
 
     // MARK: History
 
