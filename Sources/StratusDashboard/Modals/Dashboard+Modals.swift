@@ -56,6 +56,7 @@ extension Dashboard {
                 return confirm.action.confirmed(in: &state)
             case .no?:
                 state.topModal = nil
+                return confirm.action.declined(in: &state)
             default:
                 break
             }
