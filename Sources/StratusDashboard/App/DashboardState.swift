@@ -191,9 +191,6 @@ public struct DashboardState: Sendable {
     var users: [StoreUser] = []
     /// The remote container the dashboard is on (`--remote`); nil on a local store.
     public var remote: RemoteContainer?
-    /// The remote's session expired: the status line says how to sign in again, over any
-    /// error that follows from it, until a call succeeds.
-    var sessionExpired = false
     /// The server throttled a call: whole seconds left before it is sent again (nil: none).
     var throttleSecondsLeft: Int?
 
