@@ -1,0 +1,122 @@
+import Foundation
+import StratusTestSupport
+import Testing
+
+/// The real `stratus dashboard --remote` in a tmux pane against a `stratus serve` the test
+/// starts: browse, filter, play back, edit (the edit is then on the server's store), a refusal
+/// as another user, and the throttling countdown from a fault armed on the served store.
+@Suite(.serialized) struct RemoteDashboardEndToEndTests {
+    /// The dashboard on `remote`, with the test's config folder, then the exit status.
+    func dashboard(_ served: RemoteModeTests.Served, remote: String, _ extra: String = "") -> String {
+        "env XDG_CONFIG_HOME=\(served.config) STRATUS_STORE=/nonexistent/store.sqlite TERM=tmux-256color "
+            + "\(StratusCLI.binary.path) dashboard --remote \(remote) \(extra); echo EXIT=$?"
+    }
+
+    @Test(.enabled(if: DashboardEndToEndTests.tmuxAvailable))
+    func browseFilterPlayBackEditAndWaitOutThrottling() throws {
+        let served = try RemoteModeTests.Served()
+        let pane = try TmuxPane(width: 110, height: 30)
+        defer { pane.close() }
+        pane.run(dashboard(served, remote: "served", "--zone Travel --type Trip"))
+        try pane.waitFor("Stratus ▸ remote: served (development) ▸ private ▸ Travel ▸ Trip")
+        try pane.waitForResults()
+        #expect(pane.capture().contains("trip-"))
+        #expect(pane.capture().contains("nights"), "columns learned from the records")
+
+        // A filter checked as it is typed, then sent.
+        pane.keys("f")
+        try pane.waitFor("Filter · Trip")
+        pane.keys("Tab")
+        pane.type("nights > 10")
+        try pane.waitFor("✓ valid")
+        pane.keys("Enter")
+        try pane.waitFor("Filter nights > 10")
+        try pane.waitForResults()
+        let expected = try served.cli.json(["query", "--zone", "Travel", "--type", "Trip", "--filter", "nights > %d", "--arg", "int:10", "--all"])
+        let names = (expected["records"] as? [[String: Any]] ?? []).compactMap { $0["recordName"] as? String }
+        #expect(!names.isEmpty)
+        try pane.waitFor("1/\(names.count) match")
+
+        // An edit: the first row's budget, saved to the server.
+        pane.keys("Enter")
+        try pane.waitFor("recordChangeTag")
+        pane.keys("e")
+        try pane.waitFor("Ctrl-S saves")
+        pane.keys("C-u")
+        pane.type("4242.5")
+        pane.keys("C-s")
+        try pane.waitFor("Saved Trip")
+        let saved = try served.cli.json(["query", "--zone", "Travel", "--type", "Trip", "--filter", "budget == %@", "--arg", "double:4242.5"])
+        #expect((saved["records"] as? [[String: Any]])?.count == 1, "the edit is on the server's store")
+        pane.keys("Escape")
+        try pane.waitFor("recordChangeTag", present: false)
+
+        // Changes playback; its bookmark is kept in the remote's own preferences file.
+        pane.keys("3")
+        try pane.waitFor("Since the beginning")
+        pane.keys("r")
+        try pane.waitFor("Done: ")
+        pane.keys("m")
+        try pane.waitFor("Bookmarked the token")
+        let preferences = try String(contentsOfFile: served.config + "/stratus/dashboard-served.json", encoding: .utf8)
+        #expect(preferences.contains("Travel #1"))
+
+        // Throttled: the countdown shows, and the query is sent again when it ends.
+        let fault = try served.cli.run(["faults", "add", "requestRateLimited", "--operation", "query", "--retry-after", "2", "--client", "server"])
+        #expect(fault.status == 0, "\(fault.stderr)")
+        pane.keys("1")
+        try pane.waitFor("Filter nights > 10")
+        pane.keys("r")
+        try pane.waitFor("throttled by the server — retrying in")
+        try pane.waitFor("throttled by the server", present: false)
+        try pane.waitFor("1/\(names.count) match")
+        #expect(!pane.capture().contains("requestRateLimited"), "the retry was answered")
+        // A long wait: Esc stops it, and the call fails with the server's error.
+        #expect(try served.cli.run(["faults", "add", "requestRateLimited", "--operation", "query", "--retry-after", "600", "--client", "server"]).status == 0)
+        pane.keys("r")
+        try pane.waitFor("retrying in 600 s, Esc cancels")
+        pane.keys("Escape")
+        try pane.waitFor("requestRateLimited (7)")
+        #expect(!pane.capture().contains("retrying in"))
+        pane.keys("q")
+        try pane.waitFor("EXIT=0")
+    }
+
+    @Test(.enabled(if: DashboardEndToEndTests.tmuxAvailable))
+    func anotherUserIsRefusedWhatTheServerRefuses() throws {
+        let served = try RemoteModeTests.Served()
+        #expect(try served.cli.run(["users", "create", "carol"]).status == 0)
+        let carol = try served.cli.run(["auth", "login", "--container", "iCloud.remote", "--user", "carol"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let port = try #require(served.server.port)
+        #expect(try served.remote(["remote", "add", "as-carol", "--container", "iCloud.remote", "--environment", "development",
+                                   "--url", "http://127.0.0.1:\(port)"]).status == 0)
+        let login = try served.remote(["remote", "login", "as-carol", "--api-token", served.apiToken, "--paste"], stdin: carol + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+
+        let pane = try TmuxPane(width: 110, height: 30)
+        defer { pane.close() }
+        pane.run(dashboard(served, remote: "as-carol", "--type Announcement"))
+        try pane.waitFor("remote: as-carol (development)")
+        // Act As: the signed-in user's databases.
+        pane.keys("A")
+        try pane.waitFor("Act as the signed-in user in")
+        pane.keys("k")
+        pane.keys("Enter")
+        try pane.waitFor("▸ public ▸")
+        try pane.waitFor("announcement-0")
+        // The owner's announcements: carol may read them, not delete them.
+        let announcements = { try served.cli.json(["query", "--db", "public", "--type", "Announcement", "--all"])["records"] as? [[String: Any]] ?? [] }
+        let before = try announcements().count
+        #expect(before > 0)
+        pane.keys("d")
+        try pane.waitFor("y yes")
+        pane.keys("y")
+        try pane.waitFor("permissionFailure")
+        #expect(pane.capture().contains("WRITE operation not permitted on record type 'Announcement'"))
+        #expect(try announcements().count == before, "nothing was deleted on the server")
+        pane.keys("q")
+        try pane.waitFor("EXIT=0")
+        for secret in [served.apiToken, served.webToken, carol] { #expect(!pane.capture().contains(secret)) }
+    }
+}
