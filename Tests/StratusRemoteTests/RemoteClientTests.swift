@@ -82,6 +82,26 @@ import Testing
         #expect(error?.retryAfter == 120)
     }
 
+    /// Throttling waited out by a waiter of the caller's (the dashboard's countdown): it is told
+    /// how long, and a wait it stops ends the call with the server's error at once.
+    @Test func aWaiterIsAskedToWaitOutThrottlingAndCanStopIt() async throws {
+        let harness = try await RemoteHarness()
+        defer { Task { await harness.stop() } }
+        let asked = LockedWaits(answer: true)
+        let patient = RemoteCloudService(client: harness.client(retry: RetryPolicy(attempts: 2, longestWait: 600), waiter: asked)).database(.private)
+        _ = try harness.store.addFault(Fault(kind: .requestRateLimited, operation: .fetch, trigger: .once, retryAfter: 300))
+        let fetched = try await blocking { try patient.records(for: [RecordID(recordName: "nothing")], desiredKeys: nil, progress: nil) }
+        #expect(fetched.count == 1, "sent again once the waiter said the wait was over")
+        #expect(asked.seconds == [300])
+        let stopped = LockedWaits(answer: false)
+        let impatient = RemoteCloudService(client: harness.client(retry: RetryPolicy(attempts: 2, longestWait: 600), waiter: stopped)).database(.private)
+        _ = try harness.store.addFault(Fault(kind: .requestRateLimited, operation: .fetch, trigger: .once, retryAfter: 200))
+        let error = await failure { try impatient.records(for: [RecordID(recordName: "nothing")], desiredKeys: nil, progress: nil) }
+        #expect(error?.code == .requestRateLimited)
+        #expect(error?.retryAfter == 200)
+        #expect(stopped.seconds == [200])
+    }
+
     @Test func failuresCarryTypedReasons() async throws {
         let harness = try await RemoteHarness()
         defer { Task { await harness.stop() } }
@@ -116,5 +136,21 @@ import Testing
         #expect(await failure { try signed.database(.private).allRecordZones() }?.reason == .remoteCredentialMissing(remote: "test"))
         let forged = RemoteCloudService(client: harness.client(RemoteCredentials(keyID: keyID, privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation)))
         #expect(await failure { try forged.database(.public).allRecordZones() }?.reason == .remoteCredentialRejected(remote: "test"))
+    }
+}
+
+/// A waiter that returns at once with `answer`, noting each wait it was asked for.
+final class LockedWaits: ThrottleWaiter, @unchecked Sendable {
+    private let lock = NSLock()
+    private var asked: [Double] = []
+    let answer: Bool
+
+    init(answer: Bool) { self.answer = answer }
+
+    var seconds: [Double] { lock.withLock { asked } }
+
+    func wait(seconds: Double) -> Bool {
+        lock.withLock { asked.append(seconds) }
+        return answer
     }
 }
