@@ -58,10 +58,15 @@ import Testing
             let hints = harness.screen().split(separator: "\n").dropLast().last ?? ""
             #expect(hints.contains("? help") && !hints.contains("\(action) "), "\(tab): \(hints)")
         }
-        // The tabs CKWS serves still work.
+        // The tabs CKWS serves still work; the zones are read once, not polled.
         harness.press(.char("4"))
         #expect(harness.screen().contains("Travel"))
         #expect(harness.state.localOnlyLine == nil)
+        #expect(harness.zoneWatch == nil)
+        harness.press(.char("2"), .char("i"))
+        harness.type("trip-1 nope")
+        harness.press(.enter)
+        #expect(harness.state.fetch.rows.map { $0.record != nil } == [true, false])
     }
 
     @Test func subscriptionsWorkButNotificationsSayTheyAreLocalOnly() throws {
