@@ -78,6 +78,10 @@ import Testing
         pane.keys("Escape")
         try pane.waitFor("requestRateLimited (7)")
         #expect(!pane.capture().contains("retrying in"))
+        // The server says the sign-in lapsed (HTTP 421): the status line says what to run.
+        #expect(try served.cli.run(["faults", "add", "notAuthenticated", "--operation", "query", "--client", "server"]).status == 0)
+        pane.keys("r")
+        try pane.waitFor("session expired — run: stratus remote login served")
         pane.keys("q")
         try pane.waitFor("EXIT=0")
     }
