@@ -53,8 +53,8 @@ struct DashboardCommand: ParsableCommand {
     }
 }
 
-/// Opens the dashboard on a store: checks the terminal, loads the theme and preferences, and
-/// runs the event loop until the user quits.
+/// Opens the dashboard on a store or a remote container: checks the terminal, loads the theme
+/// and preferences, and runs the event loop until the user quits.
 enum DashboardLauncher {
     struct Options {
         var storePath: String
@@ -80,9 +80,9 @@ enum DashboardLauncher {
         }
         let themesDirectory = ThemeDirectory.find(environment: environment)
         let loader = themesDirectory.map { ThemeLoader(directory: $0) }
-        let (cloud, state0, preferencesPath, throttle) = try options.remote.map { try remoteContainer(named: $0, options) }
+        let container = try options.remote.map { try remoteContainer(named: $0, options) }
             ?? localStore(options, opened: opened, environment: environment)
-        var state = state0
+        var state = container.state
         state.themeNames = loader?.availableThemes() ?? []
         if let loader {
             let (theme, error) = loader.loadOrDefault(named: options.theme)
@@ -93,8 +93,8 @@ enum DashboardLauncher {
         }
 
         let services = DashboardServices(
-            cloud: cloud, themeLoader: loader, clipboard: { Clipboard.copy($0, environment: environment) },
-            preferencesPath: preferencesPath, throttle: throttle)
+            cloud: container.cloud, themeLoader: loader, clipboard: { Clipboard.copy($0, environment: environment) },
+            preferencesPath: container.preferencesPath, throttle: container.throttle)
         let mailbox = Mailbox<DashboardMail>()
         let mouseOff = ["off", "0", "no", "false"].contains(environment["STRATUS_MOUSE"]?.lowercased() ?? "")
         let backend = NcursesBackend(environment: environment, mouse: options.mouse && !mouseOff)
@@ -114,7 +114,12 @@ enum DashboardLauncher {
 
     /// What the dashboard opens on: the container, the first state, where its preferences
     /// live, and (on a remote) who counts throttling down.
-    typealias Opened = (any CloudService, DashboardState, String, ThrottleCountdown?)
+    struct Opened {
+        var cloud: any CloudService
+        var state: DashboardState
+        var preferencesPath: String
+        var throttle: ThrottleCountdown?
+    }
 
     /// A local store (SQLite or PostgreSQL): preferences beside it, Act As among its users.
     static func localStore(_ options: Options, opened: Store?, environment: [String: String]) throws -> Opened {
@@ -130,7 +135,7 @@ enum DashboardLauncher {
             state.acting = try? store.caller(named: kept)
         }
         let cloud = LocalCloudService(store: store, acting: ActingUser(state.acting), device: options.device)
-        return (cloud, state, preferencesPath, nil)
+        return Opened(cloud: cloud, state: state, preferencesPath: preferencesPath)
     }
 
     /// A remote container over CloudKit Web Services: preferences in the remotes' folder, a
@@ -143,7 +148,7 @@ enum DashboardLauncher {
         var state = firstState(options, storePath: name, preferencesPath: preferencesPath)
         let environment = try service.environment()
         state.remote = RemoteContainer(name: name, environment: environment, confirmsWrites: options.confirmsWrites && environment == .production)
-        return (service, state, preferencesPath, throttle)
+        return Opened(cloud: service, state: state, preferencesPath: preferencesPath, throttle: throttle)
     }
 
     private static func firstState(_ options: Options, storePath: String, preferencesPath: String) -> DashboardState {
