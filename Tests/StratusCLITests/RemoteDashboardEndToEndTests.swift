@@ -86,6 +86,79 @@ import Testing
         try pane.waitFor("EXIT=0")
     }
 
+    /// A production container: its records loaded from the demo into a production store, served.
+    @Test(.enabled(if: DashboardEndToEndTests.tmuxAvailable))
+    func writesToProductionAskFirstUnlessYes() throws {
+        let served = try RemoteModeTests.Served()
+        let production = served.cli.folder.path("production.sqlite")
+        let schema = served.cli.folder.path("app.ckdb")
+        let trips = served.cli.folder.path("trips.jsonl")
+        #expect(try served.cli.run(["schema", "export", "--out", schema]).status == 0)
+        #expect(try StratusBinary.run(["schema", "import", schema, "--environment", "production"], store: production).status == 0)
+        #expect(try served.cli.run(["export", "--zone", "Travel", "--type", "Trip", "--out", trips]).status == 0)
+        let imported = try StratusBinary.run(["save", "--import", trips], store: production)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let apiToken = try StratusBinary.run(["auth", "api-token", "--container", "iCloud.live"], store: production).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let webToken = try StratusBinary.run(["auth", "login", "--container", "iCloud.live"], store: production).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ServedStore(store: production)
+        defer { server.stop() }
+        let port = try #require(server.port)
+        #expect(try served.remote(["remote", "add", "live", "--container", "iCloud.live", "--environment", "production",
+                                   "--url", "http://127.0.0.1:\(port)"]).status == 0)
+        #expect(try served.remote(["remote", "login", "live", "--api-token", apiToken, "--paste"], stdin: webToken + "\n").status == 0)
+        func saved(_ budget: String) throws -> Int {
+            let found = try StratusBinary.json(["query", "--zone", "Travel", "--type", "Trip", "--filter", "budget == %@", "--arg", "double:\(budget)"],
+                                               store: production)
+            return (found["records"] as? [Any])?.count ?? -1
+        }
+        func edit(_ pane: TmuxPane, budget: String) throws {
+            pane.keys("Enter")
+            try pane.waitFor("recordChangeTag")
+            pane.keys("e")
+            try pane.waitFor("Ctrl-S saves")
+            pane.keys("C-u")
+            pane.type(budget)
+            pane.keys("C-s")
+        }
+
+        let pane = try TmuxPane(width: 110, height: 30)
+        defer { pane.close() }
+        pane.run(dashboard(served, remote: "live", "--zone Travel --type Trip"))
+        try pane.waitFor("remote: live (production) ▸ private ▸ Travel ▸ Trip")
+        try pane.waitForResults()
+        try edit(pane, budget: "111.5")
+        try pane.waitFor("Write to production?")
+        pane.keys("n")
+        try pane.waitFor("Nothing was written to production.")
+        #expect(try saved("111.5") == 0)
+        pane.keys("Escape")
+        try pane.waitFor("recordChangeTag", present: false)
+        try edit(pane, budget: "111.5")
+        try pane.waitFor("Write to production?")
+        pane.keys("y")
+        try pane.waitFor("Saved Trip")
+        #expect(try saved("111.5") == 1)
+        pane.keys("Escape")
+        try pane.waitFor("recordChangeTag", present: false)
+        pane.keys("q")
+        try pane.waitFor("EXIT=0")
+
+        // --yes: no question.
+        pane.run("clear; " + dashboard(served, remote: "live", "--zone Travel --type Trip --yes"))
+        try pane.waitFor("remote: live (production)")
+        try pane.waitForResults()
+        try edit(pane, budget: "222.5")
+        try pane.waitFor("Saved Trip")
+        #expect(!pane.capture().contains("Write to production?"))
+        #expect(try saved("222.5") == 1)
+        pane.keys("Escape")
+        try pane.waitFor("recordChangeTag", present: false)
+        pane.keys("q")
+        try pane.waitFor("EXIT=0")
+    }
+
     @Test(.enabled(if: DashboardEndToEndTests.tmuxAvailable))
     func anotherUserIsRefusedWhatTheServerRefuses() throws {
         let served = try RemoteModeTests.Served()
