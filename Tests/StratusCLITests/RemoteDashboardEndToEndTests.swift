@@ -62,7 +62,7 @@ import Testing
         #expect(preferences.contains("Travel #1"))
 
         // Throttled: the countdown shows, and the query is sent again when it ends.
-        let fault = try served.cli.run(["faults", "add", "requestRateLimited", "--operation", "query", "--retry-after", "2", "--client", "server"])
+        let fault = try served.cli.run(["faults", "add", "requestRateLimited", "--operation", "query", "--retry-after", "5", "--client", "server"])
         #expect(fault.status == 0, "\(fault.stderr)")
         pane.keys("1")
         try pane.waitFor("Filter nights > 10")
