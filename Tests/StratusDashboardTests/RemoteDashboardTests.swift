@@ -14,7 +14,7 @@ import Testing
     private let travel = ZoneID(zoneName: "Travel")
 
     func remoteHarness(_ remote: RemoteContainer = development, size: Size = Size(width: 80, height: 24)) throws -> Harness {
-        try Harness(records: Fixtures.trips(5), size: size, service: { WithoutLocalStore(base: $0) }, remote: remote)
+        try Harness(records: Fixtures.trips(5), size: size, service: { RemoteLike(base: $0) }, remote: remote)
     }
 
     @Test func theHeaderNamesTheRemoteAndTheQueryTabLearnsFieldsFromRecords() throws {
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func withoutARecordTypeItAsksForOneByName() throws {
-        let harness = try Harness(records: Fixtures.trips(3), recordType: nil, service: { WithoutLocalStore(base: $0) }, remote: Self.development)
+        let harness = try Harness(records: Fixtures.trips(3), recordType: nil, service: { RemoteLike(base: $0) }, remote: Self.development)
         #expect(harness.state.status?.text == "CloudKit Web Services cannot list record types: t names the one to query.")
         harness.press(.char("t"))
         harness.type("Trip")
@@ -150,6 +150,18 @@ import Testing
         }
     }
 
+    @Test func anExportKeepsARemotesAssetsByChecksum() throws {
+        let harness = try Harness(size: Size(width: 120, height: 30), service: { RemoteLike(base: $0) }, remote: Self.development)
+        let path = harness.directory.appendingPathComponent("remote.jsonl").path
+        harness.press(.char("X"), .ctrl("u"))
+        harness.type(path)
+        harness.press(.enter)
+        #expect(harness.state.status?.text.hasPrefix("Exported ") == true, "\(harness.state.status?.text ?? "")")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("fileChecksum"))
+        #expect(!text.contains("data:application/octet-stream"))
+    }
+
     @Test func throttlingCountsDownAndEscStopsTheWait() throws {
         let harness = try remoteHarness()
         harness.send(.throttled(secondsLeft: 7))
@@ -243,5 +255,23 @@ import Testing
             remote(&state)
             state.throttleSecondsLeft = 7
         }
+    }
+}
+
+/// A container as a CloudKit Web Services endpoint is: no local store's features, and what CKWS
+/// has no call for (users, the schema, assets by checksum) refused; records through the store.
+struct RemoteLike: CloudService {
+    let base: LocalCloudService
+    var acting: ActingUser { base.acting }
+    func database(_ scope: DatabaseScope) -> any CloudDatabaseService { base.database(scope) }
+    func users() throws -> [StoreUser] { throw Self.unavailable("listing a container's users") }
+    func recordTypes() throws -> [RecordTypeSchema] { throw Self.unavailable("reading the schema") }
+    func environment() throws -> StoreEnvironment { try base.environment() }
+    func exportSchema() throws -> SchemaDocument { throw Self.unavailable("reading the schema") }
+    func assetData(checksum: String) throws -> Data? { throw Self.unavailable("reading an asset by checksum") }
+    var localStore: (any LocalStoreFeatures)? { nil }
+
+    static func unavailable(_ feature: String) -> CloudKitError {
+        CloudKitError(.serverRejectedRequest, "CloudKit Web Services has no call for \(feature)", reason: .notAvailableRemotely(feature: feature))
     }
 }
