@@ -69,6 +69,19 @@ import Testing
         #expect(harness.state.fetch.rows.map { $0.record != nil } == [true, false])
     }
 
+    @Test func changesPlayBackZoneAndDatabaseAndBookmarkTheToken() throws {
+        let harness = try remoteHarness(size: Size(width: 100, height: 30))
+        harness.press(.char("3"), .char("r"))
+        #expect(harness.state.changes.finished)
+        #expect(harness.state.changes.eventCount == 5)
+        let token = try #require(harness.state.changes.token)
+        harness.press(.char("m"))
+        #expect(harness.state.preferences.bookmarks.map(\.token) == [token])
+        #expect(harness.state.status?.kind != .error)
+        harness.press(.char("v"), .char("r"))
+        #expect(harness.state.changes.databaseEvents.contains { $0.zone.zoneName == "Travel" })
+    }
+
     @Test func subscriptionsWorkButNotificationsSayTheyAreLocalOnly() throws {
         let harness = try remoteHarness(size: Size(width: 100, height: 30))
         harness.press(.char("6"))
