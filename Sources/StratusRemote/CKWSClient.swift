@@ -58,6 +58,7 @@ public final class CKWSClient: Sendable {
         let path = endpoint.path(database: database, operation: operation)
         return try session.withLock { credentials throws -> Answer in
             var waited = 0
+            var reloaded = false
             while true {
                 let (url, headers) = try request(path: path, database: database, body: bytes, credentials: credentials, signedIn: signedIn)
                 let raw = try transport.post(url, headers: headers, body: bytes, server: endpoint.url)
@@ -77,6 +78,13 @@ public final class CKWSClient: Sendable {
                     } else {
                         Thread.sleep(forTimeInterval: max(0, seconds))
                     }
+                    continue
+                }
+                // Signed out, but signed in again since (`remote login` in another process): the
+                // kept token is taken once, and the request sent again with it.
+                if answer.status == 421, signedIn, !reloaded, let kept = keeper?.keptWebAuthToken(), kept != credentials.webAuthToken {
+                    reloaded = true
+                    credentials.webAuthToken = kept
                     continue
                 }
                 return answer

@@ -102,6 +102,20 @@ import Testing
         #expect(stopped.seconds == [200])
     }
 
+    /// A long-running client (the dashboard) signed out by the server takes the token a
+    /// `remote login` elsewhere kept, once; with none newer, the sign-in error stands.
+    @Test func aSignInKeptElsewhereIsTakenWhenTheServerSaysSignedOut() async throws {
+        let harness = try await RemoteHarness()
+        defer { Task { await harness.stop() } }
+        let signedOut = RemoteCredentials(apiToken: harness.apiToken, webAuthToken: "158__54__0000")
+        let renewed = harness.client(signedOut, keeper: SignedInElsewhere(token: harness.webAuthToken))
+        let zones = try await blocking { try renewed.call("private", "zones/list") }
+        #expect(zones["zones"] != nil)
+        #expect(renewed.credentials.webAuthToken != "158__54__0000")
+        let stale = harness.client(signedOut, keeper: SignedInElsewhere(token: "158__54__0000"))
+        #expect(await failure { try stale.call("private", "zones/list") }?.reason == .remoteSignInRequired(remote: "test"))
+    }
+
     @Test func failuresCarryTypedReasons() async throws {
         let harness = try await RemoteHarness()
         defer { Task { await harness.stop() } }
@@ -153,4 +167,12 @@ final class LockedWaits: ThrottleWaiter, @unchecked Sendable {
         lock.withLock { asked.append(seconds) }
         return answer
     }
+}
+
+/// A credentials file another process signed in through: it holds `token`.
+struct SignedInElsewhere: SessionTokenKeeper {
+    let token: String
+
+    func keep(webAuthToken: String) throws {}
+    func keptWebAuthToken() -> String? { token }
 }
