@@ -86,6 +86,30 @@ import Testing
         try pane.waitFor("EXIT=0")
     }
 
+    /// Signed out (the server knows the session no more): the status line says what to run, and
+    /// once it has run in another terminal, `r` goes on with the new sign-in.
+    @Test(.enabled(if: DashboardEndToEndTests.tmuxAvailable))
+    func aLapsedSignInSaysWhatToRunAndTheNewOneIsTaken() throws {
+        let served = try RemoteModeTests.Served()
+        let path = served.config + "/stratus/credentials.json"
+        var credentials = try served.credentials()
+        credentials["webAuthToken"] = "158__54__0000"
+        try JSONSerialization.data(withJSONObject: ["served": credentials]).write(to: URL(fileURLWithPath: path))
+        let pane = try TmuxPane(width: 110, height: 30)
+        defer { pane.close() }
+        pane.run(dashboard(served, remote: "served", "--zone Travel --type Trip"))
+        try pane.waitFor("session expired — run: stratus remote login served")
+        #expect(!pane.capture().contains("trip-"))
+        let login = try served.remote(["remote", "login", "served", "--paste"], stdin: served.webToken + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        pane.keys("r")
+        try pane.waitForResults()
+        #expect(pane.capture().contains("trip-"))
+        #expect(!pane.capture().contains("session expired"))
+        pane.keys("q")
+        try pane.waitFor("EXIT=0")
+    }
+
     /// A production container: its records loaded from the demo into a production store, served.
     @Test(.enabled(if: DashboardEndToEndTests.tmuxAvailable))
     func writesToProductionAskFirstUnlessYes() throws {
