@@ -3,8 +3,9 @@ import StratusTestSupport
 import Testing
 
 /// The real `stratus dashboard --remote` in a tmux pane against a `stratus serve` the test
-/// starts: browse, filter, play back, edit (the edit is then on the server's store), a refusal
-/// as another user, and the throttling countdown from a fault armed on the served store.
+/// starts: browse, filter, play back, edit and undo (each then on the server's store), a
+/// refusal as another user, writes to production, a lapsed sign-in, and the throttling
+/// countdown from a fault armed on the served store.
 @Suite(.serialized) struct RemoteDashboardEndToEndTests {
     /// The dashboard on `remote`, with the test's config folder, then the exit status.
     func dashboard(_ served: RemoteModeTests.Served, remote: String, _ extra: String = "") -> String {
@@ -50,6 +51,11 @@ import Testing
         #expect((saved["records"] as? [[String: Any]])?.count == 1, "the edit is on the server's store")
         pane.keys("Escape")
         try pane.waitFor("recordChangeTag", present: false)
+        // Undo puts the server's record back.
+        pane.keys("U")
+        try pane.waitFor("Undid the save of")
+        let undone = try served.cli.json(["query", "--zone", "Travel", "--type", "Trip", "--filter", "budget == %@", "--arg", "double:4242.5"])
+        #expect((undone["records"] as? [[String: Any]])?.isEmpty == true, "the undo is on the server's store")
 
         // Changes playback; its bookmark is kept in the remote's own preferences file.
         pane.keys("3")
