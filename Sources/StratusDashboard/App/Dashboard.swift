@@ -30,8 +30,7 @@ enum Dashboard {
         var confirmed = false
         if case .key = message, case .confirm? = state.topModal { confirmed = true }
         let effects = handle(&state, message)
-        if state.remote != nil, case .query(.page(_, .success(let page), _, _)) = message { LearnedSchema.learn(from: page.records, into: &state) }
-        SessionExpiry.note(&state, after: message)
+        if let remote = state.remote { received(&state, message, on: remote) }
         return ProductionWrites.gate(&state, effects, confirmedAlready: confirmed)
     }
 

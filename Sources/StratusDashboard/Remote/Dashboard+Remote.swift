@@ -19,6 +19,13 @@ extension Dashboard {
         return effects
     }
 
+    /// What a remote learns from a message: a query's fields (there is no schema to read), and
+    /// whether the sign-in lapsed.
+    static func received(_ state: inout DashboardState, _ message: DashboardMessage, on remote: RemoteContainer) {
+        if case .query(.page(_, .success(let page), _, _)) = message { LearnedSchema.learn(from: page.records, into: &state) }
+        SessionExpiry.note(&state, after: message, on: remote)
+    }
+
     /// Act As on a remote: the signed-in user's own databases, since CKWS acts as no one else.
     static func openDatabasePickerAsActAs(_ state: inout DashboardState) -> [Effect] {
         let items = DatabaseScope.allCases.map { PickerItem(label: $0.name, detail: $0 == state.scope ? "acting · current" : "", value: $0.name) }

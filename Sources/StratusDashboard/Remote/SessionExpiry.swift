@@ -5,8 +5,8 @@ import StratusCloud
 /// a stack of errors.
 enum SessionExpiry {
     /// Puts the advice on the status line when `message` failed for want of a session.
-    static func note(_ state: inout DashboardState, after message: DashboardMessage) {
-        guard let remote = state.remote, let error = failure(in: message), case .remoteSignInRequired = error.reason else { return }
+    static func note(_ state: inout DashboardState, after message: DashboardMessage, on remote: RemoteContainer) {
+        guard let error = failure(in: message), case .remoteSignInRequired = error.reason else { return }
         state.status = StatusMessage(remote.signInAdvice, kind: .error)
     }
 
