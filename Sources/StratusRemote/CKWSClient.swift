@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import StratusCKWS
 import StratusCloud
+import StratusEngine
 import Synchronization
 
 /// A CloudKit Web Services client for one container: each call is one CKWS operation, its body
@@ -16,12 +17,15 @@ public final class CKWSClient: Sendable {
     public let endpoint: RemoteEndpoint
     private let retry: RetryPolicy
     private let keeper: (any SessionTokenKeeper)?
+    /// Who waits out throttling; nil sleeps on the calling thread.
+    private let waiter: (any ThrottleWaiter)?
     private let transport = CKWSTransport()
     private let session: Mutex<RemoteCredentials>
 
     public init(name: String, endpoint: RemoteEndpoint, credentials: RemoteCredentials, keeper: (any SessionTokenKeeper)? = nil,
-                retry: RetryPolicy = RetryPolicy()) {
+                retry: RetryPolicy = RetryPolicy(), waiter: (any ThrottleWaiter)? = nil) {
         self.name = name
+        self.waiter = waiter
         self.endpoint = endpoint
         self.session = Mutex(credentials)
         self.keeper = keeper
@@ -54,6 +58,7 @@ public final class CKWSClient: Sendable {
         let path = endpoint.path(database: database, operation: operation)
         return try session.withLock { credentials throws -> Answer in
             var waited = 0
+            var reloaded = false
             while true {
                 let (url, headers) = try request(path: path, database: database, body: bytes, credentials: credentials, signedIn: signedIn)
                 let raw = try transport.post(url, headers: headers, body: bytes, server: endpoint.url)
@@ -67,7 +72,19 @@ public final class CKWSClient: Sendable {
                    let seconds = answer.json["retryAfter"]?.doubleValue ?? raw.headers.first(name: "Retry-After").flatMap(Double.init),
                    seconds <= retry.longestWait {
                     waited += 1
-                    Thread.sleep(forTimeInterval: max(0, seconds))
+                    if let waiter {
+                        // Stopped (Esc in the dashboard): the throttling error is the answer.
+                        guard waiter.wait(seconds: max(0, seconds)) else { return answer }
+                    } else {
+                        Thread.sleep(forTimeInterval: max(0, seconds))
+                    }
+                    continue
+                }
+                // Signed out, but signed in again since (`remote login` in another process): the
+                // kept token is taken once, and the request sent again with it.
+                if answer.status == 421, signedIn, !reloaded, let kept = keeper?.keptWebAuthToken(), kept != credentials.webAuthToken {
+                    reloaded = true
+                    credentials.webAuthToken = kept
                     continue
                 }
                 return answer

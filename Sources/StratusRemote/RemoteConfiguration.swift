@@ -186,4 +186,8 @@ public struct CredentialsFileKeeper: SessionTokenKeeper {
     public func keep(webAuthToken: String) throws {
         try configuration.updateCredentials(of: remote) { $0.webAuthToken = webAuthToken }
     }
+
+    public func keptWebAuthToken() -> String? {
+        try? configuration.credentials(of: remote).webAuthToken
+    }
 }

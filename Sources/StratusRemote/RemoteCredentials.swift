@@ -27,4 +27,11 @@ public struct RemoteCredentials: Sendable, Hashable {
 /// file), before the next request of the session uses it.
 public protocol SessionTokenKeeper: Sendable {
     func keep(webAuthToken: String) throws
+    /// The web auth token kept now: a `remote login` in another process may have replaced the
+    /// one a long-running client (the dashboard) started with. nil when none is kept.
+    func keptWebAuthToken() -> String?
+}
+
+extension SessionTokenKeeper {
+    public func keptWebAuthToken() -> String? { nil }
 }

@@ -7,6 +7,8 @@ import Testing
     static let publicTypes: Set<String> = [
         "DashboardApp", "Message", "DashboardMail", "DashboardState", "DashboardServices", "EffectRunner", "PreferencesFile",
         "DashboardPreferences", "StatusMessage", "Kind", "JobInfo", "ListCursor", "QueryTabState",
+        // `stratus dashboard --remote`: the container it opens on, and who counts its throttling down.
+        "RemoteContainer", "ThrottleCountdown",
     ]
 
     @Test func onlyWhatTheCommandLineAndTheBenchUseIsPublic() throws {

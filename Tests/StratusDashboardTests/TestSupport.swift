@@ -50,10 +50,11 @@ final class Harness {
 
     /// With `storePath`, opens that existing store (and builds no demo in it); with `records`,
     /// builds no demo either. `service` wraps the store's service (a container without a local
-    /// store's features, say).
+    /// store's features, say); `remote` opens it as the dashboard opens a remote container.
     init(records: [Record] = [], recordCount: Int = 300, size: Size = Size(width: 100, height: 30),
          zone: String = "Travel", recordType: String? = "Trip", demo: Bool = true, storePath: String? = nil,
-         prepare: (Store) throws -> Void = { _ in }, service: (LocalCloudService) -> any CloudService = { $0 }) throws {
+         prepare: (Store) throws -> Void = { _ in }, service: (LocalCloudService) -> any CloudService = { $0 },
+         remote: RemoteContainer? = nil) throws {
         folder = try TemporaryDirectory("stratus-dash")
         let path = storePath ?? folder.path("demo.sqlite")
         store = try Store(path: path)
@@ -70,6 +71,7 @@ final class Harness {
             cloud: cloud, queryRunner: queries, themeLoader: nil,
             clipboard: { text in copiedBox.withLock { $0.append(text) } }))
         state = DashboardState(storePath: path, zone: ZoneID(zoneName: zone), recordType: recordType, size: size)
+        state.remote = remote
         handle(Dashboard.start(&state))
     }
 

@@ -82,6 +82,40 @@ import Testing
         #expect(error?.retryAfter == 120)
     }
 
+    /// Throttling waited out by a waiter of the caller's (the dashboard's countdown): it is told
+    /// how long, and a wait it stops ends the call with the server's error at once.
+    @Test func aWaiterIsAskedToWaitOutThrottlingAndCanStopIt() async throws {
+        let harness = try await RemoteHarness()
+        defer { Task { await harness.stop() } }
+        let asked = LockedWaits(answer: true)
+        let patient = RemoteCloudService(client: harness.client(retry: RetryPolicy(attempts: 2, longestWait: 600), waiter: asked)).database(.private)
+        _ = try harness.store.addFault(Fault(kind: .requestRateLimited, operation: .fetch, trigger: .once, retryAfter: 300))
+        let fetched = try await blocking { try patient.records(for: [RecordID(recordName: "nothing")], desiredKeys: nil, progress: nil) }
+        #expect(fetched.count == 1, "sent again once the waiter said the wait was over")
+        #expect(asked.seconds == [300])
+        let stopped = LockedWaits(answer: false)
+        let impatient = RemoteCloudService(client: harness.client(retry: RetryPolicy(attempts: 2, longestWait: 600), waiter: stopped)).database(.private)
+        _ = try harness.store.addFault(Fault(kind: .requestRateLimited, operation: .fetch, trigger: .once, retryAfter: 200))
+        let error = await failure { try impatient.records(for: [RecordID(recordName: "nothing")], desiredKeys: nil, progress: nil) }
+        #expect(error?.code == .requestRateLimited)
+        #expect(error?.retryAfter == 200)
+        #expect(stopped.seconds == [200])
+    }
+
+    /// A long-running client (the dashboard) signed out by the server takes the token a
+    /// `remote login` elsewhere kept, once; with none newer, the sign-in error stands.
+    @Test func aSignInKeptElsewhereIsTakenWhenTheServerSaysSignedOut() async throws {
+        let harness = try await RemoteHarness()
+        defer { Task { await harness.stop() } }
+        let signedOut = RemoteCredentials(apiToken: harness.apiToken, webAuthToken: "158__54__0000")
+        let renewed = harness.client(signedOut, keeper: SignedInElsewhere(token: harness.webAuthToken))
+        let zones = try await blocking { try renewed.call("private", "zones/list") }
+        #expect(zones["zones"] != nil)
+        #expect(renewed.credentials.webAuthToken != "158__54__0000")
+        let stale = harness.client(signedOut, keeper: SignedInElsewhere(token: "158__54__0000"))
+        #expect(await failure { try stale.call("private", "zones/list") }?.reason == .remoteSignInRequired(remote: "test"))
+    }
+
     @Test func failuresCarryTypedReasons() async throws {
         let harness = try await RemoteHarness()
         defer { Task { await harness.stop() } }
@@ -117,4 +151,28 @@ import Testing
         let forged = RemoteCloudService(client: harness.client(RemoteCredentials(keyID: keyID, privateKeyPEM: P256.Signing.PrivateKey().pemRepresentation)))
         #expect(await failure { try forged.database(.public).allRecordZones() }?.reason == .remoteCredentialRejected(remote: "test"))
     }
+}
+
+/// A waiter that returns at once with `answer`, noting each wait it was asked for.
+final class LockedWaits: ThrottleWaiter, @unchecked Sendable {
+    private let lock = NSLock()
+    private var asked: [Double] = []
+    let answer: Bool
+
+    init(answer: Bool) { self.answer = answer }
+
+    var seconds: [Double] { lock.withLock { asked } }
+
+    func wait(seconds: Double) -> Bool {
+        lock.withLock { asked.append(seconds) }
+        return answer
+    }
+}
+
+/// A credentials file another process signed in through: it holds `token`.
+struct SignedInElsewhere: SessionTokenKeeper {
+    let token: String
+
+    func keep(webAuthToken: String) throws {}
+    func keptWebAuthToken() -> String? { token }
 }

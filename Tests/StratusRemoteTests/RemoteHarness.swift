@@ -34,9 +34,10 @@ final class RemoteHarness: @unchecked Sendable {
     var endpoint: RemoteEndpoint { RemoteEndpoint(url: "http://127.0.0.1:\(port)", container: Self.container, environment: "development") }
 
     /// A client signed in as the store's owner unless told otherwise.
-    func client(_ credentials: RemoteCredentials? = nil, keeper: (any SessionTokenKeeper)? = nil, retry: RetryPolicy = .never) -> CKWSClient {
+    func client(_ credentials: RemoteCredentials? = nil, keeper: (any SessionTokenKeeper)? = nil, retry: RetryPolicy = .never,
+                waiter: (any ThrottleWaiter)? = nil) -> CKWSClient {
         CKWSClient(name: "test", endpoint: endpoint, credentials: credentials ?? RemoteCredentials(apiToken: apiToken, webAuthToken: webAuthToken),
-                   keeper: keeper, retry: retry)
+                   keeper: keeper, retry: retry, waiter: waiter)
     }
 
     func stop() async {

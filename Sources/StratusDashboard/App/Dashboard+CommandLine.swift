@@ -97,7 +97,7 @@ extension Dashboard {
             guard !argument.isEmpty else { return openUserPicker(&state) }
             return actAs(&state, named: argument)
         case "type":
-            guard state.pickableTypes.contains(where: { $0.name == argument }) else {
+            guard state.remote != nil && !argument.isEmpty || state.pickableTypes.contains(where: { $0.name == argument }) else {
                 state.status = StatusMessage("No record type \(argument).", kind: .error)
                 return []
             }

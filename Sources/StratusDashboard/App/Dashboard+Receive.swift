@@ -20,6 +20,9 @@ extension Dashboard {
         case .record(let message): return receiveRecord(&state, message)
         case .usersLoaded(let job, let result):
             return usersLoaded(&state, job: job, result)
+        case .throttled(let seconds):
+            state.throttleSecondsLeft = seconds
+            return []
         case .themeLoaded, .jobEnded:
             return receiveApp(&state, message)
         case .key, .paste, .mouse, .resize, .tick:

@@ -26,6 +26,7 @@ extension Dashboard {
 
     /// The Act As picker: every user (the one acting marked) and "no user".
     static func openUserPicker(_ state: inout DashboardState) -> [Effect] {
+        if state.remote != nil { return openDatabasePickerAsActAs(&state) }
         var items = state.users.map { user in
             PickerItem(label: user.alias, detail: (isActing(user, state) ? "acting · " : "") + (user.isOwner ? "owner · " : "") + user.recordName,
                        value: user.recordName)
@@ -46,6 +47,10 @@ extension Dashboard {
 
     /// `:user NAME`: an alias, a user record name, or `none`.
     static func actAs(_ state: inout DashboardState, named name: String) -> [Effect] {
+        if let remote = state.remote {
+            state.status = StatusMessage("Remote \(remote.name) acts as its signed-in user only; Act As (:user) picks among their databases.", kind: .error)
+            return []
+        }
         if name.lowercased() == "none" || name == "no user" { return actAs(&state, .anonymous) }
         guard let user = state.users.first(where: { $0.alias.lowercased() == name.lowercased() || $0.recordName == name }) else {
             let aliases = state.users.map(\.alias) + ["none"]

@@ -10,6 +10,7 @@ enum Dashboard {
     /// The work to do when the dashboard opens: zones and schema (the first query follows the
     /// schema, or starts at once when the record type is known).
     static func start(_ state: inout DashboardState) -> [Effect] {
+        if let remote = state.remote { return startOnRemote(&state, remote) }
         var effects = loadZones(&state) + loadUsers(&state) + FaultsTab.startWatchingPlan(&state)
         let schemaJob = state.startJob(.schema, "schema")
         effects.append(.schema(.load(job: schemaJob)))
@@ -24,6 +25,16 @@ enum Dashboard {
     }
 
     static func update(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
+        // A key that answers a y/n (a delete's) confirms what it does; other writes to
+        // production ask first.
+        var confirmed = false
+        if case .key = message, case .confirm? = state.topModal { confirmed = true }
+        let effects = handle(&state, message)
+        if let remote = state.remote { received(&state, message, on: remote) }
+        return ProductionWrites.gate(&state, effects, confirmedAlready: confirmed)
+    }
+
+    private static func handle(_ state: inout DashboardState, _ message: DashboardMessage) -> [Effect] {
         switch message {
         case .key(let key):
             return handleKey(&state, key)
@@ -66,6 +77,8 @@ enum Dashboard {
             case .requestBodies: return [.requestBodies]
             }
         }
+        // A local-only tab on a remote has no keys of its own: the hint bar and `?` show the global ones.
+        if state.localOnlyReason != nil { return [.global] }
         switch state.tab {
         case .query: return [.query, .list, .global]
         case .fetch: return [.fetch, .list, .global]
@@ -88,9 +101,10 @@ enum Dashboard {
         if let modal = state.topModal {
             return handleModalKey(&state, modal, key: key, action: action)
         }
-        guard let action else { return [] }
+        guard let action else { return state.localOnlyReason != nil ? localOnlyKey(&state) : [] }
         if let effects = handleGlobal(&state, action) { return effects }
         if isMovement(action) { return moveInTab(&state, action) }
+        if state.localOnlyReason != nil { return localOnlyKey(&state) }
         switch state.tab {
         case .query: return QueryTab.action(&state, action)
         case .fetch: return FetchTab.action(&state, action)
@@ -106,6 +120,7 @@ enum Dashboard {
 
     /// Work a tab needs when it is shown.
     static func enteredTab(_ state: inout DashboardState) -> [Effect] {
+        if state.localOnlyReason != nil { return [] }
         // The zones watch serves the Zones tab only (the header's zone is read on its own).
         if state.tab != .zones, state.zonesTab.watchJob != nil { return ZonesTab.stopWatching(&state) + enteredTab(&state) }
         switch state.tab {
@@ -181,6 +196,11 @@ enum Dashboard {
             if state.topModal != nil {
                 state.topModal = nil
                 return []
+            }
+            if state.throttleSecondsLeft != nil {
+                state.throttleSecondsLeft = nil
+                state.status = StatusMessage("Stopped waiting for the server; the throttled call fails.")
+                return [.stopThrottleWait]
             }
             if let job = state.jobs.last(where: { isCancellable($0.kind) }) {
                 return cancel(&state, job: job.id)

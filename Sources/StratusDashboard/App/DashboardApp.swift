@@ -29,6 +29,8 @@ public struct DashboardApp: TerminalApp {
 
     /// Starts the first loads (zones, schema, the first query).
     public mutating func start() {
+        let mailbox = self.mailbox
+        runner.services.throttle?.connect { mailbox.post(DashboardMail($0)) }
         perform(Dashboard.start(&state))
     }
 

@@ -15,6 +15,8 @@ enum DashboardMessage: Sendable {
     case themeLoaded(name: String, Result<Theme, ThemeError>)
     case usersLoaded(job: Int, Result<[StoreUser], CloudKitError>)
     case jobEnded(job: Int)
+    /// A remote throttled a call: whole seconds until it is sent again (nil: the wait ended).
+    case throttled(secondsLeft: Int?)
 
     // Each tab's (and feature's) results, in its own type.
     case query(QueryMessage)

@@ -189,6 +189,10 @@ public struct DashboardState: Sendable {
     public var acting: Caller?
     /// The store's users, for the Act As picker and the breadcrumb.
     var users: [StoreUser] = []
+    /// The remote container the dashboard is on (`--remote`); nil on a local store.
+    public var remote: RemoteContainer?
+    /// The server throttled a call: whole seconds left before it is sent again (nil: none).
+    var throttleSecondsLeft: Int?
 
     public init(storePath: String, scope: DatabaseScope = .private, zone: ZoneID = .default,
                 recordType: String? = nil, size: Size = Size(width: 80, height: 24)) {

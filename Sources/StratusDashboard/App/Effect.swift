@@ -9,6 +9,8 @@ enum Effect: Sendable {
     case loadUsers(job: Int)
     /// Acts as another user (or no user) from now on.
     case actAs(Caller)
+    /// Esc while a remote's throttling is waited out: the wait ends, the call fails.
+    case stopThrottleWait
 
     // Each tab's (and feature's) work, in its own type.
     case query(QueryEffect)
@@ -29,7 +31,7 @@ enum Effect: Sendable {
     /// service, which may be a network away.
     var isImmediate: Bool {
         switch self {
-        case .cancel, .copy, .loadTheme, .actAs: return true
+        case .cancel, .copy, .loadTheme, .actAs, .stopThrottleWait: return true
         default: return false
         }
     }

@@ -14,14 +14,17 @@ public struct DashboardServices: Sendable {
     var clipboard: @Sendable (String) -> Void
     /// Where recent filters and bookmarks are kept; nil keeps them in memory only.
     var preferencesPath: String?
+    /// Waits out a remote's throttling with a countdown; nil on a local store.
+    var throttle: ThrottleCountdown?
     /// Who acts; Act As switches it while the dashboard runs (the service's own box, so the
     /// queries switch too).
     var acting: ActingUser { cloud.acting }
 
     /// The services of a dashboard on `cloud`, its queries run through it.
     public init(cloud: any CloudService, themeLoader: ThemeLoader? = nil, clipboard: @escaping @Sendable (String) -> Void = { _ in },
-                preferencesPath: String? = nil) {
+                preferencesPath: String? = nil, throttle: ThrottleCountdown? = nil) {
         self.init(cloud: cloud, queryRunner: nil, themeLoader: themeLoader, clipboard: clipboard, preferencesPath: preferencesPath)
+        self.throttle = throttle
     }
 
     /// - Parameter queryRunner: nil runs queries through `cloud` (tests wrap that to record calls).
@@ -79,7 +82,7 @@ public final class EffectRunner: Sendable {
         case .record(let effect): executeRecord(effect, post: post)
         case .export(.write(let job, let export, let path)): exportResult(job: job, export, path: path, post: post)
         case .undo(.run(let job, let entry, let redo)): undo(job: job, entry, redo: redo, post: post)
-        case .cancel, .copy, .actAs, .loadUsers, .loadTheme, .savePreferences:
+        case .cancel, .copy, .actAs, .loadUsers, .loadTheme, .savePreferences, .stopThrottleWait:
             executeApp(effect, post: post)
         }
     }
@@ -95,6 +98,9 @@ public final class EffectRunner: Sendable {
 
         case .actAs(let caller):
             services.acting.set(caller)
+
+        case .stopThrottleWait:
+            services.throttle?.stop()
 
         case .loadUsers(let job):
             post(.usersLoaded(job: job, capture { try services.cloud.users() }))
@@ -158,9 +164,13 @@ public final class EffectRunner: Sendable {
 
 }
 
-/// The preferences file: JSON next to the store (`store.sqlite.dashboard.json`).
+/// The preferences file: JSON next to the store (`store.sqlite.dashboard.json`), or for a
+/// remote in the user's config folder, one per remote.
 public enum PreferencesFile {
     public static func path(forStore storePath: String) -> String { storePath + ".dashboard.json" }
+
+    /// A remote's preferences (its bookmarks, recent filters) in `folder`: `dashboard-NAME.json`.
+    public static func path(forRemote name: String, in folder: String) -> String { folder + "/dashboard-\(name).json" }
 
     public static func load(from path: String) -> DashboardPreferences {
         guard let data = FileManager.default.contents(atPath: path),

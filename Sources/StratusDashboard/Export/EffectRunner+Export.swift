@@ -30,8 +30,16 @@ extension EffectRunner {
                 // The header and each row end in CSV's own CRLF.
                 try handle.write(contentsOf: Data(csv!.headerLine.utf8))
             }
-            // Asset bytes travel in the JSON lines, so the file reads back into any store.
-            var assets = AssetEmbedder(read: { [services] in try services.cloud.assetData(checksum: $0) })
+            // Asset bytes travel in the JSON lines, so the file reads back into any store; a
+            // remote's assets keep their checksum only (CKWS cannot read one by it).
+            var assets = AssetEmbedder(read: { [services] checksum in
+                do {
+                    return try services.cloud.assetData(checksum: checksum)
+                } catch let error as CloudKitError {
+                    if case .notAvailableRemotely = error.reason { return nil }
+                    throw error
+                }
+            })
             func write(_ records: [Record], deleted: [RecordID] = []) throws {
                 var text = ""
                 for record in records {

@@ -5,7 +5,9 @@ enum ConfirmDialogView {
     static func draw(_ confirm: ConfirmState, state: DashboardState, in canvas: inout Canvas) {
         let theme = state.theme
         let width = min(canvas.width - 4, 60)
-        let lines = ViewKit.wrap(confirm.message, width: width - 4)
+        // Whatever it confirms writes to production there: said in every dialog.
+        let message = [confirm.message, confirm.action is HeldWrites ? nil : ProductionWrites.warning(state)].compactMap { $0 }.joined(separator: " ")
+        let lines = ViewKit.wrap(message, width: width - 4)
         let rect = ViewKit.centered(in: canvas.bounds, width: width, height: lines.count + 5)
         canvas.fill(rect, style: theme[.text])
         let inner = canvas.box(rect, title: confirm.title, style: theme[.warning], titleStyle: theme[.warning].adding(.bold))

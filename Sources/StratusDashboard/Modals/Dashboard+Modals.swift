@@ -57,6 +57,7 @@ extension Dashboard {
                 return confirm.action.confirmed(in: &state)
             case .no?:
                 state.topModal = nil
+                return confirm.action.declined(in: &state)
             default:
                 break
             }

@@ -25,4 +25,10 @@ extension TextInputPurpose {
 protocol ConfirmAction: Sendable {
     /// `y`: the dialog is already closed.
     func confirmed(in state: inout DashboardState) -> [Effect]
+    /// `n` or Esc: the dialog is already closed.
+    func declined(in state: inout DashboardState) -> [Effect]
+}
+
+extension ConfirmAction {
+    func declined(in state: inout DashboardState) -> [Effect] { [] }
 }

@@ -95,6 +95,11 @@ enum QueryTab {
         case .run:
             return runQuery(&state)
         case .recordType:
+            if state.remote != nil {
+                state.modals.append(.textInput(TextInputState(purpose: RemoteRecordTypeEntry(), title: "Record type",
+                                                              hint: "its name; CloudKit Web Services cannot list them", text: state.query.recordType ?? "")))
+                return []
+            }
             let types = state.pickableTypes
             guard !types.isEmpty else {
                 state.status = StatusMessage("The store has no record types yet.", kind: .error)

@@ -28,6 +28,10 @@ enum SubscriptionsTab {
     /// Starts the notifications poll (not a job of the status line: it runs while the
     /// dashboard does).
     static func startWatching(_ state: inout DashboardState) -> [Effect] {
+        if state.remote != nil {
+            state.subscriptions.watchError = "local-only: CloudKit Web Services delivers notifications by push, not to a reader."
+            return []
+        }
         let job = state.nextJobID
         state.nextJobID += 1
         state.subscriptions.watchJob = job

@@ -42,6 +42,13 @@ enum DashboardView {
         drawTabs(state, &canvas, width: size.width)
         let body = Layout.body(size)
         canvas.region(body) { area in
+            if let line = state.localOnlyLine {
+                // A tab only a local store has, on a remote: one line says so and why.
+                for (row, text) in ViewKit.wrap(line, width: max(1, area.width - 2)).prefix(area.height).enumerated() {
+                    area.put(text, x: 1, y: 1 + row, style: theme[.dim])
+                }
+                return
+            }
             switch state.tab {
             case .query: QueryTabView.draw(state, in: &area)
             case .fetch: FetchTabView.draw(state, in: &area)
@@ -85,7 +92,7 @@ enum DashboardView {
     static func drawBreadcrumb(_ state: DashboardState, _ canvas: inout Canvas, width: Int) {
         let theme = state.theme
         // Acting as someone other than the store's owner (Act As) is said right after the store.
-        var parts = [state.storeName] + (state.actsAsOther ? ["as " + state.actingLabel] : []) + [state.scope.name, state.zone.zoneName]
+        var parts = [state.remote?.label ?? state.storeName] + (state.actsAsOther ? ["as " + state.actingLabel] : []) + [state.scope.name, state.zone.zoneName]
         if state.tab == .query, let type = state.query.recordType { parts.append(type) }
         let warning = faultWarning(state, width: width)
         let right = state.environment.rawValue + (state.storeIsReadOnly ? " · read-only" : "")
@@ -213,7 +220,10 @@ enum DashboardView {
             text = status.text
             if status.kind == .error { style = theme[.statusError] }
         }
-        if let job = state.jobs.last {
+        if let seconds = state.throttleSecondsLeft {
+            text = "throttled by the server — retrying in \(seconds) s, Esc cancels"
+            style = theme[.statusError]
+        } else if let job = state.jobs.last {
             let spin = spinner[state.spinnerFrame % spinner.count]
             let busy = "\(spin) \(job.label)… (Esc cancels)"
             text = text.isEmpty ? busy : busy + " · " + text

@@ -56,6 +56,9 @@ enum ZonesTab {
         if let index = state.zones.firstIndex(where: { $0.zoneID == state.zone }) {
             state.zonesTab.list.move(to: index, count: state.zones.count, visible: Layout.zonesRows(state.size))
         }
+        // A remote is read once (r reads it again): polling it would spend its request budget,
+        // and CKWS cannot count a zone's records by type for the bars.
+        if state.remote != nil { return Dashboard.loadZones(&state) }
         return stopWatching(&state) + startWatching(&state) + zoneBars(&state)
     }
 

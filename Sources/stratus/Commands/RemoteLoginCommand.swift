@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusCKWS
 import StratusCloud
+import StratusEngine
 import StratusRemote
 #if canImport(Glibc)
 import Glibc
@@ -115,12 +116,12 @@ struct RemoteLoginCommand: ParsableCommand {
 
 extension RemoteCommand {
     /// The remote container `name` as a service, its session's rotated tokens kept in the
-    /// credentials file.
-    static func service(named name: String) throws -> RemoteCloudService {
+    /// credentials file; throttling waited out under `retry` by `waiter` (nil: a sleep).
+    static func service(named name: String, retry: RetryPolicy = RetryPolicy(), waiter: (any ThrottleWaiter)? = nil) throws -> RemoteCloudService {
         let folder = configurationFolder
         let remote = try folder.remote(named: name)
         let client = CKWSClient(name: name, endpoint: remote.endpoint, credentials: try folder.credentials(of: name),
-                                keeper: CredentialsFileKeeper(configuration: folder, remote: name))
+                                keeper: CredentialsFileKeeper(configuration: folder, remote: name), retry: retry, waiter: waiter)
         return RemoteCloudService(client: client)
     }
 }
