@@ -18,14 +18,38 @@ public final class CKWSClient: Sendable {
     private let keeper: (any SessionTokenKeeper)?
     private let transport = CKWSTransport()
     private let session: Mutex<RemoteCredentials>
+    private let waiting: (@Sendable (RetryWait) -> Void)?
 
+    /// A wait the client is about to make on a throttled answer, for a front end to show.
+    public struct RetryWait: Sendable {
+        /// The answer's `serverErrorCode` (`THROTTLED`, `TRY_AGAIN_LATER`) or its HTTP status.
+        public var code: String
+        public var seconds: Double
+        /// Which retry this is (1 for the first) of at most `attempts`.
+        public var attempt: Int
+        public var attempts: Int
+    }
+
+    /// `waiting` is told of each wait before it starts (a command line prints it; the wait
+    /// otherwise looks like a hang).
     public init(name: String, endpoint: RemoteEndpoint, credentials: RemoteCredentials, keeper: (any SessionTokenKeeper)? = nil,
-                retry: RetryPolicy = RetryPolicy()) {
+                retry: RetryPolicy = RetryPolicy(), waiting: (@Sendable (RetryWait) -> Void)? = nil) {
         self.name = name
         self.endpoint = endpoint
         self.session = Mutex(credentials)
         self.keeper = keeper
         self.retry = retry
+        self.waiting = waiting
+    }
+
+    /// The content at an asset's `downloadURL` (iCloud's carry a `${f}` for a file name to put
+    /// in). The URL is signed by the server, so no token is added to it.
+    public func download(_ url: String) throws -> Data {
+        let answer = try transport.get(url.replacingOccurrences(of: "${f}", with: "asset"), server: endpoint.url)
+        guard answer.status == 200 else {
+            throw failure(Answer(status: answer.status, json: CKWSClient.json(answer.body)))
+        }
+        return Data(answer.body)
     }
 
     /// The credentials now (with the newest web auth token).
@@ -67,6 +91,8 @@ public final class CKWSClient: Sendable {
                    let seconds = answer.json["retryAfter"]?.doubleValue ?? raw.headers.first(name: "Retry-After").flatMap(Double.init),
                    seconds <= retry.longestWait {
                     waited += 1
+                    let code = answer.json["serverErrorCode"]?.stringValue ?? "HTTP \(raw.status)"
+                    waiting?(RetryWait(code: code, seconds: seconds, attempt: waited, attempts: retry.attempts))
                     Thread.sleep(forTimeInterval: max(0, seconds))
                     continue
                 }

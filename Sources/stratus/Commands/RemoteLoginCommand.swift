@@ -115,12 +115,13 @@ struct RemoteLoginCommand: ParsableCommand {
 
 extension RemoteCommand {
     /// The remote container `name` as a service, its session's rotated tokens kept in the
-    /// credentials file.
-    static func service(named name: String) throws -> RemoteCloudService {
+    /// credentials file; `waiting` is told of each throttled answer waited out.
+    static func service(named name: String, retry: RetryPolicy = RetryPolicy(),
+                        waiting: (@Sendable (CKWSClient.RetryWait) -> Void)? = nil) throws -> RemoteCloudService {
         let folder = configurationFolder
         let remote = try folder.remote(named: name)
         let client = CKWSClient(name: name, endpoint: remote.endpoint, credentials: try folder.credentials(of: name),
-                                keeper: CredentialsFileKeeper(configuration: folder, remote: name))
+                                keeper: CredentialsFileKeeper(configuration: folder, remote: name), retry: retry, waiting: waiting)
         return RemoteCloudService(client: client)
     }
 }

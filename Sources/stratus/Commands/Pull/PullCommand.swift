@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import StratusCloud
+import StratusEngine
+import StratusRemote
+import StratusStores
+
+/// `stratus pull NAME --to STORE`: a local copy of a remote container's database, kept up to
+/// date by pulling again.
+struct PullCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pull",
+        abstract: "Copy a remote container's zones and records into a local store; pull again for what changed since.",
+        discussion: """
+            Private and shared databases are read through their change feeds (changes/database, then changes/zone \
+            for each changed zone); the public database, which has none, by querying each record type, named by \
+            --schema (a .ckdb file as `cktool export-schema` writes it, also imported into the store) or --types. \
+            Records keep their names, change tags, creators, times and fields exactly. Shared zones go into their \
+            owner's private database, the owner a local user of the same record name.
+            The tokens each pull reached are kept in STORE.pull.json beside the store, after the records they cover \
+            are written: pulling again fetches only what changed since, and a pull that was stopped (killed, \
+            signed out) goes on from where it was. A store that exists must have been made by a pull of the same \
+            container and environment.
+            """
+    )
+
+    @Argument(help: "The remote (see `stratus remote`).") var name: String
+    @Option(help: "The store file to pull into; made when missing.") var to: String
+    @Option(help: "Only this zone.") var zone: String?
+    @Option(help: "The database: private, shared or public.") var db: String = "private"
+    @Option(help: "The public database's record types from this .ckdb file (imported into the store too).") var schema: String?
+    @Option(help: "The public database's record types, comma-separated.") var types: String?
+    @Flag(help: "Do not download assets; records are written without their asset fields.") var noAssets = false
+    @Flag(help: "Machine-readable JSON on standard output.") var json = false
+
+    func validate() throws {
+        guard let scope = DatabaseScope(name: db) else { throw ValidationError("--db must be public, private or shared, not '\(db)'") }
+        if scope == .public, schema == nil, types == nil {
+            throw ValidationError("the public database has no change feed: name its record types with --schema app.ckdb or --types T,U")
+        }
+        if scope != .public, types != nil { throw ValidationError("--types is for --db public; private and shared databases are read through their change feeds") }
+        if scope == .public, let zone, zone != ZoneID.defaultZoneName { throw ValidationError("the public database has only \(ZoneID.defaultZoneName)") }
+        if to.hasPrefix("postgres://") || to.hasPrefix("postgresql://") {
+            throw ValidationError("pull writes a store file (its tokens go in a file beside it); pull into a file, then `stratus store copy FILE \(to)`")
+        }
+    }
+
+    func run() throws {
+        let scope = DatabaseScope(name: db) ?? .private
+        let remote = try RemoteCommand.configurationFolder.remote(named: name)
+        let document = try schema.map(parseSchemaFile)
+        let recordTypes = types.map(parseKeyList) ?? document.map { $0.recordTypes.map(\.name).filter { $0 != "Users" } } ?? []
+        let (store, state) = try openDestination(for: remote)
+        if let document { _ = try store.importSchema(document) }
+        let service = try RemoteCommand.service(named: name, retry: RetryPolicy(attempts: 5, longestWait: 120), waiting: PullProgress.waiting)
+        guard let database = service.database(scope) as? RemoteDatabase else { throw CommandFailure.failed("remote '\(name)' is not a CloudKit Web Services container") }
+        var runner = PullRunner(remote: database, store: store, statePath: PullState.path(besides: to), state: state,
+                                applier: PullApplier(client: service.client, includeAssets: !noAssets), onlyZone: zone)
+        do {
+            if scope == .public { try runner.pullPublic(types: recordTypes) } else { try runner.pullChanges() }
+        } catch let error as CloudKitError {
+            report(runner.applier.tally, complete: false)
+            if error.code == .notAuthenticated {
+                throw CommandFailure.failed("\(error.message); log in again: stratus remote login \(name) (then pull again: it goes on from where this pull stopped, nothing pulled is lost)")
+            }
+            throw CommandFailure.failed("\(error) (what was pulled before it is kept; pull again to go on)")
+        } catch let failure as CommandFailure {
+            report(runner.applier.tally, complete: false)
+            throw failure
+        }
+        report(runner.applier.tally, complete: true)
+    }
+
+    /// The store to pull into and its state: a new store (said so), or one a pull of the same
+    /// container made. Anything else is refused, naming what it is.
+    private func openDestination(for remote: Remote) throws -> (Store, PullState) {
+        let statePath = PullState.path(besides: to)
+        if StoreOpener.storeExists(at: to) {
+            guard let state = try PullState.read(statePath) else {
+                throw CommandFailure.failed("\(to) was not made by `stratus pull` (\(statePath) is missing); pull into a new store file")
+            }
+            if let other = state.mismatch(with: remote.endpoint) {
+                throw CommandFailure.failed("\(to) was pulled from \(other), not from remote '\(name)' (\(remote.endpoint.container), \(remote.endpoint.environment) at \(remote.endpoint.url)); pull into another store file")
+            }
+            let store = try StoreLocation.open(to, ifMissing: .refuse)
+            guard state.storeID == store.storeID.uuidString else {
+                throw CommandFailure.failed("\(statePath) belongs to another store than \(to) (the store was replaced); pull into a new store file")
+            }
+            return (store, state)
+        }
+        // A state without its store (the store was removed): the pull starts over.
+        unlink(statePath)
+        let store = try StoreLocation.open(to, ifMissing: .create, creatingWith: .development)
+        let state = PullState(url: remote.endpoint.url, container: remote.endpoint.container, environment: remote.endpoint.environment,
+                              storeID: store.storeID.uuidString)
+        try state.write(statePath)
+        return (store, state)
+    }
+
+    private func report(_ tally: PullTally, complete: Bool) {
+        if json {
+            guard case .object(var members) = tally.json else { return }
+            members.insert(("complete", .bool(complete)), at: 0)
+            Output.json(.object(members))
+            return
+        }
+        Output.line((complete ? "Pulled" : "Pulled part of") + " \(name) (\(db) database) into \(to):")
+        for line in tally.lines { Output.line("  " + line) }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import StratusRemote
+
+/// The pull's progress on standard error: one line redrawn in place on a terminal; otherwise
+/// a plain line of counts as each zone (or record type) is done.
+struct PullProgress {
+    let isTerminal = isatty(STDERR_FILENO) == 1
+    private var lastDraw = Date.distantPast
+
+    mutating func update(_ tally: PullTally, zone: String) {
+        guard isTerminal, Date().timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = Date()
+        let line = "\rpull \(zone): \(tally.recordsNew + tally.recordsChanged) records written, \(tally.recordsDeleted) deleted, "
+            + "\(tally.assetsDownloaded) assets (\(PullTally.bytes(tally.assetBytes)))\u{1B}[K"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// Ends a zone's (or type's) stretch of work.
+    mutating func finished(_ what: String, _ tally: PullTally) {
+        if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        lastDraw = .distantPast
+        Output.warn("pulled \(what): \(tally.recordsNew) new, \(tally.recordsChanged) changed, \(tally.recordsDeleted) deleted records so far; "
+                    + "\(tally.assetsDownloaded) assets (\(PullTally.bytes(tally.assetBytes)))")
+    }
+
+    /// Says a throttled request is being waited out.
+    static func waiting(_ wait: CKWSClient.RetryWait) {
+        let seconds = wait.seconds == wait.seconds.rounded() ? "\(Int(wait.seconds)) s" : String(format: "%.1f s", wait.seconds)
+        Output.warn("waiting \(seconds): the server answered \(wait.code) (retry \(wait.attempt) of \(wait.attempts))")
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import StratusCloud
+import StratusEngine
+import StratusRemote
+
+/// Walks a remote database and hands each page to the ``PullApplier``, keeping the tokens it
+/// reaches in the ``PullState`` file after each page is committed.
+///
+/// Private and shared: `changes/database` from the kept token (all pages), then
+/// `changes/zone` for each changed zone from its kept token (all pages, 200 a page). Public:
+/// every record of each record type, page by page (it has no change feed); records of those
+/// types the store holds and the server no longer has are deleted.
+struct PullRunner {
+    let remote: RemoteDatabase
+    let store: Store
+    let statePath: String
+    var state: PullState
+    var applier: PullApplier
+    /// `--zone`: only this zone (the database token is then left where it was).
+    let onlyZone: String?
+
+    var scope: DatabaseScope { remote.scope }
+
+    private var database: PullState.DatabaseState {
+        get { state.databases[scope.name] ?? PullState.DatabaseState() }
+        set { state.databases[scope.name] = newValue }
+    }
+
+    // MARK: Private and shared
+
+    mutating func pullChanges() throws {
+        var token = database.token
+        var changed: [ZoneID] = [], deleted: [ZoneID] = []
+        var page: DatabaseChangesPage
+        repeat {
+            page = try remote.databaseChanges(since: token, resultsLimit: RemoteDatabase.batchLimit)
+            for zoneID in page.changedZoneIDs where !changed.contains(zoneID) { changed.append(zoneID) }
+            deleted += page.deletedZoneIDs + page.purgedZoneIDs
+            token = page.changeToken
+        } while page.moreComing
+        let only = onlyZone
+        let wanted = { (zoneID: ZoneID) in only.map { $0 == zoneID.zoneName } ?? true }
+        for zoneID in deleted where wanted(zoneID) && !changed.contains(zoneID) { try deleteZone(zoneID) }
+        for zoneID in changed where wanted(zoneID) { try pullZone(zoneID) }
+        if onlyZone == nil {
+            database.token = token
+            try state.write(statePath)
+        }
+    }
+
+    /// Every change of one zone since its kept token.
+    private mutating func pullZone(_ zoneID: ZoneID) throws {
+        let key = PullState.ZoneKey(zoneName: zoneID.zoneName, ownerName: zoneID.ownerName)
+        let (local, localZone) = self.local(zoneID)
+        if !localZone.isDefault, try !local.allRecordZones().contains(where: { $0.zoneID == localZone }) {
+            try local.modifyRecordZones(saving: [localZone])
+            applier.tally.zonesNew += 1
+        }
+        var token = database.zones[key]
+        var changedAny = false
+        while true {
+            let page: PulledPage
+            do {
+                page = try remote.pullZoneChanges(inZoneWith: zoneID, since: token)
+            } catch let error as CloudKitError where error.code == .zoneNotFound {
+                // Deleted while the pull went on: deleted here too.
+                return try deleteZone(zoneID)
+            } catch let error as CloudKitError where error.code == .changeTokenExpired && token != nil {
+                // The zone was made again (or its history is gone): its records are fetched
+                // from the beginning, into an emptied zone.
+                Output.warn("zone \(zoneID.zoneName): its token expired (\(error.message)); pulling it again from the beginning")
+                try empty(localZone, in: local)
+                token = nil
+                continue
+            }
+            let failures = try applier.apply(page, to: local, zone: localZone)
+            if !failures.isEmpty { throw PullRunner.refusal(failures, in: "zone \(zoneID.zoneName)") }
+            changedAny = changedAny || !page.records.isEmpty || !page.deletions.isEmpty
+            token = page.next
+            database.zones[key] = token
+            try state.write(statePath)
+            if !page.moreComing { break }
+        }
+        if changedAny { applier.tally.zonesChanged += 1 }
+        applier.progress.finished("zone \(zoneID.zoneName)", applier.tally)
+    }
+
+    /// A zone the remote deleted: deleted here (with its records) and its token forgotten.
+    private mutating func deleteZone(_ zoneID: ZoneID) throws {
+        let (local, localZone) = self.local(zoneID)
+        if !localZone.isDefault, try local.allRecordZones().contains(where: { $0.zoneID == localZone }) {
+            try local.modifyRecordZones(deleting: [localZone])
+            applier.tally.zonesDeleted += 1
+        }
+        database.zones[PullState.ZoneKey(zoneName: zoneID.zoneName, ownerName: zoneID.ownerName)] = nil
+        try state.write(statePath)
+    }
+
+    /// Deletes every record of a zone (a custom zone is deleted and made again).
+    private mutating func empty(_ zoneID: ZoneID, in local: CloudDatabase) throws {
+        if zoneID.isDefault {
+            var names: [RecordID] = []
+            var page: ZoneChangesPage
+            var token: String?
+            repeat {
+                page = try local.recordZoneChanges(inZoneWith: zoneID, since: token, desiredKeys: [], resultsLimit: nil)
+                for case .changed(let record) in page.changes { names.append(record.recordID) }
+                token = page.changeToken
+            } while page.moreComing
+            _ = try applier.delete(names, from: local)
+        } else {
+            try local.modifyRecordZones(deleting: [zoneID])
+            try local.modifyRecordZones(saving: [zoneID])
+        }
+    }
+
+    /// Where a remote zone goes here: a private zone into the store owner's private database;
+    /// a shared zone into its owner's private database (a local user of that record name).
+    private func local(_ zoneID: ZoneID) -> (CloudDatabase, ZoneID) {
+        let owner = scope == .shared ? zoneID.ownerName : nil
+        return (store.database(.private, user: owner), ZoneID(zoneName: zoneID.zoneName))
+    }
+
+    // MARK: Public
+
+    mutating func pullPublic(types: [String]) throws {
+        let local = store.database(.public)
+        for type in types {
+            var seen = Set<String>()
+            var marker: String?
+            repeat {
+                let page = try remote.pullRecords(ofType: type, continuing: marker)
+                seen.formUnion(page.records.map(\.recordName))
+                let failures = try applier.apply(page, to: local, zone: .default)
+                if !failures.isEmpty { throw PullRunner.refusal(failures, in: "type \(type)") }
+                marker = page.next
+            } while marker != nil
+            let gone = try heldNames(ofType: type, in: local).subtracting(seen).sorted()
+            let failures = try applier.delete(gone.map { RecordID(recordName: $0) }, from: local)
+            if !failures.isEmpty { throw PullRunner.refusal(failures, in: "type \(type)") }
+            applier.progress.finished("type \(type)", applier.tally)
+        }
+    }
+
+    /// The names of the store's public records of `type`.
+    private func heldNames(ofType type: String, in local: CloudDatabase) throws -> Set<String> {
+        guard try store.recordType(named: type) != nil else { return [] }
+        var names = Set<String>()
+        var page = try local.records(matching: Query(recordType: type), inZoneWith: .default, desiredKeys: [], resultsLimit: 400)
+        while true {
+            names.formUnion(page.records.map(\.recordName))
+            guard let cursor = page.cursor else { return names }
+            page = try local.records(continuingMatchFrom: cursor, desiredKeys: [], resultsLimit: 400)
+        }
+    }
+
+    /// Records the store refused, each told with its reason; the tokens stop before their page.
+    static func refusal(_ failures: [PullApplier.Failure], in place: String) -> CommandFailure {
+        for failure in failures { Output.warn("failed \(failure.recordName): \(failure.error)") }
+        return .failed("\(failures.count) records of \(place) could not be written here (listed above); what was pulled before them is kept, and the next pull starts at their page")
+    }
+}

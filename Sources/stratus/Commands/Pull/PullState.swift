@@ -1,0 +1,109 @@
+import Foundation
+import StratusCKWS
+import StratusCloud
+import StratusRemote
+
+/// Where a pulled store came from and how far each pull reached: the file `STORE.pull.json`
+/// beside the store. It names the container (URL, container, environment) and the store
+/// (its ID), and for each database pulled the database token and each zone's token.
+///
+/// A token is written only after what it covers is committed to the store, each write a new
+/// file renamed over the old one. A pull stopped between the two (killed, signed out) starts
+/// again from the older token and meets pages it already has: records whose change tag the
+/// store already holds are left alone and deletions of absent records count as nothing, so
+/// replaying is exact, neither duplicating nor losing.
+struct PullState {
+    var url: String
+    var container: String
+    var environment: String
+    var storeID: String
+    /// By database name (`private`, `shared`, `public`).
+    var databases: [String: DatabaseState] = [:]
+
+    struct DatabaseState {
+        /// The `changes/database` token every changed zone was pulled up to.
+        var token: String?
+        /// Each zone's `changes/zone` token, by ``ZoneKey``.
+        var zones: [ZoneKey: String] = [:]
+    }
+
+    /// A zone as the remote names it: its name and owner.
+    struct ZoneKey: Hashable, Comparable {
+        var zoneName: String
+        var ownerName: String
+
+        static func < (left: ZoneKey, right: ZoneKey) -> Bool { (left.ownerName, left.zoneName) < (right.ownerName, right.zoneName) }
+    }
+
+    /// The file beside `storePath`.
+    static func path(besides storePath: String) -> String { storePath + ".pull.json" }
+
+    /// Whether this state is of `endpoint`'s container; nil when it is, else what differs.
+    func mismatch(with endpoint: RemoteEndpoint) -> String? {
+        if container != endpoint.container { return "container \(container)" }
+        if environment != endpoint.environment { return "the \(environment) environment of \(container)" }
+        if url != endpoint.url { return "\(container) at \(url)" }
+        return nil
+    }
+
+    // MARK: File
+
+    static func read(_ path: String) throws -> PullState? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(utf8: data)
+        } catch {
+            throw CommandFailure.failed("\(path) is not JSON (\(error)); it is where `stratus pull` keeps its tokens")
+        }
+        guard let url = json["url"]?.stringValue, let container = json["container"]?.stringValue,
+              let environment = json["environment"]?.stringValue, let storeID = json["storeID"]?.stringValue else {
+            throw CommandFailure.failed("\(path) lacks url, container, environment or storeID; it is not a pull's state")
+        }
+        var state = PullState(url: url, container: container, environment: environment, storeID: storeID)
+        if case .object(let databases)? = json["databases"] {
+            for (name, database) in databases {
+                var entry = DatabaseState(token: database["token"]?.stringValue)
+                if case .array(let zones)? = database["zones"] {
+                    for zone in zones {
+                        guard let zoneName = zone["zoneName"]?.stringValue, let owner = zone["ownerRecordName"]?.stringValue,
+                              let token = zone["token"]?.stringValue else { continue }
+                        entry.zones[ZoneKey(zoneName: zoneName, ownerName: owner)] = token
+                    }
+                }
+                state.databases[name] = entry
+            }
+        }
+        return state
+    }
+
+    var json: JSONValue {
+        let databases: [(String, JSONValue)] = self.databases.keys.sorted().map { name in
+            let database = self.databases[name]!
+            var members: [(String, JSONValue)] = []
+            if let token = database.token { members.append(("token", .string(token))) }
+            members.append(("zones", .array(database.zones.keys.sorted().map { key in
+                .object([("zoneName", .string(key.zoneName)), ("ownerRecordName", .string(key.ownerName)), ("token", .string(database.zones[key]!))])
+            })))
+            return (name, .object(members))
+        }
+        return .object([("url", .string(url)), ("container", .string(container)), ("environment", .string(environment)),
+                        ("storeID", .string(storeID)), ("databases", .object(databases))])
+    }
+
+    /// Writes a new file, flushed, then renamed over `path`: a reader sees the old state or the
+    /// new, never half of one.
+    func write(_ path: String) throws {
+        let temporary = path + ".\(getpid()).tmp"
+        let bytes = JSONWriter.bytes(json, pretty: true) + [0x0A]
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw CommandFailure.failed("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        let flushed = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == bytes.count, flushed, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw CommandFailure.failed("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}
