@@ -30,18 +30,22 @@ struct PullApplier {
     /// Writes `page`'s records and deletions into `zoneID` of `database`; returns the records
     /// it could not write (the others are written).
     mutating func apply(_ page: PulledPage, to database: CloudDatabase, zone zoneID: ZoneID) throws -> [Failure] {
+        let store = database.store
         var records = page.records.map { record in
             var record = record
             record.recordID = RecordID(recordName: record.recordName, zoneID: zoneID)
             return record
         }
-        let held = try heldTags(of: records.map(\.recordID), in: database)
-        records.removeAll { record in held[record.recordName].map { $0 == record.recordChangeTag } ?? false }
+        let held = try heldRecords(records.map(\.recordID), in: database)
+        records.removeAll { record in held[record.recordName].map { $0.tag == record.recordChangeTag } ?? false }
         var contents: [Data] = []
         for index in records.indices {
-            records[index] = try withLocalAssets(records[index], downloads: page.downloads, contents: &contents)
+            records[index] = try withLocalAssets(records[index], downloads: page.downloads, store: store, contents: &contents)
         }
-        var failures = try write(records, assets: contents, into: database)
+        var failures: [Failure] = []
+        for (creator, group) in byCreator(records, in: database) {
+            failures += try write(group, assets: contents, into: actingAs(creator, in: database))
+        }
         let failed = Set(failures.map(\.recordName))
         for record in records where !failed.contains(record.recordName) {
             if held[record.recordName] == nil { tally.recordsNew += 1 } else { tally.recordsChanged += 1 }
@@ -53,6 +57,33 @@ struct PullApplier {
 
     /// Deletes records through the one delete path; one already absent counts as nothing.
     mutating func delete(_ recordIDs: [RecordID], from database: CloudDatabase) throws -> [Failure] {
+        var failures: [Failure] = []
+        var creators: [String: [RecordID]] = [:]
+        if database.scope == .public {
+            let held = try heldRecords(recordIDs, in: database)
+            for recordID in recordIDs { creators[held[recordID.recordName]?.creator ?? "", default: []].append(recordID) }
+        } else {
+            creators[""] = recordIDs
+        }
+        for (creator, recordIDs) in creators.sorted(by: { $0.key < $1.key }) {
+            failures += try deleteActing(recordIDs, in: actingAs(creator.isEmpty ? nil : creator, in: database))
+        }
+        return failures
+    }
+
+    /// The public database's records are written by their creators, whom its permissions
+    /// (WRITE to `_creator`) let change them; the private database's by the store's owner.
+    private func byCreator(_ records: [Record], in database: CloudDatabase) -> [(String?, [Record])] {
+        guard database.scope == .public else { return [(nil, records)] }
+        return Dictionary(grouping: records) { $0.creatorUserRecordName ?? "" }.sorted { $0.key < $1.key }.map { ($0.key.isEmpty ? nil : $0.key, $0.value) }
+    }
+
+    private func actingAs(_ creator: String?, in database: CloudDatabase) -> CloudDatabase {
+        guard let creator else { return database }
+        return database.store.database(database.scope, user: creator)
+    }
+
+    private mutating func deleteActing(_ recordIDs: [RecordID], in database: CloudDatabase) throws -> [Failure] {
         var failures: [Failure] = []
         for start in stride(from: 0, to: recordIDs.count, by: CloudDatabase.maximumBatchSize) {
             let chunk = Array(recordIDs[start..<min(start + CloudDatabase.maximumBatchSize, recordIDs.count)])
@@ -68,13 +99,13 @@ struct PullApplier {
         return failures
     }
 
-    /// The change tags the store holds for `recordIDs`, by record name.
-    private func heldTags(of recordIDs: [RecordID], in database: CloudDatabase) throws -> [String: String] {
-        var tags: [String: String] = [:]
+    /// The change tag and creator of each of `recordIDs` the store holds, by record name.
+    private func heldRecords(_ recordIDs: [RecordID], in database: CloudDatabase) throws -> [String: (tag: String, creator: String?)] {
+        var held: [String: (tag: String, creator: String?)] = [:]
         for fetched in try database.records(for: recordIDs, desiredKeys: []) {
-            if case .success(let record) = fetched.result { tags[record.recordName] = record.recordChangeTag ?? "" }
+            if case .success(let record) = fetched.result { held[record.recordName] = (record.recordChangeTag ?? "", record.creatorUserRecordName) }
         }
-        return tags
+        return held
     }
 
     /// All of `records` in one transaction; if the store refuses one, each alone, so every
@@ -99,7 +130,7 @@ struct PullApplier {
 
     /// The record with each asset pointing at the local copy of its content (downloaded once),
     /// or, without assets, with its asset fields left out (counted as skipped).
-    private mutating func withLocalAssets(_ record: Record, downloads: [String: String], contents: inout [Data]) throws -> Record {
+    private mutating func withLocalAssets(_ record: Record, downloads: [String: String], store: Store, contents: inout [Data]) throws -> Record {
         var changes: [(String, FieldValue?)] = []
         for (name, value) in record.fields where value.type.base == .asset {
             guard includeAssets else {
@@ -109,7 +140,7 @@ struct PullApplier {
             }
             var local: [FieldValue] = []
             for case .asset(let asset) in value.elements {
-                local.append(.asset(try localAsset(asset, url: downloads[asset.fileChecksum], contents: &contents)))
+                local.append(.asset(try localAsset(asset, url: downloads[asset.fileChecksum], store: store, contents: &contents)))
             }
             if case .list(let base, _) = value { changes.append((name, .list(base, local))) } else { changes.append((name, local.first)) }
         }
@@ -121,9 +152,12 @@ struct PullApplier {
     }
 
     /// The asset as the store names it: its content downloaded from `url` and named by its
-    /// own SHA-256 (iCloud's checksums are of another kind). Without a URL it stays as it is.
-    private mutating func localAsset(_ asset: Asset, url: String?, contents: inout [Data]) throws -> Asset {
+    /// own SHA-256 (iCloud's checksums are of another kind). Content the store holds under the
+    /// same checksum (a `stratus serve`'s, pulled before) is not downloaded again. Without a
+    /// URL it stays as it is.
+    private mutating func localAsset(_ asset: Asset, url: String?, store: Store, contents: inout [Data]) throws -> Asset {
         if let known = fetched[asset.fileChecksum] { return known }
+        if try store.assetData(checksum: asset.fileChecksum) != nil { return asset }
         guard let url else { return asset }
         let data = try client.download(url)
         let local = Asset(fileChecksum: SHA256.hexDigest(data), size: Int64(data.count))

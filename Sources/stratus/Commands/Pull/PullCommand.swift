@@ -13,8 +13,9 @@ struct PullCommand: ParsableCommand {
         abstract: "Copy a remote container's zones and records into a local store; pull again for what changed since.",
         discussion: """
             Private and shared databases are read through their change feeds (changes/database, then changes/zone \
-            for each changed zone); the public database, which has none, by querying each record type, named by \
-            --schema (a .ckdb file as `cktool export-schema` writes it, also imported into the store) or --types. \
+            for each changed zone); the public database and the private default zone, which have none, by querying \
+            each record type, named by --schema (a .ckdb file as `cktool export-schema` writes it, also imported into \
+            the store) or --types. \
             Records keep their names, change tags, creators, times and fields exactly. Shared zones go into their \
             owner's private database, the owner a local user of the same record name.
             The tokens each pull reached are kept in STORE.pull.json beside the store, after the records they cover \
@@ -28,8 +29,8 @@ struct PullCommand: ParsableCommand {
     @Option(help: "The store file to pull into; made when missing.") var to: String
     @Option(help: "Only this zone.") var zone: String?
     @Option(help: "The database: private, shared or public.") var db: String = "private"
-    @Option(help: "The public database's record types from this .ckdb file (imported into the store too).") var schema: String?
-    @Option(help: "The public database's record types, comma-separated.") var types: String?
+    @Option(help: "The record types of the public database and the private default zone (which have no change feed) from this .ckdb file, imported into the store too.") var schema: String?
+    @Option(help: "Those record types, comma-separated, in place of --schema.") var types: String?
     @Flag(help: "Do not download assets; records are written without their asset fields.") var noAssets = false
     @Flag(help: "Machine-readable JSON on standard output.") var json = false
 
@@ -38,7 +39,7 @@ struct PullCommand: ParsableCommand {
         if scope == .public, schema == nil, types == nil {
             throw ValidationError("the public database has no change feed: name its record types with --schema app.ckdb or --types T,U")
         }
-        if scope != .public, types != nil { throw ValidationError("--types is for --db public; private and shared databases are read through their change feeds") }
+        if scope == .shared, types != nil || schema != nil { throw ValidationError("--types and --schema name the record types of the public database and the private default zone; the shared database is read through its change feed") }
         if scope == .public, let zone, zone != ZoneID.defaultZoneName { throw ValidationError("the public database has only \(ZoneID.defaultZoneName)") }
         if to.hasPrefix("postgres://") || to.hasPrefix("postgresql://") {
             throw ValidationError("pull writes a store file (its tokens go in a file beside it); pull into a file, then `stratus store copy FILE \(to)`")
@@ -52,23 +53,33 @@ struct PullCommand: ParsableCommand {
         let recordTypes = types.map(parseKeyList) ?? document.map { $0.recordTypes.map(\.name).filter { $0 != "Users" } } ?? []
         let (store, state) = try openDestination(for: remote)
         if let document { _ = try store.importSchema(document) }
-        let service = try RemoteCommand.service(named: name, retry: RetryPolicy(attempts: 5, longestWait: 120), waiting: PullProgress.waiting)
+        let retry = RetryPolicy(attempts: 5, longestWait: 120)
+        let service = try RemoteCommand.service(named: name, retry: retry, waiting: PullProgress.waiting)
         guard let database = service.database(scope) as? RemoteDatabase else { throw CommandFailure.failed("remote '\(name)' is not a CloudKit Web Services container") }
         var runner = PullRunner(remote: database, store: store, statePath: PullState.path(besides: to), state: state,
-                                applier: PullApplier(client: service.client, includeAssets: !noAssets), onlyZone: zone)
+                                applier: PullApplier(client: service.client, includeAssets: !noAssets), onlyZone: zone,
+                                defaultZoneTypes: scope == .private ? recordTypes : [], retry: retry)
         do {
             if scope == .public { try runner.pullPublic(types: recordTypes) } else { try runner.pullChanges() }
         } catch let error as CloudKitError {
-            report(runner.applier.tally, complete: false)
             if error.code == .notAuthenticated {
-                throw CommandFailure.failed("\(error.message); log in again: stratus remote login \(name) (then pull again: it goes on from where this pull stopped, nothing pulled is lost)")
+                let said = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
+                throw stopped(runner.applier.tally, "\(said); log in again: stratus remote login \(name) (then pull again: it goes on from where this pull stopped, nothing pulled is lost)")
             }
-            throw CommandFailure.failed("\(error) (what was pulled before it is kept; pull again to go on)")
+            throw stopped(runner.applier.tally, "\(error) (what was pulled before it is kept; pull again to go on)")
         } catch let failure as CommandFailure {
-            report(runner.applier.tally, complete: false)
-            throw failure
+            throw stopped(runner.applier.tally, failure.reason ?? failure.message)
         }
-        report(runner.applier.tally, complete: true)
+        report(runner.applier.tally, complete: true, error: nil)
+    }
+
+    /// The summary of what was pulled before `reason` stopped the pull, and the failure to
+    /// exit with (with `--json`, the summary carries the reason: one document on standard output).
+    private func stopped(_ tally: PullTally, _ reason: String) -> CommandFailure {
+        report(tally, complete: false, error: reason)
+        var failure = CommandFailure.failed(reason)
+        failure.resultsPrinted = json
+        return failure
     }
 
     /// The store to pull into and its state: a new store (said so), or one a pull of the same
@@ -97,10 +108,11 @@ struct PullCommand: ParsableCommand {
         return (store, state)
     }
 
-    private func report(_ tally: PullTally, complete: Bool) {
+    private func report(_ tally: PullTally, complete: Bool, error: String?) {
         if json {
             guard case .object(var members) = tally.json else { return }
             members.insert(("complete", .bool(complete)), at: 0)
+            if let error { members.append(("error", .string(error))) }
             Output.json(.object(members))
             return
         }

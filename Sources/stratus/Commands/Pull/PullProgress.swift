@@ -15,12 +15,13 @@ struct PullProgress {
         FileHandle.standardError.write(Data(line.utf8))
     }
 
-    /// Ends a zone's (or type's) stretch of work.
-    mutating func finished(_ what: String, _ tally: PullTally) {
+    /// Ends a zone's (or type's) stretch of work, with what it changed (`before`: the tally
+    /// when it began).
+    mutating func finished(_ what: String, from before: PullTally, to now: PullTally) {
         if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         lastDraw = .distantPast
-        Output.warn("pulled \(what): \(tally.recordsNew) new, \(tally.recordsChanged) changed, \(tally.recordsDeleted) deleted records so far; "
-                    + "\(tally.assetsDownloaded) assets (\(PullTally.bytes(tally.assetBytes)))")
+        Output.warn("pulled \(what): \(now.recordsNew - before.recordsNew) new, \(now.recordsChanged - before.recordsChanged) changed, "
+                    + "\(now.recordsDeleted - before.recordsDeleted) deleted records, \(now.assetsDownloaded - before.assetsDownloaded) assets")
     }
 
     /// Says a throttled request is being waited out.

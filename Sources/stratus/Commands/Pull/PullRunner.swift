@@ -18,6 +18,15 @@ struct PullRunner {
     var applier: PullApplier
     /// `--zone`: only this zone (the database token is then left where it was).
     let onlyZone: String?
+    /// The record types read by query from the private default zone, which has no change feed.
+    let defaultZoneTypes: [String]
+    /// How throttling is waited out, for errors the client does not retry itself.
+    let retry: RetryPolicy
+
+    /// A remote call, with throttling waited out (and said so).
+    private func remoteCall<T>(_ call: () throws -> T) throws -> T {
+        try retry.retrying(call, waiting: PullProgress.waiting)
+    }
 
     var scope: DatabaseScope { remote.scope }
 
@@ -33,7 +42,7 @@ struct PullRunner {
         var changed: [ZoneID] = [], deleted: [ZoneID] = []
         var page: DatabaseChangesPage
         repeat {
-            page = try remote.databaseChanges(since: token, resultsLimit: RemoteDatabase.batchLimit)
+            page = try remoteCall { try remote.databaseChanges(since: token, resultsLimit: RemoteDatabase.batchLimit) }
             for zoneID in page.changedZoneIDs where !changed.contains(zoneID) { changed.append(zoneID) }
             deleted += page.deletedZoneIDs + page.purgedZoneIDs
             token = page.changeToken
@@ -41,6 +50,15 @@ struct PullRunner {
         let only = onlyZone
         let wanted = { (zoneID: ZoneID) in only.map { $0 == zoneID.zoneName } ?? true }
         for zoneID in deleted where wanted(zoneID) && !changed.contains(zoneID) { try deleteZone(zoneID) }
+        // The private database's default zone has no change feed (as in CloudKit): its records
+        // are read by type, as the public database's are.
+        if scope == .private, wanted(.default) {
+            if defaultZoneTypes.isEmpty {
+                Output.warn("the default zone has no change feed: its records are pulled only when --schema or --types names their types")
+            } else {
+                try pullByQuery(types: defaultZoneTypes, into: store.database(.private))
+            }
+        }
         for zoneID in changed where wanted(zoneID) { try pullZone(zoneID) }
         if onlyZone == nil {
             database.token = token
@@ -57,11 +75,12 @@ struct PullRunner {
             applier.tally.zonesNew += 1
         }
         var token = database.zones[key]
+        let before = applier.tally
         var changedAny = false
         while true {
             let page: PulledPage
             do {
-                page = try remote.pullZoneChanges(inZoneWith: zoneID, since: token)
+                page = try remoteCall { try remote.pullZoneChanges(inZoneWith: zoneID, since: token) }
             } catch let error as CloudKitError where error.code == .zoneNotFound {
                 // Deleted while the pull went on: deleted here too.
                 return try deleteZone(zoneID)
@@ -82,7 +101,7 @@ struct PullRunner {
             if !page.moreComing { break }
         }
         if changedAny { applier.tally.zonesChanged += 1 }
-        applier.progress.finished("zone \(zoneID.zoneName)", applier.tally)
+        applier.progress.finished("zone \(zoneID.zoneName)", from: before, to: applier.tally)
     }
 
     /// A zone the remote deleted: deleted here (with its records) and its token forgotten.
@@ -121,15 +140,21 @@ struct PullRunner {
         return (store.database(.private, user: owner), ZoneID(zoneName: zoneID.zoneName))
     }
 
-    // MARK: Public
+    // MARK: By query
 
     mutating func pullPublic(types: [String]) throws {
-        let local = store.database(.public)
+        try pullByQuery(types: types, into: store.database(.public))
+    }
+
+    /// Every record of each type in the default zone, queried page by page; records of those
+    /// types held here and no longer on the server are deleted.
+    private mutating func pullByQuery(types: [String], into local: CloudDatabase) throws {
         for type in types {
+            let before = applier.tally
             var seen = Set<String>()
             var marker: String?
             repeat {
-                let page = try remote.pullRecords(ofType: type, continuing: marker)
+                let page = try remoteCall { try remote.pullRecords(ofType: type, continuing: marker) }
                 seen.formUnion(page.records.map(\.recordName))
                 let failures = try applier.apply(page, to: local, zone: .default)
                 if !failures.isEmpty { throw PullRunner.refusal(failures, in: "type \(type)") }
@@ -138,7 +163,7 @@ struct PullRunner {
             let gone = try heldNames(ofType: type, in: local).subtracting(seen).sorted()
             let failures = try applier.delete(gone.map { RecordID(recordName: $0) }, from: local)
             if !failures.isEmpty { throw PullRunner.refusal(failures, in: "type \(type)") }
-            applier.progress.finished("type \(type)", applier.tally)
+            applier.progress.finished("type \(type)", from: before, to: applier.tally)
         }
     }
 
