@@ -11,8 +11,9 @@ import Testing
 
     /// Each record of a database as `stratus export --no-assets` writes it (every field and
     /// system field), by zone and record name.
-    static func records(in store: String, db: String = "private", type: String? = nil) throws -> [String: String] {
-        let outcome = try StratusBinary.run(["export", "--no-assets", "--db", db] + (type.map { ["--type", $0] } ?? []), store: store)
+    static func records(in store: String, db: String = "private", type: String? = nil, user: String? = nil) throws -> [String: String] {
+        let outcome = try StratusBinary.run(["export", "--no-assets", "--db", db] + (type.map { ["--type", $0] } ?? []) + (user.map { ["--user", $0] } ?? []),
+                                            store: store)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         var records: [String: String] = [:]
         for line in outcome.stdout.split(separator: "\n") {
@@ -181,6 +182,27 @@ import Testing
         #expect(try PullTests.records(in: pulled, db: "public", type: "Announcement").count == expected.count - 1)
     }
 
+    /// A zone shared with the signed-in user lands in its owner's private database here, the
+    /// owner a local user of the same record name.
+    @Test func sharedZonesGoToTheirOwnersPrivateDatabase() throws {
+        let served = try Served(records: 300, signIn: false)
+        #expect(try served.cli.run(["users", "create", "bob"]).status == 0)
+        let url = try #require(try served.cli.json(["share", "create", "--zone", "Travel"])["url"] as? String)
+        #expect(try served.cli.run(["share", "add", url, "--participant", "bob", "--permission", "read-only"]).status == 0)
+        #expect(try served.cli.run(["share", "accept", url, "--user", "bob"]).status == 0)
+        let bob = try served.cli.run(["auth", "login", "--container", "iCloud.remote", "--user", "bob"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let login = try served.remote(["remote", "login", "served", "--api-token", served.apiToken, "--paste"], stdin: bob + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        let pulled = served.cli.folder.path("shared.sqlite")
+        let (outcome, counts) = try PullTests.pull(served, ["--to", pulled, "--db", "shared"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let owner = try #require(try served.cli.json(["users", "current"])["userRecordName"] as? String)
+        let expected = try PullTests.records(in: served.cli.storePath).filter { $0.key.hasPrefix("Travel/") }
+        #expect(!expected.isEmpty)
+        #expect(counts["records"]?["new"] == expected.count)
+        #expect(try PullTests.records(in: pulled, user: owner) == expected)
+    }
+
     @Test func aStoreOfAnotherContainerOrNotPulledIsRefused() throws {
         let served = try Served()
         let pulled = served.cli.folder.path("pulled.sqlite")
@@ -197,6 +219,16 @@ import Testing
         let local = try served.remote(["pull", "served", "--to", served.cli.storePath])
         #expect(local.status == 1)
         #expect(local.stderr.contains("was not made by `stratus pull`"))
+        // A pull already running into the store (here the test holds its lock) refuses a second.
+        let lock = open(pulled + ".pull.lock", O_RDWR)
+        #expect(lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0)
+        let second = try served.remote(["pull", "served", "--to", pulled])
+        close(lock)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("another `stratus pull` into"))
+        let postgres = try served.remote(["pull", "served", "--to", "postgres://localhost/pulled"])
+        #expect(postgres.status == 2)
+        #expect(postgres.stderr.contains("--to must be a store file"))
         // Without assets, what was skipped is said.
         let plain = try served.remote(["pull", "served", "--to", served.cli.folder.path("plain.sqlite"), "--no-assets"])
         #expect(plain.status == 0, "\(plain.stderr)")

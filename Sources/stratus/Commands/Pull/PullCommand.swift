@@ -42,7 +42,7 @@ struct PullCommand: ParsableCommand {
         if scope == .shared, types != nil || schema != nil { throw ValidationError("--types and --schema name the record types of the public database and the private default zone; the shared database is read through its change feed") }
         if scope == .public, let zone, zone != ZoneID.defaultZoneName { throw ValidationError("the public database has only \(ZoneID.defaultZoneName)") }
         if to.hasPrefix("postgres://") || to.hasPrefix("postgresql://") {
-            throw ValidationError("pull writes a store file (its tokens go in a file beside it); pull into a file, then `stratus store copy FILE \(to)`")
+            throw ValidationError("--to must be a store file, not a postgres:// URL: a pull keeps its tokens in a file beside the store")
         }
     }
 
@@ -90,6 +90,7 @@ struct PullCommand: ParsableCommand {
             guard let state = try PullState.read(statePath) else {
                 throw CommandFailure.failed("\(to) was not made by `stratus pull` (\(statePath) is missing); pull into a new store file")
             }
+            try PullState.lockForThisProcess(besides: to)
             if let other = state.mismatch(with: remote.endpoint) {
                 throw CommandFailure.failed("\(to) was pulled from \(other), not from remote '\(name)' (\(remote.endpoint.container), \(remote.endpoint.environment) at \(remote.endpoint.url)); pull into another store file")
             }
@@ -99,6 +100,7 @@ struct PullCommand: ParsableCommand {
             }
             return (store, state)
         }
+        try PullState.lockForThisProcess(besides: to)
         // A state without its store (the store was removed): the pull starts over.
         unlink(statePath)
         let store = try StoreLocation.open(to, ifMissing: .create, creatingWith: .development)

@@ -46,6 +46,19 @@ struct PullState {
         return nil
     }
 
+    /// Holds `STORE.pull.lock` until the process ends, so two pulls into one store cannot
+    /// interleave their tokens; a second is refused at once.
+    static func lockForThisProcess(besides storePath: String) throws {
+        let path = storePath + ".pull.lock"
+        let descriptor = open(path, O_RDWR | O_CREAT, 0o644)
+        guard descriptor >= 0 else { throw CommandFailure.failed("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw CommandFailure.failed("another `stratus pull` into \(storePath) is running; wait for it to end")
+        }
+        // Left open: the lock goes with the process.
+    }
+
     // MARK: File
 
     static func read(_ path: String) throws -> PullState? {
