@@ -104,19 +104,8 @@ struct PullState {
                         ("storeID", .string(storeID)), ("databases", .object(databases))])
     }
 
-    /// Writes a new file, flushed, then renamed over `path`: a reader sees the old state or the
-    /// new, never half of one.
+    /// Replaces the file whole (see ``JSONFile``): a reader sees the old state or the new.
     func write(_ path: String) throws {
-        let temporary = path + ".\(getpid()).tmp"
-        let bytes = JSONWriter.bytes(json, pretty: true) + [0x0A]
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw CommandFailure.failed("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        let flushed = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == bytes.count, flushed, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CommandFailure.failed("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
+        try JSONFile.replace(path, with: json, mode: 0o644)
     }
 }
