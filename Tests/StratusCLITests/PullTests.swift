@@ -203,6 +203,33 @@ import Testing
         #expect(try PullTests.records(in: pulled, user: owner) == expected)
     }
 
+    /// A record the local store refuses is named with its reason, and its zone's token stays
+    /// before it: once the store can take it, the next pull brings it.
+    @Test func aRecordTheStoreRefusesIsListedAndPulledOnceItCanBe() throws {
+        let served = try Served()
+        let pulled = served.cli.folder.path("pulled.sqlite")
+        #expect(try PullTests.pull(served, ["--to", pulled, "--types", "Note"]).0.status == 0)
+        // The pulled store is made a production store, whose schema has no type Memo.
+        let declared = served.cli.folder.path("declared.ckdb")
+        #expect(try StratusBinary.run(["schema", "export", "--out", declared], store: pulled).status == 0)
+        #expect(try StratusBinary.run(["schema", "import", declared, "--environment", "production"], store: pulled).status == 0)
+        let memo = #"{"recordName": "m1", "recordType": "Memo", "fields": {"title": {"value": "new"}}}"#
+        #expect(try served.cli.run(["save", "-", "--zone", "Travel"], stdin: memo).status == 0)
+        let (refused, partial) = try PullTests.pull(served, ["--to", pulled, "--types", "Note"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("failed m1: "))
+        #expect(refused.stderr.contains("1 records of zone Travel could not be written here"))
+        #expect(partial["records"]?["new"] == 0)
+        // With Memo declared, the next pull brings it.
+        let grown = served.cli.folder.path("grown.ckdb")
+        #expect(try served.cli.run(["schema", "export", "--out", grown]).status == 0)
+        #expect(try StratusBinary.run(["schema", "import", grown, "--environment", "production"], store: pulled).status == 0)
+        let (pulledAgain, counts) = try PullTests.pull(served, ["--to", pulled, "--types", "Note"])
+        #expect(pulledAgain.status == 0, "\(pulledAgain.stderr)")
+        #expect(counts["records"] == ["new": 1, "changed": 0, "deleted": 0])
+        #expect(try PullTests.records(in: pulled) == PullTests.records(in: served.cli.storePath))
+    }
+
     @Test func aStoreOfAnotherContainerOrNotPulledIsRefused() throws {
         let served = try Served()
         let pulled = served.cli.folder.path("pulled.sqlite")
