@@ -56,21 +56,22 @@ struct PullCommand: ParsableCommand {
         let retry = RetryPolicy(attempts: 5, longestWait: 120)
         let service = try RemoteCommand.service(named: name, retry: retry, waiting: PullProgress.waiting)
         guard let database = service.database(scope) as? RemoteDatabase else { throw CommandFailure.failed("remote '\(name)' is not a CloudKit Web Services container") }
-        var runner = PullRunner(remote: database, store: store, statePath: PullState.path(besides: to), state: state,
-                                applier: PullApplier(client: service.client, includeAssets: !noAssets), onlyZone: zone,
-                                defaultZoneTypes: scope == .private ? recordTypes : [], retry: retry)
+        let progress = PullProgress()
+        var pull = ContainerPull(remote: database, store: store, statePath: PullState.path(besides: to), state: state, includeAssets: !noAssets,
+                                 onlyZone: zone, defaultZoneTypes: scope == .private ? recordTypes : [], retry: retry, events: progress.events)
         do {
-            if scope == .public { try runner.pullPublic(types: recordTypes) } else { try runner.pullChanges() }
+            if scope == .public { try pull.pullPublic(types: recordTypes) } else { try pull.pullChanges() }
         } catch let error as CloudKitError {
             if error.code == .notAuthenticated {
                 let said = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
-                throw stopped(runner.applier.tally, "\(said); log in again: stratus remote login \(name) (then pull again: it goes on from where this pull stopped, nothing pulled is lost)")
+                throw stopped(pull.tally, "\(said); log in again: stratus remote login \(name) (then pull again: it goes on from where this pull stopped, nothing pulled is lost)")
             }
-            throw stopped(runner.applier.tally, "\(error) (what was pulled before it is kept; pull again to go on)")
-        } catch let failure as CommandFailure {
-            throw stopped(runner.applier.tally, failure.reason ?? failure.message)
+            throw stopped(pull.tally, "\(error) (what was pulled before it is kept; pull again to go on)")
+        } catch let refusal as PullRefusal {
+            for failure in refusal.failures { Output.warn("failed \(failure.recordName): \(failure.error)") }
+            throw stopped(pull.tally, "\(refusal.failures.count) records of \(refusal.place) could not be written here (listed above); what was pulled before them is kept, and the next pull starts at their page")
         }
-        report(runner.applier.tally, complete: true, error: nil)
+        report(pull.tally, complete: true, error: nil)
     }
 
     /// The summary of what was pulled before `reason` stopped the pull, and the failure to

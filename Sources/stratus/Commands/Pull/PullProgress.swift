@@ -3,11 +3,17 @@ import StratusRemote
 
 /// The pull's progress on standard error: one line redrawn in place on a terminal; otherwise
 /// a plain line of counts as each zone (or record type) is done.
-struct PullProgress {
+final class PullProgress {
     let isTerminal = isatty(STDERR_FILENO) == 1
     private var lastDraw = Date.distantPast
 
-    mutating func update(_ tally: PullTally, zone: String) {
+    /// The pull's events, drawn here.
+    var events: PullEvents {
+        PullEvents(waiting: PullProgress.waiting, note: { Output.warn($0) }, progress: { [self] in update($0, zone: $1) },
+                   finished: { [self] in finished($0, from: $1, to: $2) })
+    }
+
+    func update(_ tally: PullTally, zone: String) {
         guard isTerminal, Date().timeIntervalSince(lastDraw) >= 0.1 else { return }
         lastDraw = Date()
         let line = "\rpull \(zone): \(tally.recordsNew + tally.recordsChanged) records written, \(tally.recordsDeleted) deleted, "
@@ -17,7 +23,7 @@ struct PullProgress {
 
     /// Ends a zone's (or type's) stretch of work, with what it changed (`before`: the tally
     /// when it began).
-    mutating func finished(_ what: String, from before: PullTally, to now: PullTally) {
+    func finished(_ what: String, from before: PullTally, to now: PullTally) {
         if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         lastDraw = .distantPast
         Output.warn("pulled \(what): \(now.recordsNew - before.recordsNew) new, \(now.recordsChanged - before.recordsChanged) changed, "

@@ -2,7 +2,6 @@ import Foundation
 import StratusCloud
 import StratusEngine
 import StratusModel
-import StratusRemote
 
 /// Writes pulled pages into the local store through the restore path `save --import` uses
 /// (``CloudDatabase/importRecords(_:assets:)``): names, change tags, creators, times and
@@ -12,20 +11,17 @@ struct PullApplier {
     let client: CKWSClient
     let includeAssets: Bool
     var tally = PullTally()
-    var progress = PullProgress()
+    let events: PullEvents
     /// Assets downloaded in this run, by the checksum the remote names them with.
     private var fetched: [String: Asset] = [:]
 
-    init(client: CKWSClient, includeAssets: Bool) {
+    init(client: CKWSClient, includeAssets: Bool, events: PullEvents) {
         self.client = client
         self.includeAssets = includeAssets
+        self.events = events
     }
 
-    /// A record that could not be written, and why.
-    struct Failure {
-        var recordName: String
-        var error: CloudKitError
-    }
+    typealias Failure = PullRefusal.Failure
 
     /// Writes `page`'s records and deletions into `zoneID` of `database`; returns the records
     /// it could not write (the others are written).
@@ -51,7 +47,7 @@ struct PullApplier {
             if held[record.recordName] == nil { tally.recordsNew += 1 } else { tally.recordsChanged += 1 }
         }
         failures += try delete(page.deletions.map { RecordID(recordName: $0.recordName, zoneID: zoneID) }, from: database)
-        progress.update(tally, zone: zoneID.zoneName)
+        events.progress(tally, zoneID.zoneName)
         return failures
     }
 

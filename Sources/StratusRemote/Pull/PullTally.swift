@@ -2,19 +2,21 @@ import Foundation
 import StratusCKWS
 
 /// What a pull changed in the local store, for its summary.
-struct PullTally {
-    var zonesNew = 0
-    var zonesChanged = 0
-    var zonesDeleted = 0
-    var recordsNew = 0
-    var recordsChanged = 0
-    var recordsDeleted = 0
-    var assetsDownloaded = 0
-    var assetBytes: Int64 = 0
-    var assetsSkipped = 0
-    var recordsWithoutAssets = 0
+public struct PullTally: Sendable {
+    public init() {}
 
-    var lines: [String] {
+    public var zonesNew = 0
+    public var zonesChanged = 0
+    public var zonesDeleted = 0
+    public var recordsNew = 0
+    public var recordsChanged = 0
+    public var recordsDeleted = 0
+    public var assetsDownloaded = 0
+    public var assetBytes: Int64 = 0
+    public var assetsSkipped = 0
+    public var recordsWithoutAssets = 0
+
+    public var lines: [String] {
         var lines = [
             "zones    \(zonesNew) new, \(zonesChanged) changed, \(zonesDeleted) deleted",
             "records  \(recordsNew) new, \(recordsChanged) changed, \(recordsDeleted) deleted",
@@ -26,7 +28,7 @@ struct PullTally {
         return lines
     }
 
-    var json: JSONValue {
+    public var json: JSONValue {
         func count(_ value: Int) -> JSONValue { .integer(Int64(value)) }
         return .object([
             ("zones", .object([("new", count(zonesNew)), ("changed", count(zonesChanged)), ("deleted", count(zonesDeleted))])),
@@ -36,7 +38,7 @@ struct PullTally {
     }
 
     /// `812 bytes`, `1.4 MB`.
-    static func bytes(_ count: Int64) -> String {
+    public static func bytes(_ count: Int64) -> String {
         if count < 1024 { return "\(count) bytes" }
         let units = ["KB", "MB", "GB", "TB"]
         var value = Double(count) / 1024

@@ -1,7 +1,6 @@
 import Foundation
 import StratusCKWS
 import StratusCloud
-import StratusRemote
 
 /// Where a pulled store came from and how far each pull reached: the file `STORE.pull.json`
 /// beside the store. It names the container (URL, container, environment) and the store
@@ -12,15 +11,22 @@ import StratusRemote
 /// again from the older token and meets pages it already has: records whose change tag the
 /// store already holds are left alone and deletions of absent records count as nothing, so
 /// replaying is exact, neither duplicating nor losing.
-struct PullState {
-    var url: String
-    var container: String
-    var environment: String
-    var storeID: String
+public struct PullState: Sendable {
+    public var url: String
+    public var container: String
+    public var environment: String
+    public var storeID: String
     /// By database name (`private`, `shared`, `public`).
-    var databases: [String: DatabaseState] = [:]
+    public var databases: [String: DatabaseState] = [:]
 
-    struct DatabaseState {
+    public init(url: String, container: String, environment: String, storeID: String) {
+        self.url = url
+        self.container = container
+        self.environment = environment
+        self.storeID = storeID
+    }
+
+    public struct DatabaseState: Sendable {
         /// The `changes/database` token every changed zone was pulled up to.
         var token: String?
         /// Each zone's `changes/zone` token, by ``ZoneKey``.
@@ -28,18 +34,18 @@ struct PullState {
     }
 
     /// A zone as the remote names it: its name and owner.
-    struct ZoneKey: Hashable, Comparable {
+    public struct ZoneKey: Hashable, Comparable, Sendable {
         var zoneName: String
         var ownerName: String
 
-        static func < (left: ZoneKey, right: ZoneKey) -> Bool { (left.ownerName, left.zoneName) < (right.ownerName, right.zoneName) }
+        public static func < (left: ZoneKey, right: ZoneKey) -> Bool { (left.ownerName, left.zoneName) < (right.ownerName, right.zoneName) }
     }
 
     /// The file beside `storePath`.
-    static func path(besides storePath: String) -> String { storePath + ".pull.json" }
+    public static func path(besides storePath: String) -> String { storePath + ".pull.json" }
 
     /// Whether this state is of `endpoint`'s container; nil when it is, else what differs.
-    func mismatch(with endpoint: RemoteEndpoint) -> String? {
+    public func mismatch(with endpoint: RemoteEndpoint) -> String? {
         if container != endpoint.container { return "container \(container)" }
         if environment != endpoint.environment { return "the \(environment) environment of \(container)" }
         if url != endpoint.url { return "\(container) at \(url)" }
@@ -48,30 +54,30 @@ struct PullState {
 
     /// Holds `STORE.pull.lock` until the process ends, so two pulls into one store cannot
     /// interleave their tokens; a second is refused at once.
-    static func lockForThisProcess(besides storePath: String) throws {
+    public static func lockForThisProcess(besides storePath: String) throws {
         let path = storePath + ".pull.lock"
         let descriptor = open(path, O_RDWR | O_CREAT, 0o644)
-        guard descriptor >= 0 else { throw CommandFailure.failed("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw CloudKitError(.internalError, "cannot open \(path): \(String(cString: strerror(errno)))") }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
-            throw CommandFailure.failed("another `stratus pull` into \(storePath) is running; wait for it to end")
+            throw CloudKitError(.serverRejectedRequest, "another `stratus pull` into \(storePath) is running; wait for it to end")
         }
         // Left open: the lock goes with the process.
     }
 
     // MARK: File
 
-    static func read(_ path: String) throws -> PullState? {
+    public static func read(_ path: String) throws -> PullState? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let json: JSONValue
         do {
             json = try JSONParser.parse(utf8: data)
         } catch {
-            throw CommandFailure.failed("\(path) is not JSON (\(error)); it is where `stratus pull` keeps its tokens")
+            throw CloudKitError(.invalidArguments, "\(path) is not JSON (\(error)); it is where `stratus pull` keeps its tokens")
         }
         guard let url = json["url"]?.stringValue, let container = json["container"]?.stringValue,
               let environment = json["environment"]?.stringValue, let storeID = json["storeID"]?.stringValue else {
-            throw CommandFailure.failed("\(path) lacks url, container, environment or storeID; it is not a pull's state")
+            throw CloudKitError(.invalidArguments, "\(path) lacks url, container, environment or storeID; it is not a pull's state")
         }
         var state = PullState(url: url, container: container, environment: environment, storeID: storeID)
         if case .object(let databases)? = json["databases"] {
@@ -105,7 +111,7 @@ struct PullState {
     }
 
     /// Replaces the file whole (see ``JSONFile``): a reader sees the old state or the new.
-    func write(_ path: String) throws {
+    public func write(_ path: String) throws {
         try JSONFile.replace(path, with: json, mode: 0o644)
     }
 }

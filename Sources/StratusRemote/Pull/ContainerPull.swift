@@ -1,21 +1,21 @@
 import Foundation
 import StratusCloud
 import StratusEngine
-import StratusRemote
 
-/// Walks a remote database and hands each page to the ``PullApplier``, keeping the tokens it
-/// reaches in the ``PullState`` file after each page is committed.
+/// `stratus pull`: walks a remote database and hands each page to the ``PullApplier``, keeping
+/// the tokens it reaches in the ``PullState`` file after each page is committed.
 ///
 /// Private and shared: `changes/database` from the kept token (all pages), then
 /// `changes/zone` for each changed zone from its kept token (all pages, 200 a page). Public:
 /// every record of each record type, page by page (it has no change feed); records of those
 /// types the store holds and the server no longer has are deleted.
-struct PullRunner {
+public struct ContainerPull {
     let remote: RemoteDatabase
     let store: Store
     let statePath: String
     var state: PullState
     var applier: PullApplier
+    let events: PullEvents
     /// `--zone`: only this zone (the database token is then left where it was).
     let onlyZone: String?
     /// The record types read by query from the private default zone, which has no change feed.
@@ -23,9 +23,27 @@ struct PullRunner {
     /// How throttling is waited out, for errors the client does not retry itself.
     let retry: RetryPolicy
 
+    /// `state`: read from `statePath` (or new); `onlyZone`: `--zone`; `defaultZoneTypes`: the
+    /// types read by query from the private default zone.
+    public init(remote: RemoteDatabase, store: Store, statePath: String, state: PullState, includeAssets: Bool, onlyZone: String?,
+                defaultZoneTypes: [String], retry: RetryPolicy, events: PullEvents) {
+        self.remote = remote
+        self.store = store
+        self.statePath = statePath
+        self.state = state
+        self.applier = PullApplier(client: remote.client, includeAssets: includeAssets, events: events)
+        self.events = events
+        self.onlyZone = onlyZone
+        self.defaultZoneTypes = defaultZoneTypes
+        self.retry = retry
+    }
+
+    /// What the pull changed in the store so far.
+    public var tally: PullTally { applier.tally }
+
     /// A remote call, with throttling waited out (and said so).
     private func remoteCall<T>(_ call: () throws -> T) throws -> T {
-        try retry.retrying(call, waiting: PullProgress.waiting)
+        try retry.retrying(call, waiting: events.waiting)
     }
 
     var scope: DatabaseScope { remote.scope }
@@ -37,7 +55,8 @@ struct PullRunner {
 
     // MARK: Private and shared
 
-    mutating func pullChanges() throws {
+    /// The private or shared database through its change feeds.
+    public mutating func pullChanges() throws {
         var token = database.token
         var changed: [ZoneID] = [], deleted: [ZoneID] = []
         var page: DatabaseChangesPage
@@ -54,7 +73,7 @@ struct PullRunner {
         // are read by type, as the public database's are.
         if scope == .private, wanted(.default) {
             if defaultZoneTypes.isEmpty {
-                Output.warn("the default zone has no change feed: its records are pulled only when --schema or --types names their types")
+                events.note("the default zone has no change feed: its records are pulled only when --schema or --types names their types")
             } else {
                 try pullByQuery(types: defaultZoneTypes, into: store.database(.private))
             }
@@ -87,13 +106,13 @@ struct PullRunner {
             } catch let error as CloudKitError where error.code == .changeTokenExpired && token != nil {
                 // The zone was made again (or its history is gone): its records are fetched
                 // from the beginning, into an emptied zone.
-                Output.warn("zone \(zoneID.zoneName): its token expired (\(error.message)); pulling it again from the beginning")
+                events.note("zone \(zoneID.zoneName): its token expired (\(error.message)); pulling it again from the beginning")
                 try empty(localZone, in: local)
                 token = nil
                 continue
             }
             let failures = try applier.apply(page, to: local, zone: localZone)
-            if !failures.isEmpty { throw PullRunner.refusal(failures, in: "zone \(zoneID.zoneName)") }
+            if !failures.isEmpty { throw PullRefusal(failures: failures, place: "zone \(zoneID.zoneName)") }
             changedAny = changedAny || !page.records.isEmpty || !page.deletions.isEmpty
             token = page.next
             database.zones[key] = token
@@ -101,7 +120,7 @@ struct PullRunner {
             if !page.moreComing { break }
         }
         if changedAny { applier.tally.zonesChanged += 1 }
-        applier.progress.finished("zone \(zoneID.zoneName)", from: before, to: applier.tally)
+        events.finished("zone \(zoneID.zoneName)", before, applier.tally)
     }
 
     /// A zone the remote deleted: deleted here (with its records) and its token forgotten.
@@ -142,7 +161,8 @@ struct PullRunner {
 
     // MARK: By query
 
-    mutating func pullPublic(types: [String]) throws {
+    /// The public database, type by type.
+    public mutating func pullPublic(types: [String]) throws {
         try pullByQuery(types: types, into: store.database(.public))
     }
 
@@ -157,13 +177,13 @@ struct PullRunner {
                 let page = try remoteCall { try remote.pullRecords(ofType: type, continuing: marker) }
                 seen.formUnion(page.records.map(\.recordName))
                 let failures = try applier.apply(page, to: local, zone: .default)
-                if !failures.isEmpty { throw PullRunner.refusal(failures, in: "type \(type)") }
+                if !failures.isEmpty { throw PullRefusal(failures: failures, place: "type \(type)") }
                 marker = page.next
             } while marker != nil
             let gone = try heldNames(ofType: type, in: local).subtracting(seen).sorted()
             let failures = try applier.delete(gone.map { RecordID(recordName: $0) }, from: local)
-            if !failures.isEmpty { throw PullRunner.refusal(failures, in: "type \(type)") }
-            applier.progress.finished("type \(type)", from: before, to: applier.tally)
+            if !failures.isEmpty { throw PullRefusal(failures: failures, place: "type \(type)") }
+            events.finished("type \(type)", before, applier.tally)
         }
     }
 
@@ -177,11 +197,5 @@ struct PullRunner {
             guard let cursor = page.cursor else { return names }
             page = try local.records(continuingMatchFrom: cursor, desiredKeys: [], resultsLimit: 400)
         }
-    }
-
-    /// Records the store refused, each told with its reason; the tokens stop before their page.
-    static func refusal(_ failures: [PullApplier.Failure], in place: String) -> CommandFailure {
-        for failure in failures { Output.warn("failed \(failure.recordName): \(failure.error)") }
-        return .failed("\(failures.count) records of \(place) could not be written here (listed above); what was pulled before them is kept, and the next pull starts at their page")
     }
 }
