@@ -99,7 +99,7 @@ let package = Package(
             name: "StratusBench",
             dependencies: [
                 "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusStores", "StratusDashboard", "StratusServer",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "StratusRemote", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // The CloudKit Web Services server: routes, authentication, the CKWS JSON of each endpoint
