@@ -182,6 +182,27 @@ import Testing
         #expect(try PullTests.records(in: pulled, db: "public", type: "Announcement").count == expected.count - 1)
     }
 
+    /// `--zone` pulls that zone alone; a zone whose token expired is pulled again from the
+    /// beginning into an emptied zone, and ends exact.
+    @Test func oneZoneAloneAndAZoneWhoseTokenExpired() throws {
+        let served = try Served(records: 300)
+        let pulled = served.cli.folder.path("pulled.sqlite")
+        #expect(try PullTests.pull(served, ["--to", pulled, "--types", "Note"]).0.status == 0)
+        let note = #"{"recordName": "z1", "recordType": "Note", "fields": {"title": {"value": "new"}}}"#
+        for zone in ["Travel", "Library"] { #expect(try served.cli.run(["save", "-", "--zone", zone], stdin: note).status == 0) }
+        let (travel, one) = try PullTests.pull(served, ["--to", pulled, "--zone", "Travel"])
+        #expect(travel.status == 0, "\(travel.stderr)")
+        #expect(one["records"] == ["new": 1, "changed": 0, "deleted": 0])
+        #expect(try PullTests.records(in: pulled)["Library/z1"] == nil)
+        // The next playback from a token is refused as expired.
+        #expect(try served.cli.run(["faults", "add", "changeTokenExpired", "--operation", "zone-changes"]).status == 0)
+        let (again, counts) = try PullTests.pull(served, ["--to", pulled, "--types", "Note"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("its token expired"))
+        #expect((counts["records"]?["new"] ?? 0) >= 1)
+        #expect(try PullTests.records(in: pulled) == PullTests.records(in: served.cli.storePath))
+    }
+
     /// A zone shared with the signed-in user lands in its owner's private database here, the
     /// owner a local user of the same record name.
     @Test func sharedZonesGoToTheirOwnersPrivateDatabase() throws {
