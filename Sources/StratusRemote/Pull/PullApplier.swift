@@ -153,7 +153,7 @@ struct PullApplier {
     /// URL it stays as it is.
     private mutating func localAsset(_ asset: Asset, url: String?, store: Store, contents: inout [Data]) throws -> Asset {
         if let known = fetched[asset.fileChecksum] { return known }
-        if try store.assetData(checksum: asset.fileChecksum) != nil { return asset }
+        if try store.holdsAsset(checksum: asset.fileChecksum) { return asset }
         guard let url else { return asset }
         let data = try client.download(url)
         let local = Asset(fileChecksum: SHA256.hexDigest(data), size: Int64(data.count))
