@@ -22,10 +22,12 @@ final class PullProgress {
     }
 
     /// Ends a zone's (or type's) stretch of work, with what it changed (`before`: the tally
-    /// when it began).
+    /// when it began); a stretch that changed nothing (a type with no records) goes unsaid.
     func finished(_ what: String, from before: PullTally, to now: PullTally) {
         if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         lastDraw = .distantPast
+        let changed = (now.recordsNew, now.recordsChanged, now.recordsDeleted) != (before.recordsNew, before.recordsChanged, before.recordsDeleted)
+        guard changed else { return }
         Output.warn("pulled \(what): \(now.recordsNew - before.recordsNew) new, \(now.recordsChanged - before.recordsChanged) changed, "
                     + "\(now.recordsDeleted - before.recordsDeleted) deleted records, \(now.assetsDownloaded - before.assetsDownloaded) assets")
     }
