@@ -6,9 +6,10 @@ import StratusEngine
 /// the tokens it reaches in the ``PullState`` file after each page is committed.
 ///
 /// Private and shared: `changes/database` from the kept token (all pages), then
-/// `changes/zone` for each changed zone from its kept token (all pages, 200 a page). Public:
-/// every record of each record type, page by page (it has no change feed); records of those
-/// types the store holds and the server no longer has are deleted.
+/// `changes/zone` for each changed zone from its kept token (all pages, 200 a page). The
+/// public database and the private default zone, which have no change feed: every record of
+/// each record type, page by page; records of those types the store holds and the server no
+/// longer has are deleted.
 public struct ContainerPull {
     let remote: RemoteDatabase
     let store: Store
