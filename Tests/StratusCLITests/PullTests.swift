@@ -203,6 +203,30 @@ import Testing
         #expect(try PullTests.records(in: pulled) == PullTests.records(in: served.cli.storePath))
     }
 
+    /// A `stratus serve` of a PostgreSQL store (a team's server) pulls as one of a file does.
+    @Test func aServerOnPostgreSQLIsPulledExactly() throws {
+        let url = try TestPostgres.freshStoreURL()
+        defer { TestPostgres.drop(url) }
+        #expect(try StratusBinary.run(["demo", "--records", "300", "--no-ui"], store: url).status == 0)
+        let apiToken = try StratusBinary.run(["auth", "api-token", "--container", "iCloud.team"], store: url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let webToken = try StratusBinary.run(["auth", "login", "--container", "iCloud.team"], store: url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ServedStore(store: url)
+        defer { server.stop() }
+        let port = try #require(server.port, "serve printed: \(server.firstLine)")
+        let folder = try TemporaryDirectory("stratus-pull")
+        defer { folder.remove() }
+        let environment = ["XDG_CONFIG_HOME": folder.path("config")]
+        #expect(try StratusBinary.run(["remote", "add", "team", "--container", "iCloud.team", "--environment", "development",
+                                       "--url", "http://127.0.0.1:\(port)"], environment: environment).status == 0)
+        #expect(try StratusBinary.run(["remote", "login", "team", "--api-token", apiToken, "--paste"], environment: environment, stdin: webToken + "\n").status == 0)
+        let pulled = folder.path("team.sqlite")
+        let outcome = try StratusBinary.run(["pull", "team", "--to", pulled, "--types", "Note"], environment: environment)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let expected = try PullTests.records(in: url)
+        #expect(!expected.isEmpty)
+        #expect(try PullTests.records(in: pulled) == expected)
+    }
+
     /// A zone shared with the signed-in user lands in its owner's private database here, the
     /// owner a local user of the same record name.
     @Test func sharedZonesGoToTheirOwnersPrivateDatabase() throws {
