@@ -99,6 +99,7 @@ let package = Package(
             name: "StratusBench",
             dependencies: [
                 "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusStores", "StratusDashboard", "StratusServer",
+                "StratusRemote",
             ]
         ),
         // The CloudKit Web Services server: routes, authentication, the CKWS JSON of each endpoint

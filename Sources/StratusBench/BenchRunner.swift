@@ -335,6 +335,8 @@ public final class BenchRunner {
         case .serveLookup, .serveQuery, .serveModify:
             return try ServeBench(store: store, zoneID: zoneID, recordCount: recordCount, requestsPerClient: max(50, min(500, runs * 100)))
                 .measure(workload)
+        case .pull:
+            return try PullBench(store: store, zoneID: zoneID, directory: directory).measure(workload)
         case .dashboardLastPage, .dashboardCount:
             var probes: [DashboardProbe.LastPageResult] = []
             for _ in 0..<max(1, min(3, runs / 3)) {

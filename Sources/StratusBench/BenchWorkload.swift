@@ -45,4 +45,7 @@ public enum BenchWorkload: String, CaseIterable, Sendable {
     case serveQuery = "serve-query"
     /// `records/modify` saving one record over HTTP beside in process.
     case serveModify = "serve-modify"
+    /// `stratus pull` of the bench zone over HTTP on loopback into a new store, beside the same
+    /// copy in process (change pages read from the engine, written by the import path).
+    case pull
 }

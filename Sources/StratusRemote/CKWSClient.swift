@@ -22,6 +22,10 @@ public final class CKWSClient: Sendable {
     private let transport = CKWSTransport()
     private let session: Mutex<RemoteCredentials>
 
+    /// A wait the client is about to make on a throttled answer, for a front end to show.
+    public typealias RetryWait = ThrottleWait
+
+    /// `waiter` is told of each wait on a throttled answer and waits it out (nil: a sleep).
     public init(name: String, endpoint: RemoteEndpoint, credentials: RemoteCredentials, keeper: (any SessionTokenKeeper)? = nil,
                 retry: RetryPolicy = RetryPolicy(), waiter: (any ThrottleWaiter)? = nil) {
         self.name = name
@@ -30,6 +34,16 @@ public final class CKWSClient: Sendable {
         self.session = Mutex(credentials)
         self.keeper = keeper
         self.retry = retry
+    }
+
+    /// The content at an asset's `downloadURL` (iCloud's carry a `${f}` for a file name to put
+    /// in). The URL is signed by the server, so no token is added to it.
+    public func download(_ url: String) throws -> Data {
+        let answer = try transport.get(url.replacingOccurrences(of: "${f}", with: "asset"), server: endpoint.url)
+        guard answer.status == 200 else {
+            throw failure(Answer(status: answer.status, json: CKWSClient.json(answer.body)))
+        }
+        return Data(answer.body)
     }
 
     /// The credentials now (with the newest web auth token).
@@ -72,6 +86,8 @@ public final class CKWSClient: Sendable {
                    let seconds = answer.json["retryAfter"]?.doubleValue ?? raw.headers.first(name: "Retry-After").flatMap(Double.init),
                    seconds <= retry.longestWait {
                     waited += 1
+                    let code = answer.json["serverErrorCode"]?.stringValue ?? "HTTP \(raw.status)"
+                    waiter?.willWait(RetryWait(code: code, seconds: seconds, attempt: waited, attempts: retry.attempts))
                     if let waiter {
                         // Stopped (Esc in the dashboard): the throttling error is the answer.
                         guard waiter.wait(seconds: max(0, seconds)) else { return answer }

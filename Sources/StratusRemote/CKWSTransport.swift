@@ -33,12 +33,21 @@ struct CKWSTransport: Sendable {
     /// `serviceUnavailable` with `remoteUnreachable`, naming the server (never the query
     /// string, which holds the tokens).
     func post(_ url: String, headers: HTTPHeaders, body: [UInt8], server: String) throws -> Answer {
+        try exchange(url, method: .POST, headers: headers, body: body, server: server)
+    }
+
+    /// Reads `url` (an asset's `downloadURL`), with the same bounds and failures as ``post``.
+    func get(_ url: String, server: String) throws -> Answer {
+        try exchange(url, method: .GET, headers: HTTPHeaders(), body: nil, server: server)
+    }
+
+    private func exchange(_ url: String, method: HTTPMethod, headers: HTTPHeaders, body: [UInt8]?, server: String) throws -> Answer {
         guard MultiThreadedEventLoopGroup.currentEventLoop == nil else {
             throw CloudKitError(.internalError, "a remote call was made on an event loop, which it would block", reason: .remoteUnreachable(url: server))
         }
         let request: HTTPClient.Request
         do {
-            request = try HTTPClient.Request(url: url, method: .POST, headers: headers, body: .bytes(body))
+            request = try HTTPClient.Request(url: url, method: method, headers: headers, body: body.map { .bytes($0) })
         } catch {
             throw CloudKitError(.invalidArguments, "the remote's URL \(server) is not an http or https URL", reason: .remoteUnreachable(url: server))
         }

@@ -136,20 +136,10 @@ public struct RemoteConfiguration: Sendable {
         }
     }
 
-    /// Writes a new file readable only by the user, flushed, then renamed over `path`.
+    /// Writes a new file readable only by the user (see ``JSONFile``).
     private func replace(_ path: String, with json: JSONValue) throws {
         try makeFolder()
-        let temporary = path + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard descriptor >= 0 else { throw CloudKitError(.internalError, "cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        let bytes = JSONWriter.bytes(json, pretty: true) + [0x0A]
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let flushed = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == bytes.count, flushed, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CloudKitError(.internalError, "cannot write \(path): \(String(cString: strerror(errno)))")
-        }
+        try JSONFile.replace(path, with: json, mode: 0o600)
     }
 
     private func makeFolder() throws {

@@ -8,6 +8,14 @@ extension RemoteDatabase {
     public func recordZoneChanges(inZoneWith zoneID: ZoneID, since token: String?, until endToken: String?, desiredKeys: [String]?,
                                   resultsLimit: Int?, includingChangedKeys: Bool) throws -> ZoneChangesPage {
         if endToken != nil { throw RemoteDatabase.unavailable("changes up to a later token (--until)") }
+        return try zoneChanges(inZoneWith: zoneID, since: token, desiredKeys: desiredKeys, resultsLimit: resultsLimit,
+                               includingChangedKeys: includingChangedKeys).page
+    }
+
+    /// One `changes/zone` page, and the records as the answer spelled them (a pull reads their
+    /// assets' `downloadURL`s, which a decoded record does not keep).
+    func zoneChanges(inZoneWith zoneID: ZoneID, since token: String?, desiredKeys: [String]?, resultsLimit: Int?,
+                     includingChangedKeys: Bool) throws -> (page: ZoneChangesPage, answered: [JSONValue]) {
         var zone: [(String, JSONValue)] = [("zoneID", zoneJSON(zoneID))]
         if let token { zone.append(("syncToken", .string(token))) }
         zone.append(("resultsLimit", .integer(Int64(min(resultsLimit ?? RemoteDatabase.batchLimit, RemoteDatabase.batchLimit)))))
@@ -22,7 +30,8 @@ extension RemoteDatabase {
         if let error = ItemErrorJSON.decode(page, zoneID: zoneID) { throw typed(error, zone: zoneID) }
         var changes: [ZoneChange] = []
         var changedKeys: [String: [String]] = [:]
-        for item in try items(page["records"], path: "records") {
+        let answered = try items(page["records"], path: "records")
+        for item in answered {
             if item["deleted"]?.boolValue == true {
                 let name = item["recordName"]?.stringValue ?? ""
                 changes.append(.deleted(RecordID(recordName: name, zoneID: zoneID), recordType: item["recordType"]?.stringValue ?? ""))
@@ -32,8 +41,8 @@ extension RemoteDatabase {
             if let keys = item["changedKeys"]?.arrayOfStrings { changedKeys[record.recordName] = keys }
             changes.append(.changed(record))
         }
-        return ZoneChangesPage(changes: changes, changeToken: page["syncToken"]?.stringValue ?? token ?? "",
-                               moreComing: page["moreComing"]?.boolValue ?? false, changedKeys: changedKeys)
+        return (ZoneChangesPage(changes: changes, changeToken: page["syncToken"]?.stringValue ?? token ?? "",
+                                moreComing: page["moreComing"]?.boolValue ?? false, changedKeys: changedKeys), answered)
     }
 
     public func databaseChanges(since token: String?, resultsLimit: Int?) throws -> DatabaseChangesPage {

@@ -8,6 +8,14 @@ import StratusPredicates
 /// it against: CKWS has no schema endpoint), sent as `filterBy` and `sortBy`.
 extension RemoteDatabase {
     public func records(matching query: Query, inZoneWith zoneID: ZoneID, desiredKeys: [String]?, resultsLimit: Int?) throws -> QueryResultsPage {
+        // FALSEPREDICATE has no filterBy: it matches nothing, without asking.
+        guard let request = try request(for: query, inZoneWith: zoneID) else { return QueryResultsPage(records: [], cursor: nil) }
+        return try page(request, zoneID: zoneID, marker: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit).page
+    }
+
+    /// The body of a `records/query` for `query`, checked by CloudKit's rules first; nil when
+    /// it can match nothing.
+    func request(for query: Query, inZoneWith zoneID: ZoneID) throws -> JSONValue? {
         let compiled: CompiledQuery
         switch PredicateCompiler.compile(format: query.predicateFormat, arguments: query.arguments, recordType: query.recordType,
                                          sorts: query.sortDescriptors) {
@@ -15,19 +23,15 @@ extension RemoteDatabase {
         case .failure(let diagnostics):
             throw CloudKitError(.invalidArguments, diagnostics.diagnostics.map(\.message).joined(separator: "; "), predicateDiagnostics: diagnostics)
         }
-        // FALSEPREDICATE has no filterBy: it matches nothing, without asking.
-        guard let queryJSON = QueryJSON.encode(recordType: query.recordType, filter: compiled.filter, sorts: compiled.sorts) else {
-            return QueryResultsPage(records: [], cursor: nil)
-        }
-        let request: JSONValue = .object([("zoneID", zoneJSON(zoneID)), ("query", queryJSON)])
-        return try page(request, zoneID: zoneID, marker: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+        guard let queryJSON = QueryJSON.encode(recordType: query.recordType, filter: compiled.filter, sorts: compiled.sorts) else { return nil }
+        return .object([("zoneID", zoneJSON(zoneID)), ("query", queryJSON)])
     }
 
     public func records(continuingMatchFrom cursor: String, desiredKeys: [String]?, resultsLimit: Int?) throws -> QueryResultsPage {
         let request = markers.request(for: cursor) ?? .object([])
         let zoneID = try request["zoneID"].map { json in try decoded { () throws(RecordJSON.DecodingError) in try ZoneJSON.decodeZoneID(json, owner: nil) } }
         return try page(request, zoneID: zoneID.map { owned($0, as: nil) } ?? .default, marker: cursor, desiredKeys: desiredKeys,
-                        resultsLimit: resultsLimit)
+                        resultsLimit: resultsLimit).page
     }
 
     public func lastRecords(matching query: Query, inZoneWith zoneID: ZoneID, desiredKeys: [String]?, resultsLimit: Int?) throws -> [Record] {
@@ -45,16 +49,18 @@ extension RemoteDatabase {
     }
 
     /// One page of at most 200 records (CKWS's page); the marker it ends with is remembered with
-    /// its query, so the next page can send both.
-    private func page(_ request: JSONValue, zoneID: ZoneID, marker: String?, desiredKeys: [String]?, resultsLimit: Int?) throws -> QueryResultsPage {
-        guard case .object(var body) = request else { return QueryResultsPage(records: [], cursor: nil) }
+    /// its query, so the next page can send both. `answered`: the records as the answer spelled them.
+    func page(_ request: JSONValue, zoneID: ZoneID, marker: String?, desiredKeys: [String]?,
+              resultsLimit: Int?) throws -> (page: QueryResultsPage, answered: [JSONValue]) {
+        guard case .object(var body) = request else { return (QueryResultsPage(records: [], cursor: nil), []) }
         if let marker { body.append(("continuationMarker", .string(marker))) }
         body.append(("resultsLimit", .integer(Int64(min(resultsLimit ?? RemoteDatabase.batchLimit, RemoteDatabase.batchLimit)))))
         if let desiredKeys { body.append(("desiredKeys", .array(desiredKeys.map { .string($0) }))) }
         let answer = try call("records/query", .object(body), zone: zoneID)
-        let records = try items(answer["records"], path: "records").map { try record($0, zoneID: zoneID) }
+        let answered = try items(answer["records"], path: "records")
+        let records = try answered.map { try record($0, zoneID: zoneID) }
         let next = answer["continuationMarker"]?.stringValue
         if let next { markers.remember(next, request: request) }
-        return QueryResultsPage(records: records, cursor: next)
+        return (QueryResultsPage(records: records, cursor: next), answered)
     }
 }

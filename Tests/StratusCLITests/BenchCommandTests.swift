@@ -60,6 +60,10 @@ import Testing
                 #expect(stratusRows == baselineRows, "\(name) returned different rows")
             }
         }
+        // The pull over loopback brings every record of the bench zone, as the copy in process does.
+        let pull = try #require(workloads.first { $0["name"] as? String == "pull" })
+        #expect(pull["records"] as? Double == 1000, "\(pull)")
+        #expect((pull["baseline_ms"] as? Double ?? 0) > 0, "\(pull)")
         #expect(try cli.run(["bench", "--workload", "nope"], store: false).status == 2)
     }
 }

@@ -8,7 +8,8 @@ import Testing
 /// `--remote NAME` against a `stratus serve` the test starts on a port chosen at run time: every
 /// command prints what the same command prints on the server's store, and no secret is printed.
 @Suite struct RemoteModeTests {
-    /// A demo store served over loopback, a remote naming it, signed in with `--paste`.
+    /// A demo store of `records` records served over loopback, a remote naming it, signed in
+    /// with `--paste`.
     final class Served {
         let cli: StratusCLI
         let server: ServedStore
@@ -16,9 +17,9 @@ import Testing
         let webToken: String
         var config: String { cli.folder.path("config") }
 
-        init(serveArguments: [String] = [], signIn: Bool = true) throws {
+        init(records: Int = 60, serveArguments: [String] = [], signIn: Bool = true) throws {
             cli = try StratusCLI()
-            _ = try cli.run(["demo", "--records", "60", "--no-ui"])
+            _ = try cli.run(["demo", "--records", String(records), "--no-ui"])
             apiToken = try cli.run(["auth", "api-token", "--container", "iCloud.remote"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             webToken = try cli.run(["auth", "login", "--container", "iCloud.remote"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             server = try ServedStore(store: cli.storePath, arguments: serveArguments)
