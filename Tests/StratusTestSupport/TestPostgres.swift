@@ -61,9 +61,19 @@ public enum TestPostgres {
 
         /// Initializes and starts a cluster on a free loopback port.
         public static func start() throws(TestPostgresError) -> Cluster {
-            let outcome = try? ProcessRunner.run(URL(fileURLWithPath: script), ["start"], timeout: .seconds(600))
+            try run(["start"])
+        }
+
+        /// Starts a streaming replica of this cluster (a hot standby, read-only) on another port.
+        public func standby() throws(TestPostgresError) -> Cluster {
+            try Self.run(["standby", folder])
+        }
+
+        /// Runs the script and reads the cluster it printed.
+        private static func run(_ arguments: [String]) throws(TestPostgresError) -> Cluster {
+            let outcome = try? ProcessRunner.run(URL(fileURLWithPath: script), arguments, timeout: .seconds(600))
             guard let outcome, outcome.status == 0 else {
-                throw TestPostgresError(message: "`\(script) start` failed:\n\(outcome.map { String(decoding: $0.stderrData, as: UTF8.self) } ?? "it did not run")")
+                throw TestPostgresError(message: "`\(script) \(arguments.joined(separator: " "))` failed:\n\(outcome.map { String(decoding: $0.stderrData, as: UTF8.self) } ?? "it did not run")")
             }
             var url: String?
             var folder: String?
