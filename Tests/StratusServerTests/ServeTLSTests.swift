@@ -37,6 +37,8 @@ import Testing
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(certificate))
         let trusting = LoopbackHTTP(configuration: HTTPClient.Configuration(tlsConfiguration: tls))
+        // A client must be shut down, or its end stops the test process.
+        defer { Task { await trusting.shutdown() } }
         let reply = try await trusting.send("https://" + path)
         #expect(reply.status == 200, "\(reply.text)")
         #expect(reply.zones.compactMap { ($0["zoneID"] as? [String: Any])?["zoneName"] as? String } == ["_defaultZone"], "\(reply.text)")
@@ -46,12 +48,11 @@ import Testing
 
         // Plain HTTP to the HTTPS port gets no CKWS answer.
         await #expect(throws: (any Error).self) { _ = try await trusting.send("http://" + path) }
-        await trusting.shutdown()
 
         // A client that does not trust the certificate refuses the server.
         let untrusting = LoopbackHTTP(configuration: HTTPClient.Configuration(timeout: .init(connect: .seconds(2))))
+        defer { Task { await untrusting.shutdown() } }
         await #expect(throws: (any Error).self) { _ = try await untrusting.send("https://" + path) }
-        await untrusting.shutdown()
     }
 
     @Test func plainHTTPBeyondLoopbackIsRefusedUnlessAskedForAndThenWarned() async throws {
@@ -73,8 +74,8 @@ import Testing
         #expect(warning.hasPrefix("warning: serving plain HTTP on 0.0.0.0 (--insecure-http): plain HTTP sends every API token"), "\(warning)")
         let port = try #require(server.port)
         let http = LoopbackHTTP()
+        defer { Task { await http.shutdown() } }
         let health = try await http.send("http://127.0.0.1:\(port)/health")
-        await http.shutdown()
         #expect(health.status == 200, "\(health.text)")
     }
 

@@ -12,7 +12,8 @@ final class TeamServers: @unchecked Sendable {
     let webAuthToken: String
     let zone: String
     let ports: [Int]
-    let http = LoopbackHTTP()
+    /// Made last in `init`: a client that is never shut down stops the test process.
+    let http: LoopbackHTTP
     private let servers: Locked<[ServedStore]>
 
     init(count: Int, zone: String) throws {
@@ -31,6 +32,7 @@ final class TeamServers: @unchecked Sendable {
             return port
         }
         servers = Locked(started)
+        http = LoopbackHTTP()
     }
 
     /// Kills server `index` with SIGKILL and starts it again on its port (blocking: run it off
