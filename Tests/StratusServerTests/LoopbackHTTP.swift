@@ -7,9 +7,11 @@ import NIOHTTP1
 /// a certificate made at test time, and many requests at once to several servers (a pool of
 /// keep-alive connections per server, no per-request setup).
 struct LoopbackHTTP: Sendable {
-    /// What a server answered: the status and the body's JSON object (empty when it is none).
+    /// What a server answered: the status, the headers (names in lower case) and the body's
+    /// JSON object (empty when it is none).
     struct Reply: @unchecked Sendable {
         var status: Int
+        var headers: [String: String]
         var text: String
         var json: [String: Any]
 
@@ -35,7 +37,8 @@ struct LoopbackHTTP: Sendable {
         let bytes = try await response.body.collect(upTo: 64 << 20)
         let text = String(buffer: bytes)
         let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-        return Reply(status: Int(response.status.code), text: text, json: json)
+        let headers = Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }) { first, _ in first }
+        return Reply(status: Int(response.status.code), headers: headers, text: text, json: json)
     }
 
     func shutdown() async {

@@ -25,6 +25,14 @@ import Testing
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let webToken = try StratusBinary.run(["auth", "login", "--container", Self.container], store: store).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
+        // A session from the primary's sign-in page, which a replica's answers cannot replace.
+        let http = LoopbackHTTP()
+        defer { Task { await http.shutdown() } }
+        let primaryServer = try ServedStore(store: store)
+        let signIn = try await http.send("http://127.0.0.1:\(try #require(primaryServer.port))/signin?container=\(Self.container)&environment=development",
+                                         body: "", method: .POST)
+        primaryServer.stop()
+        let session = try #require(signIn.text.components(separatedBy: "<pre id=\"token\">").last?.components(separatedBy: "</pre>").first)
 
         let standby = try primary.standby()
         defer { standby.stop() }
@@ -48,11 +56,9 @@ import Testing
                 "\(refused.stderr)")
 
         // `stratus serve` on the replica answers reads, and writes with the same refusal.
-        let server = try ServedStore(store: replica)
+        let server = try ServedStore(store: replica, arguments: ["--token-rotation", "0"])
         defer { server.stop() }
         let port = try #require(server.port, "serve printed: \(server.firstLine)")
-        let http = LoopbackHTTP()
-        defer { Task { await http.shutdown() } }
         let base = "http://127.0.0.1:\(port)/database/1/\(Self.container)/development/private"
         let credentials = "?ckAPIToken=\(apiToken)&ckWebAuthToken=\(webToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? webToken)"
         #expect(try await http.send("http://127.0.0.1:\(port)/health").status == 200)
@@ -66,6 +72,10 @@ import Testing
                                           body: #"{"zoneID": {"zoneName": "Notes"}, "operations": [{"operationType": "create", "record": {"recordName": "n5", "recordType": "Note", "fields": {}}}]}"#)
         #expect(written.status < 500, "\(written.text.prefix(400))")
         #expect(written.text.contains("PostgreSQL standby"), "\(written.text.prefix(400))")
+        // A signed-in session keeps working: the answer hands its token back unchanged.
+        let asSession = try await http.send(base + "/users/current?ckAPIToken=\(apiToken)&ckWebAuthToken=\(session)", body: "{}")
+        #expect(asSession.status == 200, "\(asSession.text.prefix(400))")
+        #expect(asSession.headers["x-apple-cloudkit-web-auth-token"] == session)
     }
 
     @Test func aStoreDumpedWithPgDumpAndRestoredPlaysBackTokensTakenBefore() throws {
