@@ -57,7 +57,8 @@ public final class StoreDirectory: Sendable {
     }
 
     /// Whether every store this server answers from can be read now (one cheap read each):
-    /// the one store of `.single` and `.opened`, or the stores of a folder opened so far.
+    /// the one store of `.single` and `.opened`, or a folder's (or database's) stores opened
+    /// so far, once the folder or database itself can be reached.
     func canReadStores() -> Bool {
         let stores: [Store]
         switch source {
@@ -66,7 +67,8 @@ public final class StoreDirectory: Sendable {
             stores = [store]
         case .opened(let store, _):
             stores = [store]
-        case .folder:
+        case .folder(let folder):
+            guard StoreOpener.canReach(folder) else { return false }
             stores = opened.withLock { Array($0.values) }
         }
         return stores.allSatisfy { (try? $0.environment) != nil }

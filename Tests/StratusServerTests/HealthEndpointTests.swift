@@ -55,16 +55,23 @@ import Testing
         try #require(made.status == 0, "\(made.stderr)")
         let server = try ServedStore(store: url)
         defer { server.stop() }
-        let port = try #require(server.port, "serve printed: \(server.firstLine)")
+        // A server of a schema per container and environment, none opened yet.
+        let folderServer = try ServedStore(stores: cluster.url)
+        defer { folderServer.stop() }
         let http = LoopbackHTTP()
         defer { Task { await http.shutdown() } }
+        let ports = [try #require(server.port, "serve printed: \(server.firstLine)"), try #require(folderServer.port, "serve printed: \(folderServer.firstLine)")]
 
-        let up = try await http.send("http://127.0.0.1:\(port)/health")
-        #expect(up.status == 200, "\(up.text)")
+        for port in ports {
+            let up = try await http.send("http://127.0.0.1:\(port)/health")
+            #expect(up.status == 200, "\(port): \(up.text)")
+        }
         cluster.stop()
-        let down = try await http.send("http://127.0.0.1:\(port)/health")
-        #expect(down.status == 503)
-        #expect(down.text == #"{"status":"store unreachable"}"#, "no word of the database's address or user: \(down.text)")
-        #expect(server.process.isRunning, "the server outlives its database")
+        for port in ports {
+            let down = try await http.send("http://127.0.0.1:\(port)/health")
+            #expect(down.status == 503)
+            #expect(down.text == #"{"status":"store unreachable"}"#, "no word of the database's address or user: \(down.text)")
+        }
+        #expect(server.process.isRunning && folderServer.process.isRunning, "the servers outlive their database")
     }
 }

@@ -13,10 +13,20 @@ public final class ServedStore {
     /// Starts the server (with `arguments` added to `serve`'s) on `port` (0: a free one) and
     /// waits for its first line. Its standard error goes to the file `standardError` names,
     /// else it is thrown away.
-    public init(store: String, arguments: [String] = [], port: Int = 0, standardError: URL? = nil) throws {
+    public convenience init(store: String, arguments: [String] = [], port: Int = 0, standardError: URL? = nil) throws {
+        try self.init(serving: ["--store", store], arguments: arguments, port: port, standardError: standardError)
+    }
+
+    /// Starts `serve --stores LOCATION` (a store per container and environment) as
+    /// ``init(store:arguments:port:standardError:)`` starts one store's server.
+    public convenience init(stores: String, arguments: [String] = [], port: Int = 0, standardError: URL? = nil) throws {
+        try self.init(serving: ["--stores", stores], arguments: arguments, port: port, standardError: standardError)
+    }
+
+    private init(serving: [String], arguments: [String], port: Int, standardError: URL?) throws {
         process = Process()
         process.executableURL = StratusBinary.url
-        process.arguments = ["serve", "--store", store, "--port", String(port)] + arguments
+        process.arguments = ["serve"] + serving + ["--port", String(port)] + arguments
         let output = Pipe()
         process.standardOutput = output
         if let standardError {
