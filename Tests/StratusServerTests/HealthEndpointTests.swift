@@ -21,6 +21,7 @@ import Testing
         let healthy = try await http.send("http://127.0.0.1:\(port)/health")
         #expect(healthy.status == 200)
         #expect(healthy.text == #"{"status":"ok"}"#)
+        #expect(try await http.send("http://127.0.0.1:\(port)/health", method: .HEAD).status == 200)
         let posted = try await http.send("http://127.0.0.1:\(port)/health", body: "{}")
         #expect(posted.status == 405, "\(posted.text)")
 
