@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // The CKWS client of remote mode (not URLSession: one HTTP stack on NIO, as the server's).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // TLS for `stratus serve` beyond loopback (through Hummingbird's TLS channel).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // The team backend's PostgreSQL client.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // `swift package generate-documentation --target StratusEngine`: the engine's API docs.
@@ -110,6 +112,9 @@ let package = Package(
                 "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusStores",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                // HTTPS for serving beyond loopback (`--tls-cert`, `--tls-key`).
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // The socket errors a server start can meet (an address in use), and HTTP/1.0
                 // connections, which Hummingbird's version-free requests cannot tell apart.
@@ -175,7 +180,15 @@ let package = Package(
             ]
         ),
         // Real HTTP on loopback against the server, in process and through the built binary.
-        .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusModel", "stratus", "StratusTestSupport"]),
+        // async-http-client: HTTPS trusting a certificate made at test time, and the team
+        // server's load on several processes (a lean client, many requests at once).
+        .testTarget(name: "StratusServerTests", dependencies: [
+            "StratusServer", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusModel", "stratus", "StratusTestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
         // The CKWS client against a real server on loopback: sessions, rotation, paging, errors.
         .testTarget(name: "StratusRemoteTests", dependencies: [
             "StratusRemote", "StratusServer", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusModel", "StratusTestSupport",

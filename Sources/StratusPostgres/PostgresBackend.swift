@@ -13,7 +13,8 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
     /// The URL with its password masked: the location shows in messages.
     package let location: String
     package let info: StoreInfo
-    package var isReadOnly: Bool { false }
+    /// The database is a standby (a streaming replica in recovery): it serves reads only.
+    package let isReadOnly: Bool
     private let pool: PostgresPool
     /// Something that lives as long as the store is open (set before the store is shared): a
     /// test's throwaway schema, dropped when the last store on it goes away.
@@ -30,6 +31,7 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
         self.pool = pool
         let link = try pool.take()
         defer { pool.give(link) }
+        isReadOnly = try link.rows("SELECT pg_is_in_recovery()").first?.bool(0) ?? false
         if try !Self.schemaExists(location.schema, on: link) {
             guard creating else {
                 throw CloudKitError(.badDatabase, "No store at \(location.masked).", reason: .storeNotFound(path: location.masked))
@@ -65,12 +67,21 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
     }
 
     package func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
-        try run(writer: true, begin: "BEGIN", body)
+        if isReadOnly { throw standbyRefusal }
+        return try run(writer: true, begin: "BEGIN", body)
+    }
+
+    /// A write to a standby, said before PostgreSQL's own refusal (which a transaction's later
+    /// statements would hide behind "current transaction is aborted").
+    private var standbyRefusal: CloudKitError {
+        CloudKitError(.permissionFailure, "The store at \(location) is on a PostgreSQL standby (a read-only replica): it can be read, "
+            + "and nothing was written. Write through the primary server's URL.")
     }
 
     /// The caller begins and commits; what it leaves open is rolled back. Not retried: what it
     /// committed stays committed.
     package func writeWithoutTransaction<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        if isReadOnly { throw standbyRefusal }
         let link = try pool.take()
         let transaction = PostgresTransaction(link: link, isWriter: true)
         defer {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -26,10 +27,14 @@ public final class CKWSServer: Sendable {
         public var maximumAssetBytes: Int
         /// How long sign-in sessions last and how often their tokens are replaced.
         public var sessions: WebSessionPolicy
+        /// HTTPS with this certificate and key; nil: plain HTTP (loopback, or a TLS proxy in front).
+        public var tls: ServerTLS?
+        /// Seconds between SIGTERM and no longer taking connections, while `/health` answers 503.
+        public var drainSeconds: Int
 
         public init(host: String = "127.0.0.1", port: Int = 8765, source: StoreSource,
                     maximumBodyBytes: Int = 16 << 20, idleTimeoutSeconds: Int64 = 60, maximumAssetBytes: Int = 50 << 20,
-                    sessions: WebSessionPolicy = WebSessionPolicy()) {
+                    sessions: WebSessionPolicy = WebSessionPolicy(), tls: ServerTLS? = nil, drainSeconds: Int = 0) {
             self.host = host
             self.port = port
             self.source = source
@@ -37,6 +42,8 @@ public final class CKWSServer: Sendable {
             self.idleTimeoutSeconds = idleTimeoutSeconds
             self.maximumAssetBytes = maximumAssetBytes
             self.sessions = sessions
+            self.tls = tls
+            self.drainSeconds = drainSeconds
         }
     }
 
@@ -66,23 +73,30 @@ public final class CKWSServer: Sendable {
         let requestLog = RequestLogger()
         let logging = Task { await requestLog.run() }
         defer { logging.cancel() }
+        let draining = DrainState()
         let responder = CKWSRouter(api: CKWSResponder(stores: stores, maximumBodyBytes: configuration.maximumBodyBytes, tickets: tickets,
                                                       logger: requestLog, sessions: configuration.sessions),
                                    signIn: SignInPage(stores: stores), assets: AssetTransfer(stores: stores, tickets: tickets,
                                                                                              maximumBytes: configuration.maximumAssetBytes),
-                                   courier: WebCourier(stores: stores, polls: longPolls))
+                                   courier: WebCourier(stores: stores, polls: longPolls),
+                                   health: HealthCheck(stores: stores, draining: draining))
         let idleTimeout = configuration.idleTimeoutSeconds
+        let tls = configuration.tls
         let app = Application(
             responder: responder,
             server: HTTPServerBuilder { responder in
-                CKWSChildChannel(http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: .seconds(idleTimeout))))
+                let http = CKWSChildChannel(http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: .seconds(idleTimeout))))
+                guard let tls else { return http }
+                return try TLSChannel(http, tlsConfiguration: tls.configuration)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        // Shut down last to first: the long polls end, then the server stops taking requests.
-        let services = ServiceGroup(configuration: .init(services: [app, LongPollStopper(polls: longPolls)],
+        // Shut down last to first: the drain period (`/health` says 503), the long polls end,
+        // then the server stops taking requests and finishes those in flight.
+        let services = ServiceGroup(configuration: .init(services: [app, LongPollStopper(polls: longPolls),
+                                                                    DrainPeriod(state: draining, seconds: configuration.drainSeconds)],
                                                          gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         group.withLock { $0 = services }
         do {
@@ -116,15 +130,17 @@ public struct AddressInUse: Error, CustomStringConvertible {
     }
 }
 
-/// The sign-in page apart, everything is the CKWS API.
+/// The sign-in page, assets, the web courier and the health check apart, everything is the CKWS API.
 struct CKWSRouter: HTTPResponder {
     typealias Context = BasicRequestContext
     let api: CKWSResponder
     let signIn: SignInPage
     let assets: AssetTransfer
     let courier: WebCourier
+    let health: HealthCheck
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        if request.uri.path == "/health" { return try await health.respond(to: request, context: context) }
         if request.uri.path == "/signin" { return try await signIn.respond(to: request, context: context) }
         if request.uri.path.hasPrefix("/assets/") { return try await assets.respond(to: request, context: context) }
         if request.uri.path.hasPrefix("/push/") { return try await courier.respond(to: request, context: context) }

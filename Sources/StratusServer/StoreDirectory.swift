@@ -56,6 +56,24 @@ public final class StoreDirectory: Sendable {
         return store
     }
 
+    /// Whether every store this server answers from can be read now (one cheap read each):
+    /// the one store of `.single` and `.opened`, or a folder's (or database's) stores opened
+    /// so far, once the folder or database itself can be reached.
+    func canReadStores() -> Bool {
+        let stores: [Store]
+        switch source {
+        case .single(let path, _):
+            guard let store = try? open(path, environment: nil) else { return false }
+            stores = [store]
+        case .opened(let store, _):
+            stores = [store]
+        case .folder(let folder):
+            guard StoreOpener.canReach(folder) else { return false }
+            stores = opened.withLock { Array($0.values) }
+        }
+        return stores.allSatisfy { (try? $0.environment) != nil }
+    }
+
     /// Every store opened so far, for a clean shutdown.
     func closeAll() {
         opened.withLock { $0.removeAll() }

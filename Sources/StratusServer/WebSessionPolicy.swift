@@ -31,9 +31,10 @@ public struct WebSessionPolicy: Sendable {
     }
 
     /// The token the answer hands back: a new session token when `token` is one old enough to
-    /// replace, else `token` itself.
+    /// replace, else `token` itself. A read-only store (a PostgreSQL replica) cannot keep a new
+    /// token, so its answers hand back the one they got rather than fail.
     func replacement(for token: String, user: String, container: String, store: Store, now: Date = Date()) throws -> String {
-        guard let issued = Store.sessionIssued(token), now.timeIntervalSince(issued) >= rotationInterval else { return token }
+        guard !store.isReadOnly, let issued = Store.sessionIssued(token), now.timeIntervalSince(issued) >= rotationInterval else { return token }
         return try store.makeSessionToken(container: container, user: user, issuedAt: now)
     }
 }

@@ -66,6 +66,15 @@ public enum StoreOpener {
         }
     }
 
+    /// Whether what a server's `--stores` location names can be reached now, without opening
+    /// a store: a PostgreSQL server answers (its database may hold no store yet), a folder exists.
+    public static func canReach(_ location: String) -> Bool {
+        switch backend(of: location) {
+        case .postgres: return (try? PostgresLocation(url: location)).map { (try? PostgresBackend.exists($0)) != nil } ?? false
+        case .sqlite: return FileManager.default.fileExists(atPath: location)
+        }
+    }
+
     /// The schema of the store at `location`, read without opening it as a store (nothing in
     /// it is written); see `Store.exportSchema(ofStoreAt:)`. A PostgreSQL store has no upgrade
     /// to run, so opening it writes nothing either.

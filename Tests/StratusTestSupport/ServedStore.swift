@@ -10,15 +10,31 @@ public final class ServedStore {
     /// The first line `serve` printed ("Serving CloudKit Web Services at http://127.0.0.1:PORT…").
     public let firstLine: String
 
-    /// Starts the server (with `arguments` added to `serve`'s) and waits for its first line.
-    /// Its standard error is thrown away.
-    public init(store: String, arguments: [String] = []) throws {
+    /// Starts the server (with `arguments` added to `serve`'s) on `port` (0: a free one) and
+    /// waits for its first line. Its standard error goes to the file `standardError` names,
+    /// else it is thrown away.
+    public convenience init(store: String, arguments: [String] = [], port: Int = 0, standardError: URL? = nil) throws {
+        try self.init(serving: ["--store", store], arguments: arguments, port: port, standardError: standardError)
+    }
+
+    /// Starts `serve --stores LOCATION` (a store per container and environment) as
+    /// ``init(store:arguments:port:standardError:)`` starts one store's server.
+    public convenience init(stores: String, arguments: [String] = [], port: Int = 0, standardError: URL? = nil) throws {
+        try self.init(serving: ["--stores", stores], arguments: arguments, port: port, standardError: standardError)
+    }
+
+    private init(serving: [String], arguments: [String], port: Int, standardError: URL?) throws {
         process = Process()
         process.executableURL = StratusBinary.url
-        process.arguments = ["serve", "--store", store, "--port", "0"] + arguments
+        process.arguments = ["serve"] + serving + ["--port", String(port)] + arguments
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        if let standardError {
+            _ = FileManager.default.createFile(atPath: standardError.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: standardError)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         var line = Data()
         while !line.contains(0x0A) {
@@ -37,6 +53,12 @@ public final class ServedStore {
     /// Sends SIGTERM if the server still runs (it does not wait for it to end).
     public func stop() {
         if process.isRunning { process.terminate() }
+    }
+
+    /// Kills the server with SIGKILL, as a crash or an out-of-memory kill would, and waits for it to end.
+    public func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     deinit { stop() }

@@ -39,22 +39,57 @@ public enum TestPostgres {
     }
 
     private static func startCluster() -> Result<String, TestPostgresError> {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/postgres").path
-        let outcome = try? ProcessRunner.run(URL(fileURLWithPath: script), ["start"], timeout: .seconds(600))
-        guard let outcome, outcome.status == 0 else {
-            return .failure(TestPostgresError(message: "PostgreSQL tests need a server: STRATUS_TEST_POSTGRES_URL is not set and `\(script) start` failed:\n\(outcome.map { String(decoding: $0.stderrData, as: UTF8.self) } ?? "it did not run")"))
+        do {
+            let cluster = try Cluster.start()
+            ClusterStopper.shared.arm(script: Cluster.script, folder: cluster.folder)
+            return .success(cluster.url)
+        } catch {
+            return .failure(TestPostgresError(message: "PostgreSQL tests need a server: STRATUS_TEST_POSTGRES_URL is not set and \(error.message)"))
         }
-        var url: String?
-        var folder: String?
-        let output = String(decoding: outcome.stdoutData, as: UTF8.self)
-        for line in output.split(separator: "\n") {
-            if line.hasPrefix("export STRATUS_TEST_POSTGRES_URL=") { url = String(line.dropFirst("export STRATUS_TEST_POSTGRES_URL=".count)) }
-            if line.hasPrefix("export STRATUS_TEST_POSTGRES_DIR=") { folder = String(line.dropFirst("export STRATUS_TEST_POSTGRES_DIR=".count)) }
+    }
+
+    /// A throwaway PostgreSQL cluster of one test's own (`scripts/postgres start`), for a test
+    /// that stops the database under a running server; the tests' shared one must stay up.
+    public struct Cluster: Sendable {
+        /// Its database's URL (no schema).
+        public let url: String
+        /// Its folder, which ``stop()`` removes.
+        public let folder: String
+
+        static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/postgres").path
+
+        /// Initializes and starts a cluster on a free loopback port.
+        public static func start() throws(TestPostgresError) -> Cluster {
+            try run(["start"])
         }
-        guard let url, let folder else { return .failure(TestPostgresError(message: "`\(script) start` printed no URL:\n\(output)")) }
-        ClusterStopper.shared.arm(script: script, folder: folder)
-        return .success(url)
+
+        /// Starts a streaming replica of this cluster (a hot standby, read-only) on another port.
+        public func standby() throws(TestPostgresError) -> Cluster {
+            try Self.run(["standby", folder])
+        }
+
+        /// Runs the script and reads the cluster it printed.
+        private static func run(_ arguments: [String]) throws(TestPostgresError) -> Cluster {
+            let outcome = try? ProcessRunner.run(URL(fileURLWithPath: script), arguments, timeout: .seconds(600))
+            guard let outcome, outcome.status == 0 else {
+                throw TestPostgresError(message: "`\(script) \(arguments.joined(separator: " "))` failed:\n\(outcome.map { String(decoding: $0.stderrData, as: UTF8.self) } ?? "it did not run")")
+            }
+            var url: String?
+            var folder: String?
+            let output = String(decoding: outcome.stdoutData, as: UTF8.self)
+            for line in output.split(separator: "\n") {
+                if line.hasPrefix("export STRATUS_TEST_POSTGRES_URL=") { url = String(line.dropFirst("export STRATUS_TEST_POSTGRES_URL=".count)) }
+                if line.hasPrefix("export STRATUS_TEST_POSTGRES_DIR=") { folder = String(line.dropFirst("export STRATUS_TEST_POSTGRES_DIR=".count)) }
+            }
+            guard let url, let folder else { throw TestPostgresError(message: "`\(script) start` printed no URL:\n\(output)") }
+            return Cluster(url: url, folder: folder)
+        }
+
+        /// Stops the cluster at once (connections are cut) and removes its folder.
+        public func stop() {
+            _ = try? ProcessRunner.run(URL(fileURLWithPath: Self.script), ["stop", folder], timeout: .seconds(60))
+        }
     }
 }
 
