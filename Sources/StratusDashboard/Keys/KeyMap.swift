@@ -107,7 +107,7 @@ enum KeyMap {
         KeyBinding([.char("z")], .global, .pickZone, "z", "switch zone"),
         KeyBinding([.char("D")], .global, .pickDatabase, "D", "switch database (public, private, shared)", hint: false),
         KeyBinding([.char("L")], .global, .toggleLens, "L", "Core Data lens: CD_ records as their objects (on in Core Data's zone)", hint: false),
-        KeyBinding([.char("A")], .global, .pickUser, "A", "act as another user (or no user), kept for this store; a remote: pick its database", hint: false),
+        KeyBinding([.char("A")], .global, .pickUser, "A", "act as another user or none (kept per store); on a remote: its database", hint: false),
         KeyBinding([.escape], .global, .back, "Esc", "cancel the running work, or back", hint: false),
         KeyBinding([.ctrl("c")], .global, .interrupt, "Ctrl-C", "cancel the running work; quit when idle", hint: false),
         KeyBinding([.ctrl("z")], .global, .suspend, "Ctrl-Z", "suspend to the shell (fg comes back)", hint: false),

@@ -63,8 +63,7 @@ struct PullCommand: ParsableCommand {
             if scope == .public { try pull.pullPublic(types: recordTypes) } else { try pull.pullChanges() }
         } catch let error as CloudKitError {
             if error.code == .notAuthenticated {
-                let said = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
-                throw stopped(pull.tally, "\(said); log in again: stratus remote login \(name) (then pull again: it goes on from where this pull stopped, nothing pulled is lost)")
+                throw stopped(pull.tally, "\(error) — log in again: stratus remote login \(name) (then pull again: it goes on from where this pull stopped, nothing pulled is lost)")
             }
             throw stopped(pull.tally, "\(error) (what was pulled before it is kept; pull again to go on)")
         } catch let refusal as PullRefusal {
