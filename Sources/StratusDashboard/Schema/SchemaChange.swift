@@ -32,7 +32,9 @@ enum SchemaChange: Hashable, Sendable {
                 throw CloudKitError(.invalidArguments, "Record type \(typeName) has no field \(name) in its schema.")
             }
             let field = document.recordTypes[index].fields[fieldIndex]
-            for option in [FieldIndexes.queryable, .searchable, .sortable] where indexes.contains(option) {
+            // Only what is added is judged: an index the store already gave the field (saving
+            // in development infers them) can always be removed.
+            for option in [FieldIndexes.queryable, .searchable, .sortable] where indexes.contains(option) && !field.indexes.contains(option) {
                 if let refusal = Self.refusal(of: option, on: field.type) { throw CloudKitError(.invalidArguments, refusal) }
             }
             document.recordTypes[index].fields[fieldIndex].indexes = indexes
