@@ -53,6 +53,7 @@ enum KeyAction: Hashable, Sendable {
     case toggleCheck, checkAll, save, nextField, previousField, yes, no, overwrite, takeServer, cancel, complete
     case export, clear, playbackOrder, diffSchema, compact, exportResult, bulkDelete, undo, redo, histogram, copyRecord, thenSort
     case newShare, permission, acceptShare
+    case addField, editIndexes, importSchema
 }
 
 /// One row of the key map: keys, where, what, and how the hint bar and help show it.
@@ -180,6 +181,10 @@ enum KeyMap {
         KeyBinding([.char("r")], .schema, .run, "r", "refresh"),
         KeyBinding([.char("x")], .schema, .export, "x", "export the schema (.ckdb) to a file", short: "export"),
         KeyBinding([.char("v")], .schema, .diffSchema, "v", "compare with a .ckdb file: what deploying this store over it changes (v again: the schema)", short: "diff"),
+        KeyBinding([.char("a")], .schema, .addField, "a", "add a field to the selected record type (development store)", short: "add field"),
+        KeyBinding([.char("I")], .schema, .editIndexes, "I", "add or remove an index of the selected field (development store)", short: "index"),
+        KeyBinding([.char("n")], .schema, .create, "n", "new record type (development store)", hint: false),
+        KeyBinding([.char("i")], .schema, .importSchema, "i", "import a .ckdb file: the schema becomes what it declares", hint: false),
 
         // Logs tab
         KeyBinding([.enter], .logs, .open, "Enter", "the request and the response (kept for the newest requests, credentials masked)",

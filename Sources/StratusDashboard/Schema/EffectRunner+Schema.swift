@@ -3,7 +3,8 @@ import StratusCloud
 import StratusEngine
 import StratusModel
 
-/// The Schema tab's effects: loading the schema, diffing it with a file or store, exporting it.
+/// The Schema tab's effects: loading the schema, diffing it with a file or store, exporting it,
+/// editing it and importing a `.ckdb` file.
 extension EffectRunner {
     /// Loads, diffs and exports the schema.
     func executeSchema(_ effect: SchemaEffect, post: @Sendable (DashboardMessage) -> Void) {
@@ -45,6 +46,29 @@ extension EffectRunner {
                     throw CloudKitError(.invalidArguments, "Could not write \(path): \(error.localizedDescription)")
                 }
                 return path
+            })))
+
+        case .change(let job, let change):
+            post(.schema(.changed(job: job, capture {
+                let local = try localStore()
+                if try services.cloud.environment() == .production { throw CloudKitError(.invalidArguments, SchemaTab.productionRefusal) }
+                try local.importSchema(try change.applied(to: try services.cloud.exportSchema()))
+                return change.done
+            })))
+
+        case .importFile(let job, let path):
+            post(.schema(.changed(job: job, capture {
+                let local = try localStore()
+                guard let data = FileManager.default.contents(atPath: path) else { throw CloudKitError(.invalidArguments, "Cannot read \(path).") }
+                let document: SchemaDocument
+                do {
+                    document = try SchemaDocument.parse(String(decoding: data, as: UTF8.self))
+                } catch let error as SchemaLanguageError {
+                    throw CloudKitError(.invalidArguments, "\(path):\(error.line):\(error.column): \(error.message)")
+                }
+                let summary = try local.importSchema(document).summary
+                let name = (path as NSString).lastPathComponent
+                return summary.isEmpty ? "Imported \(name): the schema was already that." : "Imported \(name): " + summary.joined(separator: "; ") + "."
             })))
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The file the Schema tab exports the schema to, or compares it with.
+/// The file the Schema tab exports the schema to, compares it with, or imports.
 enum SchemaFileEntry: TextInputPurpose {
-    case export, diff
+    case export, diff, importFile
 
     func entered(_ text: String, in state: inout DashboardState) -> [Effect] {
         let path = (text.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
@@ -10,6 +10,7 @@ enum SchemaFileEntry: TextInputPurpose {
         switch self {
         case .export: return [.schema(.export(job: state.startJob(.exportSchema, "export the schema"), path: path))]
         case .diff: return [.schema(.diff(job: state.startJob(.schema, "compare the schema"), path: path))]
+        case .importFile: return [.schema(.importFile(job: state.startJob(.schema, "import the schema"), path: path))]
         }
     }
 }

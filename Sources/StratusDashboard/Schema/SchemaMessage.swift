@@ -8,6 +8,8 @@ enum SchemaMessage: Sendable {
     case loaded(job: Int, Result<SchemaSnapshot, CloudKitError>)
     case exported(job: Int, Result<String, CloudKitError>)
     case diffed(job: Int, Result<SchemaDiffSnapshot, CloudKitError>)
+    /// An edit or import was made; the text says what changed.
+    case changed(job: Int, Result<String, CloudKitError>)
 }
 
 /// The schema and environment, read together.

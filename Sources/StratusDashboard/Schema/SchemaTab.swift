@@ -1,8 +1,9 @@
 import Foundation
+import StratusEngine
 import StratusModel
 
-/// The Schema tab: record types, fields and indexes, roles and grants; export to `.ckdb` and
-/// a diff with another schema.
+/// The Schema tab: record types, fields and indexes, roles and grants; export to `.ckdb`, a
+/// diff with another schema, edits of a development schema and imports.
 enum SchemaTab {
     static func action(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
         switch action {
@@ -41,9 +42,70 @@ enum SchemaTab {
                                                           hint: "a file path; cktool's .ckdb text (roles, types, grants)",
                                                           text: defaultSchemaExportPath(state))))
             return []
+        case .create, .addField, .editIndexes:
+            return startEdit(&state, action)
+        case .importSchema:
+            if let refusal = editRefusal(state, importing: true) {
+                state.status = StatusMessage(refusal, kind: .error)
+                return []
+            }
+            state.modals.append(.textInput(TextInputState(purpose: SchemaFileEntry.importFile, title: "Import the schema from",
+                                                          hint: "a .ckdb file: the store's schema becomes what it declares",
+                                                          text: defaultSchemaExportPath(state))))
+            return []
         default:
             return []
         }
+    }
+
+    /// Why a production store takes no edit.
+    static let productionRefusal = "This is a production store: CloudKit changes a production schema only by deploying one (i imports a .ckdb, as deploying does)."
+
+    /// Why the schema cannot be changed here, if it cannot.
+    static func editRefusal(_ state: DashboardState, importing: Bool = false) -> String? {
+        if state.storeIsReadOnly { return "The store is read-only: its schema cannot change." }
+        if state.schemaTab.diff != nil { return "This is the schema diff; v goes back to the schema." }
+        if !importing, state.environment == .production { return productionRefusal }
+        return nil
+    }
+
+    /// `n` (a record type), `a` (a field of the selected type), `I` (an index of the selected field).
+    static func startEdit(_ state: inout DashboardState, _ action: KeyAction) -> [Effect] {
+        if let refusal = editRefusal(state) {
+            state.status = StatusMessage(refusal, kind: .error)
+            return []
+        }
+        if action == .create {
+            state.modals.append(.textInput(TextInputState(purpose: SchemaNameEntry.recordType, title: "New record type",
+                                                          hint: "letters, digits and '_', starting with a letter")))
+            return []
+        }
+        let lines = SchemaLines.lines(state)
+        guard lines.indices.contains(state.schemaTab.list.selected),
+              let schema = state.schema(named: lines[state.schemaTab.list.selected].recordType) else {
+            state.status = StatusMessage("Select a record type first.", kind: .error)
+            return []
+        }
+        let line = lines[state.schemaTab.list.selected]
+        if action == .addField {
+            state.modals.append(.textInput(TextInputState(purpose: SchemaNameEntry.field(recordType: schema.name), title: "New field of \(schema.name)",
+                                                          hint: "letters, digits and '_', starting with a letter; then its type")))
+            return []
+        }
+        guard line.kind == .field, let name = line.field, let field = schema.fields[name] else {
+            state.status = StatusMessage("Select a field of \(schema.name) to change its indexes (system fields' come from a .ckdb import).", kind: .error)
+            return []
+        }
+        let type = DeclaredFieldType(field.type)
+        state.modals.append(.picker(PickerState(purpose: SchemaIndexPick(recordType: schema.name, field: name, indexes: field.indexes),
+                                                title: "Indexes of \(schema.name).\(name) (\(field.type))",
+                                                items: SchemaIndexPick.items(type: type, indexes: field.indexes))))
+        return []
+    }
+
+    /// Starts `change`; the tab reloads once it is made.
+    static func edit(_ state: inout DashboardState, _ change: SchemaChange) -> Effect {
+        .schema(.change(job: state.startJob(.schema, "change the schema"), change))
     }
 
     /// The schema, loaded when the dashboard starts and on demand; a diff against a file or
@@ -87,6 +149,17 @@ enum SchemaTab {
                 state.status = .error(error)
             }
             return []
+
+        case .changed(let job, let result):
+            state.endJob(job)
+            switch result {
+            case .success(let text):
+                state.status = StatusMessage(text, kind: .success)
+                return [.schema(.load(job: state.startJob(.schema, "schema")))]
+            case .failure(let error):
+                state.status = .error(error)
+                return []
+            }
 
         case .exported(let job, let result):
             state.endJob(job)

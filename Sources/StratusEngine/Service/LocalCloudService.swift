@@ -61,6 +61,8 @@ struct LocalStoreFile: LocalStoreFeatures {
         }
         return try store.exportSchema(ofOtherStoreAt: path)
     }
+
+    func importSchema(_ document: SchemaDocument) throws -> SchemaImportResult { try store.importSchema(document) }
 }
 
 /// The engine's database is the local ``CloudDatabaseService``.

@@ -22,4 +22,9 @@ public protocol LocalStoreFeatures: Sendable {
     func requestBodies(of id: Int64) throws -> RequestBodies?
     /// The schema of the store at `path`, read without opening it as a store.
     func exportSchema(ofStoreAt path: String) throws -> SchemaDocument
+    /// Makes the store's schema `document`, as `stratus schema import` does (the one way a
+    /// schema changes: the dashboard's edits are whole documents too). Data it would lose is
+    /// refused, never deleted.
+    @discardableResult
+    func importSchema(_ document: SchemaDocument) throws -> SchemaImportResult
 }
