@@ -337,6 +337,8 @@ public final class BenchRunner {
                 .measure(workload)
         case .pull:
             return try PullBench(store: store, zoneID: zoneID, directory: directory).measure(workload)
+        case .remoteQueryPage, .remotePlayback:
+            return try RemoteBench(store: store, zoneID: zoneID, calls: max(20, runs * 10)).measure(workload)
         case .dashboardLastPage, .dashboardCount:
             var probes: [DashboardProbe.LastPageResult] = []
             for _ in 0..<max(1, min(3, runs / 3)) {

@@ -48,4 +48,9 @@ public enum BenchWorkload: String, CaseIterable, Sendable {
     /// `stratus pull` of the bench zone over HTTP on loopback into a new store, beside the same
     /// copy in process (change pages read from the engine, written by the import path).
     case pull
+    /// `records/query`, a page of 100, through the StratusRemote client against the store served
+    /// in process, beside the same engine call in process (p50 of each).
+    case remoteQueryPage = "remote-query-page"
+    /// A `changes/zone` page of 200 through the StratusRemote client, beside the engine's page.
+    case remotePlayback = "remote-playback"
 }

@@ -64,6 +64,14 @@ import Testing
         let pull = try #require(workloads.first { $0["name"] as? String == "pull" })
         #expect(pull["records"] as? Double == 1000, "\(pull)")
         #expect((pull["baseline_ms"] as? Double ?? 0) > 0, "\(pull)")
+        // Remote mode's client answers the page the engine answers in process.
+        for (name, rows) in [("remote-query-page", 1...100), ("remote-playback", 200...200)] {
+            let workload = try #require(workloads.first { $0["name"] as? String == name }, "\(name) missing")
+            let remoteRows = Int(workload["stratus_rows"] as? Double ?? 0)
+            #expect(rows.contains(remoteRows), "\(workload)")
+            #expect(workload["baseline_rows"] as? Double == Double(remoteRows), "\(workload)")
+            #expect((workload["baseline_ms"] as? Double ?? 0) > 0 && (workload["ratio"] as? Double ?? 0) > 0, "\(workload)")
+        }
         #expect(try cli.run(["bench", "--workload", "nope"], store: false).status == 2)
     }
 }

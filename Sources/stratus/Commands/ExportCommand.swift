@@ -3,6 +3,7 @@ import Foundation
 import StratusEngine
 import StratusCloud
 import StratusStores
+import StratusRemote
 
 /// `stratus export`: records out as JSON lines in the CloudKit Web Services shape.
 struct ExportCommand: ParsableCommand {
@@ -18,10 +19,15 @@ struct ExportCommand: ParsableCommand {
             --format csv writes a header of recordName, recordType, zoneName and field:TYPE columns and a row per record \
             (names, types and fields only: no change tags or times), which `stratus save --format csv` reads.
             Streams (memory stays flat); a progress bar is drawn on standard error when it is a terminal.
+            --remote NAME exports from a remote container instead, through its query: --type is needed (CloudKit Web \
+            Services has no schema call to list the types), every zone unless --zone, every page; assets are downloaded \
+            and embedded unless --no-assets. --format csv and --user are for a local store only.
             """
     )
 
     @Option(help: "The store file or postgres:// URL (default: $STRATUS_STORE, else the user's data folder).") var store: String?
+    @Option(help: "A remote container (see `stratus remote`) in place of --store: its records of --type, through its query.")
+    var remote: String?
     @Option(help: "The database: public, private or shared.") var db: String = "private"
     @Option(help: "Only this zone (default: every zone).") var zone: String?
     @Option(help: "Only records of this type.") var type: String?
@@ -34,28 +40,59 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         guard let scope = DatabaseScope(name: db) else { throw CommandFailure.usage("--db must be public, private or shared, not '\(db)'") }
+        if let remote { return try exportRemote(remote, scope: scope) }
         let opened = try StoreLocation.open(store ?? StoreLocation.defaultPath, ifMissing: .refuse)
         let database = opened.database(scope, caller: try user.map { try opened.caller(named: $0) } ?? .user(opened.owner))
         // A zone of the shared database is named with its owner: the one who shared that name.
         let zoneID = try zone.map { name in
             scope == .shared ? try database.allRecordZones().first { $0.zoneID.zoneName == name }?.zoneID ?? ZoneID(zoneName: name) : ZoneID(zoneName: name)
         }
-        let output: FileHandle
-        if let out {
-            guard FileManager.default.createFile(atPath: out, contents: nil), let handle = FileHandle(forWritingAtPath: out) else {
-                throw CommandFailure.failed("cannot write \(out)")
-            }
-            output = handle
-        } else {
-            output = FileHandle.standardOutput
-        }
+        let output = try openOutput()
         defer { if out != nil { try? output.close() } }
         let started = Date()
         var bar = ProgressBar(total: try database.exportCount(zone: zoneID, recordType: type), label: "export")
-        var shaper = try ExportShaper(format: format, database: database, recordType: type) { try output.write(contentsOf: $0) }
+        var shaper = try ExportShaper(format: format, recordTypes: { try database.store.recordTypes() }, recordType: type) {
+            try output.write(contentsOf: $0)
+        }
         let count = try database.exportRecords(zone: zoneID, recordType: type, embedAssets: !noAssets && format != .csv,
                                                write: { chunk in try shaper.write(chunk) },
                                                progress: { bar.update($0) })
+        try shaper.finish()
+        bar.finish()
+        if out != nil || bar.isVisible {
+            Output.warn(ProgressBar.rate("exported", count, since: started))
+        }
+    }
+
+    /// Standard output, or the `--out` file made empty.
+    private func openOutput() throws -> FileHandle {
+        guard let out else { return FileHandle.standardOutput }
+        guard FileManager.default.createFile(atPath: out, contents: nil), let handle = FileHandle(forWritingAtPath: out) else {
+            throw CommandFailure.failed("cannot write \(out)")
+        }
+        return handle
+    }
+
+    /// `--remote`: one type's records through the remote's query (see ``RemoteRecordExporter``).
+    private func exportRemote(_ name: String, scope: DatabaseScope) throws {
+        if store != nil { throw CommandFailure.usage("give --store or --remote, not both") }
+        if user != nil { throw CommandFailure.usage("--user acts as a user of a local store; a remote acts as its signed-in user (`stratus remote login`)") }
+        if format == .csv { throw CommandFailure.usage("--format csv works on a local store only (it reads the schema); leave out --remote") }
+        guard let type else {
+            throw CommandFailure.usage("export --remote needs --type: CloudKit Web Services has no schema call to list a container's record types")
+        }
+        let service = try RemoteCommand.service(named: name)
+        guard let database = service.database(scope) as? RemoteDatabase else {
+            throw CommandFailure.failed("remote '\(name)' is not a CloudKit Web Services container")
+        }
+        let zones = try zone.map { [ZoneID(zoneName: $0)] } ?? RemoteRecordExporter.zones(of: database)
+        let output = try openOutput()
+        defer { if out != nil { try? output.close() } }
+        let started = Date()
+        var bar = ProgressBar(total: 0, label: "export")
+        var shaper = try ExportShaper(format: format, recordTypes: { [] }, recordType: type) { try output.write(contentsOf: $0) }
+        var exporter = RemoteRecordExporter(database: database, service: service, recordType: type, embedAssets: !noAssets)
+        let count = try exporter.export(zones: zones, write: { try shaper.write($0) }, progress: { bar.update($0) })
         try shaper.finish()
         bar.finish()
         if out != nil || bar.isVisible {

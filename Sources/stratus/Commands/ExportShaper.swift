@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusEngine
 import StratusCKWS
+import StratusModel
 
 /// The shapes `stratus export` writes.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
@@ -17,7 +18,9 @@ struct ExportShaper {
     private var pending = Data()
     private var wroteRecord = false
 
-    init(format: ExportFormat, database: CloudDatabase, recordType: String?, output: @escaping (Data) throws -> Void) throws {
+    /// `recordTypes`: the schema, read only for CSV (its columns).
+    init(format: ExportFormat, recordTypes: () throws -> [RecordTypeSchema], recordType: String?,
+         output: @escaping (Data) throws -> Void) throws {
         self.format = format
         self.output = output
         switch format {
@@ -27,7 +30,7 @@ struct ExportShaper {
             csv = nil
             try output(Data("{\"records\": [\n".utf8))
         case .csv:
-            let types = try database.store.recordTypes().filter { recordType == nil ? $0.name != "Users" : $0.name == recordType }
+            let types = try recordTypes().filter { recordType == nil ? $0.name != "Users" : $0.name == recordType }
             do {
                 csv = try RecordCSV(types: types)
             } catch {
