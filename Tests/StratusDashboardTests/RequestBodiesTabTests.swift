@@ -51,6 +51,6 @@ import Testing
         // An entry whose bodies were not kept says so.
         harness.press(.char("k"), .enter)
         #expect(harness.state.modals.isEmpty)
-        #expect(harness.state.status?.text == "The server keeps the bodies of its newest \(Store.keptRequestBodies) requests; this one's are no longer kept.")
+        #expect(harness.state.status?.text == "No bodies kept for this request: the server keeps those of its newest \(Store.keptRequestBodies), and under load of the last few of each moment only.")
     }
 }

@@ -9,7 +9,7 @@ extension LogsTab {
         case .success(let bodies?):
             state.modals.append(.requestBodies(RequestBodiesState(entry: entry, bodies: bodies)))
         case .success(nil):
-            state.status = .note("The server keeps the bodies of its newest \(Store.keptRequestBodies) requests; this one's are no longer kept.")
+            state.status = .note("No bodies kept for this request: the server keeps those of its newest \(Store.keptRequestBodies), and under load of the last few of each moment only.")
         case .failure(let error):
             state.status = .error(error)
         }
