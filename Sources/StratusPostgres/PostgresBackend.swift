@@ -38,7 +38,7 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
             }
             try Self.make(location, environment: environment, on: link)
         }
-        try Self.upgrade(location, on: link)
+        try Self.upgrade(location, standby: isReadOnly, on: link)
         guard let info = try PostgresSchemaStorage(db: PostgresTransaction(link: link, isWriter: false)).storeInfo() else {
             throw CloudKitError(.badDatabase, "The schema \(location.schema) at \(location.masked) is not a Stratus store (it has no store info).")
         }
@@ -140,12 +140,14 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
 
     /// Brings a store made by an earlier Stratus to this format, in one transaction that holds
     /// the store info row, so servers starting together upgrade it once; refuses a newer one.
-    private static func upgrade(_ location: PostgresLocation, on link: PostgresLink) throws {
+    /// A standby cannot be written: it is upgraded by its primary, through replication.
+    private static func upgrade(_ location: PostgresLocation, standby: Bool, on link: PostgresLink) throws {
         let found = try link.integer("SELECT format_version FROM store_info WHERE id = 1")
         guard let found, found != PostgresTables.formatVersion else { return }
         guard found < PostgresTables.formatVersion else {
             throw CloudKitError(.incompatibleVersion, "The store at \(location.masked) was made by a newer Stratus (store format \(found); this build reads up to \(PostgresTables.formatVersion)). Upgrade Stratus to open it.")
         }
+        guard !standby else { return }
         let transaction = PostgresTransaction(link: link, isWriter: true)
         do {
             try transaction.begin()
