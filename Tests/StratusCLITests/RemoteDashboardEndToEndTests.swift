@@ -64,8 +64,12 @@ import Testing
         try pane.waitFor("Done: ")
         pane.keys("m")
         try pane.waitFor("Bookmarked the token")
-        let preferences = try String(contentsOfFile: served.config + "/stratus/dashboard-served.json", encoding: .utf8)
-        #expect(preferences.contains("Travel #1"))
+        // The file is written by the effect that follows the frame, so it may land just after.
+        let preferencesPath = served.config + "/stratus/dashboard-served.json"
+        let bookmarked = Poll.until(timeout: .seconds(10), every: .milliseconds(20)) {
+            ((try? String(contentsOfFile: preferencesPath, encoding: .utf8)) ?? "").contains("Travel #1")
+        }
+        #expect(bookmarked, "the bookmark is in \(preferencesPath)")
 
         // Throttled: the countdown shows, and the query is sent again when it ends.
         let fault = try served.cli.run(["faults", "add", "requestRateLimited", "--operation", "query", "--retry-after", "5", "--client", "server"])
