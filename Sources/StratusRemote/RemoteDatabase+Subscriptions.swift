@@ -4,7 +4,8 @@ import StratusCloud
 import StratusModel
 import StratusEngine
 
-/// `subscriptions/list` and `subscriptions/modify`; what CKWS has no call for is refused.
+/// `subscriptions/list` and `subscriptions/modify`; what CKWS has no call for (notifications,
+/// a zone's history) is refused.
 extension RemoteDatabase {
     public func allSubscriptions() throws -> [Subscription] {
         let answer = try call("subscriptions/list")
@@ -36,41 +37,7 @@ extension RemoteDatabase {
         throw RemoteDatabase.unavailable("reading notifications (they arrive through a push token)")
     }
 
-    // MARK: Sharing and history
-
-    public func shares() throws -> (owned: [Share], accepted: [Share]) {
-        throw RemoteDatabase.unavailable("listing shares")
-    }
-
-    @discardableResult
-    public func addParticipant(_ participant: String, permission: SharePermission, toShare url: String) throws -> Share {
-        throw RemoteDatabase.unavailable("changing a share's participants")
-    }
-
-    @discardableResult
-    public func removeParticipant(_ participant: String, fromShare url: String) throws -> Share {
-        throw RemoteDatabase.unavailable("changing a share's participants")
-    }
-
-    public func shareStatus(of recordID: RecordID) throws -> RecordShareStatus? {
-        throw RemoteDatabase.unavailable("a record's share status")
-    }
-
-    @discardableResult
-    public func createShare(rootRecord: String?, inZoneWith zoneID: ZoneID, publicPermission: SharePermission, title: String?,
-                            recordName requestedName: String?, fields: [String: FieldValue]) throws -> Share {
-        throw RemoteDatabase.unavailable("making a share")
-    }
-
-    @discardableResult
-    public func acceptShare(_ url: String) throws -> Share {
-        throw RemoteDatabase.unavailable("accepting a share")
-    }
-
-    @discardableResult
-    public func setPublicPermission(_ permission: SharePermission, ofShare url: String) throws -> Share {
-        throw RemoteDatabase.unavailable("changing a share's permission")
-    }
+    // MARK: History
 
     public func compactHistory(inZoneWith zoneID: ZoneID, before token: String?, keeping: Int?) throws -> HistoryCompaction {
         throw RemoteDatabase.unavailable("compacting a zone's history")

@@ -44,7 +44,7 @@ import Testing
 
     @Test func localOnlyTabsSayWhyAndTheirKeysDoNothing() throws {
         let harness = try remoteHarness(size: Size(width: 100, height: 30))
-        for (key, tab, action) in [("5", "Schema", "v"), ("7", "Sharing", "a"), ("8", "Logs", "x"), ("9", "Faults", "a")] {
+        for (key, tab, action) in [("5", "Schema", "v"), ("8", "Logs", "x"), ("9", "Faults", "a")] {
             harness.press(.char(Character(key)))
             let screen = harness.screen()
             #expect(screen.contains("\(tab) is local-only:"), "\(tab)")
@@ -67,6 +67,31 @@ import Testing
         harness.type("trip-1 nope")
         harness.press(.enter)
         #expect(harness.state.fetch.rows.map { $0.record != nil } == [true, false])
+    }
+
+    @Test func sharingListsTheSignedInUsersSharesAndInvitesByUserRecordName() throws {
+        var url = ""
+        let harness = try Harness(records: Fixtures.trips(3), prepare: { store in
+            let owner = store.database(.private, user: store.owner)
+            url = try owner.createShare(rootRecord: "trip-1", inZoneWith: ZoneID(zoneName: "Travel"), publicPermission: .none, title: nil,
+                                        recordName: nil, fields: [:]).url
+        }, service: { RemoteLike(base: $0) }, remote: Self.development)
+        harness.press(.char("7"))
+        #expect(harness.state.localOnlyLine == nil)
+        #expect(harness.screen().contains("Travel · record trip-1 · public: none · \(url)"))
+        // CKWS lists no users: the invitee is typed, then given a permission.
+        let bob = try harness.store.createUser(alias: "bob")
+        harness.press(.down, .char("a"))
+        guard case .textInput(let entry)? = harness.state.topModal else {
+            Issue.record("no invitee entry")
+            return
+        }
+        #expect(entry.title == "Invite to the share")
+        harness.type(bob.recordName)
+        harness.press(.enter, .down, .enter)  // read-write
+        #expect(harness.state.status?.kind == .success, "\(String(describing: harness.state.status))")
+        let participants = try harness.store.database(.private, user: harness.store.owner).shares().owned.first?.participants ?? []
+        #expect(participants.contains { $0.userRecordName == bob.recordName && $0.permission == .readWrite })
     }
 
     @Test func changesPlayBackZoneAndDatabaseAndBookmarkTheToken() throws {

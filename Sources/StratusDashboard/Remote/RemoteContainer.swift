@@ -28,10 +28,9 @@ extension DashboardTab {
     var localOnlyReason: String? {
         switch self {
         case .schema: return "CloudKit Web Services has no schema endpoint (export it with cktool export-schema)"
-        case .sharing: return "CloudKit Web Services has no call that lists shares"
         case .logs: return "the request log is what a local store's servers write"
         case .faults: return "the fault plan is a local store's sync lab"
-        case .query, .fetch, .changes, .zones, .subscriptions: return nil
+        case .query, .fetch, .changes, .zones, .subscriptions, .sharing: return nil
         }
     }
 }

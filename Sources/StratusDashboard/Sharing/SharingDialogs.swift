@@ -7,19 +7,40 @@ enum SharePick: PickerPurpose {
     case participant(url: String)
     case permission(url: String, user: String)
 
+    /// The second step of an invitation: with what permission `user` joins.
+    static func askPermission(url: String, user: String, label: String, in state: inout DashboardState) -> [Effect] {
+        let items = [SharePermission.readOnly, .readWrite].map { PickerItem(label: $0.description, value: "\($0.rawValue)") }
+        state.modals.append(.picker(PickerState(purpose: SharePick.permission(url: url, user: user), title: "\(label) may", items: items)))
+        return []
+    }
+
     func picked(_ picker: PickerState, in state: inout DashboardState) -> [Effect] {
         guard let item = picker.selectedItem else { return [] }
         switch self {
         case .participant(let url):
-            let items = [SharePermission.readOnly, .readWrite].map { PickerItem(label: $0.description, value: "\($0.rawValue)") }
-            state.modals.append(.picker(PickerState(purpose: SharePick.permission(url: url, user: item.value), title: "\(item.label) may", items: items)))
-            return []
+            return SharePick.askPermission(url: url, user: item.value, label: item.label, in: &state)
         case .permission(let url, let user):
             guard let raw = Int(item.value), let permission = SharePermission(rawValue: raw) else { return [] }
             let inside = state.sharing.owned.first { $0.url == url }?.participants.contains { $0.userRecordName == user && $0.status != .removed } ?? false
             return [.sharing(.changeParticipant(job: state.startJob(.shareChange, inside ? "permission" : "invite"), url: url, user: user,
                                                 permission: permission))]
         }
+    }
+}
+
+/// The invitee of a share on a remote, typed: CKWS lists no users to pick from.
+struct ShareInviteeEntry: TextInputPurpose {
+    var url: String
+
+    func problem(with text: String, typing: Bool, in state: DashboardState) -> String? {
+        let name = text.trimmingCharacters(in: .whitespaces)
+        if name.isEmpty { return typing ? nil : "Type the user record name of the one to invite." }
+        return name.contains(" ") ? "A user record name has no spaces." : nil
+    }
+
+    func entered(_ text: String, in state: inout DashboardState) -> [Effect] {
+        let user = text.trimmingCharacters(in: .whitespaces)
+        return SharePick.askPermission(url: url, user: user, label: user, in: &state)
     }
 }
 

@@ -43,6 +43,12 @@ enum SharingTab {
                 state.status = StatusMessage("This share is public (\(share.publicPermission)): anyone with its URL joins; it takes no invitations.", kind: .error)
                 return []
             }
+            if state.remote != nil {
+                // CKWS lists no users: the invitee is named by their user record name.
+                state.modals.append(.textInput(TextInputState(purpose: ShareInviteeEntry(url: share.url), title: "Invite to the share",
+                                                              hint: "the user record name (_ and 32 hex digits)")))
+                return []
+            }
             let inside = Set(share.participants.filter { $0.status != .removed }.map(\.userRecordName))
             let items = state.users.filter { !inside.contains($0.recordName) }.map { PickerItem(label: $0.alias, detail: $0.recordName, value: $0.recordName) }
             guard !items.isEmpty else {

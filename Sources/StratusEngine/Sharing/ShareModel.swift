@@ -94,6 +94,15 @@ public struct ShareParticipant: Hashable, Sendable {
     public var type: ParticipantType
     public var permission: SharePermission
     public var status: ParticipantStatus
+
+    /// Also public for front ends that read participants from elsewhere (a Web Services answer).
+    public init(userRecordName: String, alias: String, type: ParticipantType, permission: SharePermission, status: ParticipantStatus) {
+        self.userRecordName = userRecordName
+        self.alias = alias
+        self.type = type
+        self.permission = permission
+        self.status = status
+    }
 }
 
 /// A share as its owner and participants see it: a record share (a root record and the records
@@ -111,6 +120,19 @@ public struct Share: Hashable, Sendable {
     public var participants: [ShareParticipant]
     /// The title kept in the share record's `cloudkit.title` field, if any.
     public var title: String?
+
+    /// Also public for front ends that read shares from elsewhere (a Web Services answer).
+    public init(recordID: RecordID, rootRecordName: String?, ownerRecordName: String, ownerAlias: String, shortGUID: String,
+                publicPermission: SharePermission, participants: [ShareParticipant], title: String?) {
+        self.recordID = recordID
+        self.rootRecordName = rootRecordName
+        self.ownerRecordName = ownerRecordName
+        self.ownerAlias = ownerAlias
+        self.shortGUID = shortGUID
+        self.publicPermission = publicPermission
+        self.participants = participants
+        self.title = title
+    }
 
     /// The share's URL, in the shape CloudKit gives: `https://www.icloud.com/share/<shortGUID>`.
     public var url: String { Share.urlPrefix + shortGUID }

@@ -19,7 +19,7 @@ struct DashboardCommand: ParsableCommand {
             share/stratus/themes, then the themes folder of the Stratus checkout that built the binary. NO_COLOR turns colours off.
             Recent filters and change-token bookmarks are kept in STORE.dashboard.json next to the store.
             With --remote NAME the dashboard works on a remote container over CloudKit Web Services: the header says \
-            remote: NAME (environment); the Schema, Sharing, Logs and Faults tabs are local-only; Act As picks among the \
+            remote: NAME (environment); the Schema, Logs and Faults tabs are local-only; Act As picks among the \
             signed-in user's databases; writes to a production container ask first unless --yes; a throttled call \
             counts down in the status line and is sent again (Esc stops it). Its preferences are kept in \
             dashboard-NAME.json in the remotes' folder.
