@@ -90,20 +90,23 @@ public struct ContainerPull {
     private mutating func pullZone(_ zoneID: ZoneID) throws {
         let key = PullState.ZoneKey(zoneName: zoneID.zoneName, ownerName: zoneID.ownerName)
         let (local, localZone) = self.local(zoneID)
-        if !localZone.isDefault, try !local.allRecordZones().contains(where: { $0.zoneID == localZone }) {
-            try local.modifyRecordZones(saving: [localZone])
-            applier.tally.zonesNew += 1
-        }
         var token = database.zones[key]
         let before = applier.tally
         var changedAny = false
+        var zoneHeld = localZone.isDefault
         while true {
             let page: PulledPage
             do {
                 page = try remoteCall { try remote.pullZoneChanges(inZoneWith: zoneID, since: token) }
             } catch let error as CloudKitError where error.code == .zoneNotFound {
-                // Deleted while the pull went on: deleted here too.
-                return try deleteZone(zoneID)
+                // Deleted while the pull went on: as in CloudKit, its records are gone with it,
+                // here too, and its token means nothing any more.
+                let held = try heldRecordCount(localZone, in: local)
+                try deleteZone(zoneID)
+                events.note("zone \(zoneID.zoneName) was deleted on the server during the pull: deleted here too"
+                            + (held > 0 ? ", with its \(held) record\(held == 1 ? "" : "s")" : "") + ", and its token dropped")
+                events.finished("zone \(zoneID.zoneName)", before, applier.tally)
+                return
             } catch let error as CloudKitError where error.code == .changeTokenExpired && token != nil {
                 // The zone was made again (or its history is gone): its records are fetched
                 // from the beginning, into an emptied zone.
@@ -111,6 +114,15 @@ public struct ContainerPull {
                 try empty(localZone, in: local)
                 token = nil
                 continue
+            }
+            // Made here once the server has answered for it (a zone deleted before its first
+            // page is not made only to be deleted).
+            if !zoneHeld {
+                if try !local.allRecordZones().contains(where: { $0.zoneID == localZone }) {
+                    try local.modifyRecordZones(saving: [localZone])
+                    applier.tally.zonesNew += 1
+                }
+                zoneHeld = true
             }
             let failures = try applier.apply(page, to: local, zone: localZone)
             if !failures.isEmpty { throw PullRefusal(failures: failures, place: "zone \(zoneID.zoneName)") }
@@ -133,6 +145,11 @@ public struct ContainerPull {
         }
         database.zones[PullState.ZoneKey(zoneName: zoneID.zoneName, ownerName: zoneID.ownerName)] = nil
         try state.write(statePath)
+    }
+
+    /// How many records the store holds in `zoneID` (0 when it has no such zone).
+    private func heldRecordCount(_ zoneID: ZoneID, in local: CloudDatabase) throws -> Int {
+        try local.allRecordZones().first { $0.zoneID == zoneID }?.recordCount ?? 0
     }
 
     /// Deletes every record of a zone (a custom zone is deleted and made again).
