@@ -67,8 +67,8 @@ final class RecordingQueryRunner: QueryRunner {
         try engine.count(request, zone: zone, scope: scope)
     }
 
-    func check(filter: String, arguments: [String], recordType: String) -> FilterCheck {
-        engine.check(filter: filter, arguments: arguments, recordType: recordType)
+    func check(filter: String, arguments: [String], recordType: String, learnedTypes: [String: FieldType]) -> FilterCheck {
+        engine.check(filter: filter, arguments: arguments, recordType: recordType, learnedTypes: learnedTypes)
     }
 
     /// The page with its cursor named by the place it continues from.

@@ -94,6 +94,28 @@ import Testing
         #expect(participants.contains { $0.userRecordName == bob.recordName && $0.permission == .readWrite })
     }
 
+    /// The filter typed on a remote is checked against the field types its records showed
+    /// (there is no schema): a string against an INT64 field is refused as on a local store.
+    @Test func theFilterCheckUsesTheTypesLearnedFromRecords() throws {
+        func check(_ harness: Harness, _ filter: String) throws -> FilterCheck? {
+            harness.press(.char("f"), .tab)
+            harness.type(filter)
+            guard case .filterEditor(let editor)? = harness.state.topModal else { throw CancellationError() }
+            harness.press(.escape)
+            return editor.check
+        }
+        let local = try check(try Harness(records: Fixtures.trips(5)), "nights > 'x'")
+        let remote = try remoteHarness()
+        #expect(LearnedSchema.types(of: "Trip", in: remote.state)["nights"] == .int64)
+        let refused = try check(remote, "nights > 'x'")
+        #expect(refused?.isValid == false)
+        #expect(refused?.problems.map(\.message) == local?.problems.map(\.message))
+        #expect(local?.isValid == false)
+        // A field no record showed yet is typed by its value, as the server will judge it.
+        #expect(try check(remote, "unseen > 'x'")?.isValid == true)
+        #expect(try check(remote, "nights > 3")?.isValid == true)
+    }
+
     @Test func changesPlayBackZoneAndDatabaseAndBookmarkTheToken() throws {
         let harness = try remoteHarness(size: Size(width: 100, height: 30))
         harness.press(.char("3"), .char("r"))

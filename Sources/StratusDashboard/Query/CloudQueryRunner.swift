@@ -38,7 +38,7 @@ struct CloudQueryRunner: QueryRunner {
         try database(scope).withoutFaults.indexedCount(matching: try request.engineQuery(), inZoneWith: zone)
     }
 
-    func check(filter: String, arguments: [String], recordType: String) -> FilterCheck {
+    func check(filter: String, arguments: [String], recordType: String, learnedTypes: [String: FieldType]) -> FilterCheck {
         let parsed: [PredicateArgument]
         do {
             parsed = try arguments.map { text throws(PredicateArgumentError) in try PredicateArgument(parsing: text) }
@@ -47,10 +47,15 @@ struct CloudQueryRunner: QueryRunner {
         }
         let query = Query(recordType: recordType, predicateFormat: filter, arguments: parsed)
         let analysis: PredicateAnalysis
-        do {
-            analysis = try database(.private).analyze(query)
-        } catch {
-            return .invalid("\(error)", offset: nil, length: 0)
+        if learnedTypes.isEmpty {
+            do {
+                analysis = try database(.private).analyze(query)
+            } catch {
+                return .invalid("\(error)", offset: nil, length: 0)
+            }
+        } else {
+            // A remote has no schema to check against: the types its records showed stand in.
+            analysis = PredicateCompiler.analyze(format: filter, arguments: parsed, recordType: recordType, learnedTypes: learnedTypes)
         }
         guard let compiled = analysis.query else {
             let problems = analysis.diagnostics.map {

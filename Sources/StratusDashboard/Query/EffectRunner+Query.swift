@@ -7,10 +7,10 @@ extension EffectRunner {
     /// Runs the query and reads its pages, its end and its whole result.
     func executeQuery(_ effect: QueryEffect, started: ContinuousClock.Instant, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
-        case .checkFilter(let generation, let filter, let arguments, let recordType):
+        case .checkFilter(let generation, let filter, let arguments, let recordType, let learnedTypes):
             let check = filter.trimmingCharacters(in: .whitespaces).isEmpty
                 ? FilterCheck.valid(canonical: "TRUEPREDICATE")
-                : services.queryRunner.check(filter: filter, arguments: arguments, recordType: recordType)
+                : services.queryRunner.check(filter: filter, arguments: arguments, recordType: recordType, learnedTypes: learnedTypes)
             post(.query(.filterChecked(generation: generation, check)))
 
         case .recordCounts(let job, let zone, let scope):

@@ -137,7 +137,7 @@ enum FilterEditor {
         editor.applyWhenChecked = false
         state.topModal = .filterEditor(editor)
         return [.query(.checkFilter(generation: editor.generation, filter: editor.text.text, arguments: editor.argumentsToCheck,
-                             recordType: editor.recordType))]
+                                    recordType: editor.recordType, learnedTypes: LearnedSchema.types(of: editor.recordType, in: state)))]
     }
 
     /// One argument row per specifier of the new text, keeping what was typed by position.

@@ -1,4 +1,5 @@
 import StratusCloud
+import StratusModel
 
 /// The Query tab's work: its record counts, pages, the count, map and tail of the whole result,
 /// the filter editor's check, and its features' work (histogram, bulk delete).
@@ -9,7 +10,8 @@ enum QueryEffect: Sendable {
     case run(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     /// Page `page` of the results, from `cursor` (nil: the first page again).
     case page(job: Int, page: Int, cursor: String?, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
-    case checkFilter(generation: Int, filter: String, arguments: [String], recordType: String)
+    /// `learnedTypes`: on a remote, the field types learned from its records (no schema there).
+    case checkFilter(generation: Int, filter: String, arguments: [String], recordType: String, learnedTypes: [String: FieldType] = [:])
     /// Counts the records `request` matches (the whole result, without fields).
     case countMatches(job: Int, request: QueryRequest, zone: ZoneID, scope: DatabaseScope)
     /// Walks the result of `request` after its first page (without fields), for the match

@@ -63,6 +63,8 @@ protocol QueryRunner: Sendable {
     /// How many records `request` matches when the container counts them without reading them
     /// (an index answers the whole filter); nil when only walking the result can tell.
     func count(_ request: QueryRequest, zone: ZoneID, scope: DatabaseScope) throws -> Int?
-    /// Parses and checks a filter against the record type's schema and CloudKit's rules.
-    func check(filter: String, arguments: [String], recordType: String) -> FilterCheck
+    /// Parses and checks a filter against the record type's schema and CloudKit's rules; on a
+    /// remote, which has no schema to read, against `learnedTypes`, the field types its records
+    /// showed (empty on a local store).
+    func check(filter: String, arguments: [String], recordType: String, learnedTypes: [String: FieldType]) -> FilterCheck
 }

@@ -6,6 +6,13 @@ import StratusModel
 /// fields from the records a query reads. What the server indexes is not known here: its own
 /// refusal says so when a filter needs an index it lacks.
 enum LearnedSchema {
+    /// The field types learned of `recordType`, for the filter check on a remote (empty on a
+    /// local store, whose schema the check reads itself).
+    static func types(of recordType: String, in state: DashboardState) -> [String: FieldType] {
+        guard state.remote != nil else { return [:] }
+        return state.schema(named: recordType)?.fields.mapValues(\.type) ?? [:]
+    }
+
     /// Adds the fields of `records` (their types as their values say) to `state.recordTypes`.
     static func learn(from records: [Record], into state: inout DashboardState) {
         for record in records {

@@ -60,6 +60,8 @@ extension CloudKitRuleChecker {
             }
         } else if let system = SystemField(key: name) {
             key = .system(system)
+        } else if let learned = learnedTypes[name] {
+            key = .custom(name, learned)
         } else {
             let base = sample.map(Self.baseType(of:)) ?? .string
             let type: FieldType

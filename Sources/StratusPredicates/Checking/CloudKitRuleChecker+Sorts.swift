@@ -28,7 +28,7 @@ extension CloudKitRuleChecker {
         } else if let system = SystemField(key: name) {
             key = .system(system)
         } else {
-            key = .custom(name, inferredTypes[name] ?? (sort.distanceFrom == nil ? .string : .location))
+            key = .custom(name, learnedTypes[name] ?? inferredTypes[name] ?? (sort.distanceFrom == nil ? .string : .location))
         }
         let type = key.type
         if type.isList { return fail(.sortType, "Can't sort by '\(name)': lists (\(type)) can't be sorted") }

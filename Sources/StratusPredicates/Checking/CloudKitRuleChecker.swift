@@ -13,10 +13,14 @@ public struct CloudKitRuleChecker {
     var diagnostics: [PredicateDiagnostic] = []
     /// Types inferred for custom keys when there is no schema (used for sort keys).
     var inferredTypes: [String: FieldType] = [:]
+    /// Without a schema, the types known of some fields (a remote's, learned from its
+    /// records): a value must fit them, as it must fit a schema's. Other fields are inferred.
+    let learnedTypes: [String: FieldType]
 
-    public init(recordType: String, schema: RecordTypeSchema?, now: Date) {
+    public init(recordType: String, schema: RecordTypeSchema?, learnedTypes: [String: FieldType] = [:], now: Date) {
         self.recordType = recordType
         self.schema = schema
+        self.learnedTypes = learnedTypes
         self.now = now
     }
 

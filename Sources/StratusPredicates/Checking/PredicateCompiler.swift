@@ -27,10 +27,11 @@ public struct PredicateAnalysis: Sendable {
 
 /// The entry point the engine, the command line and the filter editor call.
 public enum PredicateCompiler {
-    /// Parses, binds and checks `format`, keeping every intermediate result.
+    /// Parses, binds and checks `format`, keeping every intermediate result. Without a
+    /// `schema`, `learnedTypes` are the field types known from records (a remote's).
     public static func analyze(
         format: String, arguments: [PredicateArgument] = [], recordType: String,
-        schema: RecordTypeSchema? = nil, sorts: [QuerySort] = [], now: Date = Date()
+        schema: RecordTypeSchema? = nil, learnedTypes: [String: FieldType] = [:], sorts: [QuerySort] = [], now: Date = Date()
     ) -> PredicateAnalysis {
         var analysis = PredicateAnalysis(source: format, diagnostics: [])
         let tree: PredicateNode
@@ -47,7 +48,7 @@ public enum PredicateCompiler {
             tree, arguments: arguments, sourceLength: format.unicodeScalars.count)
         analysis.boundTree = bound
         analysis.boundCanonical = bound.canonicalFormat
-        var checker = CloudKitRuleChecker(recordType: recordType, schema: schema, now: now)
+        var checker = CloudKitRuleChecker(recordType: recordType, schema: schema, learnedTypes: learnedTypes, now: now)
         let checked = checker.check(bound, sorts: sorts)
         analysis.diagnostics = PredicateDiagnostic.ordered(bindingProblems + checker.diagnostics)
         if analysis.diagnostics.isEmpty, let (filter, sortTerms) = checked {
