@@ -39,6 +39,25 @@ import Testing
         }
     }
 
+    /// Each capture marker is followed by one closed ```text block (what
+    /// `scripts/capture-dashboard` fills, and nothing past it), and docs/dashboard.md has a
+    /// section for every tab: a fill that ran past a block once swallowed two of them.
+    @Test func capturesAreClosedBlocksAndEveryTabHasItsSection() throws {
+        for page in Self.pages {
+            let lines = try String(contentsOf: page, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() where line.hasPrefix("<!-- capture: ") {
+                let place = "\(page.lastPathComponent):\(index + 1)"
+                #expect(lines.indices.contains(index + 1) && lines[index + 1] == "```text", "no block after the marker: \(place)")
+                let close = lines[(index + 2)...].firstIndex { $0.hasPrefix("```") }
+                #expect(close.map { lines[$0] == "```" } == true, "the block is not closed before another opens: \(place)")
+            }
+        }
+        let dashboard = try String(contentsOf: VersionTests.checkout.appending(path: "docs/dashboard.md"), encoding: .utf8)
+        for tab in ["1 Query", "2 Fetch", "3 Changes", "4 Zones", "5 Schema", "6 Subscriptions", "7 Sharing", "8 Logs", "9 Faults"] {
+            #expect(dashboard.contains("\n### \(tab)\n"), "docs/dashboard.md has no section ### \(tab)")
+        }
+    }
+
     @Test func theReadmeIsShortAndLinksPagesThatExist() throws {
         let readme = try String(contentsOf: VersionTests.checkout.appending(path: "README.md"), encoding: .utf8)
         let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).count
