@@ -60,6 +60,13 @@ import Testing
         let owned = listed["owned"] as? [[String: Any]] ?? []
         #expect(owned.contains { (($0["zoneID"] as? [String: Any])?["zoneName"] as? String) == "Library" && $0["rootRecordName"] == nil
             && ($0["publicPermission"] as? String) == "READ_ONLY" }, "\(listed)")
+        // CKWS has no call for a record's share status: the inspector says so, not that it is in no share.
+        remote.keys("1")
+        try remote.waitForResults()
+        remote.keys("Enter")
+        try remote.waitFor("share status not available remotely")
+        remote.keys("Escape")
+        try remote.waitFor("recordChangeTag", present: false)
         remote.keys("q")
         try remote.waitFor("EXIT=0")
     }

@@ -92,6 +92,16 @@ import Testing
         #expect(harness.state.status?.kind == .success, "\(String(describing: harness.state.status))")
         let participants = try harness.store.database(.private, user: harness.store.owner).shares().owned.first?.participants ?? []
         #expect(participants.contains { $0.userRecordName == bob.recordName && $0.permission == .readWrite })
+        // The signed-in user joins a share by its URL.
+        let bobsZone = ZoneID(zoneName: "Music")
+        let bobs = harness.store.database(.private, user: bob.recordName)
+        try bobs.modifyRecordZones(saving: [bobsZone])
+        let bobsURL = try bobs.createShare(rootRecord: nil, inZoneWith: bobsZone, publicPermission: .readOnly, title: nil, recordName: nil, fields: [:]).url
+        harness.press(.char("J"))
+        harness.type(bobsURL)
+        harness.press(.enter)
+        #expect(harness.state.status?.kind == .success, "\(String(describing: harness.state.status))")
+        #expect(harness.state.sharing.accepted.map(\.url) == [bobsURL])
     }
 
     /// The filter typed on a remote is checked against the field types its records showed

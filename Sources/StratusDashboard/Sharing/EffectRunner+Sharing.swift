@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloud
 import StratusEngine
 import StratusModel
 
@@ -45,7 +46,17 @@ extension EffectRunner {
             }, done: permission == .none ? "The share now takes invited users only." : "Anyone with the URL may now join (\(permission)).")))
 
         case .shareStatus(let recordID, let scope):
-            guard let status = try? database(scope).shareStatus(of: recordID) else {
+            let status: RecordShareStatus?
+            do {
+                status = try database(scope).shareStatus(of: recordID)
+            } catch let error as CloudKitError {
+                // A remote has no call for it: the header says so rather than that it is in no share.
+                if case .notAvailableRemotely = error.reason { post(.sharing(.shareStatus(recordID, "share status not available remotely"))) }
+                return
+            } catch {
+                return
+            }
+            guard let status else {
                 post(.sharing(.shareStatus(recordID, nil)))
                 return
             }

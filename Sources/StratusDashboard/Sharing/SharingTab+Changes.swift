@@ -54,7 +54,8 @@ extension SharingTab {
 
     /// `J`: the URL of a share to accept (join).
     static func askShareURL(_ state: inout DashboardState) -> [Effect] {
-        guard state.acting?.userRecordName != nil else {
+        // Nil is the store's owner (on a remote, the signed-in user): a user either way.
+        guard state.acting != .anonymous else {
             state.status = StatusMessage("Accepting a share needs a user; A (act as) picks one.", kind: .error)
             return []
         }
