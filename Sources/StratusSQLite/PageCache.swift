@@ -5,11 +5,11 @@ import StratusModel
 
 /// The writer connection's page cache for bulk writes (imports, filling a store).
 public enum PageCache {
-    /// 256 MB (SQLite's default is 2 MB), for bulk fills (``CloudDatabase/writeInBulk``, the
+    /// 128 MB (SQLite's default is 2 MB), for bulk fills (``CloudDatabase/writeInBulk``, the
     /// demo): their transactions of 250,000 records change pages the last one wrote, and a
-    /// cache that holds them saves writing them twice (a million-record demo: 69 s, against
-    /// 74 s with the import's cache).
-    static let bulkKiB = 262_144
+    /// cache that holds them saves writing them twice. Twice as much would keep a few more of
+    /// them, but a million-record demo then peaks at 518 MB resident instead of 379 MB.
+    static let bulkKiB = 131_072
 
     /// 32 MB, for imports. An import holds back its index rows and writes them sorted at the
     /// end, so its pages are written once whatever the cache; a cache that lets them go as

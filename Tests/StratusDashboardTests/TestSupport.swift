@@ -54,7 +54,7 @@ final class Harness {
     init(records: [Record] = [], recordCount: Int = 300, size: Size = Size(width: 100, height: 30),
          zone: String = "Travel", recordType: String? = "Trip", demo: Bool = true, storePath: String? = nil,
          prepare: (Store) throws -> Void = { _ in }, service: (LocalCloudService) -> any CloudService = { $0 },
-         remote: RemoteContainer? = nil) throws {
+         remote: RemoteContainer? = nil, preferencesPath: String? = nil) throws {
         folder = try TemporaryDirectory("stratus-dash")
         let path = storePath ?? folder.path("demo.sqlite")
         store = try Store(path: path)
@@ -69,7 +69,7 @@ final class Harness {
         queries = RecordingQueryRunner(engine: CloudQueryRunner(cloud: cloud))
         runner = EffectRunner(services: DashboardServices(
             cloud: cloud, queryRunner: queries, themeLoader: nil,
-            clipboard: { text in copiedBox.withLock { $0.append(text) } }))
+            clipboard: { text in copiedBox.withLock { $0.append(text) } }, preferencesPath: preferencesPath))
         state = DashboardState(storePath: path, zone: ZoneID(zoneName: zone), recordType: recordType, size: size)
         state.remote = remote
         handle(Dashboard.start(&state))

@@ -23,7 +23,7 @@ extension Dashboard {
         case .throttled(let seconds):
             state.throttleSecondsLeft = seconds
             return []
-        case .themeLoaded, .jobEnded:
+        case .themeLoaded, .jobEnded, .preferencesNotSaved:
             return receiveApp(&state, message)
         case .key, .paste, .mouse, .resize, .tick:
             return []
@@ -45,6 +45,11 @@ extension Dashboard {
 
         case .jobEnded(let job):
             state.endJob(job)
+            return []
+
+        case .preferencesNotSaved(let path, let reason):
+            state.status = StatusMessage("Not saved to \(path): \(reason). Bookmarks and recent filters last until the dashboard closes.",
+                                         kind: .error)
             return []
 
         default:

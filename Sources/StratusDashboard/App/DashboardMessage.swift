@@ -15,6 +15,8 @@ enum DashboardMessage: Sendable {
     case themeLoaded(name: String, Result<Theme, ThemeError>)
     case usersLoaded(job: Int, Result<[StoreUser], CloudKitError>)
     case jobEnded(job: Int)
+    /// The preferences file (bookmarks, recent filters, Act As) could not be written.
+    case preferencesNotSaved(path: String, reason: String)
     /// A remote throttled a call: whole seconds until it is sent again (nil: the wait ended).
     case throttled(secondsLeft: Int?)
 

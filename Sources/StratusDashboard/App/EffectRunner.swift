@@ -118,7 +118,11 @@ public final class EffectRunner: Sendable {
 
         case .savePreferences(let preferences):
             guard let path = services.preferencesPath else { return }
-            PreferencesFile.save(preferences, to: path)
+            do {
+                try PreferencesFile.save(preferences, to: path)
+            } catch {
+                post(.preferencesNotSaved(path: path, reason: PreferencesFile.reason(error)))
+            }
 
         default:
             break
@@ -178,10 +182,19 @@ public enum PreferencesFile {
         return preferences
     }
 
-    static func save(_ preferences: DashboardPreferences, to path: String) {
+    static func save(_ preferences: DashboardPreferences, to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        guard let data = try? encoder.encode(preferences) else { return }
-        try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        try encoder.encode(preferences).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    /// Why a write failed, in the system's words (the file's folder missing, no permission,
+    /// a full disk), without Foundation's wrapping.
+    static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let code = underlying.map({ Int32($0.code) }), underlying?.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(code))
+        }
+        return (error as NSError).localizedDescription
     }
 }

@@ -121,11 +121,16 @@ enum DashboardLauncher {
         var throttle: ThrottleCountdown?
     }
 
+    /// How much of a store the dashboard maps: nothing, unless `STRATUS_DASHBOARD_MMAP` says.
+    static func memoryMapBytes(_ environment: [String: String]) -> Int {
+        Int(environment["STRATUS_DASHBOARD_MMAP"] ?? "") ?? 0
+    }
+
     /// A local store (SQLite or PostgreSQL): preferences beside it, Act As among its users.
     static func localStore(_ options: Options, opened: Store?, environment: [String: String]) throws -> Opened {
         // The dashboard lives long and reads pages of 50: it maps little of the store, so its
         // resident memory stays small on a store of a million records (scripts/dashboard-memory).
-        let store = try opened ?? StoreLocation.open(options.storePath, ifMissing: .refuse, memoryMapBytes: Int(environment["STRATUS_DASHBOARD_MMAP"] ?? "") ?? 0)
+        let store = try opened ?? StoreLocation.open(options.storePath, ifMissing: .refuse, memoryMapBytes: memoryMapBytes(environment))
         let preferencesPath = PreferencesFile.path(forStore: options.storePath)
         var state = firstState(options, storePath: options.storePath, preferencesPath: preferencesPath)
         // Who acts: --user, else whom Act As chose last time on this store, else the owner.

@@ -26,7 +26,9 @@ struct DemoCommand: ParsableCommand {
         if reset {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        let opened = try StoreLocation.open(path, ifMissing: .create)
+        // Mapped as the dashboard maps a store (not at all): the demo's own reads, and the
+        // dashboard it opens on the store, then keep their resident memory small.
+        let opened = try StoreLocation.open(path, ifMissing: .create, memoryMapBytes: DashboardLauncher.memoryMapBytes(ProcessInfo.processInfo.environment))
         if try shape.isDemo(opened) {
             Output.warn("Using the demo store at \(path) (--reset makes it again).")
         } else {
