@@ -19,6 +19,9 @@ struct PostgresTableCopyStorage: TableCopyStorage {
         let selected = PostgresCopiedTables.selected(table).joined(separator: ", ")
         let kinds = table.columns.map(\.kind)
         try db.link.run("DECLARE stratus_copy NO SCROLL CURSOR FOR SELECT \(selected) FROM \(PostgresCopiedTables.name(of: table))\(PostgresCopiedTables.order(table))")
+        // Closed however the reading ends, so the transaction can read the next table (or this
+        // one again, when the destination's write is retried).
+        defer { _ = try? db.link.run("CLOSE stratus_copy") }
         while true {
             let rows = try db.link.rows("FETCH \(Self.page) FROM stratus_copy")
             for row in rows {
@@ -26,7 +29,6 @@ struct PostgresTableCopyStorage: TableCopyStorage {
             }
             if rows.count < Self.page { break }
         }
-        try db.link.run("CLOSE stratus_copy")
     }
 
     func insert(_ rows: [[CopiedValue]], into table: CopiedTable) throws {
