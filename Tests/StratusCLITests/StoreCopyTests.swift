@@ -193,13 +193,6 @@ import Testing
     }
 
     static func rows(_ location: String) throws -> [CopiedTable: [[CopiedValue]]] {
-        let store = location.hasPrefix("postgres://") ? try Store.postgres(location, creating: false) : try Store(path: location)
-        return try store.backend.read { db in
-            var all: [CopiedTable: [[CopiedValue]]] = [:]
-            for table in CopiedTable.allCases {
-                try db.tables?.forEachRow(of: table) { all[table, default: []].append($0) }
-            }
-            return all
-        }
+        try (location.hasPrefix("postgres://") ? Store.postgres(location, creating: false) : Store(path: location)).copiedRows()
     }
 }

@@ -36,18 +36,8 @@ import Testing
 
         let emptySchema = try TestPostgres.freshStoreURL()
         defer { TestPostgres.drop(emptySchema) }
-        let before = try Self.rows(of: Store.postgres(emptySchema, creating: true))
+        let before = try Store.postgres(emptySchema, creating: true).copiedRows()
         #expect(throws: CloudKitError.self) { try StoreCopier.copy(from: source, to: emptySchema) }
-        #expect(try Self.rows(of: Store.postgres(emptySchema, creating: false)) == before)
-    }
-
-    static func rows(of store: Store) throws -> [CopiedTable: [[CopiedValue]]] {
-        try store.backend.read { db in
-            var all: [CopiedTable: [[CopiedValue]]] = [:]
-            for table in CopiedTable.allCases {
-                try db.tables?.forEachRow(of: table) { all[table, default: []].append($0) }
-            }
-            return all
-        }
+        #expect(try Store.postgres(emptySchema, creating: false).copiedRows() == before)
     }
 }
