@@ -19,6 +19,7 @@ package enum StoreCopier {
     /// - Throws: `invalidArguments` when the two name one store or the destination holds data;
     ///   `badDatabase` with reason `storeNotFound` for a missing source, or for a location that
     ///   is not a store URL; `serviceUnavailable` for a PostgreSQL server that cannot be reached.
+    @discardableResult
     package static func copy(from source: String, to destination: String,
                              progress: (StoreCopyProgress) -> Void = { _ in }) throws -> [CopiedTable: Int] {
         if try sameStore(source, destination) {
