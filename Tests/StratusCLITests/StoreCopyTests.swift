@@ -116,6 +116,20 @@ import Testing
     static func fill(_ cli: StratusCLI) throws -> Tokens {
         #expect(try cli.run(["demo", "--records", "200", "--no-ui"]).status == 0)
         for alias in ["alice", "bob"] { #expect(try cli.run(["users", "create", alias]).status == 0) }
+        // A role and grants beside the demo's types, and a user who holds the role.
+        let schema = cli.directory.appendingPathComponent("schema.ckdb")
+        let exported = try cli.run(["schema", "export"]).stdout
+        #expect(exported.hasPrefix("DEFINE SCHEMA\n"))
+        try exported.replacingOccurrences(of: "DEFINE SCHEMA\n", with: #"""
+            DEFINE SCHEMA
+                CREATE ROLE Editor;
+                RECORD TYPE Board ("___recordID" REFERENCE QUERYABLE, title STRING, GRANT READ TO "_world", GRANT CREATE, WRITE TO "Editor");
+
+            """#).write(to: schema, atomically: true, encoding: .utf8)
+        #expect(try cli.run(["schema", "import", schema.path]).status == 0)
+        #expect(try cli.run(["users", "grant", "Editor", "bob"]).status == 0)
+        #expect(try cli.run(["save", "--db", "public", "--user", "bob"],
+                            stdin: #"{"recordName": "b1", "recordType": "Board", "fields": {"title": {"value": "hi", "type": "STRING"}}}"#).status == 0)
         #expect(try cli.run(["zones", "create", "Trips", "--user", "alice"]).status == 0)
         for record in [#"{"recordName": "trip-1", "recordType": "Trip", "fields": {"title": {"value": "Lisbon", "type": "STRING"}}}"#,
                        #"{"recordName": "stop-1", "recordType": "Stop", "parent": {"recordName": "trip-1"}, "fields": {"title": {"value": "Belém"}}}"#,
@@ -154,7 +168,8 @@ import Testing
                                    "export": try StratusBinary.run(["export"], store: location).stdout] }
         var commands: [[String]] = [
             ["export", "--zone", "Library"], ["export", "--zone", "Trips", "--user", "alice"], ["export", "--db", "public"],
-            ["zones", "--json"], ["zones", "--user", "alice", "--json"], ["users", "--json"], ["share", "list", "--user", "alice", "--json"],
+            ["zones", "--json"], ["zones", "--user", "alice", "--json"], ["users", "--json"], ["schema", "export"],
+            ["query", "--type", "Board", "--db", "public", "--user", "none", "--json"], ["share", "list", "--user", "alice", "--json"],
             ["share", "list", "--user", "bob", "--json"], ["subscriptions", "--user", "alice", "--json"], ["notifications", "--user", "alice", "--json"],
             ["changes", "--zone", "Trips", "--user", "alice", "--json"], ["changes", "--zone", "Library", "--json"],
             ["changes", "--database", "--db", "shared", "--user", "bob", "--json"], ["changes", "--database", "--user", "alice", "--json"],
@@ -187,7 +202,7 @@ import Testing
         for table in CopiedTable.allCases {
             #expect(a[table] == b[table], "\(table.rawValue) differs between \(first) and \(second)")
             #expect(table == .serverKey || table == .pushToken || table == .fault || table == .faultEvent || table == .requestLog
-                || table == .requestBody || table == .schemaGrant || table == .schemaRole || table == .notification || table == .asset
+                || table == .requestBody || table == .notification || table == .asset
                 || !(a[table] ?? []).isEmpty, "the store has no \(table.rawValue) rows to compare")
         }
     }
