@@ -199,6 +199,6 @@ let package = Package(
         // Runs the built `stratus` binary, so it depends on it to have it built.
         // The engine too: a test of the command line's advice provokes the error on the engine
         // first and checks its reason, then runs the binary for the hint.
-        .testTarget(name: "StratusCLITests", dependencies: ["stratus", "StratusCloud", "StratusEngine", "StratusTestSupport"]),
+        .testTarget(name: "StratusCLITests", dependencies: ["stratus", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusPostgres", "StratusTestSupport"]),
     ]
 )

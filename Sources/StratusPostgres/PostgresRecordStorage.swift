@@ -152,12 +152,12 @@ struct PostgresRecordStorage: RecordStorage {
     // MARK: Bulk writes
 
     /// Rows are written as they come: there is no index row to hold back.
-    func makeIndexBuffer(limit: Int) -> any IndexRowBuffering { PostgresBulkIndexer(db: db, type: nil) }
+    func makeIndexBuffer(limit: Int) -> any IndexRowBuffering { PostgresIndexBuffer(db: db) }
 
     func makeBulkInserter() throws -> any BulkRecordInserting { PostgresBulkInserter(db: db) }
 
     func indexer(zoneRowID: Int64, type: SchemaCatalog.TypeEntry, buffer: any IndexRowBuffering) -> any RecordIndexing {
-        PostgresBulkIndexer(db: db, type: type)
+        PostgresBulkIndexer(db: db, type: type, buffer: buffer as? PostgresIndexBuffer)
     }
 
     // MARK: Rows

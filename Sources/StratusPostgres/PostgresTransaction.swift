@@ -21,7 +21,7 @@ final class PostgresTransaction {
                          schema: PostgresSchemaStorage(db: self), users: PostgresUserStorage(db: self), shares: PostgresShareStorage(db: self),
                          subscriptions: PostgresSubscriptionStorage(db: self), faults: PostgresFaultStorage(db: self),
                          assets: PostgresAssetStorage(db: self), server: PostgresServerStorage(db: self),
-                         control: PostgresTransactionControl(db: self))
+                         control: PostgresTransactionControl(db: self), tables: PostgresTableCopyStorage(db: self))
     }
 
     func begin(_ statement: String = "BEGIN") throws {

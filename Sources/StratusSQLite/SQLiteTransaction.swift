@@ -28,7 +28,7 @@ package struct SQLiteTransaction {
     var store: StoreTransaction {
         StoreTransaction(zones: zones, records: records, changeFeed: changeFeed, schema: schema, users: users, shares: shares,
                          subscriptions: subscriptions, faults: faults, assets: assets, server: server,
-                         control: SQLiteTransactionControl(db: self))
+                         control: SQLiteTransactionControl(db: self), tables: SQLiteTableCopyStorage(db: self))
     }
 }
 

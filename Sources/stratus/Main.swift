@@ -17,7 +17,7 @@ struct Stratus: ParsableCommand {
             DashboardCommand.self, DemoCommand.self, ZonesCommand.self, SaveCommand.self, FetchCommand.self, DeleteCommand.self,
             ChangesCommand.self, TokenCommand.self, QueryCommand.self, CheckCommand.self, SchemaCommand.self, ExportCommand.self, BenchCommand.self, BenchLoadCommand.self,
             SubscriptionsCommand.self, NotificationsCommand.self, ServeCommand.self, AuthCommand.self, LogsCommand.self, HistoryCommand.self,
-            UsersCommand.self, ShareCommand.self, FaultsCommand.self, RemoteCommand.self, PullCommand.self,
+            UsersCommand.self, ShareCommand.self, FaultsCommand.self, RemoteCommand.self, PullCommand.self, StoreCommand.self,
         ],
         defaultSubcommand: DashboardCommand.self
     )

@@ -17,10 +17,14 @@ package struct StoreTransaction {
     /// Beginning, committing and rolling back, for a writer that commits as it goes. (A
     /// backend's tests reach its own connection through its control's type.)
     package let control: any TransactionControl
+    /// Every table row by row, for ``Store/copy(to:progress:)`` (nil: a backend that cannot
+    /// be copied from or into).
+    package let tables: (any TableCopyStorage)?
 
     package init(zones: any ZoneStorage, records: any RecordStorage, changeFeed: any ChangeFeedStorage, schema: any SchemaStorage,
                  users: any UserStorage, shares: any ShareStorage, subscriptions: any SubscriptionStorage, faults: any FaultStorage,
-                 assets: any AssetStorage, server: any ServerStorage, control: any TransactionControl) {
+                 assets: any AssetStorage, server: any ServerStorage, control: any TransactionControl,
+                 tables: (any TableCopyStorage)? = nil) {
         self.zones = zones
         self.records = records
         self.changeFeed = changeFeed
@@ -32,6 +36,7 @@ package struct StoreTransaction {
         self.assets = assets
         self.server = server
         self.control = control
+        self.tables = tables
     }
 
     /// Whether a transaction is open (for ``Store/writeWithoutTransaction(_:)``'s caller).
