@@ -28,7 +28,7 @@ import StratusTestSupport
         let status = try #require(harness.state.status)
         #expect(status.kind == .error)
         #expect(status.text.contains(path), "names the file: \(status.text)")
-        #expect(status.text.contains("No such file or directory"), "says why: \(status.text)")
+        #expect(status.text.contains("its folder does not exist"), "says why: \(status.text)")
         #expect(!harness.state.preferences.bookmarks.isEmpty, "kept while the dashboard runs")
     }
 }

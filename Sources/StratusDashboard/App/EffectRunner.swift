@@ -188,13 +188,15 @@ public enum PreferencesFile {
         try encoder.encode(preferences).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
-    /// Why a write failed, in the system's words (the file's folder missing, no permission,
-    /// a full disk), without Foundation's wrapping.
+    /// Why a write failed, in a few words: its folder missing, no permission, a full disk.
     static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let code = underlying.map({ Int32($0.code) }), underlying?.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(code))
+        switch (error as? CocoaError)?.code {
+        case .fileNoSuchFile?, .fileWriteInvalidFileName?: return "its folder does not exist"
+        case .fileWriteNoPermission?, .fileWriteVolumeReadOnly?: return "permission denied"
+        case .fileWriteOutOfSpace?: return "the disk is full"
+        default:
+            let text = (error as NSError).localizedDescription
+            return text.hasSuffix(".") ? String(text.dropLast()) : text
         }
-        return (error as NSError).localizedDescription
     }
 }
