@@ -7,7 +7,9 @@ import StratusServer
 /// One call of remote mode, end to end: the StratusRemote client (async-http-client, the CKWS
 /// codec both ways) against the bench's store served on loopback in this process, beside the
 /// same engine call made in process. The ratio at p50 is what a user of `--remote` or the
-/// remote dashboard waits for above what the server's engine spends on the same answer.
+/// remote dashboard waits for above what the server's engine spends on the same answer;
+/// `over_server` is the same wait over the server's own time for the request (from its request
+/// log), which leaves out the engine and the answer's JSON: HTTP and the client's side.
 struct RemoteBench {
     let store: Store
     let zoneID: ZoneID
@@ -19,24 +21,47 @@ struct RemoteBench {
         let query = Query(recordType: "Venue", predicateFormat: "category == %@", arguments: [.value(.string("museum"))])
         let zoneID = self.zoneID
         let call: @Sendable (any CloudDatabaseService) throws -> Int
+        let endpoint: String
         switch workload {
         case .remoteQueryPage:
             call = { try $0.records(matching: query, inZoneWith: zoneID, desiredKeys: nil, resultsLimit: 100).records.count }
+            endpoint = "records/query"
         default:
             call = { try $0.recordZoneChanges(inZoneWith: zoneID, since: nil, resultsLimit: RemoteDatabase.batchLimit).changes.count }
+            endpoint = "changes/zone"
         }
         var inProcessRows = 0
         let inProcess = try BenchMeasurement.times(runs: calls) { inProcessRows = try call(local) }
+        let logBefore = try store.requestLog(limit: 1).last?.id ?? 0
         let (remote, remoteRows) = try overHTTP(call)
+        let server = try serverTimes(of: endpoint, after: logBefore)
         guard remoteRows == inProcessRows else {
             throw CloudKitError(.internalError, "\(workload.rawValue): \(remoteRows) records over HTTP, \(inProcessRows) in process")
         }
         let remoteP50 = BenchMeasurement.median(remote), inProcessP50 = BenchMeasurement.median(inProcess)
+        let serverP50 = BenchMeasurement.median(server)
         return BenchResult(name: workload.rawValue, stratusMilliseconds: remoteP50, baselineMilliseconds: inProcessP50,
                            extras: [("stratus_rows", Double(remoteRows)), ("baseline_rows", Double(inProcessRows)),
                                     ("remote_min_ms", remote.min() ?? 0), ("remote_max_ms", remote.max() ?? 0),
                                     ("in_process_min_ms", inProcess.min() ?? 0), ("in_process_max_ms", inProcess.max() ?? 0),
-                                    ("calls", Double(calls))])
+                                    ("server_ms", serverP50), ("server_min_ms", server.min() ?? 0), ("server_max_ms", server.max() ?? 0),
+                                    ("over_server", serverP50 > 0 ? remoteP50 / serverP50 : 0), ("calls", Double(calls))])
+    }
+
+    /// The server's own milliseconds for each timed call to `endpoint`, from the request log
+    /// entries after `id` (the warm-up call's left out). The log is written by the server as it
+    /// stops; a short wait covers a flush still under way.
+    private func serverTimes(of endpoint: String, after id: Int64) throws -> [Double] {
+        var entries: [RequestLogEntry] = []
+        for _ in 0..<50 {
+            entries = try store.requestLog(after: id, limit: calls + 10).filter { $0.endpoint == endpoint && $0.status == 200 }
+            if entries.count > calls { break }
+            Thread.sleep(forTimeInterval: 0.04)
+        }
+        guard entries.count > calls else {
+            throw CloudKitError(.internalError, "the server logged \(entries.count) \(endpoint) requests of \(calls + 1)")
+        }
+        return entries.dropFirst().map { Double($0.durationMicroseconds) / 1000 }
     }
 
     /// The call's milliseconds through the remote client against the store served on a free

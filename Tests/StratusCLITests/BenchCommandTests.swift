@@ -71,6 +71,10 @@ import Testing
             #expect(rows.contains(remoteRows), "\(workload)")
             #expect(workload["baseline_rows"] as? Double == Double(remoteRows), "\(workload)")
             #expect((workload["baseline_ms"] as? Double ?? 0) > 0 && (workload["ratio"] as? Double ?? 0) > 0, "\(workload)")
+            // The server's own time comes from its request log: less than the whole round trip.
+            let server = workload["server_ms"] as? Double ?? 0
+            #expect(server > 0 && server < (workload["stratus_ms"] as? Double ?? 0), "\(workload)")
+            #expect((workload["over_server"] as? Double ?? 0) > 1, "\(workload)")
         }
         #expect(try cli.run(["bench", "--workload", "nope"], store: false).status == 2)
     }
