@@ -9,8 +9,9 @@ extension QueryExecutor {
         if case .nothing = plan.driver { return [] }
         if let streaming = try sortIndexInstead(at: nil) { return try streaming.runTail() }
         if plan.groupsTies {
-            // Grouped streaming has the in-memory sort's order; the sort index leaves out the
-            // records lacking the first sort field, which end it.
+            if plan.isStreaming && plan.driverIsOrdered { return try groupedTail() }
+            // Sorted in memory; the driver leaves out the records lacking the first sort
+            // field, which end the result.
             let lacking = try recordsLackingFirstSort().sorted { precedes($0.values, $0.record.stored.id, $1.values, $1.record.stored.id) }
             return (try sortedMatches() + lacking).suffix(limit).map(\.record)
         }
@@ -25,6 +26,56 @@ extension QueryExecutor {
             return tail.reversed()
         }
         return try sortedMatches().suffix(limit).map(\.record)
+    }
+
+    /// The grouped order (``runGrouped(after:skippingGroup:)``) backwards: the records lacking
+    /// the first sort field first (they end the result), then the first sort's index from its
+    /// end, a run of equal values at a time, each run sorted whole; it stops at the first run
+    /// that fills the tail, so the end of a million matches costs its last runs, not them all.
+    private func groupedTail() throws -> [LoadedRecord] {
+        typealias Sorted = (values: [FieldValue?], record: LoadedRecord)
+        let inOrder: ([Sorted]) -> [Sorted] = { members in
+            members.sorted { precedes($0.values, $0.record.stored.id, $1.values, $1.record.stored.id) }
+        }
+        // Runs from the end of the result: the last one first.
+        var runs: [[Sorted]] = [inOrder(try recordsLackingFirstSort())]
+        var held = runs[0].count
+        var run: [Sorted] = []
+        var runKey: IndexValue?
+        var afterKey: IndexValue?
+        var afterID: Int64?
+        let chunk = max(limit * 4, 256)
+        func endRun() {
+            held += run.count
+            runs.append(inOrder(run))
+            run = []
+        }
+        reading: while held < limit {
+            var rowCount = 0
+            var filled = false
+            try storage.streamRows(of: plan.driver, descending: plan.descending, afterKey: afterKey, afterID: afterID, count: chunk,
+                                   backwards: true) { id, key, stored in
+                rowCount += 1
+                afterKey = key
+                afterID = id
+                if key != runKey {
+                    endRun()
+                    runKey = key
+                    if held >= limit {
+                        filled = true
+                        return false
+                    }
+                }
+                if let record = try matching(stored) { run.append((query.sorts.map(record.sortValue), record)) }
+                return true
+            }
+            if filled { break reading }
+            if rowCount < chunk {
+                endRun()
+                break reading
+            }
+        }
+        return runs.reversed().joined().suffix(limit).map(\.record)
     }
 
     /// The streaming order backwards: the records lacking the sort field first (they end the

@@ -6,17 +6,25 @@ final class CountingQueryStorage: QueryStorage {
     let base: any QueryStorage
     private(set) var lackingCounts = 0
     private(set) var lackingPasses = 0
+    /// Records read: rows handed out by the driver streams, and records loaded by id.
+    private(set) var recordsRead = 0
 
     init(_ base: any QueryStorage) { self.base = base }
 
     func streamRows(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
                     backwards: Bool, _ body: (Int64, IndexValue?, StoredRecord) throws -> Bool) throws {
-        try base.streamRows(of: driver, descending: descending, afterKey: afterKey, afterID: afterID, count: count, backwards: backwards, body)
+        try base.streamRows(of: driver, descending: descending, afterKey: afterKey, afterID: afterID, count: count, backwards: backwards) {
+            recordsRead += 1
+            return try body($0, $1, $2)
+        }
     }
 
     func streamFields(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
                       selecting selection: FieldSelection, _ body: (Int64, IndexValue?, FieldSelection.Located) throws -> Bool) throws {
-        try base.streamFields(of: driver, descending: descending, afterKey: afterKey, afterID: afterID, count: count, selecting: selection, body)
+        try base.streamFields(of: driver, descending: descending, afterKey: afterKey, afterID: afterID, count: count, selecting: selection) {
+            recordsRead += 1
+            return try body($0, $1, $2)
+        }
     }
 
     func streamIndex(fieldID: Int64, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
@@ -34,7 +42,10 @@ final class CountingQueryStorage: QueryStorage {
         return try base.modificationOrder(after: start, count: count, backwards: backwards, lackingField: lackingField)
     }
 
-    func record(id: Int64) throws -> StoredRecord? { try base.record(id: id) }
+    func record(id: Int64) throws -> StoredRecord? {
+        recordsRead += 1
+        return try base.record(id: id)
+    }
 
     func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int) {
         lackingCounts += 1
