@@ -26,21 +26,46 @@ struct PostgresBulkInserter: BulkRecordInserting {
     }
 }
 
-/// A bulk write's "index rows": a new record's tokens and DELETE_SELF targets, written onto its
-/// row at once (nothing is held, so flushing does nothing).
-final class PostgresBulkIndexer: IndexRowBuffering, RecordIndexing {
-    private let db: PostgresTransaction
-    private let type: SchemaCatalog.TypeEntry?
+/// A bulk write's `field_value` rows, held back and written a thousand to a statement when
+/// `limit` are held or the engine flushes (before a commit, or before a held record is
+/// replaced); one statement per record cost an import a round trip per record.
+final class PostgresIndexRowBuffer: IndexRowBuffering {
+    private let index: PostgresFieldIndex
+    private let limit: Int
+    private var rows: [PostgresFieldIndex.Row] = []
 
-    init(db: PostgresTransaction, type: SchemaCatalog.TypeEntry?) {
-        self.db = db
-        self.type = type
+    init(db: PostgresTransaction, limit: Int) {
+        index = PostgresFieldIndex(db: db)
+        // Held rows are memory only: past some tens of thousands, writing them is as cheap.
+        self.limit = min(max(limit, PostgresFieldIndex.rowsPerStatement), 50_000)
     }
 
-    func flush() throws {}
+    func append(_ new: [PostgresFieldIndex.Row]) throws {
+        rows += new
+        if rows.count >= limit { try flush() }
+    }
+
+    func flush() throws {
+        guard !rows.isEmpty else { return }
+        let held = rows
+        rows = []
+        try index.insert(held)
+    }
+}
+
+/// A bulk write's index rows of one zone and type's new records: the `field_value` rows go to
+/// the buffer (or are written at once without one); the tokens and DELETE_SELF targets are
+/// written onto the record's row at once.
+struct PostgresBulkIndexer: RecordIndexing {
+    let db: PostgresTransaction
+    let zoneRowID: Int64
+    let type: SchemaCatalog.TypeEntry
+    let buffer: PostgresIndexRowBuffer?
 
     func add(recordID: Int64, fields: [String: FieldValue], tokens: FieldTokens?, text: [UInt8]?,
              declaredFields: [SchemaCatalog.TypeEntry.Field]?) throws {
+        let rows = PostgresFieldIndex.rows(recordID: recordID, zoneRowID: zoneRowID, fields: fields, type: type)
+        if let buffer { try buffer.append(rows) } else { try PostgresFieldIndex(db: db).insert(rows) }
         let tokens = PostgresRecordStorage.tokens(of: fields, type: type)
         let targets = fields.deleteSelfTargets.sorted()
         guard !tokens.isEmpty || !targets.isEmpty else { return }
