@@ -25,7 +25,7 @@ enum PostgresTables {
     /// The index of field values queries read (``PostgresFieldIndex``, ``PostgresIndexColumns``)
     /// and the index of creation times, which SQLite has had from the start.
     static let fieldIndex = """
-        CREATE TABLE field_value (
+        CREATE TABLE IF NOT EXISTS field_value (
             zone_id bigint NOT NULL,
             field_id bigint NOT NULL,
             is_text boolean NOT NULL,
@@ -36,9 +36,9 @@ enum PostgresTables {
             folded text COLLATE "C",
             PRIMARY KEY (zone_id, field_id, is_text, number, text, record_id)
         );
-        CREATE INDEX field_value_by_folded ON field_value (zone_id, field_id, folded, record_id) WHERE folded IS NOT NULL;
-        CREATE INDEX field_value_by_record ON field_value (record_id, field_id);
-        CREATE INDEX record_by_created ON record (zone_id, type_id, created_at, id)
+        CREATE INDEX IF NOT EXISTS field_value_by_folded ON field_value (zone_id, field_id, folded, record_id) WHERE folded IS NOT NULL;
+        CREATE INDEX IF NOT EXISTS field_value_by_record ON field_value (record_id, field_id);
+        CREATE INDEX IF NOT EXISTS record_by_created ON record (zone_id, type_id, created_at, id)
         """
 
     static func create(schema: String) -> String {
