@@ -60,12 +60,11 @@ struct PostgresBulkIndexer: RecordIndexing {
     let db: PostgresTransaction
     let zoneRowID: Int64
     let type: SchemaCatalog.TypeEntry
-    let buffer: PostgresIndexRowBuffer?
+    let buffer: (any IndexRowBuffering)?
 
     func add(recordID: Int64, fields: [String: FieldValue], tokens: FieldTokens?, text: [UInt8]?,
              declaredFields: [SchemaCatalog.TypeEntry.Field]?) throws {
-        let rows = PostgresFieldIndex.rows(recordID: recordID, zoneRowID: zoneRowID, fields: fields, type: type)
-        if let buffer { try buffer.append(rows) } else { try PostgresFieldIndex(db: db).insert(rows) }
+        try PostgresFieldIndex(db: db).write(PostgresFieldIndex.rows(recordID: recordID, zoneRowID: zoneRowID, fields: fields, type: type), through: buffer)
         let tokens = PostgresRecordStorage.tokens(of: fields, type: type)
         let targets = fields.deleteSelfTargets.sorted()
         guard !tokens.isEmpty || !targets.isEmpty else { return }

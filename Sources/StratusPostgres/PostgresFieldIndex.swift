@@ -35,9 +35,9 @@ struct PostgresFieldIndex {
         return rows
     }
 
-    /// Writes a new record's rows.
-    func add(recordID: Int64, zoneRowID: Int64, fields: [String: FieldValue], type: SchemaCatalog.TypeEntry) throws {
-        try insert(Self.rows(recordID: recordID, zoneRowID: zoneRowID, fields: fields, type: type))
+    /// Writes rows through `buffer` when the write holds them back (a bulk write), else at once.
+    func write(_ rows: [Row], through buffer: (any IndexRowBuffering)?) throws {
+        if let buffer = buffer as? PostgresIndexRowBuffer { try buffer.append(rows) } else { try insert(rows) }
     }
 
     /// Removes every row of a record.

@@ -89,8 +89,7 @@ struct PostgresRecordStorage: RecordStorage {
                 buffer: (any IndexRowBuffering)?, clearingTombstone: Bool) throws -> Int64? {
         if clearingTombstone { try clearTombstone(of: row) }
         guard let id = try insertRow(row, tokens: Self.tokens(of: fields, type: type), targets: fields.deleteSelfTargets.sorted()) else { return nil }
-        let rows = PostgresFieldIndex.rows(recordID: id, zoneRowID: row.zoneRowID, fields: fields, type: type)
-        if let buffer = buffer as? PostgresIndexRowBuffer { try buffer.append(rows) } else { try PostgresFieldIndex(db: db).insert(rows) }
+        try PostgresFieldIndex(db: db).write(PostgresFieldIndex.rows(recordID: id, zoneRowID: row.zoneRowID, fields: fields, type: type), through: buffer)
         return id
     }
 
@@ -141,8 +140,7 @@ struct PostgresRecordStorage: RecordStorage {
         try (buffer as? PostgresIndexRowBuffer)?.flush()
         let index = PostgresFieldIndex(db: db)
         try index.remove(recordID: existing.id)
-        let rows = PostgresFieldIndex.rows(recordID: existing.id, zoneRowID: existing.zoneRowID, fields: fields, type: type)
-        if let buffer = buffer as? PostgresIndexRowBuffer { try buffer.append(rows) } else { try index.insert(rows) }
+        try index.write(PostgresFieldIndex.rows(recordID: existing.id, zoneRowID: existing.zoneRowID, fields: fields, type: type), through: buffer)
     }
 
     func delete(_ victim: StoredRecord, catalog: SchemaCatalog, sequence: Int64) throws {
@@ -171,7 +169,7 @@ struct PostgresRecordStorage: RecordStorage {
     func makeBulkInserter() throws -> any BulkRecordInserting { PostgresBulkInserter(db: db) }
 
     func indexer(zoneRowID: Int64, type: SchemaCatalog.TypeEntry, buffer: any IndexRowBuffering) -> any RecordIndexing {
-        PostgresBulkIndexer(db: db, zoneRowID: zoneRowID, type: type, buffer: buffer as? PostgresIndexRowBuffer)
+        PostgresBulkIndexer(db: db, zoneRowID: zoneRowID, type: type, buffer: buffer)
     }
 
     // MARK: Rows

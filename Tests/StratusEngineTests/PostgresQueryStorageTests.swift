@@ -55,21 +55,10 @@ import StratusCloud
         #expect(!(sqlite.store.backend is PostgresBackend) && postgres.store.backend is PostgresBackend)
         let generator = DifferentialQueryTests()
         var random = SeededGenerator(seed: 43)
-        let sortKeys = ["s", "n", "d", "t", "modificationDate", "ref"]
         var compared = 0, nonEmpty = 0
         for round in 0..<600 {
-            var format: [String] = []
-            var arguments: [PredicateArgument] = []
-            for _ in 0..<Int(random.next() % 3 + 1) {
-                let (term, termArguments) = generator.randomTerm(random: &random)
-                format.append(term)
-                arguments += termArguments
-            }
-            var sorts: [QuerySort] = []
-            if random.next() % 2 == 0 { sorts.append(QuerySort(sortKeys[Int(random.next() % UInt64(sortKeys.count))], ascending: random.next() % 2 == 0)) }
-            if random.next() % 5 == 0 { sorts.append(QuerySort("n", ascending: false)) }
+            let (predicate, arguments, sorts) = generator.randomQuery(random: &random)
             let limit = Int(random.next() % 40 + 8)
-            let predicate = format.joined(separator: " AND ")
             guard let expected = try Self.answer(sqlite, zone: zone, format: predicate, arguments: arguments, sorts: sorts, limit: limit),
                   let got = try Self.answer(postgres, zone: zone, format: predicate, arguments: arguments, sorts: sorts, limit: limit) else { continue }
             // Modification times are each store's clock's: in their order, the same records are
