@@ -39,14 +39,8 @@ import StratusCloud
             let plan = QueryPlanner(type: type).plan(compiled)
             let storage = try db.records.queryStorage(zoneRowID: zoneRow.id, type: type)
             let executor = QueryExecutor(storage: storage, zoneRowID: zoneRow.id, type: type, query: compiled, plan: plan, limit: limit)
-            var pages: [[String]] = []
-            var position: QueryCursor.Position?
-            repeat {
-                let (page, next) = try executor.run(after: position)
-                pages.append(page.map(\.stored.name))
-                position = next
-            } while position != nil && pages.count < 100
-            return (pages, try executor.runTail().map(\.stored.name), plan.driver)
+            let answer = try executor.pagesAndTail()
+            return (answer.pages, answer.tail, plan.driver)
         }
     }
 

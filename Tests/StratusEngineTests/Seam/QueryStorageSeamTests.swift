@@ -28,15 +28,7 @@ import StratusTestSupport
                 let plan = QueryPlanner(type: type).plan(compiled)
                 let limit = Int(random.next() % 40 + 8)
                 func answer(_ storage: any QueryStorage) throws -> (pages: [[String]], tail: [String]) {
-                    let executor = QueryExecutor(storage: storage, zoneRowID: zoneRowID, type: type, query: compiled, plan: plan, limit: limit)
-                    var pages: [[String]] = []
-                    var position: QueryCursor.Position?
-                    repeat {
-                        let (page, next) = try executor.run(after: position)
-                        pages.append(page.map(\.stored.name))
-                        position = next
-                    } while position != nil && pages.count < 100
-                    return (pages, try executor.runTail().map(\.stored.name))
+                    try QueryExecutor(storage: storage, zoneRowID: zoneRowID, type: type, query: compiled, plan: plan, limit: limit).pagesAndTail()
                 }
                 let overSQLite = try answer(sqlite)
                 let overMemory = try answer(memory)
