@@ -84,9 +84,6 @@ let package = Package(
             name: "StratusPostgres",
             dependencies: [
                 "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine",
-                // Its query storage indexes a zone's records as a query starts: the first step,
-                // until queries read PostgreSQL's own indexes.
-                "StratusMemoryStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

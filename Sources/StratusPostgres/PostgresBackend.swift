@@ -16,6 +16,8 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
     /// The database is a standby (a streaming replica in recovery): it serves reads only.
     package let isReadOnly: Bool
     private let pool: PostgresPool
+    private let rowsCounted = NSLock()
+    private var rowsReadSoFar = 0
     /// Something that lives as long as the store is open (set before the store is shared): a
     /// test's throwaway schema, dropped when the last store on it goes away.
     package var lease: AnyObject?
@@ -112,12 +114,29 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
         return try other.read(body)
     }
 
+    /// How many rows PostgreSQL has handed this store's transactions since it opened: a test
+    /// reads it around a query to see the query read a page's rows, not the zone's.
+    package var rowsRead: Int {
+        rowsCounted.lock()
+        defer { rowsCounted.unlock() }
+        return rowsReadSoFar
+    }
+
+    /// Adds what `link` received since it had `before` rows to ``rowsRead``.
+    private func count(_ link: PostgresLink, since before: Int) {
+        rowsCounted.lock()
+        rowsReadSoFar += link.rowsReceived - before
+        rowsCounted.unlock()
+    }
+
     /// Runs `body` in a transaction begun by `begin`, again (bounded) when PostgreSQL reports a
     /// conflict with another writer.
     private func run<T>(writer: Bool, begin: String, _ body: (StoreTransaction) throws -> T) throws -> T {
         var attempt = 1
         while true {
             let link = try pool.take()
+            let before = link.rowsReceived
+            defer { count(link, since: before) }
             let transaction = PostgresTransaction(link: link, isWriter: writer)
             do {
                 try transaction.begin(begin)
@@ -155,6 +174,7 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
             if current < PostgresTables.formatVersion {
                 for version in (Int(current) + 1)...PostgresTables.formatVersion {
                     if let script = PostgresTables.upgrades[version] { try link.script(script) }
+                    if version == 3 { try PostgresFieldIndex(db: transaction).buildAll() }
                 }
                 try link.run("UPDATE store_info SET format_version = $1 WHERE id = 1", [PostgresTables.formatVersion])
             }

@@ -32,23 +32,50 @@ struct PostgresBulkInserter: BulkRecordInserting {
     }
 }
 
-/// A bulk write's "index rows": each new record's tokens and DELETE_SELF targets, held and
-/// written onto the records' rows a few hundred to a statement when flushed (or when full).
-final class PostgresIndexBuffer: IndexRowBuffering {
+/// A bulk write's index rows, held back and written many to a statement when enough are held
+/// or the engine flushes (before a commit, or before a held record is replaced): the
+/// `field_value` rows, and each new record's tokens and DELETE_SELF targets, which go onto its
+/// row. One statement per record cost an import a round trip per record.
+final class PostgresIndexRowBuffer: IndexRowBuffering {
     private let db: PostgresTransaction
+    private let index: PostgresFieldIndex
+    private let limit: Int
+    private var rows: [PostgresFieldIndex.Row] = []
     private var held: [(id: Int64, tokens: [String], targets: [String])] = []
 
-    /// Records held before they are written.
-    static let limit = 500
+    /// Records whose tokens and targets are held before they are written.
+    static let recordsPerUpdate = 500
 
-    init(db: PostgresTransaction) { self.db = db }
+    init(db: PostgresTransaction, limit: Int) {
+        self.db = db
+        index = PostgresFieldIndex(db: db)
+        // Held rows are memory only: past some tens of thousands, writing them is as cheap.
+        self.limit = min(max(limit, PostgresFieldIndex.rowsPerStatement), 50_000)
+    }
+
+    func append(_ new: [PostgresFieldIndex.Row]) throws {
+        rows += new
+        if rows.count >= limit { try flushRows() }
+    }
 
     func hold(id: Int64, tokens: [String], targets: [String]) throws {
         held.append((id, tokens, targets))
-        if held.count >= Self.limit { try flush() }
+        if held.count >= Self.recordsPerUpdate { try flushTokens() }
     }
 
     func flush() throws {
+        try flushRows()
+        try flushTokens()
+    }
+
+    private func flushRows() throws {
+        guard !rows.isEmpty else { return }
+        let written = rows
+        rows = []
+        try index.insert(written)
+    }
+
+    private func flushTokens() throws {
         guard !held.isEmpty else { return }
         var tuples: [String] = []
         var binds: [any PostgresBinding] = []
@@ -65,15 +92,17 @@ final class PostgresIndexBuffer: IndexRowBuffering {
     }
 }
 
-/// Adds one zone and type's new records' tokens and DELETE_SELF targets, through a
-/// ``PostgresIndexBuffer`` when given one, else at once.
+/// A bulk write's index rows of one zone and type's new records, through the buffer when given
+/// one, else written at once.
 struct PostgresBulkIndexer: RecordIndexing {
     let db: PostgresTransaction
+    let zoneRowID: Int64
     let type: SchemaCatalog.TypeEntry
-    let buffer: PostgresIndexBuffer?
+    let buffer: PostgresIndexRowBuffer?
 
     func add(recordID: Int64, fields: [String: FieldValue], tokens: FieldTokens?, text: [UInt8]?,
              declaredFields: [SchemaCatalog.TypeEntry.Field]?) throws {
+        try PostgresFieldIndex(db: db).write(PostgresFieldIndex.rows(recordID: recordID, zoneRowID: zoneRowID, fields: fields, type: type), through: buffer)
         let tokens = PostgresRecordStorage.tokens(of: fields, type: type)
         let targets = fields.deleteSelfTargets.sorted()
         guard !tokens.isEmpty || !targets.isEmpty else { return }

@@ -12,6 +12,9 @@ final class PostgresLink: @unchecked Sendable {
     private let connection: PostgresConnection
     private let logger: Logger
     let location: PostgresLocation
+    /// How many rows PostgreSQL has answered on this connection: what a transaction read
+    /// (``PostgresBackend/rowsRead``).
+    private(set) var rowsReceived = 0
 
     private init(connection: PostgresConnection, logger: Logger, location: PostgresLocation) {
         self.connection = connection
@@ -38,7 +41,9 @@ final class PostgresLink: @unchecked Sendable {
     /// The rows `sql` answers, its `$n` bound to `binds` in order.
     @discardableResult
     func rows(_ sql: String, _ binds: [any PostgresBinding] = []) throws -> [PostgresRowReader] {
-        try send(sql, binds).rows.map(PostgresRowReader.init)
+        let rows = try send(sql, binds).rows
+        rowsReceived += rows.count
+        return rows.map(PostgresRowReader.init)
     }
 
     /// Runs `sql` and returns how many rows it changed.

@@ -1,12 +1,12 @@
 import Foundation
 import StratusCloud
 import StratusEngine
-import StratusMemoryStore
 import StratusModel
 
 /// Records in a PostgreSQL store. A record's row carries what SQLite keeps in side tables:
 /// its full-text tokens and the records it points at with DELETE_SELF, each a `text[]` under a
-/// GIN index, written with the row so they never disagree with it.
+/// GIN index, written with the row so they never disagree with it. Its `field_value` rows
+/// (``PostgresFieldIndex``) are written in the same transaction.
 struct PostgresRecordStorage: RecordStorage {
     let db: PostgresTransaction
 
@@ -79,11 +79,8 @@ struct PostgresRecordStorage: RecordStorage {
             .map { try $0.int(0) }
     }
 
-    /// The zone's records indexed as the query starts (``MemoryQueryStorage``): the answers are
-    /// SQLite's, as the memory store proves; PostgreSQL's own indexes come next.
     func queryStorage(zoneRowID: Int64, type: SchemaCatalog.TypeEntry) throws -> any QueryStorage {
-        let records = try db.link.rows("SELECT \(Self.columns) FROM record WHERE zone_id = $1", [zoneRowID]).map(Self.record)
-        return try MemoryQueryStorage(zoneRecords: records, type: type)
+        PostgresQueryStorage(db: db, zoneRowID: zoneRowID, typeID: type.id)
     }
 
     // MARK: Writing
@@ -91,7 +88,9 @@ struct PostgresRecordStorage: RecordStorage {
     func insert(_ row: RecordRow, fields: [String: FieldValue], tokens: FieldTokens?, type: SchemaCatalog.TypeEntry,
                 buffer: (any IndexRowBuffering)?, clearingTombstone: Bool) throws -> Int64? {
         if clearingTombstone { try clearTombstone(of: row) }
-        return try insertRow(row, tokens: Self.tokens(of: fields, type: type), targets: fields.deleteSelfTargets.sorted())
+        guard let id = try insertRow(row, tokens: Self.tokens(of: fields, type: type), targets: fields.deleteSelfTargets.sorted()) else { return nil }
+        try PostgresFieldIndex(db: db).write(PostgresFieldIndex.rows(recordID: id, zoneRowID: row.zoneRowID, fields: fields, type: type), through: buffer)
+        return id
     }
 
     /// Inserts a record's row; nil when the zone holds that name already.
@@ -104,7 +103,9 @@ struct PostgresRecordStorage: RecordStorage {
     }
 
     /// The row is changed only while it still has `existing`'s change tag: a writer that read an
-    /// older record than the one committed runs again (and then meets the new tag).
+    /// older record than the one committed runs again (and then meets the new tag). Its
+    /// `field_value` rows are written again unless the same bytes are kept under a type indexed
+    /// alike; a schema change's rebuild (no byte changed) rewrites its tokens too.
     func replace(_ existing: StoredRecord, oldFields: [String: FieldValue]?, oldType: SchemaCatalog.TypeEntry, update: RecordRowUpdate,
                  fields: [String: FieldValue], tokens: FieldTokens?, type: SchemaCatalog.TypeEntry, buffer: (any IndexRowBuffering)?) throws {
         let derived: [any PostgresBinding] = [Self.tokens(of: fields, type: type), fields.deleteSelfTargets.sorted(), existing.id, existing.changeTag]
@@ -124,15 +125,27 @@ struct PostgresRecordStorage: RecordStorage {
                 WHERE id = $9 AND change_tag = $10
                 """, [blob, changeTag, sequence, modifiedAt, modifiedBy, changedKeys] + derived)
         case .unchanged:
-            return
+            changed = 1
         }
         guard changed == 1 else {
             throw PostgresFailure(sqlState: "40001", message: "The record '\(existing.name)' changed under this write.")
         }
+        let storedAlike = update.blob.map { $0 == existing.fieldsBlob } ?? true
+        let indexedAlike = oldType.id == type.id && oldType.fields == type.fields
+        guard !(storedAlike && indexedAlike) else { return }
+        if case .unchanged = update {
+            try db.link.run("UPDATE record SET tokens = $1 WHERE id = $2", [Self.tokens(of: fields, type: type), existing.id])
+        }
+        // Rows of this record still held would be written after the removal: written first.
+        try (buffer as? PostgresIndexRowBuffer)?.flush()
+        let index = PostgresFieldIndex(db: db)
+        try index.remove(recordID: existing.id)
+        try index.write(PostgresFieldIndex.rows(recordID: existing.id, zoneRowID: existing.zoneRowID, fields: fields, type: type), through: buffer)
     }
 
     func delete(_ victim: StoredRecord, catalog: SchemaCatalog, sequence: Int64) throws {
         guard catalog.typeNames[victim.typeID] != nil else { return }
+        try PostgresFieldIndex(db: db).remove(recordID: victim.id)
         try db.link.run("DELETE FROM record WHERE id = $1", [victim.id])
         try db.link.run("""
             INSERT INTO tombstone (zone_id, name, type_id, seq) VALUES ($1, $2, $3, $4)
@@ -151,13 +164,12 @@ struct PostgresRecordStorage: RecordStorage {
 
     // MARK: Bulk writes
 
-    /// Rows are written as they come: there is no index row to hold back.
-    func makeIndexBuffer(limit: Int) -> any IndexRowBuffering { PostgresIndexBuffer(db: db) }
+    func makeIndexBuffer(limit: Int) -> any IndexRowBuffering { PostgresIndexRowBuffer(db: db, limit: limit) }
 
     func makeBulkInserter() throws -> any BulkRecordInserting { PostgresBulkInserter(db: db) }
 
     func indexer(zoneRowID: Int64, type: SchemaCatalog.TypeEntry, buffer: any IndexRowBuffering) -> any RecordIndexing {
-        PostgresBulkIndexer(db: db, type: type, buffer: buffer as? PostgresIndexBuffer)
+        PostgresBulkIndexer(db: db, zoneRowID: zoneRowID, type: type, buffer: buffer as? PostgresIndexRowBuffer)
     }
 
     // MARK: Rows

@@ -1,7 +1,9 @@
 /// The tables of a PostgreSQL store, in its own schema, modelled on the SQLite store's (see
 /// `StratusSQLite/StoreMigrations.swift`): the same rows, with PostgreSQL's types. Text that
 /// the engine orders is `COLLATE "C"` (code point order, as SQLite compares). A record keeps
-/// its full-text tokens (the engine's tokenizer's, as `text[]` under a GIN index) beside it.
+/// its full-text tokens (the engine's tokenizer's, as `text[]` under a GIN index) beside it;
+/// its QUERYABLE and SORTABLE values are rows of `field_value` (``fieldIndex``), which queries
+/// read in index order.
 ///
 /// Concurrency rests on two kinds of counter row: the `zone` row itself (a write transaction
 /// reads the zones it writes `FOR UPDATE`, so the writers of one zone take turns from their first
@@ -10,13 +12,34 @@
 /// so database change tokens follow commit order too.
 enum PostgresTables {
     /// The store format this backend writes.
-    static let formatVersion = 2
+    static let formatVersion = 3
 
     /// What turns a store of the format before each version into that version, applied in
     /// order when an older store opens (``PostgresBackend``).
     static let upgrades: [Int: String] = [
         2: "CREATE TABLE IF NOT EXISTS request_body (id bigint PRIMARY KEY, request text NOT NULL, response text NOT NULL)",
+        // The rows of the records already there are written by ``PostgresFieldIndex/buildAll()``.
+        3: fieldIndex,
     ]
+
+    /// The index of field values queries read (``PostgresFieldIndex``, ``PostgresIndexColumns``)
+    /// and the index of creation times, which SQLite has had from the start.
+    static let fieldIndex = """
+        CREATE TABLE IF NOT EXISTS field_value (
+            zone_id bigint NOT NULL,
+            field_id bigint NOT NULL,
+            is_text boolean NOT NULL,
+            number numeric NOT NULL,
+            text text COLLATE "C" NOT NULL,
+            record_id bigint NOT NULL,
+            is_real boolean NOT NULL,
+            folded text COLLATE "C",
+            PRIMARY KEY (zone_id, field_id, is_text, number, text, record_id)
+        );
+        CREATE INDEX IF NOT EXISTS field_value_by_folded ON field_value (zone_id, field_id, folded, record_id) WHERE folded IS NOT NULL;
+        CREATE INDEX IF NOT EXISTS field_value_by_record ON field_value (record_id, field_id);
+        CREATE INDEX IF NOT EXISTS record_by_created ON record (zone_id, type_id, created_at, id)
+        """
 
     static func create(schema: String) -> String {
         """
@@ -94,6 +117,7 @@ enum PostgresTables {
         CREATE INDEX record_by_type ON record (type_id, zone_id, id);
         CREATE INDEX record_tokens ON record USING gin (tokens);
         CREATE INDEX record_delete_targets ON record USING gin (delete_targets);
+        \(fieldIndex);
         CREATE TABLE tombstone (
             zone_id bigint NOT NULL,
             name text COLLATE "C" NOT NULL,

@@ -81,6 +81,23 @@ import StratusCloud
         }
     }
 
+    static let sortKeys = ["s", "n", "d", "t", "modificationDate", "ref"]
+
+    /// One to three random terms joined by AND, their arguments, and random sorts.
+    func randomQuery(random: inout SeededGenerator) -> (predicate: String, arguments: [PredicateArgument], sorts: [QuerySort]) {
+        var format: [String] = []
+        var arguments: [PredicateArgument] = []
+        for _ in 0..<Int(random.next() % 3 + 1) {
+            let (term, termArguments) = randomTerm(random: &random)
+            format.append(term)
+            arguments += termArguments
+        }
+        var sorts: [QuerySort] = []
+        if random.next() % 2 == 0 { sorts.append(QuerySort(Self.sortKeys[Int(random.next() % UInt64(Self.sortKeys.count))], ascending: random.next() % 2 == 0)) }
+        if random.next() % 5 == 0 { sorts.append(QuerySort("n", ascending: false)) }
+        return (format.joined(separator: " AND "), arguments, sorts)
+    }
+
     @Test func indexDrivenQueriesAgreeWithTheEvaluator() throws {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Random")
@@ -107,20 +124,10 @@ import StratusCloud
         }
         #expect(bulkZone == zone)
         let schema = try #require(try temp.store.recordTypes().first { $0.name == "Thing" })
-        let sortKeys = ["s", "n", "d", "t", "modificationDate", "ref"]
         var checked = 0, nonEmpty = 0, indexCounted = 0
         for round in 0..<1200 {
-            var format: [String] = []
-            var arguments: [PredicateArgument] = []
-            for _ in 0..<Int(random.next() % 3 + 1) {
-                let (term, termArguments) = randomTerm(random: &random)
-                format.append(term)
-                arguments += termArguments
-            }
-            var sorts: [QuerySort] = []
-            if random.next() % 2 == 0 { sorts.append(QuerySort(sortKeys[Int(random.next() % UInt64(sortKeys.count))], ascending: random.next() % 2 == 0)) }
-            if random.next() % 5 == 0 { sorts.append(QuerySort("n", ascending: false)) }
-            let query = Query(recordType: "Thing", predicateFormat: format.joined(separator: " AND "), arguments: arguments, sortDescriptors: sorts)
+            let (predicate, arguments, sorts) = randomQuery(random: &random)
+            let query = Query(recordType: "Thing", predicateFormat: predicate, arguments: arguments, sortDescriptors: sorts)
             let now = Date()
             guard case .success(let compiled) = PredicateCompiler.compile(format: query.predicateFormat, arguments: arguments, recordType: "Thing",
                                                                          schema: schema, sorts: sorts, now: now) else { continue }

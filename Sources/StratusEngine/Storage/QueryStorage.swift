@@ -6,8 +6,9 @@ import StratusCloud
 /// modification order, and a record by id.
 ///
 /// The query engine (planner, executor, cursors, CloudKit's ordering rules) lives above this
-/// seam and holds no SQL; `SQLiteQueryStorage` (in `StratusSQLite`) is the one implementation. Another backend
-/// implements these eight calls over its own tables and indexes.
+/// seam and holds no SQL. `SQLiteQueryStorage` and `PostgresQueryStorage` implement these eight
+/// calls over their own tables and indexes; the memory store's `MemoryQueryStorage` over index
+/// entries it makes as the query starts.
 package protocol QueryStorage {
     /// Hands `body` the driver's rows after the keyset position, in the driver's order
     /// (`descending` for a descending sort; `backwards` reads that order from its end), each

@@ -18,40 +18,22 @@ import StratusTestSupport
         for start in stride(from: 0, to: records.count, by: 100) {
             _ = try temp.privateDB.modifyRecords(saving: Array(records[start..<start + 100])).savedRecords()
         }
-        let sortKeys = ["s", "n", "d", "t", "modificationDate", "ref"]
         var compared = 0, nonEmpty = 0
         try QueryStorages.read(temp, zone: zone, type: "Thing") { storages in
             let (type, zoneRowID, memory, sqlite) = (storages.type, storages.zoneRowID, storages.memory, storages.sqlite)
             for round in 0..<600 {
-                var format: [String] = []
-                var arguments: [PredicateArgument] = []
-                for _ in 0..<Int(random.next() % 3 + 1) {
-                    let (term, termArguments) = generator.randomTerm(random: &random)
-                    format.append(term)
-                    arguments += termArguments
-                }
-                var sorts: [QuerySort] = []
-                if random.next() % 2 == 0 { sorts.append(QuerySort(sortKeys[Int(random.next() % UInt64(sortKeys.count))], ascending: random.next() % 2 == 0)) }
-                if random.next() % 5 == 0 { sorts.append(QuerySort("n", ascending: false)) }
-                guard case .success(let compiled) = PredicateCompiler.compile(format: format.joined(separator: " AND "), arguments: arguments,
+                let (predicate, arguments, sorts) = generator.randomQuery(random: &random)
+                guard case .success(let compiled) = PredicateCompiler.compile(format: predicate, arguments: arguments,
                                                                              recordType: "Thing", schema: type.schema, sorts: sorts, now: Date()) else { continue }
                 let plan = QueryPlanner(type: type).plan(compiled)
                 let limit = Int(random.next() % 40 + 8)
                 func answer(_ storage: any QueryStorage) throws -> (pages: [[String]], tail: [String]) {
-                    let executor = QueryExecutor(storage: storage, zoneRowID: zoneRowID, type: type, query: compiled, plan: plan, limit: limit)
-                    var pages: [[String]] = []
-                    var position: QueryCursor.Position?
-                    repeat {
-                        let (page, next) = try executor.run(after: position)
-                        pages.append(page.map(\.stored.name))
-                        position = next
-                    } while position != nil && pages.count < 100
-                    return (pages, try executor.runTail().map(\.stored.name))
+                    try QueryExecutor(storage: storage, zoneRowID: zoneRowID, type: type, query: compiled, plan: plan, limit: limit).pagesAndTail()
                 }
                 let overSQLite = try answer(sqlite)
                 let overMemory = try answer(memory)
-                #expect(overMemory.pages == overSQLite.pages, "round \(round): \(format.joined(separator: " AND ")) sorts \(sorts.map(\.key)), driver \(plan.driver)")
-                #expect(overMemory.tail == overSQLite.tail, "round \(round): the tail of \(format.joined(separator: " AND "))")
+                #expect(overMemory.pages == overSQLite.pages, "round \(round): \(predicate) sorts \(sorts.map(\.key)), driver \(plan.driver)")
+                #expect(overMemory.tail == overSQLite.tail, "round \(round): the tail of \(predicate)")
                 compared += 1
                 if overSQLite.pages.contains(where: { !$0.isEmpty }) { nonEmpty += 1 }
             }

@@ -26,3 +26,18 @@ struct QueryStorages {
         }
     }
 }
+
+extension QueryExecutor {
+    /// Every page's record names, from cursor position to cursor position (100 pages at most),
+    /// and the result's last page read from its end.
+    func pagesAndTail() throws -> (pages: [[String]], tail: [String]) {
+        var pages: [[String]] = []
+        var position: QueryCursor.Position?
+        repeat {
+            let (page, next) = try run(after: position)
+            pages.append(page.map(\.stored.name))
+            position = next
+        } while position != nil && pages.count < 100
+        return (pages, try runTail().map(\.stored.name))
+    }
+}

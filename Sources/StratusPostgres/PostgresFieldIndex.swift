@@ -1,0 +1,94 @@
+import StratusCloud
+import StratusEngine
+import StratusModel
+
+/// The `field_value` rows of records, kept in the record's write transaction: one per element
+/// of each QUERYABLE or SORTABLE field (a location under its ``ZOrderCode``, a string with its
+/// case-folded key too), as SQLite's indexer writes them, so queries read an index rather
+/// than the zone. A record's rows are found again by its id (`field_value_by_record`), so
+/// replacing or deleting one never needs the fields it had.
+struct PostgresFieldIndex {
+    let db: PostgresTransaction
+
+    /// One `field_value` row.
+    struct Row {
+        var zoneRowID: Int64
+        var fieldID: Int64
+        var key: PostgresIndexColumns
+        var recordID: Int64
+        var folded: String?
+    }
+
+    /// Rows per insert statement: eight binds each, well under PostgreSQL's 65,535.
+    static let rowsPerStatement = 1000
+
+    /// The rows `fields` of record `recordID` have under `type`.
+    static func rows(recordID: Int64, zoneRowID: Int64, fields: [String: FieldValue], type: SchemaCatalog.TypeEntry) -> [Row] {
+        var rows: [Row] = []
+        for (name, value) in fields {
+            guard let field = type.fields[name], field.indexesValues else { continue }
+            value.forEachElement { element in
+                guard let key = IndexKey(element), let columns = PostgresIndexColumns(key.value) else { return }
+                rows.append(Row(zoneRowID: zoneRowID, fieldID: field.id, key: columns, recordID: recordID, folded: key.foldedKey))
+            }
+        }
+        return rows
+    }
+
+    /// Writes rows through `buffer` when the write holds them back (a bulk write), else at once.
+    func write(_ rows: [Row], through buffer: (any IndexRowBuffering)?) throws {
+        if let buffer = buffer as? PostgresIndexRowBuffer { try buffer.append(rows) } else { try insert(rows) }
+    }
+
+    /// Removes every row of a record.
+    func remove(recordID: Int64) throws {
+        try db.link.run("DELETE FROM field_value WHERE record_id = $1", [recordID])
+    }
+
+    /// Inserts rows, many to a statement; a row already there (one value twice in a list) is kept once.
+    func insert(_ rows: [Row]) throws {
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start..<min(start + Self.rowsPerStatement, rows.count)]
+            var values: [String] = []
+            var binds: [any PostgresBinding] = []
+            values.reserveCapacity(chunk.count)
+            binds.reserveCapacity(chunk.count * 8)
+            for row in chunk {
+                let first = binds.count + 1
+                values.append("($\(first), $\(first + 1), $\(first + 2), $\(first + 3)::numeric, $\(first + 4), $\(first + 5), $\(first + 6), $\(first + 7))")
+                binds += [row.zoneRowID, row.fieldID, row.key.isText, row.key.number, row.key.text, row.recordID, row.key.isReal, row.folded]
+            }
+            try db.link.run("""
+                INSERT INTO field_value (zone_id, field_id, is_text, number, text, record_id, is_real, folded)
+                VALUES \(values.joined(separator: ", ")) ON CONFLICT DO NOTHING
+                """, binds)
+            start += chunk.count
+        }
+    }
+
+    /// Writes the rows of every record under today's schema, and its tokens where they differ:
+    /// the upgrade of a store whose records were written before this index (format 3), in the
+    /// upgrade's transaction. Records are read a few thousand at a time, in id order.
+    func buildAll() throws {
+        let catalog = try SchemaCatalog.load(db.store, version: 0)
+        let types = Dictionary(catalog.types.values.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let buffer = PostgresIndexRowBuffer(db: db, limit: 50_000)
+        var after: Int64 = 0
+        while true {
+            let rows = try db.link.rows("SELECT \(PostgresRecordStorage.columns), tokens FROM record WHERE id > $1 ORDER BY id LIMIT 2000", [after])
+            guard let last = rows.last else { break }
+            after = try last.int(0)
+            for row in rows {
+                let stored = try PostgresRecordStorage.record(row)
+                // A record whose fields cannot be read fails wherever it is read; it must not
+                // keep the whole store from opening.
+                guard let type = types[stored.typeID], let fields = try? stored.fields() else { continue }
+                try buffer.append(Self.rows(recordID: stored.id, zoneRowID: stored.zoneRowID, fields: fields, type: type))
+                let tokens = PostgresRecordStorage.tokens(of: fields, type: type)
+                if try row.strings(12) != tokens { try db.link.run("UPDATE record SET tokens = $1 WHERE id = $2", [tokens, stored.id]) }
+            }
+        }
+        try buffer.flush()
+    }
+}
