@@ -332,8 +332,12 @@ public final class BenchRunner {
                                baselineMilliseconds: nil,
                                extras: [("first_page_max_ms", probes.map(\.firstPageMilliseconds).max() ?? 0),
                                         ("first_frame_ms", BenchMeasurement.median(probes.map(\.firstFrameMilliseconds)))])
-        case .serveLookup, .serveQuery, .serveModify:
+        case .serveLookup, .serveQuery, .serveModify, .serveChanges:
             return try ServeBench(store: store, zoneID: zoneID, recordCount: recordCount, requestsPerClient: max(50, min(500, runs * 100)))
+                .measure(workload)
+        case .serveModify200:
+            // Each request saves 200 records: a tenth as many requests keeps the run as short.
+            return try ServeBench(store: store, zoneID: zoneID, recordCount: recordCount, requestsPerClient: max(10, min(50, runs * 10)))
                 .measure(workload)
         case .pull:
             return try PullBench(store: store, zoneID: zoneID, directory: directory).measure(workload)

@@ -45,6 +45,10 @@ public enum BenchWorkload: String, CaseIterable, Sendable {
     case serveQuery = "serve-query"
     /// `records/modify` saving one record over HTTP beside in process.
     case serveModify = "serve-modify"
+    /// `records/modify` saving 200 records (the most a request takes) over HTTP beside in process.
+    case serveModify200 = "serve-modify-200"
+    /// A `changes/zone` page of 200 records over HTTP beside the engine's page in process.
+    case serveChanges = "serve-changes"
     /// `stratus pull` of the bench zone over HTTP on loopback into a new store, beside the same
     /// copy in process (change pages read from the engine, written by the import path).
     case pull

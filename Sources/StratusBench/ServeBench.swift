@@ -23,8 +23,10 @@ struct ServeBench {
     let requestsPerClient: Int
 
     static let container = "iCloud.stratus.bench"
-    /// Where `serve-modify` saves.
+    /// Where `serve-modify` and `serve-modify-200` save.
     static let writesZone = "ServeWrites"
+    /// The records of a `serve-changes` page.
+    static let changesPage = 200
 
     func measure(_ workload: BenchWorkload) throws -> BenchResult {
         let apiToken = try store.makeAPIToken(container: Self.container)
@@ -44,18 +46,29 @@ struct ServeBench {
             body = #"{"zoneID": {"zoneName": "Bench"}, "resultsLimit": 100, "query": {"recordType": "Venue", "filterBy": [{"comparator": "EQUALS", "fieldName": "category", "fieldValue": {"value": "museum"}}]}}"#
             local = { _ in _ = try database.records(matching: Query(recordType: "Venue", predicateFormat: "category == %@", arguments: [.value(.string("museum"))]),
                                                     inZoneWith: zoneID, resultsLimit: 100) }
+        case .serveChanges:
+            operation = "changes/zone"
+            body = #"{"zones": [{"zoneID": {"zoneName": "Bench"}, "resultsLimit": \#(Self.changesPage)}]}"#
+            local = { _ in _ = try database.recordZoneChanges(inZoneWith: zoneID, resultsLimit: Self.changesPage) }
         default:
-            // Saves go to a zone of their own, a record name reused every 50 steps: the venues
+            // Saves go to a zone of their own, record names reused every 50 steps: the venues
             // the other workloads read stay as built, however often the bench runs.
             operation = "records/modify"
             let writes = ZoneID(zoneName: Self.writesZone)
             try database.modifyRecordZones(saving: [writes])
-            body = #"{"zoneID": {"zoneName": "\#(Self.writesZone)"}, "atomic": false, "operations": [{"operationType": "forceUpdate", "record": {"recordName": "serve-{client}-{slot}", "recordType": "Venue", "fields": {"title": {"value": "step {step}"}, "price": {"value": {step}}}}}]}"#
+            let count = workload == .serveModify200 ? 200 : 1
+            let operations = (0..<count).map { index in
+                #"{"operationType": "forceUpdate", "record": {"recordName": "serve-{client}-{slot}-\#(index)", "recordType": "Venue", "fields": {"title": {"value": "step {step}"}, "price": {"value": {step}}}}}"#
+            }
+            body = #"{"zoneID": {"zoneName": "\#(Self.writesZone)"}, "atomic": false, "operations": [\#(operations.joined(separator: ","))]}"#
             local = { step in
-                var record = Record(recordType: "Venue", recordID: RecordID(recordName: "serve-local-\(step / 1000)-\(step % 50)", zoneID: writes))
-                record["title"] = .string("step \(step)")
-                record["price"] = .int64(Int64(step))
-                _ = try database.modifyRecords(saving: [record], savePolicy: .changedKeys)
+                let records = (0..<count).map { index in
+                    var record = Record(recordType: "Venue", recordID: RecordID(recordName: "serve-local-\(step / 1000)-\(step % 50)-\(index)", zoneID: writes))
+                    record["title"] = .string("step \(step)")
+                    record["price"] = .int64(Int64(step))
+                    return record
+                }
+                _ = try database.modifyRecords(saving: records, savePolicy: .changedKeys)
             }
         }
         // In process: the same engine calls from as many threads at once as there are clients.

@@ -15,44 +15,22 @@ public struct AssetEmbedder {
 
     public init(read: @escaping Reader) { self.read = read }
 
-    /// The record as exports write it (`RecordJSON.encode`), with each asset's first appearance
-    /// carrying its content.
-    public mutating func encode(_ record: Record) throws -> JSONValue {
-        guard case .object(var members) = RecordJSON.encode(record),
-              let fieldsAt = members.firstIndex(where: { $0.0 == "fields" }),
-              case .object(var fields) = members[fieldsAt].1 else { return RecordJSON.encode(record) }
-        for index in fields.indices {
-            guard let value = record.fields[fields[index].0], value.containsAsset,
-                  case .object(var field) = fields[index].1,
-                  let valueAt = field.firstIndex(where: { $0.0 == "value" }) else { continue }
-            field[valueAt].1 = try embedded(value, field[valueAt].1)
-            fields[index].1 = .object(field)
-        }
-        members[fieldsAt].1 = .object(fields)
-        return .object(members)
+    /// The record as exports write it (``RecordWriter``, the store's own names), with each
+    /// asset's first appearance carrying its content.
+    public mutating func write(_ record: Record, into out: inout JSONBytes) throws {
+        try RecordWriter().write(record, into: &out) { asset in try downloadURL(asset) }
     }
 
-    private mutating func embedded(_ value: FieldValue, _ json: JSONValue) throws -> JSONValue {
-        switch (value, json) {
-        case (.asset(let asset), .object(var members)):
-            if written.insert(asset.fileChecksum).inserted, let data = try read(asset.fileChecksum) {
-                members.append(("downloadURL", .string("data:application/octet-stream;base64," + data.base64EncodedString())))
-            }
-            return .object(members)
-        case (.list(_, let items), .array(let encoded)) where items.count == encoded.count:
-            return .array(try zip(items, encoded).map { try embedded($0, $1) })
-        default:
-            return json
-        }
+    /// The record as one line of an export, without its newline.
+    public mutating func line(_ record: Record) throws -> String {
+        var out = JSONBytes(capacity: 512)
+        try write(record, into: &out)
+        return String(decoding: out.bytes, as: UTF8.self)
     }
-}
 
-private extension FieldValue {
-    var containsAsset: Bool {
-        switch self {
-        case .asset: return true
-        case .list(_, let items): return items.contains { $0.containsAsset }
-        default: return false
-        }
+    /// The `data:` URL of an asset the first time it appears, while the store holds its bytes.
+    public mutating func downloadURL(_ asset: Asset) throws -> String? {
+        guard written.insert(asset.fileChecksum).inserted, let data = try read(asset.fileChecksum) else { return nil }
+        return "data:application/octet-stream;base64," + data.base64EncodedString()
     }
 }

@@ -19,6 +19,9 @@ public struct JSONParser {
     private var position = 0
     private var depth = 0
     private static let maximumDepth = 512
+    /// Whether `nan`, `inf` and `-inf` read as doubles: only in text this package wrote itself
+    /// (see ``parse(written:)``), never in what a client sends.
+    private var readsNonFinite = false
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -42,6 +45,15 @@ public struct JSONParser {
     /// it first; strings in it are decoded as `String(decoding:as:)` decodes, repairing bad UTF-8.
     public static func parse(utf8 bytes: some Collection<UInt8>) throws(SyntaxError) -> JSONValue {
         try withParser(over: bytes) { (parser: inout JSONParser) throws(SyntaxError) in try parser.document() }
+    }
+
+    /// Reads back what ``JSONBytes`` wrote, for the callers that want a record as a tree: the
+    /// same document, with a double that is not finite as the writer spells it.
+    package static func parse(written bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+        try withParser(over: bytes) { (parser: inout JSONParser) throws(SyntaxError) in
+            parser.readsNonFinite = true
+            return try parser.document()
+        }
     }
 
     /// Parses one JSON document from bytes that must be UTF-8: a byte sequence that is not is
@@ -118,7 +130,10 @@ public struct JSONParser {
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "t"): return try literal("true", .bool(true))
         case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n") where readsNonFinite && bytes[position...].starts(with: "nan".utf8): return try literal("nan", .number(.nan))
         case UInt8(ascii: "n"): return try literal("null", .null)
+        case UInt8(ascii: "i") where readsNonFinite: return try literal("inf", .number(.infinity))
+        case UInt8(ascii: "-") where readsNonFinite && bytes[position...].starts(with: "-inf".utf8): return try literal("-inf", .number(-.infinity))
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
         default:
             throw failure("expected a value, found '\(String(decoding: [bytes[position]], as: UTF8.self))'")

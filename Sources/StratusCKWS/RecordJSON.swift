@@ -28,40 +28,18 @@ public enum RecordJSON {
     /// A record for a Web Services response: `owner`, the acting user's record name, stands in
     /// for the default owner in its zone ID, which carries its `zoneType`.
     /// `encrypted`: the fields the schema declares `ENCRYPTED`, which carry `"isEncrypted": true`.
+    ///
+    /// ``RecordWriter``'s bytes read back, for callers that change the tree; answers and
+    /// exports write the bytes themselves.
     public static func encode(_ record: Record, owner: String?, encrypted: Set<String> = []) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("recordName", .string(record.recordName)),
-            ("recordType", .string(record.recordType)),
-        ]
-        if let tag = record.recordChangeTag { members.append(("recordChangeTag", .string(tag))) }
-        members.append(("zoneID", encodeZoneID(record.recordID.zoneID, owner: owner)))
-        members.append(("fields", .object(record.fields.keys.sorted().map { name in
-            let field = encodeField(record.fields[name]!)
-            guard encrypted.contains(name), case .object(let parts) = field else { return (name, field) }
-            return (name, .object(parts + [("isEncrypted", .bool(true))]))
-        })))
-        if let created = record.creationDate {
-            members.append(("created", .object([("timestamp", .integer(FieldValue.milliseconds(created))),
-                                                 ("userRecordName", .string(record.creatorUserRecordName ?? ""))])))
-        }
-        if let modified = record.modificationDate {
-            members.append(("modified", .object([("timestamp", .integer(FieldValue.milliseconds(modified))),
-                                                  ("userRecordName", .string(record.lastModifiedUserRecordName ?? ""))])))
-        }
-        if let parent = record.parent { members.append(("parent", .object([("recordName", .string(parent.recordName))]))) }
-        return .object(members)
+        written { RecordWriter(owner: owner).write(record, encrypted: encrypted, into: &$0) }
     }
 
     /// A zone ID as Web Services writes it: name, owner (the acting user's record name for the
     /// default owner) and `zoneType`; with no owner, the store's own names only, as exports
     /// write it.
     public static func encodeZoneID(_ zoneID: ZoneID, owner: String?) -> JSONValue {
-        guard let owner else {
-            return .object([("zoneName", .string(zoneID.zoneName)), ("ownerRecordName", .string(zoneID.ownerName))])
-        }
-        return .object([("zoneName", .string(zoneID.zoneName)),
-                        ("ownerRecordName", .string(zoneID.ownerName == ZoneID.defaultOwnerName ? owner : zoneID.ownerName)),
-                        ("zoneType", .string(zoneID.isDefault ? "DEFAULT_ZONE" : "REGULAR_CUSTOM_ZONE"))])
+        written { RecordWriter(owner: owner).writeZoneID(zoneID, into: &$0) }
     }
 
     public static func encodeField(_ value: FieldValue) -> JSONValue {
@@ -69,23 +47,17 @@ public enum RecordJSON {
     }
 
     public static func encodeValue(_ value: FieldValue) -> JSONValue {
-        switch value {
-        case .string(let text): return .string(text)
-        case .int64(let number): return .integer(number)
-        case .double(let number): return .number(number)
-        case .timestamp(let date): return .integer(FieldValue.milliseconds(date))
-        case .bytes(let data): return .string(data.base64EncodedString())
-        case .asset(let asset): return .object([("fileChecksum", .string(asset.fileChecksum)), ("size", .integer(asset.size))])
-        case .reference(let reference):
-            return .object([("recordName", .string(reference.recordName)), ("action", .string(reference.action.rawValue))])
-        case .location(let location):
-            var members: [(String, JSONValue)] = [("latitude", .number(location.latitude)), ("longitude", .number(location.longitude))]
-            let optionals: [(String, Double?)] = [("altitude", location.altitude), ("horizontalAccuracy", location.horizontalAccuracy),
-                                                  ("verticalAccuracy", location.verticalAccuracy), ("course", location.course), ("speed", location.speed)]
-            for (key, item) in optionals { if let item { members.append((key, .number(item))) } }
-            if let time = location.timestamp { members.append(("timestamp", .integer(FieldValue.milliseconds(time)))) }
-            return .object(members)
-        case .list(_, let items): return .array(items.map(encodeValue))
+        written { RecordWriter().writeValue(value, into: &$0) }
+    }
+
+    /// What `write` wrote, as a tree.
+    private static func written(_ write: (inout JSONBytes) -> Void) -> JSONValue {
+        var out = JSONBytes(capacity: 256)
+        write(&out)
+        do {
+            return try JSONParser.parse(written: out.bytes)
+        } catch {
+            preconditionFailure("RecordWriter wrote JSON its parser cannot read: \(error)")
         }
     }
 

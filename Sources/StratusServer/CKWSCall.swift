@@ -59,42 +59,34 @@ struct CKWSCall: Sendable {
         { [recordTypes] name in recordTypes.schema(named: name) }
     }
 
-    /// A record as responses carry it.
+    /// The writer of answers that carry records: zone IDs name the acting user, numbers follow
+    /// `numbersAsStrings`, and asset values carry their `downloadURL` on this server.
+    var answerWriter: RecordsAnswerWriter {
+        let base = "http://\(host)/assets/download/\(path.container)/\(path.environment)/"
+        return RecordsAnswerWriter(records: RecordWriter(owner: owner, numbersAsStrings: numbersAsStrings),
+                                   assetURL: { base + $0.fileChecksum })
+    }
+
+    /// A record as responses carry it (`"deleted": false` after its own members), with
+    /// `extra` members after that (share keys, `changedKeys`).
+    func entry(_ record: Record, extra: [(String, JSONValue)] = []) -> RecordEntry {
+        .record(record, encrypted: recordTypes.encryptedFields(of: record.recordType), extra: [("deleted", .bool(false))] + extra)
+    }
+
+    /// A record as responses carry it, as a tree: for the answers that change it further
+    /// (a share's root, an asset's value). The others write ``entry(_:extra:)`` as bytes.
     func encode(_ record: Record) -> JSONValue {
-        var json = RecordJSON.encode(record, owner: owner, encrypted: recordTypes.encryptedFields(of: record.recordType))
-        if case .object(var members) = json {
-            members.append(("deleted", .bool(false)))
-            json = .object(members)
+        let bytes = answerWriter.records([entry(record)])
+        guard case .object(let members)? = try? JSONParser.parse(written: bytes), case .array(let records)? = members.first?.1,
+              let json = records.first else {
+            preconditionFailure("RecordsAnswerWriter wrote JSON its parser cannot read")
         }
-        json = AssetEndpoints.addDownloadURLs(json, base: "http://\(host)/assets/download/\(path.container)/\(path.environment)")
-        return numbersAsStrings ? CKWSCall.stringifyNumbers(json) : json
+        return json
     }
 
     /// `numbersAsStrings` (also spelled `numberAsStrings`): INT64, DOUBLE and TIMESTAMP values
     /// go out as strings, for clients whose JSON numbers lose 64-bit precision.
     var numbersAsStrings: Bool {
         (body["numbersAsStrings"] ?? body["numberAsStrings"])?.boolValue ?? false
-    }
-
-    static func stringifyNumbers(_ record: JSONValue) -> JSONValue {
-        guard case .object(var members) = record, let index = members.firstIndex(where: { $0.0 == "fields" }),
-              case .object(var fields) = members[index].1 else { return record }
-        func text(_ value: JSONValue) -> JSONValue {
-            switch value {
-            case .integer(let number): return .string(String(number))
-            case .number(let number): return .string("\(number)")
-            case .array(let items): return .array(items.map(text))
-            default: return value
-            }
-        }
-        for position in fields.indices {
-            guard case .object(var parts) = fields[position].1, let type = fields[position].1["type"]?.stringValue,
-                  ["INT64", "DOUBLE", "TIMESTAMP"].contains(where: { type.hasPrefix($0) }),
-                  let valueIndex = parts.firstIndex(where: { $0.0 == "value" }) else { continue }
-            parts[valueIndex].1 = text(parts[valueIndex].1)
-            fields[position].1 = .object(parts)
-        }
-        members[index].1 = .object(fields)
-        return .object(members)
     }
 }

@@ -38,16 +38,16 @@ struct CKWSResponder: HTTPResponder {
     }
 
     private static let endpoints: [String: Endpoint] = [
-        "records/query": Endpoint(databases: ["public", "private", "shared"], writes: false, run: RecordEndpoints.query),
-        "records/lookup": Endpoint(databases: ["public", "private", "shared"], writes: false, run: RecordEndpoints.lookup),
+        "records/query": Endpoint(databases: ["public", "private", "shared"], writes: false, answer: RecordEndpoints.query),
+        "records/lookup": Endpoint(databases: ["public", "private", "shared"], writes: false, answer: RecordEndpoints.lookup),
         "records/modify": Endpoint(databases: ["public", "private", "shared"], writes: true, answer: ModifyEndpoint.modify),
-        "records/changes": Endpoint(databases: ["private", "shared"], writes: false, run: RecordEndpoints.changes),
+        "records/changes": Endpoint(databases: ["private", "shared"], writes: false, answer: RecordEndpoints.changes),
         "zones/list": Endpoint(databases: ["public", "private", "shared"], writes: false, run: ZoneEndpoints.list),
         "zones/lookup": Endpoint(databases: ["public", "private", "shared"], writes: false, run: ZoneEndpoints.lookup),
         "zones/modify": Endpoint(databases: ["private"], writes: true, run: ZoneEndpoints.modify),
         "zones/changes": Endpoint(databases: ["private"], writes: false, run: ChangeEndpoints.zones),
         "changes/database": Endpoint(databases: ["private", "shared"], writes: false, run: { try ChangeEndpoints.database($0) }),
-        "changes/zone": Endpoint(databases: ["private", "shared"], writes: false, run: ChangeEndpoints.zone),
+        "changes/zone": Endpoint(databases: ["private", "shared"], writes: false, answer: ChangeEndpoints.zone),
         "subscriptions/list": Endpoint(databases: ["public", "private", "shared"], writes: false, run: SubscriptionEndpoints.list),
         "subscriptions/lookup": Endpoint(databases: ["public", "private", "shared"], writes: false, run: SubscriptionEndpoints.lookup),
         "subscriptions/modify": Endpoint(databases: ["public", "private", "shared"], writes: true, run: SubscriptionEndpoints.modify),
@@ -81,7 +81,7 @@ struct CKWSResponder: HTTPResponder {
         let parsedPath = CKWSPath(request.uri.path)
         // The body as it arrived, kept with the answer for the log's newest requests.
         var requestBody = Data()
-        func log(_ status: Int, error: String?, detail: String? = nil, response: JSONValue?) {
+        func log(_ status: Int, error: String?, detail: String? = nil, response: [UInt8]?) {
             guard let (store, user) = signedIn, let path = parsedPath else { return }
             let elapsed = ContinuousClock.now - started
             logger.record(RequestLogEntry(time: Date(), user: user, container: path.container, database: path.database ?? "-",
@@ -163,7 +163,7 @@ struct CKWSResponder: HTTPResponder {
             if let store = outcome.0 { signedIn = (store, outcome.1) }
             let (answer, sessionToken) = try outcome.2.get()
             log(200, error: nil, detail: answer.logDetail, response: answer.body)
-            var response = CKWSResponder.response(status: .ok, body: answer.body, uuid: uuid)
+            var response = CKWSResponder.response(status: .ok, bytes: answer.body, uuid: uuid)
             if let sessionToken {
                 // Both names iCloud's answers have been seen with; clients read one or the other.
                 response.headers[.init("X-Apple-CloudKit-Web-Auth-Token")!] = sessionToken
@@ -171,15 +171,16 @@ struct CKWSResponder: HTTPResponder {
             }
             return response
         } catch let failure as CKWSFailure {
-            let body = failure.json(uuid: uuid)
+            let body = JSONWriter.bytes(failure.json(uuid: uuid))
             log(failure.status, error: "\(failure.serverErrorCode): \(failure.reason)", response: body)
-            var response = CKWSResponder.response(status: .init(code: failure.status), body: body, uuid: uuid)
+            var response = CKWSResponder.response(status: .init(code: failure.status), bytes: body, uuid: uuid)
             if let retryAfter = failure.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
             return response
         } catch {
             let failure = CKWSFailure(status: 500, serverErrorCode: "INTERNAL_ERROR", reason: "\(error)")
-            log(500, error: failure.reason, response: failure.json(uuid: uuid))
-            return CKWSResponder.response(status: .internalServerError, body: failure.json(uuid: uuid), uuid: uuid)
+            let body = JSONWriter.bytes(failure.json(uuid: uuid))
+            log(500, error: failure.reason, response: body)
+            return CKWSResponder.response(status: .internalServerError, bytes: body, uuid: uuid)
         }
     }
 
@@ -238,6 +239,10 @@ struct CKWSResponder: HTTPResponder {
     }
 
     static func response(status: HTTPResponse.Status, body: JSONValue?, uuid: String) -> Response {
+        response(status: status, bytes: body.map { JSONWriter.bytes($0) }, uuid: uuid)
+    }
+
+    static func response(status: HTTPResponse.Status, bytes body: [UInt8]?, uuid: String) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=UTF-8"
         headers[.init("X-Apple-Request-UUID")!] = uuid
@@ -246,7 +251,7 @@ struct CKWSResponder: HTTPResponder {
         headers[.accessControlAllowHeaders] = "Content-Type, X-Apple-CloudKit-Request-KeyID, X-Apple-CloudKit-Request-ISO8601Date, X-Apple-CloudKit-Request-SignatureV1"
         headers[.accessControlExposeHeaders] = "X-Apple-Request-UUID, X-Apple-CloudKit-Web-Auth-Token, X-Apple-CloudKit-Session"
         guard let body else { return Response(status: status, headers: headers) }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: JSONWriter.bytes(body))))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// Runs blocking engine work on a thread of its own, so the event loops keep serving.

@@ -13,9 +13,10 @@ enum RequestBodyMasker {
     /// Members whose URL ends in a credential (an upload ticket, a push token).
     static let secretURLMembers: Set<String> = ["url", "webcourierurl"]
 
-    /// The body text of a request: its JSON indented and masked, or the text itself when it is
-    /// not JSON (masked bodies are JSON; other text carries no member names to mask by).
-    static func text(ofRequest bytes: Data) -> String {
+    /// The text of a request's or a response's body: its JSON indented and masked, or the text
+    /// itself when it is not JSON (masked bodies are JSON; other text carries no member names
+    /// to mask by).
+    static func text(ofBody bytes: some Collection<UInt8>) -> String {
         guard bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return "" }
         guard let json = try? JSONParser.parse(utf8: Array(bytes)) else {
             return cut("(not JSON) " + String(decoding: bytes, as: UTF8.self))

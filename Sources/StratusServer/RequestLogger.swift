@@ -6,10 +6,11 @@ import StratusEngine
 /// request no transaction of its own. The newest requests of each batch keep their bodies,
 /// masked and written out only as the batch is flushed (see ``RequestBodyMasker``).
 final class RequestLogger: Sendable {
-    /// A request's body as it arrived and the answer's JSON, until the flush turns them into text.
+    /// A request's body as it arrived and the answer's bytes as they were sent, until the
+    /// flush turns them into text: keeping them costs a request nothing but a reference.
     struct PendingBodies: Sendable {
         var request: Data
-        var response: JSONValue?
+        var response: [UInt8]?
     }
 
     private struct Batch {
@@ -56,8 +57,8 @@ final class RequestLogger: Sendable {
             var entries = batch.entries.map(\.0)
             for index in entries.indices.reversed() {
                 guard let bodies = batch.entries[index].1, clock.now < deadline else { continue }
-                entries[index].bodies = RequestBodies(request: RequestBodyMasker.text(ofRequest: bodies.request),
-                                                      response: bodies.response.map(RequestBodyMasker.text(of:)) ?? "")
+                entries[index].bodies = RequestBodies(request: RequestBodyMasker.text(ofBody: bodies.request),
+                                                      response: bodies.response.map { RequestBodyMasker.text(ofBody: $0) } ?? "")
             }
             try? batch.store.appendToRequestLog(entries)
         }

@@ -84,12 +84,13 @@ import Testing
     @Test func theServeWorkloadsAnswerEveryRequest() throws {
         let cli = try StratusCLI()
         defer { cli.remove() }
-        let outcome = try cli.run(["bench", "--records", "1000", "--runs", "1", "--json", "--workload", "serve-lookup", "--workload", "serve-query",
-                                   "--workload", "serve-modify", "--store", cli.directory.appendingPathComponent("bench").path], store: false)
+        let names = ["serve-lookup", "serve-query", "serve-modify", "serve-modify-200", "serve-changes"]
+        let outcome = try cli.run(["bench", "--records", "1000", "--runs", "1", "--json"] + names.flatMap { ["--workload", $0] }
+                                  + ["--store", cli.directory.appendingPathComponent("bench").path], store: false)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let workloads = try #require(object["workloads"] as? [[String: Any]])
-        for name in ["serve-lookup", "serve-query", "serve-modify"] {
+        for name in names {
             let workload = try #require(workloads.first { $0["name"] as? String == name }, "\(name) missing")
             #expect(workload["failed_requests"] as? Double == 0, "\(workload)")
             #expect(workload["failed_in_process"] as? Double == 0, "\(workload)")

@@ -22,9 +22,9 @@ import Testing
     }
 
     @Test func otherTextIsKeptAsItCameAndLongTextIsCut() {
-        #expect(RequestBodyMasker.text(ofRequest: Data("{not json".utf8)) == "(not JSON) {not json")
-        #expect(RequestBodyMasker.text(ofRequest: Data(" \n".utf8)) == "")
-        #expect(RequestBodyMasker.text(ofRequest: Data([0xFF, 0xFE, 0x7B])).hasPrefix("(not JSON) "))
+        #expect(RequestBodyMasker.text(ofBody: Data("{not json".utf8)) == "(not JSON) {not json")
+        #expect(RequestBodyMasker.text(ofBody: Data(" \n".utf8)) == "")
+        #expect(RequestBodyMasker.text(ofBody: Data([0xFF, 0xFE, 0x7B])).hasPrefix("(not JSON) "))
         let long = String(repeating: "é", count: RequestBodyMasker.maximumCharacters + 10)
         #expect(RequestBodyMasker.cut(long).hasSuffix("… (10 more characters not kept)"))
     }

@@ -43,7 +43,7 @@ extension EffectRunner {
             func write(_ records: [Record], deleted: [RecordID] = []) throws {
                 var text = ""
                 for record in records {
-                    text += format == .csv ? csv!.line(record) : JSONWriter.string(try assets.encode(record)) + "\n"
+                    text += try format == .csv ? csv!.line(record) : assets.line(record) + "\n"
                 }
                 if format == .jsonLines {
                     for recordID in deleted { text += JSONWriter.string(DeletionJSON.record(recordID.recordName)) + "\n" }

@@ -77,7 +77,9 @@ public struct RecordCSV: Sendable {
         case .location(let location) where location == Location(latitude: location.latitude, longitude: location.longitude):
             return "\(location.latitude),\(location.longitude)"
         default:
-            return JSONWriter.string(RecordJSON.encodeValue(value))
+            var out = JSONBytes(capacity: 64)
+            RecordWriter().writeValue(value, into: &out)
+            return String(decoding: out.bytes, as: UTF8.self)
         }
     }
 

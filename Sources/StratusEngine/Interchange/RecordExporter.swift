@@ -17,7 +17,7 @@ extension CloudDatabase {
     }
 
     /// Writes the records of this database as JSON lines in the CloudKit Web Services record
-    /// shape (`RecordJSON.encode`): one record per line, naming its zone, with its change tag
+    /// shape (``RecordWriter``, the server's own encoder): one record per line, naming its zone, with its change tag
     /// and `created` / `modified` system fields. All live zones (default zone first, then by
     /// name) and all types unless `zone` / `recordType` narrow it; within a zone, records in
     /// the order of their last change.
@@ -36,8 +36,7 @@ extension CloudDatabase {
             var exporter = RecordExporter(db: db, catalog: catalog, embedAssets: embedAssets)
             let (zones, typeID) = try RecordExporter.scope(self, zone: zone, recordType: recordType, db: db)
             let gate = AccessGate(self, db: db, catalog: catalog)
-            var buffer: [UInt8] = []
-            buffer.reserveCapacity(chunkSize + 64 * 1024)
+            var buffer = JSONBytes(capacity: chunkSize + 64 * 1024)
             var count = 0
             for zoneRow in zones {
                 // Only what the caller may read leaves; the check is per type (public) or per zone.
@@ -47,14 +46,14 @@ extension CloudDatabase {
                     if let visible = filters[stored.typeID] ?? nil, try !visible(stored) { return }
                     try exporter.append(stored, zoneID: zoneRow.zoneID, to: &buffer)
                     count += 1
-                    if buffer.count >= chunkSize {
-                        try write(Data(buffer))
-                        buffer.removeAll(keepingCapacity: true)
+                    if buffer.bytes.count >= chunkSize {
+                        try write(Data(buffer.bytes))
+                        buffer.removeAll()
                         progress(count)
                     }
                 }
             }
-            if !buffer.isEmpty { try write(Data(buffer)) }
+            if !buffer.bytes.isEmpty { try write(Data(buffer.bytes)) }
             progress(count)
             return count
         }
@@ -65,13 +64,13 @@ extension CloudDatabase {
 struct RecordExporter {
     let db: StoreTransaction
     let catalog: SchemaCatalog
-    let embedAssets: Bool
-    private var writtenAssets: Set<String> = []
+    /// Gives each asset's first appearance its content; nil when assets stay checksums.
+    private var embedder: AssetEmbedder?
 
     init(db: StoreTransaction, catalog: SchemaCatalog, embedAssets: Bool) {
         self.db = db
         self.catalog = catalog
-        self.embedAssets = embedAssets
+        embedder = embedAssets ? AssetEmbedder(read: { [db] checksum in try db.assets.data(checksum: checksum) }) : nil
     }
 
     static func scope(_ database: CloudDatabase, zone: ZoneID?, recordType: String?, db: StoreTransaction) throws -> ([ZoneRow], Int64?) {
@@ -87,15 +86,14 @@ struct RecordExporter {
         return (zones, typeID)
     }
 
-    mutating func append(_ stored: StoredRecord, zoneID: ZoneID, to buffer: inout [UInt8]) throws {
-        try RecordLineWriter.write(stored, fields: try stored.fields(), typeName: catalog.typeNames[stored.typeID] ?? "?", zoneID: zoneID,
-                                   into: &buffer) { asset in try embedAssets ? assetURL(asset) : nil }
-    }
-
-    /// The `data:` URL of an asset the first time it appears.
-    private mutating func assetURL(_ asset: Asset) throws -> String? {
-        guard writtenAssets.insert(asset.fileChecksum).inserted,
-              let data = try db.assets.data(checksum: asset.fileChecksum) else { return nil }
-        return "data:application/octet-stream;base64," + data.base64EncodedString()
+    /// One line: the record, then a newline.
+    mutating func append(_ stored: StoredRecord, zoneID: ZoneID, to buffer: inout JSONBytes) throws {
+        let record = try stored.record(zoneID: zoneID, typeName: catalog.typeNames[stored.typeID] ?? "?")
+        if embedder != nil {
+            try embedder!.write(record, into: &buffer)
+        } else {
+            RecordWriter().write(record, into: &buffer)
+        }
+        buffer.newline()
     }
 }

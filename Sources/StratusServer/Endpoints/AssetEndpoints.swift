@@ -34,28 +34,6 @@ enum AssetEndpoints {
             ("receipt", .string(random())), ("referenceChecksum", .string(random())), ("size", .integer(asset.size)),
         ]))])
     }
-
-    /// A record's asset values with the URL that downloads each.
-    static func addDownloadURLs(_ record: JSONValue, base: String) -> JSONValue {
-        guard case .object(var members) = record, let index = members.firstIndex(where: { $0.0 == "fields" }),
-              case .object(var fields) = members[index].1 else { return record }
-        for (position, (name, field)) in fields.enumerated() {
-            guard case .object(var parts) = field, let type = field["type"]?.stringValue, type == "ASSET" || type == "ASSET_LIST",
-                  let valueIndex = parts.firstIndex(where: { $0.0 == "value" }) else { continue }
-            func withURL(_ value: JSONValue) -> JSONValue {
-                guard case .object(var keys) = value, let checksum = value["fileChecksum"]?.stringValue else { return value }
-                keys.append(("downloadURL", .string("\(base)/\(checksum)")))
-                return .object(keys)
-            }
-            switch parts[valueIndex].1 {
-            case .array(let items): parts[valueIndex].1 = .array(items.map(withURL))
-            case let single: parts[valueIndex].1 = withURL(single)
-            }
-            fields[position] = (name, .object(parts))
-        }
-        members[index].1 = .object(fields)
-        return .object(members)
-    }
 }
 
 extension AssetEndpoints {

@@ -25,14 +25,14 @@ enum ChangeEndpoints {
     /// Each requested zone's changes since its token; a zone that fails gets a per-zone error.
     /// A zone's own keys override the request's (`resultsLimit`, `desiredKeys`,
     /// `desiredRecordTypes`).
-    static func zone(_ call: CKWSCall) throws -> JSONValue {
+    static func zone(_ call: CKWSCall) throws -> CKWSAnswer {
         guard case .array(let items)? = call.body["zones"] else {
             throw CKWSFailure.badRequest("zones: missing; send {\"zones\": [{\"zoneID\": ..., \"syncToken\": ...}]}")
         }
         let defaultKeys = try call.desiredKeys(call.body["desiredKeys"])
         let defaultLimit = try call.integer("resultsLimit")
         let defaultTypes = try call.desiredKeys(call.body["desiredRecordTypes"], key: "desiredRecordTypes")
-        var results: [JSONValue] = []
+        var results: [ZoneChangesEntry] = []
         for (index, item) in items.enumerated() {
             guard let zoneJSON = item["zoneID"] else { throw CKWSFailure.badRequest("zones[\(index)].zoneID: missing") }
             let zoneID = try call.zoneID(zoneJSON, path: "zones[\(index)].zoneID")
@@ -40,12 +40,12 @@ enum ChangeEndpoints {
             let limit = item["resultsLimit"]?.int64Value.map { Int(clamping: $0) } ?? defaultLimit
             let types = item["desiredRecordTypes"] != nil ? try call.desiredKeys(item["desiredRecordTypes"], key: "desiredRecordTypes") : defaultTypes
             do {
-                results.append(try RecordEndpoints.zoneChanges(call, zoneID: zoneID, token: item["syncToken"]?.stringValue,
-                                                                desiredKeys: keys, limit: limit, recordTypes: types.map(Set.init)))
+                results.append(.page(try RecordEndpoints.zoneChanges(call, zoneID: zoneID, token: item["syncToken"]?.stringValue,
+                                                                      desiredKeys: keys, limit: limit, recordTypes: types.map(Set.init))))
             } catch let error as CloudKitError {
-                results.append(error.ckwsItem(("zoneID", RecordJSON.encodeZoneID(zoneID, owner: call.owner))))
+                results.append(.failure(error.ckwsItem(("zoneID", RecordJSON.encodeZoneID(zoneID, owner: call.owner)))))
             }
         }
-        return .object([("zones", .array(results))])
+        return CKWSAnswer(bytes: call.answerWriter.zones(results))
     }
 }

@@ -51,7 +51,7 @@ enum ModifyEndpoint {
     }
 
     /// One operation's answer, and what it came to for the request log.
-    private typealias Answered = (json: JSONValue, outcome: ModifySummary.Outcome)
+    private typealias Answered = (entry: RecordEntry, outcome: ModifySummary.Outcome)
 
     static let maximumOperations = 200
 
@@ -84,7 +84,7 @@ enum ModifyEndpoint {
         var results = [Answered?](repeating: nil, count: operations.count)
         // A participant leaves a share by deleting its record in the shared database.
         for operation in operations where operation.kind.policy == nil {
-            if let left = ShareOperations.leave(operation.record.recordID, call: call) { results[operation.index] = (left.json, left.failed ? .failed : .deleted) }
+            if let left = ShareOperations.leave(operation.record.recordID, call: call) { results[operation.index] = (.json(left.json), left.failed ? .failed : .deleted) }
         }
         let records = operations.filter { !$0.savesShare && results[$0.index] == nil }
         if !records.isEmpty {
@@ -94,13 +94,13 @@ enum ModifyEndpoint {
             let deletes = records.filter { $0.kind.policy == nil }
             for (operation, saved) in zip(saves, result.saveResults) {
                 switch saved.result {
-                case .success(let record): results[operation.index] = (call.encode(record.trimmed(to: desiredKeys)), .saved)
+                case .success(let record): results[operation.index] = (call.entry(record.trimmed(to: desiredKeys)), .saved)
                 case .failure(let error): results[operation.index] = item(error, name: operation.record.recordName, owner: call.owner)
                 }
             }
             for (operation, deleted) in zip(deletes, result.deleteResults) {
                 switch deleted.result {
-                case .success: results[operation.index] = (DeletionJSON.record(operation.record.recordName), .deleted)
+                case .success: results[operation.index] = (.json(DeletionJSON.record(operation.record.recordName)), .deleted)
                 case .failure(let error): results[operation.index] = item(error, name: operation.record.recordName, owner: call.owner)
                 }
             }
@@ -108,24 +108,24 @@ enum ModifyEndpoint {
         // Shares last: a share's root may be a record of this request.
         for operation in operations where operation.savesShare {
             let share = ShareOperations.save(operation.record, json: operation.json, creating: operation.kind == .create, zoneID: zoneID, call: call)
-            results[operation.index] = (share.json, share.failed ? .failed : .saved)
+            results[operation.index] = (.json(share.json), share.failed ? .failed : .saved)
         }
         for operation in operations where operation.json["createShortGUID"]?.boolValue == true {
             if let answered = results[operation.index] {
-                results[operation.index] = (ShareOperations.addingShortGUID(to: answered.json, recordID: operation.record.recordID, call: call), answered.outcome)
+                results[operation.index] = (ShareOperations.addingShortGUID(to: answered.entry, recordID: operation.record.recordID, call: call), answered.outcome)
             }
         }
         var summary = ModifySummary()
         for (operation, answered) in zip(operations, results) {
             if let answered { summary.add(answered.outcome, recordName: operation.record.recordName) }
         }
-        return CKWSAnswer(.object([("records", .array(results.map { $0?.json ?? .null }))]), logDetail: summary.text)
+        return CKWSAnswer(bytes: call.answerWriter.records(results.map { $0?.entry ?? .json(.null) }), logDetail: summary.text)
     }
 
     /// A per-record error, with the server's record for a conflict; a failed atomic batch's
     /// bystanders are `ATOMIC_ERROR`.
     private static func item(_ error: CloudKitError, name: String, owner: String? = nil) -> Answered {
-        (error.ckwsItem(("recordName", .string(name)), owner: owner), .failed)
+        (.json(error.ckwsItem(("recordName", .string(name)), owner: owner)), .failed)
     }
 
     private static func operation(_ json: JSONValue, index: Int, zoneID: ZoneID, call: CKWSCall) throws -> Operation {

@@ -9,7 +9,7 @@ import StratusCKWS
 enum RecordEndpoints {
     /// `records/query`: a CKWS query dictionary becomes the same checked query a predicate
     /// does; `continuationMarker` is the engine's cursor.
-    static func query(_ call: CKWSCall) throws -> JSONValue {
+    static func query(_ call: CKWSCall) throws -> CKWSAnswer {
         let desiredKeys = try call.desiredKeys(call.body["desiredKeys"])
         let limit = try call.integer("resultsLimit")
         let page: QueryResultsPage
@@ -26,14 +26,12 @@ enum RecordEndpoints {
             page = try call.database.records(matching: query, inZoneWith: try call.zoneID(call.body["zoneID"]),
                                              desiredKeys: desiredKeys, resultsLimit: limit)
         }
-        var members: [(String, JSONValue)] = [("records", .array(call.encode(page.records)))]
-        if let cursor = page.cursor { members.append(("continuationMarker", .string(cursor))) }
-        return .object(members)
+        return CKWSAnswer(bytes: call.answerWriter.records(call.entries(page.records), continuationMarker: page.cursor))
     }
 
     /// `records/lookup`: one entry per requested name, in order; a missing record is a
     /// per-record `NOT_FOUND`.
-    static func lookup(_ call: CKWSCall) throws -> JSONValue {
+    static func lookup(_ call: CKWSCall) throws -> CKWSAnswer {
         let zoneID = try call.zoneID(call.body["zoneID"])
         var requested: [JSONValue]
         switch call.body["records"] {
@@ -49,33 +47,34 @@ enum RecordEndpoints {
         let fetched = try call.database.records(for: names.map { RecordID(recordName: $0, zoneID: zoneID) },
                                                 desiredKeys: try call.desiredKeys(call.body["desiredKeys"]))
         let keys = ShareKeys(call: call, records: fetched.compactMap { try? $0.result.get() })
-        return .object([("records", .array(fetched.map { item in
+        return CKWSAnswer(bytes: call.answerWriter.records(fetched.map { item -> RecordEntry in
             switch item.result {
-            case .success(let record): return keys.add(to: call.encode(record), of: record)
+            case .success(let record): return call.entry(record, extra: keys.members(for: record))
             case .failure(let error) where error.code == .unknownItem:
-                return ItemErrorJSON.encode(item: [("recordName", .string(item.recordID.recordName))], serverErrorCode: "NOT_FOUND",
-                                            reason: "Record not found", layout: .reasonFirst)
-            case .failure(let error): return error.ckwsItem(("recordName", .string(item.recordID.recordName)))
+                return .json(ItemErrorJSON.encode(item: [("recordName", .string(item.recordID.recordName))], serverErrorCode: "NOT_FOUND",
+                                                  reason: "Record not found", layout: .reasonFirst))
+            case .failure(let error): return .json(error.ckwsItem(("recordName", .string(item.recordID.recordName))))
             }
-        }))])
+        }))
     }
 
     /// `records/changes`: one custom zone's changes since a token; deletions as
     /// `{"recordName", "deleted": true}`.
-    static func changes(_ call: CKWSCall) throws -> JSONValue {
+    static func changes(_ call: CKWSCall) throws -> CKWSAnswer {
         guard call.body["zoneID"] != nil else { throw CKWSFailure.badRequest("zoneID: missing; records/changes reads one custom zone") }
         let zoneID = try call.zoneID(call.body["zoneID"])
         guard !zoneID.isDefault else { throw CKWSFailure.badRequest("cannot get changes in default zone") }
-        return try zoneChanges(call, zoneID: zoneID, token: call.body["syncToken"]?.stringValue,
-                               desiredKeys: try call.desiredKeys(call.body["desiredKeys"]), limit: try call.integer("resultsLimit"))
+        let page = try zoneChanges(call, zoneID: zoneID, token: call.body["syncToken"]?.stringValue,
+                                   desiredKeys: try call.desiredKeys(call.body["desiredKeys"]), limit: try call.integer("resultsLimit"))
+        return CKWSAnswer(bytes: call.answerWriter.changePage(page))
     }
 
-    /// The members of a zone's change page, shared with `changes/zone`; with `recordTypes`,
+    /// A zone's change page, shared with `changes/zone`; with `recordTypes`,
     /// only the changes to records of those types (`desiredRecordTypes`).
     /// With `"includeChangedKeys": true` in the request (an extension; iCloud does not say),
     /// each changed record carries `changedKeys`, the fields its last change set.
     static func zoneChanges(_ call: CKWSCall, zoneID: ZoneID, token: String?, desiredKeys: [String]?, limit: Int?,
-                            recordTypes: Set<String>? = nil) throws -> JSONValue {
+                            recordTypes: Set<String>? = nil) throws -> ZoneChangePage {
         let withKeys = call.body["includeChangedKeys"]?.boolValue == true
         let page = try call.database.recordZoneChanges(inZoneWith: zoneID, since: token, desiredKeys: desiredKeys, resultsLimit: limit,
                                                        includingChangedKeys: withKeys)
@@ -91,16 +90,15 @@ enum RecordEndpoints {
             return nil
         }
         let keys = ShareKeys(call: call, records: changed)
-        let records: [JSONValue] = changes.map { change in
+        let entries: [RecordEntry] = changes.map { change in
             switch change {
             case .changed(let record):
-                let json = keys.add(to: call.encode(record), of: record)
-                guard withKeys, let changed = page.changedKeys[record.recordName], case .object(let members) = json else { return json }
-                return .object(members + [("changedKeys", .array(changed.map { .string($0) }))])
-            case .deleted(let recordID, let type): return DeletionJSON.record(recordID.recordName, recordType: type)
+                var extra = keys.members(for: record)
+                if withKeys, let changed = page.changedKeys[record.recordName] { extra.append(("changedKeys", .array(changed.map { .string($0) }))) }
+                return call.entry(record, extra: extra)
+            case .deleted(let recordID, let type): return .json(DeletionJSON.record(recordID.recordName, recordType: type))
             }
         }
-        return ChangePageJSON.encode([("zoneID", RecordJSON.encodeZoneID(zoneID, owner: call.owner)), ("records", .array(records))],
-                                     syncToken: page.changeToken, moreComing: page.moreComing)
+        return ZoneChangePage(zoneID: zoneID, entries: entries, syncToken: page.changeToken, moreComing: page.moreComing)
     }
 }

@@ -28,25 +28,30 @@ struct ShareKeys {
         shares = found.owned + found.accepted
     }
 
-    /// The record's JSON with the share keys that apply to it.
-    func add(to json: JSONValue, of record: Record) -> JSONValue {
-        guard !shares.isEmpty, case .object(var members) = json else { return json }
+    /// The share keys that apply to the record, to write after its own members.
+    func members(for record: Record) -> [(String, JSONValue)] {
+        guard !shares.isEmpty else { return [] }
         let zone = record.recordID.zoneID
         let zoneOwner = zone.ownerName == ZoneID.defaultOwnerName ? owner : zone.ownerName
         let inZone = shares.filter { $0.recordID.zoneID.zoneName == zone.zoneName && $0.ownerRecordName == zoneOwner }
         if ShareRecordType.isShareType(record.recordType), let share = inZone.first(where: { $0.recordID.recordName == record.recordName }) {
-            return ShareKeys.shareRecord(json, share: share, caller: caller)
+            return ShareKeys.shareMembers(share, caller: caller)
         }
         if let share = inZone.first(where: { $0.rootRecordName == record.recordName }) {
-            members.append(("share", .object([("recordName", .string(share.recordID.recordName))])))
-            members.append(("shortGUID", .string(share.shortGUID)))
+            return [("share", .object([("recordName", .string(share.recordID.recordName))])), ("shortGUID", .string(share.shortGUID))]
         }
-        return .object(members)
+        return []
     }
 
     /// A share record's JSON with the keys CKWS adds to it.
     static func shareRecord(_ json: JSONValue, share: Share, caller: String?) -> JSONValue {
-        guard case .object(var members) = json else { return json }
+        guard case .object(let members) = json else { return json }
+        return .object(members + shareMembers(share, caller: caller))
+    }
+
+    /// The keys CKWS adds to a share record.
+    static func shareMembers(_ share: Share, caller: String?) -> [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = []
         members.append(("publicPermission", .string(share.publicPermission.wireName)))
         members.append(("participants", .array(share.participants.map(participant))))
         if let owner = share.participants.first(where: { $0.type == .owner }) { members.append(("owner", participant(owner))) }
@@ -54,7 +59,7 @@ struct ShareKeys {
             members.append(("currentUserParticipant", participant(mine)))
         }
         members.append(("shortGUID", .string(share.shortGUID)))
-        return .object(members)
+        return members
     }
 
     static func participant(_ participant: ShareParticipant) -> JSONValue {
@@ -70,8 +75,8 @@ struct ShareKeys {
 
 extension CKWSCall {
     /// Records as responses carry them, with the share keys of those in a share.
-    func encode(_ records: [Record]) -> [JSONValue] {
+    func entries(_ records: [Record]) -> [RecordEntry] {
         let keys = ShareKeys(call: self, records: records)
-        return records.map { keys.add(to: encode($0), of: $0) }
+        return records.map { entry($0, extra: keys.members(for: $0)) }
     }
 }

@@ -77,7 +77,16 @@ enum ShareOperations {
 
     /// A saved record's answer with the `shortGUID` its `createShortGUID: true` asked for (the
     /// one its share carries, before and after the share exists).
-    static func addingShortGUID(to json: JSONValue, recordID: RecordID, call: CKWSCall) -> JSONValue {
+    static func addingShortGUID(to entry: RecordEntry, recordID: RecordID, call: CKWSCall) -> RecordEntry {
+        switch entry {
+        case .json(let json): return .json(addingShortGUID(to: json, recordID: recordID, call: call))
+        case .record(let record, let encrypted, let extra):
+            guard !extra.contains(where: { $0.0 == "shortGUID" }), let guid = try? call.database.shortGUID(forRoot: recordID) else { return entry }
+            return .record(record, encrypted: encrypted, extra: extra + [("shortGUID", .string(guid))])
+        }
+    }
+
+    private static func addingShortGUID(to json: JSONValue, recordID: RecordID, call: CKWSCall) -> JSONValue {
         guard case .object(var members) = json, json["serverErrorCode"] == nil, json["shortGUID"] == nil,
               let guid = try? call.database.shortGUID(forRoot: recordID) else { return json }
         members.append(("shortGUID", .string(guid)))

@@ -2,6 +2,7 @@ import Foundation
 import StratusCKWS
 import StratusCloud
 import StratusEngine
+import StratusModel
 import StratusRemote
 
 /// `stratus export --remote`: the records of one type, zone by zone, page by page through the
@@ -40,12 +41,12 @@ struct RemoteRecordExporter {
             var marker: String?
             repeat {
                 let page = try database.pullRecords(ofType: recordType, inZoneWith: zoneID, continuing: marker)
-                var out = Data()
+                var out = JSONBytes(capacity: 512 * page.records.count)
                 for record in page.records {
-                    out.append(contentsOf: JSONWriter.bytes(try line(record, downloads: page.downloads)))
-                    out.append(0x0A)
+                    try line(record, downloads: page.downloads, into: &out)
+                    out.newline()
                 }
-                if !out.isEmpty { try write(out) }
+                if !out.bytes.isEmpty { try write(Data(out.bytes)) }
                 count += page.records.count
                 progress(count)
                 marker = page.next
@@ -55,32 +56,15 @@ struct RemoteRecordExporter {
     }
 
     /// The record in the export's shape, each asset seen for the first time with its content.
-    private mutating func line(_ record: Record, downloads: [String: String]) throws -> JSONValue {
-        let encoded = RecordJSON.encode(record)
-        guard embedAssets, case .object(var members) = encoded,
-              let index = members.firstIndex(where: { $0.0 == "fields" }), case .object(let fields) = members[index].1 else { return encoded }
-        var embedded: [(String, JSONValue)] = []
-        for (name, field) in fields {
-            guard case .object(var parts) = field, let type = field["type"]?.stringValue, type.hasPrefix("ASSET"),
-                  let valueIndex = parts.firstIndex(where: { $0.0 == "value" }) else {
-                embedded.append((name, field))
-                continue
-            }
-            switch parts[valueIndex].1 {
-            case .array(let items): parts[valueIndex].1 = .array(try items.map { try withContent($0, downloads: downloads) })
-            case let item: parts[valueIndex].1 = try withContent(item, downloads: downloads)
-            }
-            embedded.append((name, .object(parts)))
-        }
-        members[index].1 = .object(embedded)
-        return .object(members)
+    private mutating func line(_ record: Record, downloads: [String: String], into out: inout JSONBytes) throws {
+        guard embedAssets else { return RecordWriter().write(record, into: &out) }
+        try RecordWriter().write(record, into: &out) { asset in try dataURL(asset, downloads: downloads) }
     }
 
-    /// An asset value with `downloadURL` as a `data:` URL the first time its checksum appears.
-    private mutating func withContent(_ asset: JSONValue, downloads: [String: String]) throws -> JSONValue {
-        guard case .object(let parts) = asset, let checksum = asset["fileChecksum"]?.stringValue,
-              let url = downloads[checksum], writtenAssets.insert(checksum).inserted else { return asset }
+    /// An asset's content as a `data:` URL the first time its checksum appears with a download.
+    private mutating func dataURL(_ asset: Asset, downloads: [String: String]) throws -> String? {
+        guard let url = downloads[asset.fileChecksum], writtenAssets.insert(asset.fileChecksum).inserted else { return nil }
         let data = try service.client.download(url)
-        return .object(parts + [("downloadURL", .string("data:application/octet-stream;base64," + data.base64EncodedString()))])
+        return "data:application/octet-stream;base64," + data.base64EncodedString()
     }
 }
