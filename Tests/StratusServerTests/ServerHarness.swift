@@ -35,8 +35,10 @@ final class ServerHarness: @unchecked Sendable {
         store = try Store(path: folder.storePath)
         apiToken = try store.makeAPIToken(container: Self.container)
         webAuthToken = try store.makeWebAuthToken(container: Self.container, user: store.owner)
-        let configuration = CKWSServer.Configuration(port: 0, source: source?(folder.url) ?? .opened(store, container: nil),
+        var configuration = CKWSServer.Configuration(port: 0, source: source?(folder.url) ?? .opened(store, container: nil),
                                                      maximumBodyBytes: maximumBodyBytes, sessions: sessions)
+        // Tests read back bodies older than a batch's newest: no time budget may drop them.
+        configuration.requestBodyBudget = .seconds(60)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let server = CKWSServer(configuration: configuration)
         self.server = server
