@@ -103,7 +103,8 @@ class Soak:
             args = ["changes", "--zone", zone, "--limit", str(PAGE), "--json"] + (["--since", token] if token else [])
             result = self.stratus(args, store, ok=False)
             if result.returncode != 0:
-                if "zoneNotFound" in result.stderr or "does not exist" in result.stderr:
+                # A writer killed before it made a new store leaves no store: nothing was written.
+                if "zoneNotFound" in result.stderr or "does not exist" in result.stderr or "No store at" in result.stderr:
                     return None
                 raise SoakFailure(f"playback failed: {result.stderr.strip()}")
             page = json.loads(result.stdout)
@@ -123,7 +124,8 @@ class Soak:
     def query(self, store, zone, record_type):
         result = self.stratus(["query", "--type", record_type, "--zone", zone, "--all", "--json"], store, ok=False)
         if result.returncode != 0:
-            if "Did not find record type" in result.stderr or "zoneNotFound" in result.stderr or "does not exist" in result.stderr:
+            if ("Did not find record type" in result.stderr or "zoneNotFound" in result.stderr or "does not exist" in result.stderr
+                    or "No store at" in result.stderr):
                 return {}
             raise SoakFailure(f"query failed: {result.stderr.strip()}")
         found = {}
