@@ -237,6 +237,17 @@ public final class BenchRunner {
                                     "SELECT \(columns) FROM venue v ORDER BY modified, id LIMIT 100")
         case .queryFilterOtherSort:
             return try measureFilterOtherSort(workload)
+        case .queryTailTwoSorts:
+            let query = Query(recordType: "Venue", sortDescriptors: [QuerySort("rating", ascending: false), QuerySort("title")])
+            let db = store.database(.private)
+            var stratusRows = 0, baselineRows = 0
+            let stratus = try BenchMeasurement.times(runs: runs) {
+                stratusRows = try db.lastRecords(matching: query, inZoneWith: zoneID, resultsLimit: 50).count
+            }
+            let base = try BenchMeasurement.times(runs: runs) {
+                baselineRows = try baseline.rows("SELECT \(columns) FROM venue v ORDER BY rating, title DESC, id DESC LIMIT 50")
+            }
+            return result(workload, stratus, base, [("stratus_rows", Double(stratusRows)), ("baseline_rows", Double(baselineRows))])
         case .countType:
             return try compareCount(workload, Query(recordType: "Venue"), "SELECT count(*) FROM venue")
         case .countFiltered:

@@ -11,6 +11,9 @@ public enum BenchWorkload: String, CaseIterable, Sendable {
     /// A filter on one field, the order another's: a token search sorted by rating, a range
     /// sorted by two fields; first page and page 50 through the cursor.
     case queryFilterOtherSort = "query-filter-other-sort"
+    /// The last 50 of every venue sorted by rating then title, as the dashboard's `G` reads
+    /// them (baseline: SQLite's first 50 in the reverse order, by its rating index).
+    case queryTailTwoSorts = "query-tail-two-sorts"
     case cursor10k = "cursor-10k"
     case fetch100 = "fetch-100"
     case playbackAfter10k = "playback-after-10k"
