@@ -101,6 +101,35 @@ import Testing
         }
     }
 
+    /// `share` on a remote: a zone shared, a participant invited by user record name and taken
+    /// out again, each on the server's store, and `share list` printing what it prints there
+    /// (participants by record name, as Web Services knows them).
+    @Test func sharesAreMadeAndListedOnTheServersStore() throws {
+        let served = try Served()
+        let created = try served.cli.run(["users", "create", "alice", "--json"])
+        let alice = try #require(try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])["userRecordName"] as? String
+        let aliceRecordName = try #require(alice, "\(created.stdout)")
+        let share = try served.remote(["share", "create", "--zone", "Library", "--remote", "served"])
+        #expect(share.status == 0, "\(share.stderr)")
+        let url = try #require(share.stdout.split(separator: "\n").first.map(String.init))
+        #expect(try served.cli.run(["share", "list"]).stdout.contains(url), "the share is in the server's store")
+
+        let added = try served.remote(["share", "add", url, "--participant", aliceRecordName, "--permission", "read-write", "--remote", "served"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let local = try served.cli.run(["share", "list"])
+        let remote = try served.remote(["share", "list", "--remote", "served"])
+        #expect(local.stdout.contains("    alice  read-write  invited"), "\(local.stdout)")
+        #expect(remote.status == 0, "\(remote.stderr)")
+        #expect(remote.stdout == local.stdout.replacingOccurrences(of: "    alice  ", with: "    \(aliceRecordName)  "))
+
+        let removed = try served.remote(["share", "remove", url, "--participant", aliceRecordName, "--remote", "served"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let afterRemoval = try served.cli.run(["share", "list"]).stdout
+        #expect(afterRemoval.contains("    alice  read-write  removed"), "taken out on the server's store: \(afterRemoval)")
+        let remoteAfterRemoval = try served.remote(["share", "list", "--remote", "served"]).stdout
+        #expect(remoteAfterRemoval == afterRemoval.replacingOccurrences(of: "    alice  ", with: "    \(aliceRecordName)  "), "\(remoteAfterRemoval)")
+    }
+
     @Test func subscriptionsSavesAndDeletesGoToTheServersStore() throws {
         let served = try Served()
         #expect(try served.cli.run(["subscriptions", "create", "--kind", "zone", "--zone", "Travel", "--id", "travel-changes"]).status == 0)

@@ -11,7 +11,9 @@ struct ShareCommand: ParsableCommand {
         abstract: "Share records and zones with other users, and accept what others shared.",
         discussion: """
             The owner shares from their private database; a participant who accepts the URL finds the zone in their shared \
-            database (--db shared --zone NAME). Act as a user with --user ALIAS.
+            database (--db shared --zone NAME). Act as a user with --user ALIAS. With --remote NAME, list, create, add, \
+            remove and accept work on a Web Services container as its signed-in user, who names participants by user \
+            record name (Web Services has no aliases).
             """,
         subcommands: [Create.self, Add.self, Remove.self, Accept.self, List.self, Delete.self],
         defaultSubcommand: List.self
@@ -28,7 +30,8 @@ struct ShareCommand: ParsableCommand {
             guard let permission = SharePermission(name: publicPermission) else {
                 throw CommandFailure.usage("--public-permission must be none, read-only or read-write, not '\(publicPermission)'")
             }
-            let share = try common.database().createShare(rootRecord: record, inZoneWith: try common.zoneID(), publicPermission: permission, title: title)
+            let share = try common.service().createShare(rootRecord: record, inZoneWith: try common.zoneID(), publicPermission: permission,
+                                                          title: title, recordName: nil, fields: [:])
             if common.json { Output.json(ShareCommand.json(share)) } else {
                 Output.line(share.url)
                 Output.line("share record \(share.recordID.recordName) in zone \(share.recordID.zoneID.zoneName)")
@@ -47,9 +50,8 @@ struct ShareCommand: ParsableCommand {
             guard let parsed = SharePermission(name: permission), parsed != .none else {
                 throw CommandFailure.usage("--permission must be read-only or read-write, not '\(permission)'")
             }
-            let database = try common.database()
-            let user = try database.store.user(named: participant)
-            ShareCommand.print(try database.addParticipant(user.recordName, permission: parsed, toShare: url), json: common.json)
+            let recordName = try ShareCommand.userRecordName(participant, common)
+            ShareCommand.print(try common.service().addParticipant(recordName, permission: parsed, toShare: url), json: common.json)
         }
     }
 
@@ -60,9 +62,8 @@ struct ShareCommand: ParsableCommand {
         @Option(help: "The participant (alias or user record name).") var participant: String
 
         func run() throws {
-            let database = try common.database()
-            let user = try database.store.user(named: participant)
-            ShareCommand.print(try database.removeParticipant(user.recordName, fromShare: url), json: common.json)
+            let recordName = try ShareCommand.userRecordName(participant, common)
+            ShareCommand.print(try common.service().removeParticipant(recordName, fromShare: url), json: common.json)
         }
     }
 
@@ -72,7 +73,7 @@ struct ShareCommand: ParsableCommand {
         @Argument(help: "The share's URL (or its short GUID).") var url: String
 
         func run() throws {
-            let share = try common.database().acceptShare(url)
+            let share = try common.service().acceptShare(url)
             if common.json { Output.json(ShareCommand.json(share)) } else {
                 Output.line("accepted: zone \(share.recordID.zoneID.zoneName) of \(share.ownerAlias) is in your shared database (--db shared --zone \(share.recordID.zoneID.zoneName))")
             }
@@ -84,7 +85,7 @@ struct ShareCommand: ParsableCommand {
         @OptionGroup var common: CommonOptions
 
         func run() throws {
-            let (owned, accepted) = try common.database().shares()
+            let (owned, accepted) = try common.service().shares()
             if common.json {
                 Output.json(.object([("owned", .array(owned.map(ShareCommand.json))), ("accepted", .array(accepted.map(ShareCommand.json)))]))
                 return
@@ -110,6 +111,13 @@ struct ShareCommand: ParsableCommand {
             try common.database().deleteShare(url)
             if common.json { Output.json(DeletionJSON.encode([])) } else { Output.line("deleted \(url)") }
         }
+    }
+
+    /// A participant's user record name: a local store's alias is looked up; a remote knows its
+    /// users by record name only.
+    static func userRecordName(_ name: String, _ common: CommonOptions) throws -> String {
+        guard common.remote == nil else { return name }
+        return try common.database().store.user(named: name).recordName
     }
 
     static func summary(_ share: Share) -> String {
