@@ -154,4 +154,91 @@ import StratusTerminal
         #expect(harness.state.status?.kind == .error)
         #expect(try harness.store.exportSchema() == before)
     }
+
+    /// The line under the cursor, as (type, field).
+    func selectedLine(_ harness: Harness) -> SchemaChange.Line? {
+        let lines = SchemaLines.lines(harness.state)
+        guard lines.indices.contains(harness.state.schemaTab.list.selected) else { return nil }
+        let line = lines[harness.state.schemaTab.list.selected]
+        return SchemaChange.Line(recordType: line.recordType, field: line.field)
+    }
+
+    @Test func everyTypeListsItsSixSystemFieldsAndTheirIndexesAreEditedLikeAFields() throws {
+        let harness = try harness()
+        let trip = SchemaLines.lines(harness.state).filter { $0.recordType == "Trip" && $0.kind == .systemField }.compactMap(\.field)
+        #expect(Set(trip) == Set(SystemField.allCases.filter(\.isImplicitSchemaField).map(\.predicateKey)))
+        let before = try storedField(harness, "Trip", "___recordID")?.indexes ?? []
+        try select(harness, "Trip", "recordID")
+        harness.press(.char("I"))
+        guard case .picker(let options)? = harness.state.topModal else { Issue.record("no index picker: \(harness.state.status?.text ?? "")"); return }
+        #expect(options.title == "Indexes of Trip.recordID (REFERENCE, system)")
+        #expect(options.items[1].detail == "Only STRING fields can be SEARCHABLE; this one is REFERENCE.")
+        harness.press(.enter)
+        let after = try storedField(harness, "Trip", "___recordID")?.indexes ?? []
+        #expect(after == before.symmetricDifference(.queryable), "QUERYABLE toggled on the system field in the store")
+        #expect(harness.state.schema(named: "Trip")?.systemIndexes[.recordID] ?? [] == after, "the tab's schema is read again")
+        #expect(harness.state.status?.text == (after.isEmpty ? "Trip.recordID has no indexes now." : "Trip.recordID is \(after) now."))
+        #expect(selectedLine(harness) == SchemaChange.Line(recordType: "Trip", field: "recordID"), "the cursor stays on the field it changed")
+
+        // SEARCHABLE on a REFERENCE is refused with the reason, and nothing is written.
+        let document = try harness.store.exportSchema()
+        harness.press(.char("I"), .down, .enter)
+        #expect(harness.state.status?.text == "Not added: Only STRING fields can be SEARCHABLE; this one is REFERENCE.")
+        #expect(try harness.store.exportSchema() == document)
+    }
+
+    @Test func theCursorGoesToTheTypeOrFieldJustAdded() throws {
+        let harness = try harness()
+        harness.press(.char("n"))
+        harness.type("Zebra")
+        harness.press(.enter)
+        #expect(selectedLine(harness) == SchemaChange.Line(recordType: "Zebra", field: nil))
+        try select(harness, "Trip")
+        harness.press(.char("a"))
+        harness.type("notes")
+        harness.press(.enter, .enter)
+        #expect(try storedField(harness, "Trip", "notes") != nil)
+        #expect(selectedLine(harness) == SchemaChange.Line(recordType: "Trip", field: "notes"))
+        let screen = harness.screen(width: 100, height: 24)
+        #expect(screen.contains("notes"), "the new field is on screen where the cursor is\n\(screen)")
+    }
+
+    @Test func importingIntoProductionShowsWhatItDeploysAndAsksFirst() throws {
+        let harness = try harness { store in try store.importSchema(store.exportSchema(), environment: .production) }
+        let before = try harness.store.exportSchema()
+        let path = SchemaTab.defaultSchemaExportPath(harness.state)
+        let name = (path as NSString).lastPathComponent
+
+        // The same schema: nothing to deploy, no dialog.
+        try Data(before.text.utf8).write(to: URL(fileURLWithPath: path))
+        harness.press(.char("i"), .enter)
+        #expect(harness.state.topModal == nil)
+        #expect(harness.state.status?.text == "\(name) declares the schema this production store already has: nothing to deploy.")
+
+        var document = before
+        document.recordTypes.append(RecordTypeDeclaration(name: "Note", fields: [FieldDeclaration(name: "body", type: DeclaredFieldType(.string))]))
+        try Data(document.text.utf8).write(to: URL(fileURLWithPath: path))
+        harness.press(.char("i"), .enter)
+        guard case .confirm(let dialog)? = harness.state.topModal else { Issue.record("no deploy dialog: \(harness.state.status?.text ?? "")"); return }
+        #expect(dialog.title == "Deploy to production")
+        #expect(dialog.message.contains("added types: Note; added fields: Note.body"), "\(dialog.message)")
+        #expect(try harness.store.exportSchema() == before, "nothing is written before y")
+        harness.press(.char("n"))
+        #expect(harness.state.status?.text == "Not deployed: the production schema is as it was.")
+        #expect(try harness.store.exportSchema() == before)
+
+        harness.press(.char("i"), .enter, .char("y"))
+        #expect(try harness.store.exportSchema().recordType(named: "Note") != nil)
+        #expect(harness.state.status?.text == "Imported \(name): added types: Note; added fields: Note.body.")
+
+        // A file that drops a type holding records is refused before any dialog, with the reason.
+        var dropped = try harness.store.exportSchema()
+        dropped.recordTypes.removeAll { $0.name == "Trip" }
+        try Data(dropped.text.utf8).write(to: URL(fileURLWithPath: path))
+        harness.press(.char("i"), .enter)
+        #expect(harness.state.topModal == nil)
+        #expect(harness.state.status?.kind == .error)
+        #expect(harness.state.status?.text.contains("Trip") == true, "\(harness.state.status?.text ?? "")")
+        #expect(try harness.store.exportSchema().recordType(named: "Trip") != nil)
+    }
 }

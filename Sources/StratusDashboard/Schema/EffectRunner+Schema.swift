@@ -59,17 +59,25 @@ extension EffectRunner {
         case .importFile(let job, let path):
             post(.schema(.changed(job: job, capture {
                 let local = try localStore()
-                guard let data = FileManager.default.contents(atPath: path) else { throw CloudKitError(.invalidArguments, "Cannot read \(path).") }
-                let document: SchemaDocument
-                do {
-                    document = try SchemaDocument.parse(String(decoding: data, as: UTF8.self))
-                } catch let error as SchemaLanguageError {
-                    throw CloudKitError(.invalidArguments, "\(path):\(error.line):\(error.column): \(error.message)")
-                }
-                let summary = try local.importSchema(document).summary
+                let summary = try local.importSchema(try schemaFile(path)).summary
                 let name = (path as NSString).lastPathComponent
                 return summary.isEmpty ? "Imported \(name): the schema was already that." : "Imported \(name): " + summary.joined(separator: "; ") + "."
             })))
+
+        case .previewImport(let job, let path):
+            post(.schema(.previewed(job: job, path: path, capture {
+                try localStore().importSchema(try schemaFile(path), dryRun: true).summary
+            })))
+        }
+    }
+
+    /// The `.ckdb` file at `path`, parsed; an error names the file, line and column.
+    private func schemaFile(_ path: String) throws -> SchemaDocument {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CloudKitError(.invalidArguments, "Cannot read \(path).") }
+        do {
+            return try SchemaDocument.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw CloudKitError(.invalidArguments, "\(path):\(error.line):\(error.column): \(error.message)")
         }
     }
 }

@@ -28,6 +28,11 @@ enum SchemaChange: Hashable, Sendable {
             document.recordTypes[index].fields.append(FieldDeclaration(name: name, type: type))
         case .setIndexes(let typeName, let name, let indexes):
             let index = try typeIndex(typeName, in: document)
+            if let system = SystemField(rawValue: name), system.isImplicitSchemaField,
+               !document.recordTypes[index].fields.contains(where: { $0.name == name }) {
+                // An implicit field is listed only to give it options.
+                document.recordTypes[index].fields.append(FieldDeclaration(name: name, type: DeclaredFieldType(system.type)))
+            }
             guard let fieldIndex = document.recordTypes[index].fields.firstIndex(where: { $0.name == name }) else {
                 throw CloudKitError(.invalidArguments, "Record type \(typeName) has no field \(name) in its schema.")
             }
@@ -62,7 +67,23 @@ enum SchemaChange: Hashable, Sendable {
         case .addRecordType(let name): return "Added record type \(name)."
         case .addField(let type, let name, let fieldType): return "Added field \(type).\(name) (\(fieldType))."
         case .setIndexes(let type, let name, let indexes):
-            return indexes.isEmpty ? "\(type).\(name) has no indexes now." : "\(type).\(name) is \(indexes) now."
+            let shown = SystemField(rawValue: name)?.predicateKey ?? name
+            return indexes.isEmpty ? "\(type).\(shown) has no indexes now." : "\(type).\(shown) is \(indexes) now."
+        }
+    }
+
+    /// A line of the Schema tab: a type's heading (`field` nil) or one of its fields.
+    struct Line: Hashable, Sendable {
+        var recordType: String
+        var field: String?
+    }
+
+    /// The line this change makes or changes (a system field by its predicate key, as listed).
+    var line: Line {
+        switch self {
+        case .addRecordType(let name): return Line(recordType: name, field: nil)
+        case .addField(let type, let name, _): return Line(recordType: type, field: name)
+        case .setIndexes(let type, let name, _): return Line(recordType: type, field: SystemField(rawValue: name)?.predicateKey ?? name)
         }
     }
 

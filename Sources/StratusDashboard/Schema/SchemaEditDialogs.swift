@@ -78,7 +78,7 @@ struct SchemaIndexPick: PickerPurpose {
         var changed = indexes
         if changed.contains(option) {
             changed.remove(option)
-        } else if let type = state.schema(named: recordType)?.fields[field]?.type,
+        } else if let type = SystemField(rawValue: field)?.type ?? state.schema(named: recordType)?.fields[field]?.type,
                   let refusal = SchemaChange.refusal(of: option, on: DeclaredFieldType(type)) {
             state.status = StatusMessage("Not added: \(refusal)", kind: .error)
             return []

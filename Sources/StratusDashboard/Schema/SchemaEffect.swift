@@ -10,4 +10,7 @@ enum SchemaEffect: Sendable {
     case change(job: Int, SchemaChange)
     /// Imports the `.ckdb` file at `path`, as `stratus schema import` does.
     case importFile(job: Int, path: String)
+    /// Works out what importing the file at `path` would change, writing nothing: a production
+    /// store asks before it deploys.
+    case previewImport(job: Int, path: String)
 }

@@ -10,6 +10,9 @@ enum SchemaMessage: Sendable {
     case diffed(job: Int, Result<SchemaDiffSnapshot, CloudKitError>)
     /// An edit or import was made; the text says what changed.
     case changed(job: Int, Result<String, CloudKitError>)
+    /// What importing the file at `path` would change (a line per kind of change; none when the
+    /// store's schema is already that).
+    case previewed(job: Int, path: String, Result<[String], CloudKitError>)
 }
 
 /// The schema and environment, read together.

@@ -92,8 +92,15 @@ enum SchemaTab {
                                                           hint: "letters, digits and '_', starting with a letter; then its type")))
             return []
         }
+        if line.kind == .systemField, let key = line.field, let system = SystemField(key: key) {
+            let indexes = schema.systemIndexes[system] ?? []
+            state.modals.append(.picker(PickerState(purpose: SchemaIndexPick(recordType: schema.name, field: system.rawValue, indexes: indexes),
+                                                    title: "Indexes of \(schema.name).\(key) (\(system.type), system)",
+                                                    items: SchemaIndexPick.items(type: DeclaredFieldType(system.type), indexes: indexes))))
+            return []
+        }
         guard line.kind == .field, let name = line.field, let field = schema.fields[name] else {
-            state.status = StatusMessage("Select a field of \(schema.name) to change its indexes (system fields' come from a .ckdb import).", kind: .error)
+            state.status = StatusMessage("Select a field of \(schema.name) to change its indexes.", kind: .error)
             return []
         }
         let type = DeclaredFieldType(field.type)
@@ -103,9 +110,19 @@ enum SchemaTab {
         return []
     }
 
-    /// Starts `change`; the tab reloads once it is made.
+    /// Starts `change`; the tab reloads once it is made, with the cursor on what it changed.
     static func edit(_ state: inout DashboardState, _ change: SchemaChange) -> Effect {
-        .schema(.change(job: state.startJob(.schema, "change the schema"), change))
+        state.schemaTab.select = change.line
+        return .schema(.change(job: state.startJob(.schema, "change the schema"), change))
+    }
+
+    /// Puts the cursor on the line an edit asked for, once the schema holding it is loaded.
+    static func selectEdited(_ state: inout DashboardState) {
+        guard let wanted = state.schemaTab.select else { return }
+        state.schemaTab.select = nil
+        let lines = SchemaLines.lines(state)
+        guard let index = lines.firstIndex(where: { $0.recordType == wanted.recordType && $0.field == wanted.field && $0.kind != .grant }) else { return }
+        state.schemaTab.list.move(to: index, count: lines.count, visible: Layout.schemaRows(state.size))
     }
 
     /// The schema, loaded when the dashboard starts and on demand; a diff against a file or
@@ -122,6 +139,7 @@ enum SchemaTab {
                 state.environment = snapshot.environment
                 state.storeIsReadOnly = snapshot.isReadOnly
                 state.schemaLoaded = true
+                selectEdited(&state)
                 // Without a record type, the zone's counts choose it (see recordCountsLoaded).
                 if state.query.recordType == nil, state.query.recordCountsJob != nil { return [] }
                 let pickable = state.pickableTypes
@@ -157,9 +175,29 @@ enum SchemaTab {
                 state.status = StatusMessage(text, kind: .success)
                 return [.schema(.load(job: state.startJob(.schema, "schema")))]
             case .failure(let error):
+                state.schemaTab.select = nil
                 state.status = .error(error)
                 return []
             }
+
+        case .previewed(let job, let path, let result):
+            state.endJob(job)
+            switch result {
+            case .success(let changes):
+                let name = (path as NSString).lastPathComponent
+                guard !changes.isEmpty else {
+                    state.status = StatusMessage("\(name) declares the schema this production store already has: nothing to deploy.")
+                    return []
+                }
+                state.modals.append(.confirm(ConfirmState(
+                    title: "Deploy to production",
+                    message: "Deploy \(name) to this production store? " + changes.joined(separator: "; ") + ". "
+                        + "Records saved from now on are held to it. y deploys, n leaves the schema as it is.",
+                    action: SchemaDeployment(path: path))))
+            case .failure(let error):
+                state.status = .error(error)
+            }
+            return []
 
         case .exported(let job, let result):
             state.endJob(job)

@@ -10,6 +10,8 @@ struct SchemaTabState: Sendable {
     var grants: [String: [GrantDeclaration]] = [:]
     /// The comparison with a `.ckdb` file, shown instead of the schema while set.
     var diff: SchemaDiffSnapshot?
+    /// The line an edit made or changed: the cursor goes there when the schema is read again.
+    var select: SchemaChange.Line?
 
     init() {}
 }

@@ -42,6 +42,13 @@ enum SchemaTabView {
                 }
             case .field:
                 break
+            case .systemField:
+                // Dim beside the type's own fields, as the console lists them apart.
+                switch column {
+                case 0: return ("  " + (line.field ?? ""), theme[.dim])
+                case 1: return (line.type, theme[.dim])
+                default: return (line.indexes, theme[.dim])
+                }
             case .diffHeading, .diffChange:
                 // Drawn by drawDiff.
                 return (column == 0 ? line.recordType : "", nil)

@@ -7,6 +7,9 @@ import StratusCloud
 struct SchemaLine: Hashable, Sendable {
     enum Kind: Hashable, Sendable {
         case recordType, field, grant, rolesHeading, role
+        /// A system field (`field` holds its predicate key, `recordName` style names aside):
+        /// every type has the six implicit ones, whose indexes the tab edits like a field's.
+        case systemField
         /// The schema diff's heading, and one change of it (`recordType` holds its text, `indexes`
         /// CloudKit's refusal to deploy it, if any).
         case diffHeading, diffChange
@@ -59,9 +62,13 @@ enum SchemaLines {
                                         indexes: field.indexes.description))
             }
             for system in SystemField.allCases {
-                guard let indexes = schema.systemIndexes[system], !indexes.isEmpty else { continue }
+                let indexes = schema.systemIndexes[system] ?? []
+                // The six implicit fields are always there (CloudKit's console lists them too:
+                // `recordName` QUERYABLE is what makes a type listable); `parent` and `share`
+                // only when something indexed them.
+                guard system.isImplicitSchemaField || !indexes.isEmpty else { continue }
                 lines.append(SchemaLine(recordType: schema.name, field: system.predicateKey, type: system.type.description + " (system)",
-                                        indexes: indexes.description))
+                                        indexes: indexes.description, kind: .systemField))
             }
             for grant in grants[schema.name] ?? [] {
                 lines.append(SchemaLine(recordType: schema.name, field: "GRANT", type: grant.permissions.map(\.rawValue).joined(separator: ", "),

@@ -62,7 +62,9 @@ struct LocalStoreFile: LocalStoreFeatures {
         return try store.exportSchema(ofOtherStoreAt: path)
     }
 
-    func importSchema(_ document: SchemaDocument) throws -> SchemaImportResult { try store.importSchema(document) }
+    func importSchema(_ document: SchemaDocument, dryRun: Bool) throws -> SchemaImportResult {
+        try store.importSchema(document, dryRun: dryRun)
+    }
 }
 
 /// The engine's database is the local ``CloudDatabaseService``.

@@ -24,7 +24,14 @@ public protocol LocalStoreFeatures: Sendable {
     func exportSchema(ofStoreAt path: String) throws -> SchemaDocument
     /// Makes the store's schema `document`, as `stratus schema import` does (the one way a
     /// schema changes: the dashboard's edits are whole documents too). Data it would lose is
-    /// refused, never deleted.
+    /// refused, never deleted. `dryRun` works out the changes and the refusals and writes
+    /// nothing: what a production store shows before it deploys.
     @discardableResult
-    func importSchema(_ document: SchemaDocument) throws -> SchemaImportResult
+    func importSchema(_ document: SchemaDocument, dryRun: Bool) throws -> SchemaImportResult
+}
+
+extension LocalStoreFeatures {
+    /// Makes the store's schema `document` (see ``importSchema(_:dryRun:)``).
+    @discardableResult
+    public func importSchema(_ document: SchemaDocument) throws -> SchemaImportResult { try importSchema(document, dryRun: false) }
 }
