@@ -61,6 +61,16 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
         return try schemaExists(location.schema, on: link)
     }
 
+    /// The TLS version a new connection to `location` speaks (`TLSv1.3`), or nil when it is not
+    /// encrypted: what the server itself reports for the connection (`pg_stat_ssl`).
+    package static func encryption(of location: PostgresLocation) throws -> String? {
+        let link = try PostgresLink.connect(to: location)
+        defer { link.close() }
+        let row = try link.rows("SELECT ssl, version FROM pg_stat_ssl WHERE pid = pg_backend_pid()").first
+        guard let row, try row.bool(0) else { return nil }
+        return try row.optionalString(1)
+    }
+
     /// Closes the store's idle connections now rather than when it is freed.
     package func close() { pool.closeAll() }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 import StratusCloud
 
@@ -15,7 +16,26 @@ package struct PostgresFailure: Error, CustomStringConvertible {
     var isRetryable: Bool { ["40001", "40P01", "23505"].contains(sqlState ?? "") }
 
     static func unreachable(_ location: PostgresLocation, _ error: any Error) -> CloudKitError {
-        CloudKitError(.serviceUnavailable, "Could not connect to the PostgreSQL store \(location.masked): \(reason(of: error)).")
+        CloudKitError(.serviceUnavailable, "Could not connect to the PostgreSQL store \(location.masked): \(tlsReason(of: error, location) ?? reason(of: error)).")
+    }
+
+    /// Why TLS failed, in the URL's own terms (`sslmode`, `sslrootcert`); nil for another failure.
+    static func tlsReason(of error: any Error, _ location: PostgresLocation) -> String? {
+        let underlying = (error as? PSQLError)?.underlying ?? error
+        if let psql = error as? PSQLError, psql.code == .sslUnsupported {
+            return "the server does not offer TLS, which sslmode=\(location.tls.mode.rawValue) requires (sslmode=prefer falls back to an unencrypted connection)"
+        }
+        if let extra = underlying as? NIOSSLExtraError, extra == .failedToValidateHostname {
+            return "the server's TLS certificate is not for \(location.host) (sslmode=verify-full checks the host name; connect by a name the certificate lists)"
+        }
+        // BoringSSL names a failed check of the certificate's signer in its error's text.
+        if underlying is NIOSSLError, "\(underlying)".contains("CERTIFICATE_VERIFY_FAILED") {
+            let trusted = location.tls.rootCertificate.map { "the authorities in \($0)" } ?? "the system's authorities"
+            return "the server's TLS certificate is not signed by \(trusted) (sslmode=\(location.tls.mode.rawValue)); "
+                + "give sslrootcert=PEM, the certificate of the authority that signed it, or sslmode=require to encrypt without checking it"
+        }
+        if underlying is NIOSSLError { return "the TLS handshake failed (\(underlying))" }
+        return nil
     }
 
     static func wrap(_ error: any Error, location: PostgresLocation) -> any Error {

@@ -27,7 +27,8 @@ final class PostgresLink: @unchecked Sendable {
         var logger = Logger(label: "stratus.postgres")
         logger.logLevel = .critical
         var configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
-                                                             password: location.password, database: location.database, tls: .disable)
+                                                             password: location.password, database: location.database,
+                                                             tls: try location.tls.connectionSetting())
         configuration.options.connectTimeout = .seconds(5)
         do {
             let connection = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,

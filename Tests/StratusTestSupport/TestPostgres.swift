@@ -18,6 +18,19 @@ public enum TestPostgres {
         }
     }
 
+    /// The PEM file of the authority that signed the server's TLS certificate (for localhost and
+    /// 127.0.0.1): `STRATUS_TEST_POSTGRES_CA`, or the one of the cluster this process started.
+    public static func certificateAuthority() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["STRATUS_TEST_POSTGRES_CA"], !path.isEmpty { return path }
+        _ = try url()
+        guard let folder = startedFolder.withLock({ $0 }) else {
+            throw TestPostgresError(message: "STRATUS_TEST_POSTGRES_URL is set without STRATUS_TEST_POSTGRES_CA: start the server with scripts/postgres start, which exports both.")
+        }
+        return folder + "/tls/ca.crt"
+    }
+
+    private static let startedFolder = Locked<String?>(nil)
+
     /// A fresh, empty schema's URL for one test's store (``TemporaryStore`` drops it after).
     public static func freshStoreURL() throws -> String {
         try url() + "?schema=t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
@@ -41,6 +54,7 @@ public enum TestPostgres {
     private static func startCluster() -> Result<String, TestPostgresError> {
         do {
             let cluster = try Cluster.start()
+            startedFolder.withLock { $0 = cluster.folder }
             ClusterStopper.shared.arm(script: Cluster.script, folder: cluster.folder)
             return .success(cluster.url)
         } catch {

@@ -19,7 +19,7 @@ struct StoreCopyCommand: ParsableCommand {
         commandName: "copy",
         abstract: "Copy a store exactly: between SQLite files and postgres:// URLs, in any direction.",
         discussion: """
-            SOURCE and DEST are each a store file or a postgres://USER@HOST:PORT/DATABASE[?schema=NAME] URL. \
+            SOURCE and DEST are each a store file or a postgres://USER@HOST:PORT/DATABASE[?schema=NAME&sslmode=MODE] URL. \
             Everything is copied: records with their change tags, times and users, deletions, zones and their \
             change history, the schema with its roles and grants, assets, users, shares, subscriptions and \
             notifications, faults, server credentials and keys, the request log and push tokens. The copy keeps the \
