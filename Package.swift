@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "StratusPostgres",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine", "StratusMemoryStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -22,6 +22,10 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
     /// test's throwaway schema, dropped when the last store on it goes away.
     package var lease: AnyObject?
 
+    /// Whether queries can read the `field_value` index: false only on a standby opened while
+    /// its primary's store was still on format 2.
+    private let hasFieldIndex: Bool
+
     /// How many times a write runs before its conflict is reported.
     static let attempts = 10
 
@@ -40,7 +44,7 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
             }
             try Self.make(location, environment: environment, on: link)
         }
-        try Self.upgrade(location, standby: isReadOnly, on: link)
+        hasFieldIndex = try Self.upgrade(location, standby: isReadOnly, on: link) >= 3
         guard let info = try PostgresSchemaStorage(db: PostgresTransaction(link: link, isWriter: false)).storeInfo() else {
             throw CloudKitError(.badDatabase, "The schema \(location.schema) at \(location.masked) is not a Stratus store (it has no store info).")
         }
@@ -148,6 +152,7 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
             let before = link.rowsReceived
             defer { count(link, since: before) }
             let transaction = PostgresTransaction(link: link, isWriter: writer)
+            transaction.hasFieldIndex = hasFieldIndex
             do {
                 try transaction.begin(begin)
                 let result = try body(transaction.store)
@@ -170,13 +175,14 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
     /// Brings a store made by an earlier Stratus to this format, in one transaction that holds
     /// the store info row, so servers starting together upgrade it once; refuses a newer one.
     /// A standby cannot be written: it is upgraded by its primary, through replication.
-    private static func upgrade(_ location: PostgresLocation, standby: Bool, on link: PostgresLink) throws {
+    /// Returns the store's format from now on.
+    private static func upgrade(_ location: PostgresLocation, standby: Bool, on link: PostgresLink) throws -> Int {
         let found = try link.integer("SELECT format_version FROM store_info WHERE id = 1")
-        guard let found, found != PostgresTables.formatVersion else { return }
+        guard let found, found != PostgresTables.formatVersion else { return PostgresTables.formatVersion }
         guard found < PostgresTables.formatVersion else {
             throw CloudKitError(.incompatibleVersion, "The store at \(location.masked) was made by a newer Stratus (store format \(found); this build reads up to \(PostgresTables.formatVersion)). Upgrade Stratus to open it.")
         }
-        guard !standby else { return }
+        guard !standby else { return Int(found) }
         let transaction = PostgresTransaction(link: link, isWriter: true)
         do {
             try transaction.begin()
@@ -189,6 +195,7 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
                 try link.run("UPDATE store_info SET format_version = $1 WHERE id = 1", [PostgresTables.formatVersion])
             }
             try transaction.commit()
+            return PostgresTables.formatVersion
         } catch {
             transaction.rollback()
             throw (error as? PostgresFailure)?.cloudKitError ?? error

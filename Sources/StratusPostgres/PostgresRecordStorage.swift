@@ -1,6 +1,7 @@
 import Foundation
 import StratusCloud
 import StratusEngine
+import StratusMemoryStore
 import StratusModel
 
 /// Records in a PostgreSQL store. A record's row carries what SQLite keeps in side tables:
@@ -79,8 +80,14 @@ struct PostgresRecordStorage: RecordStorage {
             .map { try $0.int(0) }
     }
 
+    /// PostgreSQL's own indexes; on a standby whose primary has not made them yet, the zone's
+    /// records indexed as the query starts (exact answers, at the cost of reading the zone).
     func queryStorage(zoneRowID: Int64, type: SchemaCatalog.TypeEntry) throws -> any QueryStorage {
-        PostgresQueryStorage(db: db, zoneRowID: zoneRowID, typeID: type.id)
+        guard db.hasFieldIndex else {
+            let records = try db.link.rows("SELECT \(Self.columns) FROM record WHERE zone_id = $1", [zoneRowID]).map(Self.record)
+            return try MemoryQueryStorage(zoneRecords: records, type: type)
+        }
+        return PostgresQueryStorage(db: db, zoneRowID: zoneRowID, typeID: type.id)
     }
 
     // MARK: Writing

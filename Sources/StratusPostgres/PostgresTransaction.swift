@@ -9,6 +9,9 @@ final class PostgresTransaction {
     let isWriter: Bool
     /// Whether a transaction is open on the connection (a bulk writer begins and commits as it goes).
     var isOpen = false
+    /// Whether the store has its `field_value` index (format 3): a standby of a primary still on
+    /// format 2 has not, until the primary is opened and upgrades both.
+    var hasFieldIndex = true
 
     init(link: PostgresLink, isWriter: Bool) {
         self.link = link

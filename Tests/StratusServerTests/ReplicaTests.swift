@@ -103,4 +103,45 @@ import Testing
         let found = try StratusBinary.json(["query", "--zone", "Notes", "--type", "Note", "--filter", #"self CONTAINS "tokyo""#], store: copy)
         #expect((found["records"] as? [[String: Any]])?.compactMap { $0["recordName"] as? String } == ["n1"])
     }
+
+    /// A standby copied while its primary's store was still on format 2 (before PostgreSQL's own
+    /// query indexes) cannot upgrade it: it answers queries from the zone's records instead, the
+    /// same answers, until the primary is opened and its upgrade streams to the standby.
+    @Test func aStandbyOfAStoreOnTheFormatBeforeTheQueryIndexesAnswersQueries() throws {
+        let primary = try TestPostgres.Cluster.start()
+        defer { primary.stop() }
+        let store = primary.url + "?schema=team"
+        try #require(StratusBinary.run(["zones", "create", "Notes"], store: store).status == 0)
+        let notes = [("n1", "Lunch in Tokyo", 3), ("n2", "Dinner in Osaka", 1), ("n3", "Lunch in Kyoto", 2)]
+        let lines = notes.map { #"{"recordName": "\#($0.0)", "recordType": "Note", "fields": {"title": {"value": "\#($0.1)"}, "rank": {"value": \#($0.2)}}}"# }
+        try #require(StratusBinary.run(["save", "--zone", "Notes"], store: store, stdin: lines.joined(separator: "\n")).status == 0)
+        // As format 2 left a store: no field index.
+        let bin = try String(contentsOfFile: primary.folder + "/bin", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let port = String(try #require(URLComponents(string: primary.url)?.port))
+        let psql = try ProcessRunner.run(URL(fileURLWithPath: bin + "/psql"), ["-h", "127.0.0.1", "-p", port, "-U", "postgres", "-d", "stratus_test", "-v", "ON_ERROR_STOP=1", "-c",
+            "SET search_path TO team; DROP TABLE field_value; DROP INDEX record_by_created; UPDATE store_info SET format_version = 2;"])
+        try #require(psql.status == 0, "\(psql.stderr)")
+
+        let standby = try primary.standby()
+        defer { standby.stop() }
+        let replica = standby.url + "?schema=team"
+        let query = ["query", "--zone", "Notes", "--type", "Note", "--filter", #"title BEGINSWITH "Lunch""#, "--sort", "rank"]
+        func names(_ store: String) throws -> [String] {
+            let answer = try StratusBinary.run(query + ["--json"], store: store)
+            #expect(answer.status == 0, "\(answer.stderr)")
+            let json = try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any]
+            return (json?["records"] as? [[String: Any]])?.compactMap { $0["recordName"] as? String } ?? []
+        }
+        #expect(try names(replica) == ["n3", "n1"], "the standby answers from the zone's records")
+
+        // The primary upgrades when it is opened; the standby reads the new index once it has it.
+        #expect(try names(store) == ["n3", "n1"])
+        let upgraded = try Poll.until(timeout: .seconds(60), every: .milliseconds(100)) {
+            let check = try ProcessRunner.run(URL(fileURLWithPath: bin + "/psql"), ["-h", "127.0.0.1", "-p", String(try #require(URLComponents(string: standby.url)?.port)),
+                                                                                   "-U", "postgres", "-d", "stratus_test", "-tAc", "SELECT format_version FROM team.store_info"])
+            return check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "3"
+        }
+        #expect(upgraded, "the upgrade never reached the standby")
+        #expect(try names(replica) == ["n3", "n1"])
+    }
 }
