@@ -23,6 +23,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 ZONE = "Bulk"
@@ -45,8 +46,11 @@ class Soak:
         self.names = args.names
         self.demo_records = args.demo_records
         self.mix = args.mix
+        # --through-wrapper: each writer runs under a shell, and the kill reaches the shell only.
+        self.wrapper = args.through_wrapper
+        self.check_at_once = args.check_at_once
         self.stats = {"rounds": 0, "kills": 0, "finished": 0, "killed_before_any": 0, "killed_between": 0,
-                      "killed_after_all": 0, "cycles": 0, "in_place_first_writes": 0}
+                      "killed_after_all": 0, "cycles": 0, "in_place_first_writes": 0, "outlived_wrapper": 0}
         self.by_kind = {}
         # How long each kind of writer takes when it is not killed (seconds), to time kills.
         self.took = {"save": 0.6, "delete": 0.4, "import": 0.8, "demo": 2.0}
@@ -76,14 +80,33 @@ class Soak:
         else:
             delay = startup * 0.8 + self.rng.uniform(0, max(estimate - startup * 0.8, 0.05) * 1.15)
         started = time.time()
-        process = subprocess.Popen([self.bin] + args + ["--store", store], stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
-        try:
-            process.wait(timeout=delay)
-        except subprocess.TimeoutExpired:
-            process.send_signal(signal.SIGKILL)
-        _, errors = process.communicate(timeout=600)
+        command = [self.bin] + args + ["--store", store]
+        if self.wrapper:
+            # A shell that does not exec its command (as `sh -c 'stratus ...; ...'`, a script, or a
+            # tool that runs the binary as a child): killing it leaves the writer writing.
+            command = ["sh", "-c", '"$0" "$@"; exit $?'] + command
+        # Standard error goes to a file: a pipe would keep this soak waiting for a writer that
+        # outlives its wrapper (the writer holds the pipe open).
+        with tempfile.TemporaryFile(mode="w+") as error_file:
+            process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=error_file, stdin=subprocess.DEVNULL,
+                                       text=True, start_new_session=self.wrapper)
+            try:
+                process.wait(timeout=delay)
+            except subprocess.TimeoutExpired:
+                process.send_signal(signal.SIGKILL)
+            process.wait(timeout=600)
+            error_file.seek(0)
+            errors = error_file.read()
         killed = process.returncode == -signal.SIGKILL
+        if self.wrapper and killed:
+            if self.writers_left(process.pid):
+                self.stats["outlived_wrapper"] += 1
+                if not self.check_at_once:
+                    # Check the store as it is once nothing writes any more: what a kill of the
+                    # writer itself leaves.
+                    while self.writers_left(process.pid):
+                        time.sleep(0.02)
+            return killed, errors
         if killed:
             # Kills that land after the writer's work seem to come too late: pull them in a little.
             self.took[kind] = max(0.05, self.took[kind] * 1.08)
@@ -92,6 +115,27 @@ class Soak:
         else:
             raise SoakFailure(f"the {kind} writer failed ({process.returncode}): {errors.strip()[:2000]}")
         return killed, errors
+
+    @staticmethod
+    def writers_left(session):
+        """Whether a process of the wrapper's session (its writer) still runs."""
+        try:
+            os.killpg(session, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        # A finished writer is a zombie until init reaps it: not writing.
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as stat:
+                        fields = stat.read().rsplit(")", 1)[1].split()
+                except (FileNotFoundError, ProcessLookupError, IndexError):
+                    continue
+                if int(fields[3]) == session and fields[0] != "Z":
+                    return True
+        return False
 
     # MARK: what the store shows
 
@@ -412,7 +456,8 @@ class Soak:
         print(f"crash-soak: {self.stats['kills']} kills in {self.stats['rounds']} rounds, {self.stats['cycles']} stores, "
               f"{time.time() - started:.0f} s (killed/rounds: {kinds}; killed before any commit {self.stats['killed_before_any']}, "
               f"between commits {self.stats['killed_between']}, after the last {self.stats['killed_after_all']}; "
-              f"first writes into an empty store {self.stats['in_place_first_writes']})", flush=True)
+              f"first writes into an empty store {self.stats['in_place_first_writes']}"
+              + (f"; writers that outlived their killed wrapper {self.stats['outlived_wrapper']}" if self.wrapper else "") + ")", flush=True)
 
 
 def main():
@@ -426,7 +471,13 @@ def main():
     parser.add_argument("--demo-records", type=int, default=1500)
     parser.add_argument("--mix", choices=["all", "saves"], default="all",
                         help="all: saves, deletes, imports and bulk writes; saves: the issue's test, atomic saves of 4 to 12 batches (and a few deletes)")
+    parser.add_argument("--through-wrapper", action="store_true",
+                        help="run each writer under a shell and kill the shell, as a test that kills a wrapper does; the writer goes on, and the store is checked once it has ended")
+    parser.add_argument("--check-at-once", action="store_true",
+                        help="with --through-wrapper: check the store while the writer may still be writing (expected to fail: a playback that runs while records change lists a changed record again)")
     args = parser.parse_args()
+    if args.check_at_once and not args.through_wrapper:
+        parser.error("--check-at-once goes with --through-wrapper")
     if args.seed is None:
         args.seed = random.randrange(1, 2**32)
     print(f"crash-soak: seed {args.seed} (replay with --seed {args.seed})", flush=True)

@@ -40,6 +40,30 @@ import Testing
         #expect(names(later) == ["b"])
     }
 
+    /// Pages are read one at a time, as CloudKit serves them: a record saved again between two
+    /// pages comes again later in its newer state, and what the playback gave last is the truth.
+    /// (A check that plays a zone back while a writer still runs sees exactly this.)
+    @Test func aRecordSavedAgainBetweenTwoPagesComesAgainInItsNewerState() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Paged")
+        let db = temp.privateDB
+        let records = (0..<8).map { Record(recordType: "Item", recordID: RecordID(recordName: "r\($0)", zoneID: zone), fields: ["run": .int64(1)]) }
+        _ = try db.modifyRecords(saving: records).savedRecords()
+        let first = try db.recordZoneChanges(inZoneWith: zone, resultsLimit: 4)
+        #expect(names(first) == ["r0", "r1", "r2", "r3"])
+        var again = try db.record(for: RecordID(recordName: "r1", zoneID: zone))
+        again["run"] = .int64(2)
+        try db.save(again)
+        let rest = try db.recordZoneChanges(inZoneWith: zone, since: first.changeToken)
+        #expect(names(rest) == ["r4", "r5", "r6", "r7", "r1"])
+        guard case .changed(let newer) = rest.changes.last else { Issue.record("the last change is not a save"); return }
+        #expect(newer["run"] == .int64(2))
+        // Played back with no writer running: each record once, as a query finds them.
+        let whole = try db.recordZoneChanges(inZoneWith: zone)
+        #expect(Set(names(whole)).count == whole.changes.count)
+        #expect(Set(names(whole)) == Set((0..<8).map { "r\($0)" }))
+    }
+
     @Test func pagesWithTokensAndNeverRepeatsOrSkips() throws {
         let temp = try TemporaryStore()
         let zone = try temp.zone("Paged")
