@@ -12,7 +12,7 @@ import Testing
 /// The size is a count, not a time: `STRATUS_TEAM_LOAD_REQUESTS` (default 20,000, spread over
 /// the writers) makes it smaller on a slow machine.
 @Suite(.serialized) struct TeamServerLoadTests {
-    static let requests = Int(ProcessInfo.processInfo.environment["STRATUS_TEAM_LOAD_REQUESTS"] ?? "") ?? 4_000
+    static let requests = Int(ProcessInfo.processInfo.environment["STRATUS_TEAM_LOAD_REQUESTS"] ?? "") ?? 20_000
     static let writers = 8
 
     @Test func threeServersOnOneDatabaseLoseNothingAndEveryTokenPlaysBackExactly() async throws {
