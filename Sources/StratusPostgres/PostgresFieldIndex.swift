@@ -35,13 +35,15 @@ struct PostgresFieldIndex {
         return rows
     }
 
-    /// Writes rows through `buffer` when the write holds them back (a bulk write), else at once.
+    /// Writes rows through `buffer` when the write holds them back (a bulk write), else holds
+    /// them in the transaction, which writes them together (``PostgresTransaction/flushFieldRows()``).
     func write(_ rows: [Row], through buffer: (any IndexRowBuffering)?) throws {
-        if let buffer = buffer as? PostgresIndexRowBuffer { try buffer.append(rows) } else { try insert(rows) }
+        if let buffer = buffer as? PostgresIndexRowBuffer { try buffer.append(rows) } else { db.heldFieldRows += rows }
     }
 
-    /// Removes every row of a record.
+    /// Removes every row of a record, the held ones too.
     func remove(recordID: Int64) throws {
+        if !db.heldFieldRows.isEmpty { db.heldFieldRows.removeAll { $0.recordID == recordID } }
         try db.link.run("DELETE FROM field_value WHERE record_id = $1", [recordID])
     }
 

@@ -87,6 +87,8 @@ struct PostgresRecordStorage: RecordStorage {
             let records = try db.link.rows("SELECT \(Self.columns) FROM record WHERE zone_id = $1", [zoneRowID]).map(Self.record)
             return try MemoryQueryStorage(zoneRecords: records, type: type)
         }
+        // A query inside a write sees that write's rows.
+        try db.flushFieldRows()
         return PostgresQueryStorage(db: db, zoneRowID: zoneRowID, typeID: type.id)
     }
 

@@ -12,6 +12,10 @@ final class PostgresTransaction {
     /// Whether the store has its `field_value` index (format 3): a standby of a primary still on
     /// format 2 has not, until the primary is opened and upgrades both.
     var hasFieldIndex = true
+    /// `field_value` rows of this transaction's saves, written many to a statement before
+    /// anything reads the index and at commit (``flushFieldRows()``), instead of a statement per
+    /// record.
+    var heldFieldRows: [PostgresFieldIndex.Row] = []
 
     init(link: PostgresLink, isWriter: Bool) {
         self.link = link
@@ -34,14 +38,25 @@ final class PostgresTransaction {
 
     func commit() throws {
         guard isOpen else { return }
+        try flushFieldRows()
         isOpen = false
         try link.script("COMMIT")
     }
 
     func rollback() {
+        heldFieldRows = []
         guard isOpen else { return }
         isOpen = false
         try? link.script("ROLLBACK")
+    }
+
+    /// Writes the held `field_value` rows: before a read of the index, a removal by zone, and
+    /// the commit.
+    func flushFieldRows() throws {
+        guard !heldFieldRows.isEmpty else { return }
+        let rows = heldFieldRows
+        heldFieldRows = []
+        try PostgresFieldIndex(db: self).insert(rows)
     }
 }
 

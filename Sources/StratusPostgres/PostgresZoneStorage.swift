@@ -76,6 +76,7 @@ struct PostgresZoneStorage: ZoneStorage {
         for share in try shares.live(zoneRowID: zoneRowID) {
             try shares.end(share.id, databaseSequence: databaseSequence)
         }
+        try db.flushFieldRows()
         for table in ["tombstone", "field_value", "record"] {
             try db.link.run("DELETE FROM \(table) WHERE zone_id = $1", [zoneRowID])
         }
