@@ -128,6 +128,16 @@ import Testing
         #expect(afterRemoval.contains("    alice  read-write  removed"), "taken out on the server's store: \(afterRemoval)")
         let remoteAfterRemoval = try served.remote(["share", "list", "--remote", "served"]).stdout
         #expect(remoteAfterRemoval == afterRemoval.replacingOccurrences(of: "    alice  ", with: "    \(aliceRecordName)  "), "\(remoteAfterRemoval)")
+
+        // The owner ends the share: its record goes from the server's store, the records stay.
+        let records = try served.cli.run(["query", "--zone", "Library", "--type", "Book", "--all", "--json"]).stdout
+        let deleted = try served.remote(["share", "delete", url, "--remote", "served"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stdout == "deleted \(url)\n")
+        #expect(!(try served.cli.run(["share", "list"]).stdout.contains(url)), "the share is gone from the server's store")
+        #expect(try served.cli.run(["query", "--zone", "Library", "--type", "Book", "--all", "--json"]).stdout == records, "the shared records stay")
+        let again = try served.remote(["share", "delete", url, "--remote", "served"])
+        #expect(again.status == 1, "a share already ended cannot end again: \(again.stdout)")
     }
 
     @Test func subscriptionsSavesAndDeletesGoToTheServersStore() throws {

@@ -216,11 +216,14 @@ final class AccessGate {
     }
 
     /// Refuses a delete the caller may not make: WRITE (public), or a read-write share that
-    /// does not have this record as its root (only the owner deletes a shared root).
-    func checkDelete(_ existing: StoredRecord, zone: ZoneRow) throws {
+    /// does not have this record as its root (only the owner deletes a shared root). A
+    /// participant deleting the share record itself leaves the share instead (CloudKit removes
+    /// the participant): the answer is then that share's id, and nothing is deleted.
+    @discardableResult
+    func checkDelete(_ existing: StoredRecord, zone: ZoneRow) throws -> Int64? {
         switch scope {
         case .private:
-            return
+            return nil
         case .public:
             try signedInForWrite()
             let typeName = try catalog().typeNames[existing.typeID] ?? "?"
@@ -228,14 +231,18 @@ final class AccessGate {
             guard grants.allows(.write, callerRoles: try roles(), caller: caller, creator: existing.createdBy) else {
                 throw grants.refusal(.write, caller: caller)
             }
+            return nil
         case .shared:
             try checkRead(existing, zone: zone)
-            guard let grant = try sharedGrant(for: existing.name, parent: existing.parent, zone: zone), grant.permission == .readWrite else {
+            let grant = try sharedGrant(for: existing.name, parent: existing.parent, zone: zone)
+            if let grant, grant.shareRecordName == existing.name { return grant.shareID }
+            guard let grant, grant.permission == .readWrite else {
                 throw CloudKitError(.permissionFailure, "You are a read-only participant of the share of zone '\(zone.zoneID.zoneName)'; deleting '\(existing.name)' needs read-write permission.")
             }
-            if grant.rootName == existing.name || grant.shareRecordName == existing.name {
-                throw CloudKitError(.permissionFailure, "Only the owner deletes '\(existing.name)': it is the root of the share (or the share itself).")
+            if grant.rootName == existing.name {
+                throw CloudKitError(.permissionFailure, "Only the owner deletes '\(existing.name)': it is the root of the share.")
             }
+            return nil
         }
     }
 

@@ -78,6 +78,9 @@ public protocol CloudDatabaseService: Sendable {
     func acceptShare(_ url: String) throws -> Share
     @discardableResult
     func setPublicPermission(_ permission: SharePermission, ofShare url: String) throws -> Share
+    /// Ends the share at `url` for its owner (the share record goes; the records stay), or
+    /// takes the caller out of it when they are a participant.
+    func deleteShare(_ url: String) throws
 
     // MARK: History
 

@@ -20,6 +20,8 @@ struct ModifyBatch {
         var index: Int
         var zone: ZoneRow
         var existing: StoredRecord
+        /// The share a participant leaves by deleting its share record: nothing is deleted.
+        var leavesShare: Int64?
     }
 
     let database: CloudDatabase
@@ -111,8 +113,8 @@ struct ModifyBatch {
         guard let existing else {
             throw CloudKitError(.unknownItem, "Record '\(recordID.recordName)' does not exist in zone '\(recordID.zoneID.zoneName)'.")
         }
-        try plan.checkDelete(existing, zone: zone)
-        return PlannedDelete(index: index, zone: zone, existing: existing)
+        let leaving = try plan.checkDelete(existing, zone: zone)
+        return PlannedDelete(index: index, zone: zone, existing: existing, leavesShare: leaving)
     }
 
     /// In atomic batches, one failure in a custom zone fails every other item of that zone.
@@ -179,6 +181,11 @@ struct ModifyBatch {
         var cascadedRecords: [Record] = []
         var cascade = DeleteCascade(db: db)
         for delete in deletes {
+            if let shareID = delete.leavesShare, let user = database.caller.userRecordName {
+                // The zone leaves this participant's shared database; the share stays for others.
+                try db.shares.setStatus(.removed, of: user, in: shareID, databaseSequence: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db))
+                continue
+            }
             try cascade.run(from: delete.existing) { victim, isRoot in
                 try db.records.delete(victim, catalog: catalog, sequence: plan.nextSequence(delete.zone))
                 // Deleting a share's record, or the root it shares, ends the share (CloudKit's rule).

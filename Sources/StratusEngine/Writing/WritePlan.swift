@@ -116,8 +116,10 @@ struct WritePlan {
         }
     }
 
-    /// The gate's word on deleting `existing`.
-    func checkDelete(_ existing: StoredRecord, zone: ZoneRow) throws {
+    /// The gate's word on deleting `existing`: nil to delete it, or the share a participant
+    /// leaves by deleting its share record.
+    @discardableResult
+    func checkDelete(_ existing: StoredRecord, zone: ZoneRow) throws -> Int64? {
         try gate.checkDelete(existing, zone: zone)
     }
 

@@ -83,6 +83,17 @@ extension RemoteDatabase {
         try changeShare(url) { _ in [("publicPermission", .string(permission.wireName))] }
     }
 
+    /// A `records/modify` delete of the share record, as CloudKit JS ends a share: in the
+    /// owner's private database it ends the share; in a participant's shared database it takes
+    /// the participant out (CloudKit's rule), and the share stays for the others.
+    public func deleteShare(_ url: String) throws {
+        let (share, record) = try resolved(url)
+        var members: [(String, JSONValue)] = [("recordName", .string(share.recordID.recordName))]
+        if let tag = record["recordChangeTag"] { members.append(("recordChangeTag", tag)) }
+        let owned = share.recordID.zoneID.ownerName == ZoneID.defaultOwnerName
+        _ = try sibling(owned ? .private : .shared).modifyShareRecord("forceDelete", .object(members), zoneID: share.recordID.zoneID)
+    }
+
     // MARK: Helpers
 
     /// The same container's `scope` database, through the same signed-in client.

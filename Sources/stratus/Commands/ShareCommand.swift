@@ -108,7 +108,7 @@ struct ShareCommand: ParsableCommand {
         @Argument(help: "The share's URL.") var url: String
 
         func run() throws {
-            try common.database().deleteShare(url)
+            try common.service().deleteShare(url)
             if common.json { Output.json(DeletionJSON.encode([])) } else { Output.line("deleted \(url)") }
         }
     }

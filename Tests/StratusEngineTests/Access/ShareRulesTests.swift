@@ -104,6 +104,25 @@ import StratusCloud
         #expect(try fixture.database(fixture.bob).allRecordZones().isEmpty)
     }
 
+    /// CloudKit: "If a participant attempts to delete the share, CloudKit removes the
+    /// participant." A read-only participant too; the share and its records stay for the others.
+    @Test func aParticipantDeletingTheShareRecordLeavesTheShare() throws {
+        let fixture = try Fixture()
+        let bob = fixture.database(fixture.bob)
+        let shareRecord = RecordID(recordName: fixture.share.recordID.recordName, zoneID: fixture.sharedTrips)
+        let result = try bob.modifyRecords(saving: [], deleting: [shareRecord])
+        try result.deleteResults[0].result.get()
+        #expect(try bob.allRecordZones().isEmpty, "bob left: the zone is gone from his shared database")
+        #expect(try fixture.database(fixture.carol).allRecordZones().count == 1, "carol keeps the share")
+        let alice = fixture.database(fixture.alice)
+        let share = try alice.share(fixture.share.url)
+        #expect(share.participants.first { $0.userRecordName == fixture.bob.recordName }?.status == .removed)
+        #expect(try alice.record(for: RecordID(recordName: "trip-1", zoneID: fixture.trips))["title"] == .string("Lisbon"))
+        // The shared root is still the owner's alone to delete.
+        let carol = fixture.database(fixture.carol)
+        #expect(Fixture.outcome { try carol.deleteRecord(withID: RecordID(recordName: "trip-1", zoneID: fixture.sharedTrips)) } == "permissionFailure")
+    }
+
     @Test func theURLStaysWhenTheSameRootIsSharedAgain() throws {
         let fixture = try Fixture()
         let alice = fixture.database(fixture.alice)
