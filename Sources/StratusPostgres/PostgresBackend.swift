@@ -18,6 +18,7 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
     private let pool: PostgresPool
     private let rowsCounted = NSLock()
     private var rowsReadSoFar = 0
+    private var statementsSoFar = 0
     /// Something that lives as long as the store is open (set before the store is shared): a
     /// test's throwaway schema, dropped when the last store on it goes away.
     package var lease: AnyObject?
@@ -136,10 +137,20 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
         return rowsReadSoFar
     }
 
-    /// Adds what `link` received since it had `before` rows to ``rowsRead``.
-    private func count(_ link: PostgresLink, since before: Int) {
+    /// How many statements this store's transactions have sent since it opened, each a round
+    /// trip: a test reads it around a save to see the save's round trips.
+    package var statementsSent: Int {
         rowsCounted.lock()
-        rowsReadSoFar += link.rowsReceived - before
+        defer { rowsCounted.unlock() }
+        return statementsSoFar
+    }
+
+    /// Adds what `link` received and sent since it had `before` rows and `sent` statements to
+    /// ``rowsRead`` and ``statementsSent``.
+    private func count(_ link: PostgresLink, since before: (rows: Int, statements: Int)) {
+        rowsCounted.lock()
+        rowsReadSoFar += link.rowsReceived - before.rows
+        statementsSoFar += link.statementsSent - before.statements
         rowsCounted.unlock()
     }
 
@@ -149,7 +160,7 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
         var attempt = 1
         while true {
             let link = try pool.take()
-            let before = link.rowsReceived
+            let before = (rows: link.rowsReceived, statements: link.statementsSent)
             defer { count(link, since: before) }
             let transaction = PostgresTransaction(link: link, isWriter: writer)
             transaction.hasFieldIndex = hasFieldIndex

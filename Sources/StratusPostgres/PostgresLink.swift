@@ -15,6 +15,8 @@ final class PostgresLink: @unchecked Sendable {
     /// How many rows PostgreSQL has answered on this connection: what a transaction read
     /// (``PostgresBackend/rowsRead``).
     private(set) var rowsReceived = 0
+    /// How many statements this connection has sent: each one a round trip.
+    private(set) var statementsSent = 0
 
     private init(connection: PostgresConnection, logger: Logger, location: PostgresLocation) {
         self.connection = connection
@@ -72,6 +74,7 @@ final class PostgresLink: @unchecked Sendable {
     private func send(_ sql: String, _ binds: [any PostgresBinding]) throws -> PostgresQueryResult {
         var bindings = PostgresBindings(capacity: binds.count)
         for value in binds { try value.bind(into: &bindings) }
+        statementsSent += 1
         do {
             return try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).wait()
         } catch {

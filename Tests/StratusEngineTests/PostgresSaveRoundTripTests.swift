@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import StratusModel
+@testable import StratusEngine
+@testable import StratusPostgres
+import StratusTestSupport
+import StratusCloud
+
+/// An ordinary save of new records on PostgreSQL writes their `field_value` rows many to a
+/// statement, not one statement a record: each statement is a round trip to the server.
+@Suite struct PostgresSaveRoundTripTests {
+    @Test func aSaveOfNewRecordsWritesTheirIndexRowsTogether() throws {
+        let url = try TestPostgres.freshStoreURL()
+        defer { TestPostgres.drop(url) }
+        let store = try Store.postgres(url, creating: true)
+        let backend = try #require(store.backend as? PostgresBackend)
+        let db = store.database(.private)
+        let zone = ZoneID(zoneName: "Saves")
+        try db.modifyRecordZones(saving: [zone])
+        func items(_ range: Range<Int>) -> [Record] {
+            range.map { index in
+                var record = Record(recordType: "Item", recordID: RecordID(recordName: "i\(index)", zoneID: zone))
+                record["rank"] = .int64(Int64(index))
+                record["title"] = .string("item \(index)")
+                record["tags"] = .list(.string, [.string("t\(index % 3)"), .string("all")])
+                return record
+            }
+        }
+        // The first save grows the schema; the second is the one counted.
+        _ = try db.modifyRecords(saving: items(0..<10)).savedRecords()
+        let before = backend.statementsSent
+        _ = try db.modifyRecords(saving: items(10..<310)).savedRecords()
+        let statements = backend.statementsSent - before
+        // Each record is looked up and inserted (two statements); its index rows, one statement a
+        // record, would be 300 more.
+        #expect(statements < 2 * 300 + 60, "saving 300 new records sent \(statements) statements")
+
+        // Every index row is there: each field finds exactly its records.
+        let ranked = try db.records(matching: Query(recordType: "Item", predicateFormat: "rank >= 300"), inZoneWith: zone, resultsLimit: 100)
+        #expect(Set(ranked.records.map(\.recordID.recordName)) == Set((300..<310).map { "i\($0)" }))
+        let titled = try db.records(matching: Query(recordType: "Item", predicateFormat: "title == 'item 123'"), inZoneWith: zone, resultsLimit: 10)
+        #expect(titled.records.map(\.recordID.recordName) == ["i123"])
+        let tagged = try db.indexedCount(matching: Query(recordType: "Item", predicateFormat: "tags CONTAINS 't1'"), inZoneWith: zone)
+        #expect(tagged == (0..<310).filter { $0 % 3 == 1 }.count)
+    }
+}
