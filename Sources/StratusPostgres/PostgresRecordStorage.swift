@@ -175,10 +175,6 @@ struct PostgresRecordStorage: RecordStorage {
 
     func makeIndexBuffer(limit: Int) -> any IndexRowBuffering { PostgresIndexRowBuffer(db: db, limit: limit) }
 
-    /// A save's index rows one statement a record cost a round trip each (a 5,000-record save
-    /// took 66% longer than with them together).
-    func makeSaveIndexBuffer() -> (any IndexRowBuffering)? { PostgresIndexRowBuffer(db: db, limit: 50_000) }
-
     func makeBulkInserter() throws -> any BulkRecordInserting { PostgresBulkInserter(db: db) }
 
     func indexer(zoneRowID: Int64, type: SchemaCatalog.TypeEntry, buffer: any IndexRowBuffering) -> any RecordIndexing {

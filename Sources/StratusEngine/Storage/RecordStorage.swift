@@ -84,10 +84,6 @@ package protocol RecordStorage {
     /// spill files beside the store).
     func makeIndexBuffer(limit: Int) -> any IndexRowBuffering
 
-    /// A buffer for the index rows of one ordinary save of new records, flushed when the save
-    /// has written its records; nil where writing them a record at a time costs no more.
-    func makeSaveIndexBuffer() -> (any IndexRowBuffering)?
-
     /// The import's inserter of many record rows at a time.
     func makeBulkInserter() throws -> any BulkRecordInserting
 
@@ -96,9 +92,6 @@ package protocol RecordStorage {
 }
 
 extension RecordStorage {
-    /// A backend in process writes a record's rows without a round trip: nothing to gain.
-    package func makeSaveIndexBuffer() -> (any IndexRowBuffering)? { nil }
-
     func count(zoneRowID: Int64) throws -> Int { try count(zoneRowID: zoneRowID, typeID: nil) }
 
     func forEach(zoneRowID: Int64, _ body: (StoredRecord) throws -> Void) throws { try forEach(zoneRowID: zoneRowID, typeID: nil, body) }

@@ -151,12 +151,8 @@ struct ModifyBatch {
         var saved: [Int: Record] = [:]
         // Held-back index rows serve a batch of new records only: changing or deleting a record
         // (and cascading) reads and removes index rows, so the held ones go in first.
-        let allNew = deletes.isEmpty && saves.allSatisfy({ $0.existing == nil })
-        if !allNew { try indexBuffer?.flush() }
-        // An ordinary save of new records holds its rows too where the backend writes them
-        // cheaper together (PostgreSQL: a round trip a record); written before anything reads them.
-        let saveBuffer = allNew && indexBuffer == nil && saves.count > 1 ? writer.makeSaveIndexBuffer() : nil
-        let buffer = allNew ? indexBuffer ?? saveBuffer : nil
+        let buffer = deletes.isEmpty && saves.allSatisfy({ $0.existing == nil }) ? indexBuffer : nil
+        if buffer == nil { try indexBuffer?.flush() }
         for save in saves {
             guard let type = catalog.type(named: save.record.recordType) else { continue }
             let sequence = plan.nextSequence(save.zone)
@@ -181,7 +177,6 @@ struct ModifyBatch {
                                        parent: save.record.parent)
             try notifier.recordSaved(saved[save.index]!, zone: save.zone, previous: save.existing, previousFields: save.existingFields)
         }
-        try saveBuffer?.flush()
         var cascaded: [RecordID] = []
         var cascadedRecords: [Record] = []
         var cascade = DeleteCascade(db: db)
