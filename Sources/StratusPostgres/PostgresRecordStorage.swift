@@ -25,6 +25,17 @@ struct PostgresRecordStorage: RecordStorage {
         try db.link.rows("SELECT \(Self.columns) FROM record WHERE id = $1", [id]).first.map(Self.record)
     }
 
+    /// One statement for the lot: a lookup a record was a round trip a record.
+    func find(zoneRowID: Int64, names: [String]) throws -> [String: StoredRecord] {
+        let rows = try db.link.rows("SELECT \(Self.columns) FROM record WHERE zone_id = $1 AND name = ANY($2)", [zoneRowID, names])
+        var found: [String: StoredRecord] = [:]
+        for row in rows {
+            let record = try Self.record(row)
+            found[record.name] = record
+        }
+        return found
+    }
+
     func count(zoneRowID: Int64, typeID: Int64?) throws -> Int {
         guard let typeID else { return Int(try db.link.integer("SELECT count(*) FROM record WHERE zone_id = $1", [zoneRowID]) ?? 0) }
         return Int(try db.link.integer("SELECT count(*) FROM record WHERE zone_id = $1 AND type_id = $2", [zoneRowID, typeID]) ?? 0)

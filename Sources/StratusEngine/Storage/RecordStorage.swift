@@ -16,6 +16,10 @@ package protocol RecordStorage {
     /// The record with this row id, whatever its zone and type.
     func find(id: Int64) throws -> StoredRecord?
 
+    /// The records of a zone among `names`, by name: what a save of many records replaces,
+    /// looked up together.
+    func find(zoneRowID: Int64, names: [String]) throws -> [String: StoredRecord]
+
     /// How many records a zone holds, of one type or (nil) of every type.
     func count(zoneRowID: Int64, typeID: Int64?) throws -> Int
 
@@ -92,6 +96,13 @@ package protocol RecordStorage {
 }
 
 extension RecordStorage {
+    /// One name at a time, where a lookup costs no round trip.
+    package func find(zoneRowID: Int64, names: [String]) throws -> [String: StoredRecord] {
+        var found: [String: StoredRecord] = [:]
+        for name in names { found[name] = try find(zoneRowID: zoneRowID, name: name) }
+        return found
+    }
+
     func count(zoneRowID: Int64) throws -> Int { try count(zoneRowID: zoneRowID, typeID: nil) }
 
     func forEach(zoneRowID: Int64, _ body: (StoredRecord) throws -> Void) throws { try forEach(zoneRowID: zoneRowID, typeID: nil, body) }

@@ -37,6 +37,8 @@ struct ModifyBatch {
     var failing: [String: CloudKitError] = [:]
     /// In a bulk write, where new records' index rows wait to be written sorted.
     var indexBuffer: (any IndexRowBuffering)?
+    /// The records a save of many replaces, looked up together before planning, by zone row and name.
+    private var found: [Int64: [String: StoredRecord]] = [:]
 
     init(database: CloudDatabase, db: StoreTransaction) throws {
         self.database = database
@@ -47,6 +49,7 @@ struct ModifyBatch {
     mutating func plan(_ items: ModifyItems) throws {
         saveIDs = items.saving.map(\.recordID)
         deleteIDs = items.deleting
+        if items.saving.count > 1 { try findSaved(items.saving) }
         var seen: Set<RecordID> = []
         for (index, record) in items.saving.enumerated() {
             do {
@@ -66,6 +69,17 @@ struct ModifyBatch {
         }
     }
 
+    /// Looks up the records the saves may replace, a zone at a time (a backend on a network
+    /// answers them in one round trip). Zones and names that fail are left to planning to report.
+    private mutating func findSaved(_ records: [Record]) throws {
+        var names: [Int64: [String]] = [:]
+        for record in records where RecordID.problem(withName: record.recordName) == nil {
+            guard case .success(let zone) = plan.zone(record.recordID.zoneID) else { continue }
+            names[zone.id, default: []].append(record.recordName)
+        }
+        for (zoneRowID, zoneNames) in names { found[zoneRowID] = try db.records.find(zoneRowID: zoneRowID, names: zoneNames) }
+    }
+
     /// What fails an item before its record is looked at: a second item for one record, or a
     /// fault of the plan.
     private func checkItem(_ recordID: RecordID, seen: inout Set<RecordID>) throws {
@@ -79,7 +93,7 @@ struct ModifyBatch {
         var record = given
         try plan.checkName(record.recordName)
         let zone = try plan.zone(record.recordID.zoneID).get()
-        let existing = try db.records.find(zoneRowID: zone.id, name: record.recordName)
+        let existing = try found[zone.id].map { $0[record.recordName] } ?? db.records.find(zoneRowID: zone.id, name: record.recordName)
         if rule.typeFromServer, record.recordType.isEmpty, let existing { record.recordType = plan.typeName(of: existing) }
         try plan.checkSave(recordName: record.recordName, recordType: record.recordType, parent: record.parent?.recordName, existing: existing, zone: zone)
         var fields: [String: FieldValue]
