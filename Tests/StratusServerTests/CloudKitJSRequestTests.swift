@@ -95,11 +95,13 @@ import Testing
             "http://127.0.0.1:\(server.port)/device/1/\(ServerHarness.container)/development/tokens/create?ckAPIToken=\(server.apiToken)&ckWebAuthToken=\(server.webAuthToken)",
             body: #"{"apnsEnvironment":"development"}"#, method: "POST")
         let courier = try #require(created["webcourierURL"] as? String)
-        // A poll that would wait a minute; the client gives up after half of that.
+        // A poll that would wait a minute (the server's longest); the client gives up after
+        // four. The waits are hang guards only: on a loaded machine the request can take long
+        // to reach the server, and its poll is watched for as soon as it opens.
         var request = URLRequest(url: URL(string: courier + "?wait=60")!)
-        request.timeoutInterval = 30
+        request.timeoutInterval = 240
         let poll = Task { try await URLSession.shared.data(for: request) }
-        #expect(try await Poll.asyncUntil(timeout: .seconds(20)) { server.openLongPolls == 1 })
+        #expect(try await Poll.asyncUntil(timeout: .seconds(180)) { server.openLongPolls == 1 })
         await server.stop()
         let (data, response) = try await poll.value
         #expect((response as? HTTPURLResponse)?.statusCode == 200)

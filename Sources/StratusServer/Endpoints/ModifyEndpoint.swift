@@ -82,10 +82,6 @@ enum ModifyEndpoint {
             throw CKWSFailure.badRequest("An atomic request here takes operations of one save policy (create, update and replace; forceUpdate; or forceReplace), with any deletes; send atomic: false or split the request")
         }
         var results = [Answered?](repeating: nil, count: operations.count)
-        // A participant leaves a share by deleting its record in the shared database.
-        for operation in operations where operation.kind.policy == nil {
-            if let left = ShareOperations.leave(operation.record.recordID, call: call) { results[operation.index] = (.json(left.json), left.failed ? .failed : .deleted) }
-        }
         let records = operations.filter { !$0.savesShare && results[$0.index] == nil }
         if !records.isEmpty {
             let result = try call.database.modifyRecords(records.map(\.engineOperation), atomically: isAtomic)

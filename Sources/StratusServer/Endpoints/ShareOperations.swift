@@ -59,22 +59,6 @@ enum ShareOperations {
         }
     }
 
-    /// A participant leaving a share, as CloudKit JS does it: a delete of the share record in
-    /// the shared database. Nil when the operation deletes no share there (an ordinary delete).
-    static func leave(_ recordID: RecordID, call: CKWSCall) -> (json: JSONValue, failed: Bool)? {
-        guard call.path.database == "shared", let status = try? call.database.shareStatus(of: recordID),
-              status.share.recordID.recordName == recordID.recordName else { return nil }
-        do {
-            try call.database.deleteShare(status.share.url)
-            return (DeletionJSON.record(recordID.recordName), false)
-        } catch let error as CloudKitError {
-            return (error.ckwsItem(("recordName", .string(recordID.recordName))), true)
-        } catch {
-            return (ItemErrorJSON.encode(item: [("recordName", .string(recordID.recordName))], serverErrorCode: "INTERNAL_ERROR",
-                                         reason: "\(error)", layout: .reasonFirst), true)
-        }
-    }
-
     /// A saved record's answer with the `shortGUID` its `createShortGUID: true` asked for (the
     /// one its share carries, before and after the share exists).
     static func addingShortGUID(to entry: RecordEntry, recordID: RecordID, call: CKWSCall) -> RecordEntry {
