@@ -153,16 +153,18 @@ extension CloudDatabase {
         try store.write { db in
             let share = try ShareReader.liveShare(url, in: db)
             guard let zone = try db.zones.find(id: share.zoneRowID) else { return }
-            if zone.ownerRecordName == user {
-                let owners = CloudDatabase(store: store, scope: .private, caller: caller, device: device)
-                let result = try owners.modifyRecords(saving: [], deleting: [RecordID(recordName: share.recordName, zoneID: ZoneID(zoneName: zone.zoneID.zoneName))],
-                                                      savePolicy: .allKeys, atomically: true, in: db)
-                try result.deleteResults[0].result.get()
-            } else if let user, try db.shares.participants(of: share.id).contains(where: { $0.user == user && $0.status == .accepted }) {
-                try db.shares.setStatus(.removed, of: user, in: share.id, databaseSequence: try CloudDatabase.nextDatabaseSequence(scope: .private, in: db))
-            } else {
+            let owned = zone.ownerRecordName == user
+            let participates = try user.map { user in try db.shares.participants(of: share.id).contains { $0.user == user && $0.status == .accepted } } ?? false
+            guard owned || participates else {
                 throw CloudKitError(.permissionFailure, "Only the share's owner deletes it, and only a participant leaves it.")
             }
+            // As a client does it: a delete of the share record, in the owner's private database
+            // (the share ends) or the participant's shared one (the write plan takes them out).
+            let database = CloudDatabase(store: store, scope: owned ? .private : .shared, caller: caller, device: device)
+            let zoneID = owned ? ZoneID(zoneName: zone.zoneID.zoneName) : ZoneID(zoneName: zone.zoneID.zoneName, ownerName: zone.ownerRecordName)
+            let result = try database.modifyRecords(saving: [], deleting: [RecordID(recordName: share.recordName, zoneID: zoneID)],
+                                                    savePolicy: .allKeys, atomically: true, in: db)
+            try result.deleteResults[0].result.get()
         }
     }
 
