@@ -26,6 +26,9 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
     /// Whether queries can read the `field_value` index: false only on a standby opened while
     /// its primary's store was still on format 2.
     private let hasFieldIndex: Bool
+    /// The connection that hears other processes' commits, started by the first live view.
+    private var listener: PostgresListener?
+    private let listenerLock = NSLock()
 
     /// How many times a write runs before its conflict is reported.
     static let attempts = 10
@@ -76,8 +79,29 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
         return try row.optionalString(1)
     }
 
-    /// Closes the store's idle connections now rather than when it is freed.
-    package func close() { pool.closeAll() }
+    /// Closes the store's idle connections (and its listening one) now rather than when it is freed.
+    package func close() {
+        listenerLock.lock()
+        let listening = listener
+        listener = nil
+        listenerLock.unlock()
+        listening?.stop()
+        pool.closeAll()
+    }
+
+    deinit { listener?.stop() }
+
+    /// Other processes' commits, heard on a connection of its own (LISTEN/NOTIFY) opened by the
+    /// first live view and kept while the store is open.
+    package var announcements: (any StoreAnnouncements)? {
+        listenerLock.lock()
+        defer { listenerLock.unlock() }
+        if let listener { return listener }
+        let started = PostgresListener(location: pool.location)
+        started.start(waitingUpTo: 5)
+        listener = started
+        return started
+    }
 
     package func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         try run(writer: false, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ", body)

@@ -42,6 +42,7 @@ struct PostgresFaultStorage: FaultStorage {
             """, [fault.id, Self.milliseconds(Date()), fault.kind.rawValue, call.operation.rawValue, call.scope.name, call.zoneNames.sorted().first,
                   message]) ?? 0
         if id % 100 == 0 { try db.link.run("DELETE FROM fault_event WHERE id <= $1", [id - Self.keptEvents]) }
+        db.announce(.faultEvents)
     }
 
     func events(after id: Int64?, limit: Int) throws -> [FaultEvent] {

@@ -28,10 +28,7 @@ final class PostgresLink: @unchecked Sendable {
     static func connect(to location: PostgresLocation) throws -> PostgresLink {
         var logger = Logger(label: "stratus.postgres")
         logger.logLevel = .critical
-        var configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
-                                                             password: location.password, database: location.database,
-                                                             tls: try location.tls.connectionSetting())
-        configuration.options.connectTimeout = .seconds(5)
+        let configuration = try configuration(for: location)
         do {
             let connection = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
                                                             id: nextID.add(1), logger: logger).wait()
@@ -39,6 +36,15 @@ final class PostgresLink: @unchecked Sendable {
         } catch {
             throw PostgresFailure.unreachable(location, error)
         }
+    }
+
+    /// How a connection to `location` is made: its TLS, and a few seconds to answer.
+    static func configuration(for location: PostgresLocation) throws -> PostgresConnection.Configuration {
+        var configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
+                                                             password: location.password, database: location.database,
+                                                             tls: try location.tls.connectionSetting())
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
     }
 
     /// The rows `sql` answers, its `$n` bound to `binds` in order.

@@ -42,6 +42,7 @@ struct PostgresServerStorage: ServerStorage {
             }
         }
         try db.link.run("DELETE FROM request_log WHERE id <= $1", [last - keeping])
+        db.announce(.requestLog)
         if withBodies {
             try db.link.run("DELETE FROM request_body WHERE id < (SELECT id FROM request_body ORDER BY id DESC LIMIT 1 OFFSET $1)",
                             [keepingBodies - 1])

@@ -77,6 +77,7 @@ struct PostgresSubscriptionStorage: SubscriptionStorage {
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
             """, [id, scope.rawValue, owner, subscriptionID, type.rawValue, reason?.rawValue, zoneID?.zoneName, zoneID?.ownerName, recordName,
                   recordType, fields.isEmpty ? nil : FieldCoder.encode(fields), display, createdAt, originDevice])
+        db.announce(.notifications)
     }
 
     func markNotificationsRead(_ notificationIDs: [String], owner: String) throws {

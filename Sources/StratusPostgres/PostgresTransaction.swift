@@ -16,6 +16,9 @@ final class PostgresTransaction {
     /// anything reads the index and at commit (``flushFieldRows()``), instead of a statement per
     /// record.
     var heldFieldRows: [PostgresFieldIndex.Row] = []
+    /// What this transaction added to that live views show, announced to every process
+    /// listening when it commits (``PostgresListener``).
+    private var announcements: Set<StoreTopic> = []
 
     init(link: PostgresLink, isWriter: Bool) {
         self.link = link
@@ -39,12 +42,23 @@ final class PostgresTransaction {
     func commit() throws {
         guard isOpen else { return }
         try flushFieldRows()
+        // PostgreSQL delivers a NOTIFY sent in a transaction when (and only if) it commits.
+        for topic in announcements.sorted(by: { $0.rawValue < $1.rawValue }) {
+            try link.run("SELECT pg_notify($1, $2)", [PostgresListener.channel, PostgresListener.payload(schema: link.location.schema, topic: topic)])
+        }
+        announcements = []
         isOpen = false
         try link.script("COMMIT")
     }
 
+    /// Announces `topic` to listening processes when this transaction commits.
+    func announce(_ topic: StoreTopic) {
+        announcements.insert(topic)
+    }
+
     func rollback() {
         heldFieldRows = []
+        announcements = []
         guard isOpen else { return }
         isOpen = false
         try? link.script("ROLLBACK")

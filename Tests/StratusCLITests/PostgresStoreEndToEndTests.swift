@@ -48,4 +48,35 @@ import Testing
         let after = try StratusBinary.json(["query", "--type", "Note", "--filter", #"self CONTAINS "osaka""#], store: url)
         #expect((after["records"] as? [[String: Any]])?.compactMap { $0["recordName"] as? String } == ["n2"])
     }
+
+    /// `notifications --follow` on PostgreSQL waits on LISTEN/NOTIFY: another process's save
+    /// reaches it, and a stop signal ends it cleanly.
+    @Test func notificationsFollowSeesAnotherProcessesSave() throws {
+        let url = try TestPostgres.freshStoreURL()
+        defer { TestPostgres.drop(url) }
+        let seed = #"{"recordName": "seed", "recordType": "Item", "fields": {"name": {"value": "seed"}}}"#
+        #expect(try StratusBinary.run(["save"], store: url, stdin: seed).status == 0)
+        #expect(try StratusBinary.run(["subscriptions", "create", "--type", "Item", "--on", "create", "--id", "live", "--keys", "name"], store: url).status == 0)
+
+        let follower = StratusBinary.process(["notifications", "--follow", "--json", "--device", "dashboard"], store: url)
+        let output = Pipe()
+        follower.standardOutput = output
+        follower.standardError = FileHandle.nullDevice
+        try follower.run()
+        defer { if follower.isRunning { follower.terminate() } }
+        let lines = LineCollector(output.fileHandleForReading)
+        Thread.sleep(forTimeInterval: 1)   // let it start and listen
+
+        let record = #"{"recordName": "live-1", "recordType": "Item", "fields": {"name": {"value": "こんにちは"}}}"#
+        #expect(try StratusBinary.run(["save"], store: url, stdin: record).status == 0)
+        // A hang guard, not a speed target.
+        let line = try #require(lines.next(timeout: 60), "no notification within a minute")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["recordName"] as? String == "live-1")
+        #expect(((object["fields"] as? [String: Any])?["name"] as? [String: Any])?["value"] as? String == "こんにちは")
+
+        follower.terminate()
+        follower.waitUntilExit()
+        #expect(follower.terminationStatus == 0)
+    }
 }

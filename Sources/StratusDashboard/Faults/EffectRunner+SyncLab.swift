@@ -7,9 +7,10 @@ extension EffectRunner {
         switch effect {
         case .watch(let job, let afterEventID):
             var last = afterEventID
+            let watch = (try? localStore())?.watch([.faultEvents], polling: FaultsTabState.pollInterval) ?? .polled(every: FaultsTabState.pollInterval)
             var first = true
             while !isCancelled(job) {
-                if !first { Thread.sleep(forTimeInterval: Double(FaultsTabState.pollInterval.components.attoseconds) / 1e18) }
+                if !first && watch.next(stopped: { isCancelled(job) }) == .stopped { return }
                 first = false
                 if isCancelled(job) { return }
                 guard let next = pollFaults(job: job, afterEventID: last, post: post) else { return }

@@ -2,15 +2,16 @@ import Foundation
 import StratusEngine
 import StratusModel
 
-/// The Logs tab's effects: the request log, polled.
+/// The Logs tab's effects: the request log, read again whenever a server may have added to it.
 extension EffectRunner {
-    /// Polls the request log until the job is cancelled.
+    /// Reads the request log as it grows (``StoreWatch``) until the job is cancelled.
     func executeLogs(_ effect: LogsEffect, post: @Sendable (DashboardMessage) -> Void) {
         switch effect {
         case .watch(let job, let afterID):
             var last = afterID
+            let watch = (try? localStore())?.watch([.requestLog], polling: LogsTabState.pollInterval) ?? .polled(every: LogsTabState.pollInterval)
             while !isCancelled(job) {
-                if last != nil { Thread.sleep(forTimeInterval: Double(LogsTabState.pollInterval.components.attoseconds) / 1e18) }
+                if last != nil && watch.next(stopped: { isCancelled(job) }) == .stopped { return }
                 if isCancelled(job) { return }
                 guard let next = pollRequestLog(job: job, afterID: last, post: post) else { return }
                 last = next

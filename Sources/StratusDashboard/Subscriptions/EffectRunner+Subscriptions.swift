@@ -25,14 +25,15 @@ extension EffectRunner {
         }
     }
 
-    /// The live panel's poll: one indexed read every ``SubscriptionsTabState/pollInterval``,
-    /// posting only when something arrived, until the job is cancelled.
+    /// The live panel: one indexed read whenever notifications may have arrived (``StoreWatch``:
+    /// announced by PostgreSQL, every ``SubscriptionsTabState/pollInterval`` on a file), posting
+    /// only when something did, until the job is cancelled.
     private func watchNotifications(job: Int, scope: DatabaseScope, afterSequence: Int64?, post: (DashboardMessage) -> Void) {
         var sequence = afterSequence
         let interval = SubscriptionsTabState.pollInterval
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        let watch = services.cloud.localStore?.watch([.notifications], polling: interval) ?? .polled(every: interval)
         while !isCancelled(job) {
-            if sequence != nil { Thread.sleep(forTimeInterval: seconds) }
+            if sequence != nil && watch.next(stopped: { isCancelled(job) }) == .stopped { return }
             if isCancelled(job) { return }
             guard let next = pollNotifications(job: job, scope: scope, afterSequence: sequence, post: post) else { return }
             sequence = next

@@ -54,6 +54,8 @@ struct LocalStoreFile: LocalStoreFeatures {
     func requestLog(after id: Int64?, limit: Int) throws -> [RequestLogEntry] { try store.requestLog(after: id, limit: limit) }
     func requestBodies(of id: Int64) throws -> RequestBodies? { try store.requestBodies(of: id) }
 
+    func watch(_ topics: Set<StoreTopic>, polling: Duration) -> StoreWatch { store.watch(topics, polling: polling) }
+
     func exportSchema(ofStoreAt path: String) throws -> SchemaDocument {
         // The store's own file is read through the store; another one without opening it.
         if URL(fileURLWithPath: path).standardizedFileURL == URL(fileURLWithPath: store.path).standardizedFileURL {

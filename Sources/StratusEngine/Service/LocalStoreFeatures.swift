@@ -20,6 +20,9 @@ public protocol LocalStoreFeatures: Sendable {
     func requestLog(after id: Int64?, limit: Int) throws -> [RequestLogEntry]
     /// The bodies kept for the logged request `id` (nil for an older one).
     func requestBodies(of id: Int64) throws -> RequestBodies?
+    /// A watch that paces a live view of `topics` on this store: woken by other processes'
+    /// commits where the backend announces them, polled every `polling` otherwise.
+    func watch(_ topics: Set<StoreTopic>, polling: Duration) -> StoreWatch
     /// The schema of the store at `path`, read without opening it as a store.
     func exportSchema(ofStoreAt path: String) throws -> SchemaDocument
     /// Makes the store's schema `document`, as `stratus schema import` does (the one way a

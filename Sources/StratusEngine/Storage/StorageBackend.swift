@@ -40,9 +40,16 @@ package protocol StorageBackend: Sendable {
 
     /// Records whether the plan holds an armed fault, for ``faultPlanMayBeArmed`` in every process.
     func setFaultPlanArmed(_ armed: Bool) throws
+
+    /// Announcements of other processes' commits, for live views; nil where the backend has
+    /// none and live views poll.
+    var announcements: (any StoreAnnouncements)? { get }
 }
 
 extension StorageBackend {
+    /// A file is polled: SQLite tells no other process about a commit.
+    package var announcements: (any StoreAnnouncements)? { nil }
+
     /// A file's backends keep the answer in a marker file beside the store: a `stat`, where even
     /// the smallest read of the store costs tens of microseconds (a fifth of a fetch of 100
     /// records).

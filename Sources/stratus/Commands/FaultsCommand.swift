@@ -163,11 +163,12 @@ struct FaultsLogCommand: ParsableCommand {
         let store = try options.open()
         var events = try store.faultEvents(limit: limit)
         var last: Int64 = events.last?.id ?? 0
+        let watch = follow ? store.watch([.faultEvents], polling: .milliseconds(250)) : nil
         while true {
             for event in events { Output.line(json ? JSONWriter.string(Self.json(event)) : Self.line(event)) }
             if let newest = events.last?.id { last = newest }
-            guard follow else { return }
-            Thread.sleep(forTimeInterval: 0.25)
+            guard let watch else { return }
+            _ = watch.next()
             events = try store.faultEvents(after: last, limit: 1000)
         }
     }

@@ -28,11 +28,12 @@ struct LogsCommand: ParsableCommand {
         var last: Int64? = nil
         var entries = limit == 0 ? [] : try store.requestLog(limit: limit)
         if limit == 0 { last = try store.requestLog(limit: 1).last?.id ?? 0 }
+        let watch = follow ? store.watch([.requestLog], polling: .milliseconds(250)) : nil
         while true {
             for entry in entries { Output.line(json ? JSONWriter.string(Self.json(entry)) : Self.line(entry)) }
             if let newest = entries.last?.id { last = newest }
-            guard follow else { return }
-            Thread.sleep(forTimeInterval: 0.25)
+            guard let watch else { return }
+            _ = watch.next()
             entries = try store.requestLog(after: last ?? 0, limit: 1000)
         }
     }

@@ -12,7 +12,8 @@ struct NotificationsCommand: ParsableCommand {
             Notifications of changes made by the reading device (--device, default the store's own) are not shown, \
             as CloudKit does not deliver them to the originating device; --all-devices shows them too.
             --json prints {"notifications": [...]}; with --follow, one notification object per line.
-            --follow polls the store every 200 ms, so changes saved by other processes appear within a second; stop it with Ctrl-C.
+            --follow shows changes saved by other processes as they commit: on PostgreSQL it is woken by the commit (LISTEN/NOTIFY), \
+            an SQLite file it polls every 200 ms. Stop it with Ctrl-C.
             """
     )
 
@@ -47,6 +48,7 @@ struct NotificationsCommand: ParsableCommand {
         let stopped = LockedBox(false)
         let handlers = NotificationsCommand.installStopHandlers(stopped)
         defer { _ = handlers }
+        let watch = database.store.watch([.notifications], polling: .milliseconds(200))
         // The loop ends (and the command returns, closing the store) once a stop signal came.
         while !stopped.get() {
             let page = try read(database, after: sequence)
@@ -58,7 +60,7 @@ struct NotificationsCommand: ParsableCommand {
                 if markRead { try database.markNotificationsRead(page.map(\.notificationID)) }
                 if page.count >= CloudDatabase.defaultNotificationLimit { continue }
             }
-            Thread.sleep(forTimeInterval: 0.2)
+            if watch.next(stopped: stopped.get) == .stopped { break }
         }
     }
 
@@ -66,7 +68,7 @@ struct NotificationsCommand: ParsableCommand {
         try database.notifications(afterSequence: sequence, unreadOnly: unread, includingOwnDevice: allDevices)
     }
 
-    /// Ctrl-C and SIGTERM end `--follow` with exit status 0, within one polling interval.
+    /// Ctrl-C and SIGTERM end `--follow` with exit status 0 at once (the wait asks every 50 ms).
     private static func installStopHandlers(_ stopped: LockedBox<Bool>) -> [DispatchSourceSignal] {
         [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
