@@ -95,6 +95,24 @@ import StratusCloud
         #expect(try viewer.database(.private).notifications().compactMap { $0.recordID?.recordName } == ["after"])
     }
 
+    /// The form an async server handler uses (the web courier's long poll): asked often, it says
+    /// a read is due only once an announcement came.
+    @Test func isDueSaysYesOncePerAnnouncement() throws {
+        let url = try TestPostgres.freshStoreURL()
+        defer { TestPostgres.drop(url) }
+        let (writer, viewer) = try subscribedStores(url)
+        let notifications = try watch(viewer, [.notifications])
+        #expect(!notifications.isDue())
+        _ = try writer.database(.private, device: "laptop").modifyRecords(saving: [item("n1")]).savedRecords()
+        var asked = 0
+        while !notifications.isDue() && asked < 6_000 {   // a hang guard of ten minutes
+            asked += 1
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(asked < 6_000)
+        #expect(!notifications.isDue())
+    }
+
     @Test func aFileIsPolled() throws {
         let temp = try TemporaryStore()
         #expect(temp.store.backend.announcements == nil)
@@ -102,5 +120,8 @@ import StratusCloud
         #expect(!watch.isAnnounced)
         #expect(watch.next() == .polled)
         #expect(watch.next(stopped: { true }) == .stopped)
+        #expect(!watch.isDue())
+        Thread.sleep(forTimeInterval: 0.06)
+        #expect(watch.isDue())
     }
 }

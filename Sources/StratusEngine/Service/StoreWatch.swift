@@ -23,6 +23,8 @@ public final class StoreWatch: @unchecked Sendable {
     private let polling: Duration
     private let reread: Duration
     private var seen: UInt64
+    /// When ``isDue()`` last said yes (or the watch began).
+    private var lastDue = Date()
 
     /// How often `stopped` is asked while waiting.
     private static let slice = 0.05
@@ -59,20 +61,41 @@ public final class StoreWatch: @unchecked Sendable {
             if let announcements, announcements.isListening {
                 if now >= rereadAt {
                     seen = announcements.mark(topics)
+                    lastDue = now
                     return .polled
                 }
                 let mark = announcements.wait(topics, after: seen, until: min(rereadAt, now.addingTimeInterval(Self.slice)))
                 if mark != seen {
                     seen = mark
+                    lastDue = Date()
                     return .announced
                 }
             } else {
                 // Polled: nothing announces, or the connection that would is down (its
                 // reconnect moves the mark, which the branch above then reports).
-                if now >= pollAt { return .polled }
+                if now >= pollAt {
+                    lastDue = now
+                    return .polled
+                }
                 Thread.sleep(forTimeInterval: min(pollAt.timeIntervalSince(now), Self.slice))
             }
         }
+    }
+
+    /// Whether a read is due now, without waiting: for a caller that sleeps on its own (an
+    /// async server handler), asking often. Due when an announcement came since it last said
+    /// so, or the interval (``next(stopped:)``'s) has passed since.
+    public func isDue() -> Bool {
+        let now = Date()
+        if let announcements, announcements.isListening {
+            let mark = announcements.mark(topics)
+            guard mark != seen || now >= lastDue.addingTimeInterval(Self.seconds(reread)) else { return false }
+            seen = mark
+        } else {
+            guard now >= lastDue.addingTimeInterval(Self.seconds(polling)) else { return false }
+        }
+        lastDue = now
+        return true
     }
 
     private static func seconds(_ duration: Duration) -> Double {

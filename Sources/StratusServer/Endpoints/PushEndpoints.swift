@@ -86,7 +86,17 @@ struct WebCourier: Sendable {
             let deadline = Date().addingTimeInterval(wait)
             polls.opened()
             defer { polls.closed() }
+            // Read when a notification may have come: at once on PostgreSQL (another server's
+            // commit announces it), every 250 ms on a file.
+            let watch = try await CKWSResponder.offload { store.watch([.notifications], polling: .milliseconds(250)) }
+            var due = true
             repeat {
+                if !due {
+                    try await Task.sleep(for: .milliseconds(50))
+                    due = watch.isDue()
+                    continue
+                }
+                due = false
                 let next = try await CKWSResponder.offload { () -> (Int64, JSONValue)? in
                     let current = try store.pushToken(id)?.deliveredSequence ?? token.deliveredSequence
                     guard let first = try PushEndpoints.outbox(token, store: store, after: current, limit: 1).first else { return nil }
@@ -94,8 +104,6 @@ struct WebCourier: Sendable {
                     return first
                 }
                 if let next { return CKWSResponder.response(status: .ok, body: next.1, uuid: uuid) }
-                if polls.isStopping { break }
-                try await Task.sleep(for: .milliseconds(250))
             } while Date() < deadline && !polls.isStopping
             return CKWSResponder.response(status: .ok, body: WebCourier.idleAnswer, uuid: uuid)
         } catch let failure as CKWSFailure {
