@@ -98,8 +98,8 @@ let package = Package(
         .target(
             name: "StratusBench",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusStores", "StratusDashboard", "StratusServer",
-                "StratusRemote",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusPostgres", "StratusStores", "StratusDashboard",
+                "StratusServer", "StratusRemote",
             ]
         ),
         // The CloudKit Web Services server: routes, authentication, the CKWS JSON of each endpoint
@@ -193,7 +193,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The bench's own parts (the dashboard probe), without running a workload.
-        .testTarget(name: "StratusBenchTests", dependencies: ["StratusBench", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusTestSupport"]),
+        .testTarget(name: "StratusBenchTests", dependencies: ["StratusBench", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusStores", "StratusTestSupport"]),
         // Runs the built `stratus` binary, so it depends on it to have it built.
         // The engine too: a test of the command line's advice provokes the error on the engine
         // first and checks its reason, then runs the binary for the hint.

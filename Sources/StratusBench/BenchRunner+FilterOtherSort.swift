@@ -11,18 +11,11 @@ extension BenchRunner {
     static let deepPage = 50
 
     func measureFilterOtherSort(_ workload: BenchWorkload) throws -> BenchResult {
-        let columns = BaselineStore.columns
-        let cases: [(name: String, query: Query, sql: (_ after: SQLiteFloorRow?) -> (String, [SQLiteFloorValue]), keys: [String])] = [
-            ("tokens", Query(recordType: "Venue", predicateFormat: "self CONTAINS 'harbour'", sortDescriptors: [QuerySort("rating")]), { after in
-                let keyset = after == nil ? "" : "AND (v.rating, v.id) > (?, ?)"
-                return ("SELECT \(columns) FROM venue_text t JOIN venue v ON v.id = t.rowid WHERE venue_text MATCH 'harbour' \(keyset) ORDER BY v.rating, v.id LIMIT 100",
-                        after.map { [$0["rating"], $0["id"]] } ?? [])
-            }, ["rating"]),
-            ("range-two-sorts", Query(recordType: "Venue", predicateFormat: "price > 150", sortDescriptors: [QuerySort("rating"), QuerySort("title")]), { after in
-                let keyset = after == nil ? "" : "AND (v.rating, v.title, v.id) > (?, ?, ?)"
-                return ("SELECT \(columns) FROM venue v WHERE price > 150 \(keyset) ORDER BY v.rating, v.title, v.id LIMIT 100",
-                        after.map { [$0["rating"], $0["title"], $0["id"]] } ?? [])
-            }, ["rating", "title"]),
+        let cases: [(name: String, query: Query, page: BaselinePage, keys: [String])] = [
+            ("tokens", Query(recordType: "Venue", predicateFormat: "self CONTAINS 'harbour'", sortDescriptors: [QuerySort("rating")]),
+             .wordByRating("harbour"), ["rating"]),
+            ("range-two-sorts", Query(recordType: "Venue", predicateFormat: "price > 150", sortDescriptors: [QuerySort("rating"), QuerySort("title")]),
+             .priceAboveByRatingThenTitle(150), ["rating", "title"]),
         ]
         var extras: [(String, Double)] = []
         var stratusTotal = 0.0, baselineTotal = 0.0
@@ -30,10 +23,10 @@ extension BenchRunner {
         for item in cases {
             for deep in [false, true] {
                 let (stratus, stratusCount, startRecord) = try stratusPage(item.query, deep: deep)
-                let (base, baseCount) = try baselinePage(item.sql, deep: deep)
+                let (base, baseCount) = try baselinePage(item.page, deep: deep)
                 let label = "\(item.name)_\(deep ? "page\(Self.deepPage)" : "first")"
                 extras += [("\(label)_ms", stratus), ("\(label)_baseline_ms", base), ("\(label)_ratio", stratus / max(base, 0.000_001))]
-                if item.keys.count > 1, let startRecord, case .double(let value)? = startRecord[item.keys[0]] {
+                if item.keys.count > 1, case .folder = place!, let startRecord, case .double(let value)? = startRecord[item.keys[0]] {
                     // What the layout alone costs this page: reading the whole group it starts in.
                     let floor = try layoutFloor(startRecord, field: item.keys[0], value: value)
                     extras += [("\(label)_layout_floor_ms", floor.milliseconds), ("\(label)_layout_floor_rows", Double(floor.rows)),
@@ -76,7 +69,8 @@ extension BenchRunner {
         return (BenchMeasurement.median(times), rows, startRecord)
     }
 
-    /// SQLite alone reading the whole first-sort group the page starts in, from Stratus's store.
+    /// SQLite alone reading the whole first-sort group the page starts in, from Stratus's store
+    /// (a file store's layout; not measured on PostgreSQL).
     private func layoutFloor(_ startRecord: StratusCloud.Record, field: String, value: Double) throws -> (milliseconds: Double, rows: Int) {
         guard let read = try SQLiteLayoutFloor(storePath: store.path).groupReader(zoneName: zoneID.zoneName, recordName: startRecord.recordName,
                                                                                   recordType: startRecord.recordType, field: field, value: value)
@@ -86,18 +80,16 @@ extension BenchRunner {
         return (BenchMeasurement.median(times), rows)
     }
 
-    private func baselinePage(_ sql: (SQLiteFloorRow?) -> (String, [SQLiteFloorValue]), deep: Bool) throws -> (milliseconds: Double, rows: Int) {
-        var after: SQLiteFloorRow?
+    private func baselinePage(_ page: BaselinePage, deep: Bool) throws -> (milliseconds: Double, rows: Int) {
+        var after: [BenchValue]?
         if deep {
             for _ in 1..<Self.deepPage {
-                let (text, arguments) = sql(after)
-                guard let last = try baseline.connection.rows(text, arguments).last else { return (0, 0) }
+                guard let last = try baseline.page(page, after: after, keys: true).last else { return (0, 0) }
                 after = last
             }
         }
-        let (text, arguments) = sql(after)
         var rows = 0
-        let times = try BenchMeasurement.times(runs: runs) { rows = try baseline.rows(text, arguments) }
+        let times = try BenchMeasurement.times(runs: runs) { rows = try baseline.page(page, after: after, keys: false).rows }
         return (BenchMeasurement.median(times), rows)
     }
 }

@@ -7,32 +7,48 @@ import StratusPredicates
 import StratusSQLite
 import StratusStores
 
-/// Builds (or reuses) a Stratus store of N venues and the same data in a hand-made SQLite
-/// baseline, then runs each workload on both and reports medians and ratios.
+/// Builds (or reuses) a Stratus store of N venues and the same data in a hand-made baseline in
+/// the same database (SQLite beside a file store, PostgreSQL beside a PostgreSQL store), then
+/// runs each workload on both and reports medians and ratios.
 public final class BenchRunner {
     public let recordCount: Int
-    let directory: URL
+    let location: String
+    /// Where the stores are (from `location`).
+    var place: BenchPlace!
+    /// Where workloads write their files (exports): the bench's folder, or a temporary one
+    /// beside a PostgreSQL bench.
+    var scratch: URL!
     let workloads: [BenchWorkload]
     let runs: Int
     let log: (String) -> Void
     let zoneID = ZoneID(zoneName: "Bench")
 
     var store: Store!
-    var baseline: BaselineStore!
+    var baseline: (any BenchBaseline)!
+    /// The baseline's database ("SQLite", "PostgreSQL"), once ``run()`` has opened it.
+    public var baselineName: String { baseline?.name ?? "SQLite" }
     private var sidecar = BenchSidecar()
 
     /// - Parameters:
-    ///   - storeDirectory: where the two stores live; reused when they hold `records` venues.
+    ///   - storeDirectory: where the two stores live, reused when they hold `records` venues: a
+    ///     folder, or a PostgreSQL URL (see ``BenchPlace``).
     public init(records: Int, storeDirectory: String, workloads: [BenchWorkload], runs: Int = 5, log: @escaping (String) -> Void) {
         recordCount = records
-        directory = URL(fileURLWithPath: storeDirectory)
+        location = storeDirectory
         self.workloads = workloads
         self.runs = runs
         self.log = log
     }
 
     public func run() throws -> [BenchResult] {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        place = try BenchPlace(location)
+        switch place! {
+        case .folder(let folder): scratch = folder
+        case .postgres:
+            scratch = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        }
+        defer { if case .postgres = place! { try? FileManager.default.removeItem(at: scratch) } }
         var results: [BenchResult] = []
         let built = try prepare()
         if let built, workloads.contains(.save) { results.append(built) }
@@ -51,22 +67,21 @@ public final class BenchRunner {
     /// Opens both stores, building them when they do not hold the data yet; returns the save
     /// workload's result when it built them.
     private func prepare() throws -> BenchResult? {
-        let storePath = directory.appendingPathComponent("stratus.sqlite").path
-        let baselinePath = directory.appendingPathComponent("baseline.sqlite").path
-        let sidecarPath = directory.appendingPathComponent("bench.json").path
-        if let saved = BenchSidecar.load(sidecarPath), saved.records == recordCount,
-           FileManager.default.fileExists(atPath: storePath), FileManager.default.fileExists(atPath: baselinePath) {
-            store = try StoreOpener.open(storePath, ifMissing: .create)
-            baseline = try BaselineStore(path: baselinePath)
-            sidecar = saved
-            log("reusing the stores in \(directory.path)")
-            return saveResult(saved, extras: [("reused", 1)])
+        do {
+            let found = try place.openBaseline()
+            if let saved = found.savedSidecar(), saved.records == recordCount, try place.storeExists() {
+                store = try StoreOpener.open(place.storeLocation, ifMissing: .create)
+                baseline = found
+                sidecar = saved
+                log("reusing the stores in \(StoreOpener.shown(location))")
+                return saveResult(saved, extras: [("reused", 1)])
+            }
+            try place.removeStores(baseline: found)
         }
-        for path in [storePath, baselinePath, sidecarPath] {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
-        store = try StoreOpener.open(storePath, ifMissing: .create)
-        baseline = try BaselineStore(path: baselinePath)
+        baseline = try place.openBaseline()
+        // Marks the stores as the bench's before it builds them (a build cut short is its own too).
+        try baseline.keep(BenchSidecar())
+        store = try StoreOpener.open(place.storeLocation, ifMissing: .create)
         let db = store.database(.private)
         try db.modifyRecordZones(saving: [zoneID])
         BenchMeasurement.resetPeakMemory()
@@ -102,16 +117,16 @@ public final class BenchRunner {
             }
         }
         let peak = BenchMeasurement.peakMemoryMiB()
-        log("measuring SQLite alone writing the same rows ...")
-        let floor = try measureSaveFloor(copying: storePath, into: directory.appendingPathComponent("floor.sqlite").path)
+        log("measuring \(baseline.name) alone writing the same rows ...")
+        let floor = try measureSaveFloor()
         sidecar.records = recordCount
         sidecar.stratusSaveMilliseconds = stratusMilliseconds
         sidecar.baselineSaveMilliseconds = baselineMilliseconds
         sidecar.floorSaveMilliseconds = floor.milliseconds
-        sidecar.stratusSaveBytes = stratusBytes
         sidecar.floorSaveBytes = floor.bytesWritten
-        sidecar.storeBytes = BenchMeasurement.storeBytes(storePath)
-        sidecar.save(sidecarPath)
+        if case .folder = place! { sidecar.storeBytes = BenchMeasurement.storeBytes(place.storeLocation) } else { stratusBytes = nil }
+        sidecar.stratusSaveBytes = stratusBytes
+        try baseline.keep(sidecar)
         return saveResult(sidecar, extras: peak.map { [("peak_mib", $0)] } ?? [])
     }
 
@@ -135,106 +150,37 @@ public final class BenchRunner {
     // MARK: - Workloads
 
     /// Writes the venues as `stratus export` does; returns how many.
-    private func exportVenues(to file: URL) throws -> Int {
+    func exportVenues(to file: URL) throws -> Int {
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         return try store.database(.private).exportRecords(zone: zoneID, embedAssets: false, write: { try handle.write(contentsOf: $0) })
     }
 
-    /// Imports the exported venues into a new store, then has SQLite alone copy the rows that
-    /// import wrote into another new store with the same tables: what the indexes cost anyway.
-    /// The floor writes its store the way the import wrote its own (in place under a rollback
-    /// journal, or through the log); the other way's floor is reported beside it.
-    private func measureImport() throws -> BenchResult {
-        let file = directory.appendingPathComponent("export.jsonl")
-        if !FileManager.default.fileExists(atPath: file.path) { _ = try exportVenues(to: file) }
-        let imported = directory.appendingPathComponent("import.sqlite").path
-        let copied = directory.appendingPathComponent("import-raw.sqlite").path
-        func remove(_ paths: [String]) {
-            for path in paths {
-                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            }
-        }
-        remove([imported, copied])
-        defer {
-            remove([imported, copied])
-            try? FileManager.default.removeItem(at: file)
-        }
-        var written = 0
-        var inPlace = false
-        let bytesBefore: Double?, bytesAfter: Double?
-        let stratus: Double, size: Double
-        // The imported store closes before the floor reads it (SQLite folds its log into the
-        // file), so the floor reads the file, not pages through a log a still-open store left.
-        do {
-            let target = try StoreOpener.open(imported, ifMissing: .create)
-            BenchMeasurement.settleDisk()
-            bytesBefore = BenchMeasurement.bytesWritten()
-            stratus = try BenchMeasurement.once {
-                let handle = try FileHandle(forReadingFrom: file)
-                defer { try? handle.close() }
-                written = try target.database(.private).importRecords(lines: handle, progress: { inPlace = $0.inPlace })
-            }
-            bytesAfter = BenchMeasurement.bytesWritten()
-            // File and log as the import left them, before closing folds the log in.
-            size = BenchMeasurement.storeBytes(imported)
-        }
-        func floor(inPlace: Bool) throws -> Double {
-            remove([copied])
-            _ = try StoreOpener.open(copied, ifMissing: .create)
-            BenchMeasurement.settleDisk()
-            return try BenchMeasurement.once { try SQLiteImportFloor.copyRows(of: imported, into: copied, inPlace: inPlace) }
-        }
-        let base = try floor(inPlace: inPlace)
-        let otherBase = try floor(inPlace: !inPlace)
-        var extras: [(String, Double)] = [("stratus_records_per_s", Double(written) / stratus * 1000),
-                                          ("baseline_records_per_s", Double(written) / base * 1000),
-                                          ("in_place", inPlace ? 1 : 0),
-                                          (inPlace ? "wal_floor_ms" : "in_place_floor_ms", otherBase),
-                                          (inPlace ? "wal_floor_ratio" : "in_place_floor_ratio", stratus / otherBase)]
-        if let bytesBefore, let bytesAfter, size > 0 {
-            extras += [("bytes_written", bytesAfter - bytesBefore), ("store_bytes", size), ("written_ratio", (bytesAfter - bytesBefore) / size)]
-        }
-        return BenchResult(name: BenchWorkload.import.rawValue, stratusMilliseconds: stratus, baselineMilliseconds: base, extras: extras)
-    }
-
     private func measure(_ workload: BenchWorkload) throws -> BenchResult {
         let db = store.database(.private)
-        let columns = BaselineStore.columns
         switch workload {
         case .save:
             fatalError("save is measured while building")
         case .queryEquality:
-            return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "category == %@", arguments: [.string("museum")]),
-                                    "SELECT \(columns) FROM venue v WHERE category_folded = ? ORDER BY id LIMIT 100", ["museum"])
+            return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "category == %@", arguments: [.string("museum")]), .category("museum"))
         case .queryRangeSort:
             return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "rating >= 4.5", sortDescriptors: [QuerySort("rating", ascending: false)]),
-                                    "SELECT \(columns) FROM venue v WHERE rating >= 4.5 ORDER BY rating DESC, id DESC LIMIT 100")
+                                    .ratingAtLeastDescending(4.5))
         case .queryBeginsWith:
             return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "title BEGINSWITH %@", arguments: [.string("Quiet Mill")]),
-                                    "SELECT \(columns) FROM venue v WHERE title >= ? AND title < ? ORDER BY title, id LIMIT 100", ["Quiet Mill", "Quiet Mill\u{10FFFF}"])
+                                    .titlePrefix("Quiet Mill"))
         case .queryTokens:
-            return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "self CONTAINS 'harbour'"),
-                                    "SELECT \(columns) FROM venue_text t JOIN venue v ON v.id = t.rowid WHERE venue_text MATCH 'harbour' ORDER BY t.rowid LIMIT 100")
+            return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "self CONTAINS 'harbour'"), .word("harbour"))
         case .queryLocation:
             let center = (latitude: 40.0, longitude: -100.0), kilometres = 25.0
-            let degrees = kilometres / 111 + 0.01, longitudeDegrees = kilometres / (111 * cos(41 * Double.pi / 180)) + 0.01
             return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "distanceToLocation:fromLocation:(location, %@) < %@",
                                                     arguments: [.location(latitude: center.latitude, longitude: center.longitude), .double(kilometres)]),
-                                    """
-                                    SELECT \(columns) FROM venue_geo g JOIN venue v ON v.id = g.id
-                                    WHERE g.max_latitude >= ? AND g.min_latitude <= ? AND g.max_longitude >= ? AND g.min_longitude <= ?
-                                    AND bench_distance(v.latitude, v.longitude, ?, ?) < ? ORDER BY g.id LIMIT 100
-                                    """,
-                                    [center.latitude - degrees, center.latitude + degrees, center.longitude - longitudeDegrees, center.longitude + longitudeDegrees,
-                                     center.latitude, center.longitude, kilometres].map(SQLiteFloorValue.real))
+                                    .near(latitude: center.latitude, longitude: center.longitude, kilometres: kilometres))
         case .queryList:
-            return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "tags CONTAINS 'vegan'"),
-                                    "SELECT \(columns) FROM venue_tag t JOIN venue v ON v.id = t.venue_id WHERE t.tag = 'vegan' ORDER BY t.venue_id LIMIT 100")
+            return try compareQuery(workload, Query(recordType: "Venue", predicateFormat: "tags CONTAINS 'vegan'"), .tag("vegan"))
         case .queryAllByModified:
-            return try compareQuery(workload, Query(recordType: "Venue", sortDescriptors: [QuerySort("modificationDate")]),
-                                    "SELECT \(columns) FROM venue v ORDER BY modified, id LIMIT 100")
+            return try compareQuery(workload, Query(recordType: "Venue", sortDescriptors: [QuerySort("modificationDate")]), .byModified)
         case .queryFilterOtherSort:
             return try measureFilterOtherSort(workload)
         case .queryTailTwoSorts:
@@ -245,13 +191,13 @@ public final class BenchRunner {
                 stratusRows = try db.lastRecords(matching: query, inZoneWith: zoneID, resultsLimit: 50).count
             }
             let base = try BenchMeasurement.times(runs: runs) {
-                baselineRows = try baseline.rows("SELECT \(columns) FROM venue v ORDER BY rating, title DESC, id DESC LIMIT 50")
+                baselineRows = try baseline.rows(.tailByRatingThenTitle(limit: 50))
             }
             return result(workload, stratus, base, [("stratus_rows", Double(stratusRows)), ("baseline_rows", Double(baselineRows))])
         case .countType:
-            return try compareCount(workload, Query(recordType: "Venue"), "SELECT count(*) FROM venue")
+            return try compareCount(workload, Query(recordType: "Venue"), .all)
         case .countFiltered:
-            return try compareCount(workload, Query(recordType: "Venue", predicateFormat: "rating >= 4.5"), "SELECT count(*) FROM venue WHERE rating >= 4.5")
+            return try compareCount(workload, Query(recordType: "Venue", predicateFormat: "rating >= 4.5"), .ratingAtLeast(4.5))
         case .cursor10k:
             let target = min(10_000, recordCount / 4)
             var stratusRows = 0, baselineRows = 0
@@ -267,13 +213,12 @@ public final class BenchRunner {
             }
             let base = try BenchMeasurement.times(runs: max(runs / 2, 2)) {
                 baselineRows = 0
-                var last: (Int64, Int64) = (Int64.min, Int64.min)
+                var last: [BenchValue]?
                 while baselineRows < target {
-                    let page = try baseline.connection.rows("SELECT \(columns) FROM venue v WHERE price >= 50 AND (price, id) > (?, ?) ORDER BY price, id LIMIT 100",
-                                                            [.integer(last.0), .integer(last.1)])
-                    guard let tail = page.last, let price = tail["price"].integer, let id = tail["id"].integer else { break }
-                    last = (price, id)
-                    baselineRows += page.count
+                    let page = try baseline.page(.priceAtLeast(50), after: last, keys: true)
+                    guard let keys = page.last else { break }
+                    last = keys
+                    baselineRows += page.rows
                 }
             }
             return result(workload, stratus, base, [("stratus_rows", Double(stratusRows)), ("baseline_rows", Double(baselineRows))])
@@ -284,10 +229,7 @@ public final class BenchRunner {
             let stratus = try BenchMeasurement.times(runs: runs) {
                 stratusRows = try db.records(for: names.map { RecordID(recordName: $0, zoneID: zoneID) }).filter { (try? $0.result.get()) != nil }.count
             }
-            let placeholders = Array(repeating: "?", count: names.count).joined(separator: ",")
-            let base = try BenchMeasurement.times(runs: runs) {
-                baselineRows = try baseline.rows("SELECT \(columns) FROM venue v WHERE name IN (\(placeholders))", names.map(SQLiteFloorValue.text))
-            }
+            let base = try BenchMeasurement.times(runs: runs) { baselineRows = try baseline.rows(.names(names)) }
             return result(workload, stratus, base, [("stratus_rows", Double(stratusRows)), ("baseline_rows", Double(baselineRows))])
         case .playbackAfter10k, .playbackAfterAll:
             let token = workload == .playbackAfter10k ? sidecar.tokenAfter10k : sidecar.tokenNearEnd
@@ -297,7 +239,7 @@ public final class BenchRunner {
                 stratusRows = try db.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: 1000).changes.count
             }
             let base = try BenchMeasurement.times(runs: runs) {
-                baselineRows = try baseline.rows("SELECT \(columns) FROM venue v WHERE seq > ? ORDER BY seq LIMIT 1000", [.integer(Int64(sequence ?? 0))])
+                baselineRows = try baseline.rows(.changes(afterSequence: Int64(sequence ?? 0), limit: 1000))
             }
             return result(workload, stratus, base, [("stratus_rows", Double(stratusRows)), ("baseline_rows", Double(baselineRows)),
                                                     ("earlier_changes", Double(sequence ?? 0))])
@@ -313,18 +255,18 @@ public final class BenchRunner {
                     if !page.moreComing { break }
                 }
             }
-            let base = try BenchMeasurement.times(runs: 2) { baselineRows = try baseline.rows("SELECT \(columns) FROM venue v") }
+            let base = try BenchMeasurement.times(runs: 2) { baselineRows = try baseline.rows(.everything) }
             let stratusMedian = BenchMeasurement.median(stratus), baseMedian = BenchMeasurement.median(base)
             return BenchResult(name: workload.rawValue, stratusMilliseconds: stratusMedian, baselineMilliseconds: baseMedian,
                                extras: [("stratus_records_per_s", Double(stratusRows) / stratusMedian * 1000),
                                         ("baseline_records_per_s", Double(baselineRows) / baseMedian * 1000)])
         case .currentToken:
             let stratus = try BenchMeasurement.times(runs: 200) { _ = try db.currentToken(for: zoneID) }
-            let base = try BenchMeasurement.times(runs: 200) { _ = try baseline.rows("SELECT max(seq) FROM venue") }
+            let base = try BenchMeasurement.times(runs: 200) { _ = try baseline.rows(.newestSequence) }
             return result(workload, stratus, base, [])
         case .export:
-            let file = directory.appendingPathComponent("export.jsonl")
-            let rawFile = directory.appendingPathComponent("export-raw.jsonl")
+            let file = scratch.appendingPathComponent("export.jsonl")
+            let rawFile = scratch.appendingPathComponent("export-raw.jsonl")
             defer { try? FileManager.default.removeItem(at: rawFile) }
             var written = 0
             let stratus = try BenchMeasurement.times(runs: 1) { written = try exportVenues(to: file) }
@@ -351,7 +293,7 @@ public final class BenchRunner {
             return try ServeBench(store: store, zoneID: zoneID, recordCount: recordCount, requestsPerClient: max(10, min(50, runs * 10)))
                 .measure(workload)
         case .pull:
-            return try PullBench(store: store, zoneID: zoneID, directory: directory).measure(workload)
+            return try PullBench(store: store, zoneID: zoneID, directory: scratch).measure(workload)
         case .remoteQueryPage, .remotePlayback:
             return try RemoteBench(store: store, zoneID: zoneID, calls: max(20, runs * 10)).measure(workload)
         case .dashboardLastPage, .dashboardCount:
@@ -362,7 +304,7 @@ public final class BenchRunner {
             let last = workload == .dashboardLastPage
             let stratus = probes.map { last ? $0.lastPageMilliseconds : $0.countMilliseconds }
             let base = try BenchMeasurement.times(runs: max(3, runs / 3)) {
-                _ = try baseline.rows(last ? "SELECT * FROM venue ORDER BY rowid DESC LIMIT 50" : "SELECT count(*) FROM venue")
+                _ = try last ? baseline.rows(.newestPage(limit: 50)) : baseline.count(.all)
             }
             return result(workload, stratus, base, [("matches", Double(probes.first?.matches ?? 0))])
         case .dashboardKey:
@@ -375,27 +317,27 @@ public final class BenchRunner {
 
     /// A count from the indexes beside SQLite's `count(*)`; fails when the indexes cannot
     /// count the query (the workload is there to measure that path) or the two disagree.
-    private func compareCount(_ workload: BenchWorkload, _ query: Query, _ sql: String) throws -> BenchResult {
+    private func compareCount(_ workload: BenchWorkload, _ query: Query, _ filter: BaselineCount) throws -> BenchResult {
         let db = store.database(.private)
         var counted: Int?
         let stratus = try BenchMeasurement.times(runs: runs) { counted = try db.indexedCount(matching: query, inZoneWith: zoneID) }
         var expected = 0
         let base = try BenchMeasurement.times(runs: runs) {
-            expected = Int(try baseline.connection.integer(sql) ?? 0)
+            expected = try baseline.count(filter)
         }
         guard let counted, counted == expected else {
-            throw DashboardProbe.ProbeError(description: "\(workload.rawValue): the indexes counted \(counted.map(String.init) ?? "nothing"), SQLite \(expected)")
+            throw DashboardProbe.ProbeError(description: "\(workload.rawValue): the indexes counted \(counted.map(String.init) ?? "nothing"), \(baseline.name) \(expected)")
         }
         return result(workload, stratus, base, [("matches", Double(counted))])
     }
 
-    private func compareQuery(_ workload: BenchWorkload, _ query: Query, _ sql: String, _ arguments: [SQLiteFloorValue] = []) throws -> BenchResult {
+    private func compareQuery(_ workload: BenchWorkload, _ query: Query, _ read: BaselineRead) throws -> BenchResult {
         let db = store.database(.private)
         var stratusRows = 0, baselineRows = 0
         let stratus = try BenchMeasurement.times(runs: runs) {
             stratusRows = try db.records(matching: query, inZoneWith: zoneID, resultsLimit: 100).records.count
         }
-        let base = try BenchMeasurement.times(runs: runs) { baselineRows = try baseline.rows(sql, arguments) }
+        let base = try BenchMeasurement.times(runs: runs) { baselineRows = try baseline.rows(read) }
         return result(workload, stratus, base, [("stratus_rows", Double(stratusRows)), ("baseline_rows", Double(baselineRows))])
     }
 

@@ -55,6 +55,15 @@ final class PostgresLink: @unchecked Sendable {
         return rows.map(PostgresRowReader.init)
     }
 
+    /// Hands each row `sql` answers to `body` as it is read; returns how many there were.
+    @discardableResult
+    func eachRow(_ sql: String, _ binds: [any PostgresBinding] = [], _ body: (PostgresRow) throws -> Void) throws -> Int {
+        let rows = try send(sql, binds).rows
+        rowsReceived += rows.count
+        for row in rows { try body(row) }
+        return rows.count
+    }
+
     /// Runs `sql` and returns how many rows it changed.
     @discardableResult
     func run(_ sql: String, _ binds: [any PostgresBinding] = []) throws -> Int {

@@ -7,9 +7,11 @@ import StratusCKWS
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure every workload on Stratus and on hand-made SQLite tables holding the same data.",
+        abstract: "Measure every workload on Stratus and on hand-made tables holding the same data in the same database.",
         discussion: """
-            Prints the median milliseconds of each workload on both, and the ratio Stratus / SQLite.
+            Prints the median milliseconds of each workload on both, and the ratio Stratus / baseline. A file store is measured \
+            against plain SQLite; with --store postgres://... a PostgreSQL store (in the URL's schema, stratus_bench when it names \
+            none) against PostgreSQL itself on hand-made tables (in SCHEMA_baseline).
             Build with `swift build -c release` first: debug builds are many times slower.
             Workloads: \(BenchWorkload.allCases.map(\.rawValue).joined(separator: ", ")).
             """
@@ -17,7 +19,7 @@ struct BenchCommand: ParsableCommand {
 
     @Option(help: "How many records (default 1000000).") var records: Int = 1_000_000
     @Option(help: "Only this workload (repeatable).") var workload: [String] = []
-    @Option(help: "A folder for the stores, reused when it holds the same number of records (default: a temporary folder).") var store: String?
+    @Option(help: "A folder for the stores, or a PostgreSQL URL; reused when it holds the same number of records (default: a temporary folder).") var store: String?
     @Option(help: "Timed runs per workload, after one warm-up.") var runs: Int = 5
     @Flag(help: "Machine-readable JSON on standard output.") var json = false
 
@@ -39,6 +41,7 @@ struct BenchCommand: ParsableCommand {
         if json {
             Output.json(.object([
                 ("records", .integer(Int64(records))),
+                ("baseline", .string(runner.baselineName)),
                 ("workloads", .array(results.map { result in
                     var members: [(String, JSONValue)] = [
                         ("name", .string(result.name)),
@@ -53,7 +56,8 @@ struct BenchCommand: ParsableCommand {
             return
         }
         Output.line("\(records) records")
-        Output.line("WORKLOAD                  STRATUS ms   SQLITE ms   RATIO  NOTES")
+        let baselineHeader = "\(runner.baselineName.uppercased()) ms"
+        Output.line("WORKLOAD                  STRATUS ms" + String(repeating: " ", count: max(1, 12 - baselineHeader.count)) + baselineHeader + "   RATIO  NOTES")
         for result in results {
             let notes = result.extras.map { key, value in
                 "\(key) \(value >= 1000 || value == value.rounded() ? String(format: "%.0f", value) : String(format: "%.2f", value))"

@@ -5,12 +5,17 @@ import StratusSQLite
 
 /// The same data in plain SQLite tables designed by hand for the benchmark's workloads: one
 /// column per field, the indexes each query needs, an FTS5 table and an R*Tree. This is the
-/// best a person could do with SQLite directly; Stratus is measured against it. Its SQL is the
-/// bench's own; it runs through the SQLite backend's floor connection.
-final class BaselineStore {
+/// best a person could do with SQLite directly; a file store is measured against it. Its SQL is
+/// the bench's own; it runs through the SQLite backend's floor connection.
+final class SQLiteBaseline: BenchBaseline {
     let connection: SQLiteFloorConnection
+    private let sidecarPath: String
 
-    init(path: String) throws {
+    let name = "SQLite"
+
+    /// The baseline in the file at `path`; what the bench remembers in the file at `sidecarPath`.
+    init(path: String, sidecarPath: String) throws {
+        self.sidecarPath = sidecarPath
         // Mapped as Stratus's readers map the store.
         connection = try SQLiteFloorConnection(path: path,
                                                setup: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA mmap_size = \(Store.defaultMemoryMapBytes)",
@@ -39,7 +44,6 @@ final class BaselineStore {
         get throws { Int(try connection.integer("SELECT count(*) FROM venue") ?? 0) }
     }
 
-    /// Inserts one batch in one transaction, as the Stratus side saves batches of 400.
     func insert(_ venues: [BenchVenue], modified: Int64) throws {
         try connection.write { db in
             let venue = try db.statement("""
@@ -62,8 +66,7 @@ final class BaselineStore {
         }
     }
 
-    /// Writes every venue as a JSON line in the CloudKit Web Services shape (the same keys an
-    /// export writes, system fields included), built by SQLite's json_object: the baseline of `export`.
+    /// The same keys an export writes, system fields included, built by SQLite's json_object.
     func exportLines(to file: URL) throws {
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         let handle = try FileHandle(forWritingTo: file)
@@ -91,9 +94,93 @@ final class BaselineStore {
         try handle.write(contentsOf: chunk)
     }
 
-    /// Reads every column of each row a query returns, as a client would.
-    func rows(_ sql: String, _ arguments: [SQLiteFloorValue] = []) throws -> Int {
-        try connection.readEveryColumn(sql, arguments)
+    func rows(_ read: BaselineRead) throws -> Int {
+        let (sql, arguments) = Self.sql(read)
+        return try connection.readEveryColumn(sql, arguments)
+    }
+
+    func count(_ filter: BaselineCount) throws -> Int {
+        switch filter {
+        case .all: Int(try connection.integer("SELECT count(*) FROM venue") ?? 0)
+        case .ratingAtLeast(let rating): Int(try connection.integer("SELECT count(*) FROM venue WHERE rating >= ?", [.real(rating)]) ?? 0)
+        }
+    }
+
+    func page(_ page: BaselinePage, after: [BenchValue]?, keys: Bool) throws -> (rows: Int, last: [BenchValue]?) {
+        let columns = Self.columns
+        let (sql, names): (String, [String]) = switch page {
+        case .priceAtLeast(let price):
+            ("SELECT \(columns) FROM venue v WHERE price >= \(price) \(after == nil ? "" : "AND (price, id) > (?, ?)") ORDER BY price, id LIMIT 100",
+             ["price", "id"])
+        case .wordByRating(let word):
+            ("SELECT \(columns) FROM venue_text t JOIN venue v ON v.id = t.rowid WHERE venue_text MATCH '\(word)' "
+                + "\(after == nil ? "" : "AND (v.rating, v.id) > (?, ?)") ORDER BY v.rating, v.id LIMIT 100", ["rating", "id"])
+        case .priceAboveByRatingThenTitle(let price):
+            ("SELECT \(columns) FROM venue v WHERE price > \(price) \(after == nil ? "" : "AND (v.rating, v.title, v.id) > (?, ?, ?)") "
+                + "ORDER BY v.rating, v.title, v.id LIMIT 100", ["rating", "title", "id"])
+        }
+        let arguments = (after ?? []).map(Self.value)
+        guard keys else { return (try connection.readEveryColumn(sql, arguments), nil) }
+        let rows = try connection.rows(sql, arguments)
+        return (rows.count, rows.last.map { row in names.map { Self.value(row[$0]) } })
+    }
+
+    func savedSidecar() -> BenchSidecar? { BenchSidecar.load(sidecarPath) }
+
+    func keep(_ sidecar: BenchSidecar) throws { sidecar.save(sidecarPath) }
+
+    /// The SQL of a read workload.
+    private static func sql(_ read: BaselineRead) -> (String, [SQLiteFloorValue]) {
+        switch read {
+        case .category(let name):
+            ("SELECT \(columns) FROM venue v WHERE category_folded = ? ORDER BY id LIMIT 100", [.text(name)])
+        case .ratingAtLeastDescending(let rating):
+            ("SELECT \(columns) FROM venue v WHERE rating >= ? ORDER BY rating DESC, id DESC LIMIT 100", [.real(rating)])
+        case .titlePrefix(let prefix):
+            ("SELECT \(columns) FROM venue v WHERE title >= ? AND title < ? ORDER BY title, id LIMIT 100", [.text(prefix), .text(prefix + "\u{10FFFF}")])
+        case .word(let word):
+            ("SELECT \(columns) FROM venue_text t JOIN venue v ON v.id = t.rowid WHERE venue_text MATCH ? ORDER BY t.rowid LIMIT 100", [.text(word)])
+        case .near(let latitude, let longitude, let kilometres):
+            ("""
+             SELECT \(columns) FROM venue_geo g JOIN venue v ON v.id = g.id
+             WHERE g.max_latitude >= ? AND g.min_latitude <= ? AND g.max_longitude >= ? AND g.min_longitude <= ?
+             AND bench_distance(v.latitude, v.longitude, ?, ?) < ? ORDER BY g.id LIMIT 100
+             """, BaselineBox(latitude: latitude, longitude: longitude, kilometres: kilometres).bounds.map(SQLiteFloorValue.real)
+                + [latitude, longitude, kilometres].map(SQLiteFloorValue.real))
+        case .tag(let tag):
+            ("SELECT \(columns) FROM venue_tag t JOIN venue v ON v.id = t.venue_id WHERE t.tag = ? ORDER BY t.venue_id LIMIT 100", [.text(tag)])
+        case .byModified:
+            ("SELECT \(columns) FROM venue v ORDER BY modified, id LIMIT 100", [])
+        case .tailByRatingThenTitle(let limit):
+            ("SELECT \(columns) FROM venue v ORDER BY rating, title DESC, id DESC LIMIT \(limit)", [])
+        case .names(let names):
+            ("SELECT \(columns) FROM venue v WHERE name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))", names.map(SQLiteFloorValue.text))
+        case .changes(let sequence, let limit):
+            ("SELECT \(columns) FROM venue v WHERE seq > ? ORDER BY seq LIMIT \(limit)", [.integer(sequence)])
+        case .everything:
+            ("SELECT \(columns) FROM venue v", [])
+        case .newestSequence:
+            ("SELECT max(seq) FROM venue", [])
+        case .newestPage(let limit):
+            ("SELECT * FROM venue ORDER BY rowid DESC LIMIT \(limit)", [])
+        }
+    }
+
+    private static func value(_ value: BenchValue) -> SQLiteFloorValue {
+        switch value {
+        case .integer(let number): .integer(number)
+        case .real(let number): .real(number)
+        case .text(let text): .text(text)
+        }
+    }
+
+    private static func value(_ value: SQLiteFloorValue) -> BenchValue {
+        switch value {
+        case .integer(let number): .integer(number)
+        case .real(let number): .real(number)
+        case .text(let text): .text(text)
+        case .null, .blob: .integer(0)
+        }
     }
 
     /// The same great-circle formula Stratus uses, for the location workload.
