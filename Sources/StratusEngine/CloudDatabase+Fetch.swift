@@ -34,20 +34,30 @@ extension CloudDatabase {
             let lookup = try db.records.nameLookup()
             let decoder = FieldDecoder()
             var zones: [ZoneID: Result<ZoneRow, CloudKitError>] = [:]
+            func zone(_ zoneID: ZoneID) throws -> Result<ZoneRow, CloudKitError> {
+                if let known = zones[zoneID] { return known }
+                let zone: Result<ZoneRow, CloudKitError>
+                do {
+                    zone = .success(try gate.zone(zoneID))
+                } catch let error as CloudKitError {
+                    zone = .failure(error)
+                }
+                zones[zoneID] = zone
+                return zone
+            }
+            // Each zone's records are looked up together: one round trip on a server's database.
+            var names: [ZoneID: [String]] = [:]
+            for recordID in recordIDs where failing[recordID.recordName] == nil { names[recordID.zoneID, default: []].append(recordID.recordName) }
+            var found: [Int64: [String: StoredRecord]] = [:]
+            var asked = Set<ZoneID>()
+            for recordID in recordIDs where asked.insert(recordID.zoneID).inserted {
+                guard let wanted = names[recordID.zoneID], case .success(let row) = try zone(recordID.zoneID) else { continue }
+                found[row.id] = try lookup.find(zoneRowID: row.id, names: wanted)
+            }
             var results: [FetchedRecord] = []
             results.reserveCapacity(recordIDs.count)
             for (position, recordID) in recordIDs.enumerated() {
-                let zone: Result<ZoneRow, CloudKitError>
-                if let known = zones[recordID.zoneID] {
-                    zone = known
-                } else {
-                    do {
-                        zone = .success(try gate.zone(recordID.zoneID))
-                    } catch let error as CloudKitError {
-                        zone = .failure(error)
-                    }
-                    zones[recordID.zoneID] = zone
-                }
+                let zone = try zone(recordID.zoneID)
                 let result: Result<Record, CloudKitError>
                 if let error = failing[recordID.recordName] {
                     results.append(FetchedRecord(recordID: recordID, result: .failure(error)))
@@ -58,7 +68,7 @@ extension CloudDatabase {
                 case .failure(let error):
                     result = .failure(error)
                 case .success(let zoneRow):
-                    if let stored = try lookup.find(zoneRowID: zoneRow.id, name: recordID.recordName) {
+                    if let stored = found[zoneRow.id]?[recordID.recordName] {
                         do {
                             try gate.checkRead(stored, zone: zoneRow)
                         } catch let error as CloudKitError {

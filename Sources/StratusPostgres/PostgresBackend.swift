@@ -138,10 +138,16 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
 
     /// Servers on many machines share the plan, so it is asked in the database (a one-row
     /// read), where a file beside the store would reach only one machine's processes.
-    package var faultPlanMayBeArmed: Bool { (try? read { try $0.faults.anyArmed() }) ?? false }
+    /// One statement on its own (no transaction around it: one round trip, not three), as it
+    /// is asked before every call.
+    package var faultPlanMayBeArmed: Bool {
+        guard let link = try? pool.take() else { return false }
+        defer { pool.give(link) }
+        return (try? PostgresFaultStorage(db: PostgresTransaction(link: link, isWriter: false)).anyArmed()) ?? false
+    }
 
     /// Nothing to keep apart from the plan itself.
-    package func setFaultPlanArmed(_ armed: Bool) throws {}
+    package func setFaultPlanArmed(_ armed: () throws -> Bool) throws {}
 
     /// A server's database is never written in place: the bulk write runs as any other.
     package func writingInPlaceWhenEmpty<T>(_ body: (Bool) throws -> T) throws -> T { try body(false) }

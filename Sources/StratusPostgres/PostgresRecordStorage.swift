@@ -222,4 +222,8 @@ struct PostgresRecordNameLookup: RecordNameLookup {
     func find(zoneRowID: Int64, name: String) throws -> StoredRecord? {
         try PostgresRecordStorage(db: db).find(zoneRowID: zoneRowID, name: name)
     }
+
+    func find(zoneRowID: Int64, names: [String]) throws -> [String: StoredRecord] {
+        try PostgresRecordStorage(db: db).find(zoneRowID: zoneRowID, names: names)
+    }
 }

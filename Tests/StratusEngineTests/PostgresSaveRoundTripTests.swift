@@ -55,4 +55,32 @@ import StratusCloud
         #expect(Set(moved.records.map(\.recordID.recordName)) == Set((0..<10).map { "i\($0)" }))
         #expect(try db.indexedCount(matching: Query(recordType: "Item", predicateFormat: "rank < 10"), inZoneWith: zone) == 0)
     }
+
+    /// A fetch of many records looks each zone's up in one statement, not one a record, and
+    /// still answers each ID: found, missing, asked twice, in another zone.
+    @Test func aFetchOfManyRecordsLooksThemUpTogether() throws {
+        let url = try TestPostgres.freshStoreURL()
+        defer { TestPostgres.drop(url) }
+        let store = try Store.postgres(url, creating: true)
+        let backend = try #require(store.backend as? PostgresBackend)
+        let db = store.database(.private)
+        let zones = [ZoneID(zoneName: "A"), ZoneID(zoneName: "B")]
+        try db.modifyRecordZones(saving: zones)
+        for zone in zones {
+            _ = try db.modifyRecords(saving: (0..<100).map { Record(recordType: "Item", recordID: RecordID(recordName: "i\($0)", zoneID: zone)) }).savedRecords()
+        }
+        let wanted = (0..<100).map { RecordID(recordName: "i\($0)", zoneID: zones[0]) }
+            + [RecordID(recordName: "nope", zoneID: zones[0]), RecordID(recordName: "i5", zoneID: zones[0]), RecordID(recordName: "i7", zoneID: zones[1]),
+               RecordID(recordName: "i1", zoneID: ZoneID(zoneName: "Missing"))]
+        let before = backend.statementsSent
+        let fetched = try db.records(for: wanted)
+        let statements = backend.statementsSent - before
+        #expect(statements < 20, "fetching 104 records sent \(statements) statements")
+        #expect(fetched.map(\.recordID) == wanted)
+        #expect(fetched.prefix(100).allSatisfy { (try? $0.result.get()) != nil })
+        #expect((try? fetched[100].result.get()) == nil)
+        #expect(try fetched[101].result.get().recordID == wanted[101])
+        #expect(try fetched[102].result.get().recordID.zoneID == zones[1])
+        #expect(throws: CloudKitError.self) { try fetched[103].result.get() }
+    }
 }

@@ -76,7 +76,7 @@ extension Store {
 
     /// Makes the backend's marker say whether the plan has an armed fault.
     func syncFaultMarker() throws {
-        try backend.setFaultPlanArmed(try read { db in try db.faults.anyArmed() })
+        try backend.setFaultPlanArmed { try read { db in try db.faults.anyArmed() } }
     }
 }
 

@@ -38,8 +38,9 @@ package protocol StorageBackend: Sendable {
     /// cheap, and true in every process once any process arms one.
     var faultPlanMayBeArmed: Bool { get }
 
-    /// Records whether the plan holds an armed fault, for ``faultPlanMayBeArmed`` in every process.
-    func setFaultPlanArmed(_ armed: Bool) throws
+    /// Records whether the plan holds an armed fault (`armed` reads it), for
+    /// ``faultPlanMayBeArmed`` in every process; a backend that asks the plan itself never reads it.
+    func setFaultPlanArmed(_ armed: () throws -> Bool) throws
 
     /// Announcements of other processes' commits, for live views; nil where the backend has
     /// none and live views poll.
@@ -55,7 +56,8 @@ extension StorageBackend {
     /// records).
     package var faultPlanMayBeArmed: Bool { FileManager.default.fileExists(atPath: faultMarkerPath) }
 
-    package func setFaultPlanArmed(_ armed: Bool) throws {
+    package func setFaultPlanArmed(_ isArmed: () throws -> Bool) throws {
+        let armed = try isArmed()
         let present = FileManager.default.fileExists(atPath: faultMarkerPath)
         if armed && !present {
             guard FileManager.default.createFile(atPath: faultMarkerPath, contents: Data()) else {
