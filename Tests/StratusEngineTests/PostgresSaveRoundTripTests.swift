@@ -83,4 +83,32 @@ import StratusCloud
         #expect(try fetched[102].result.get().recordID.zoneID == zones[1])
         #expect(throws: CloudKitError.self) { try fetched[103].result.get() }
     }
+
+    /// A page of 100 on an exact index reads its rows in one statement: with the transaction's
+    /// own (begin, schema version, zone, commit), five round trips in all.
+    @Test func aPageOfAnExactQueryIsOneStatementOfRows() throws {
+        let url = try TestPostgres.freshStoreURL()
+        defer { TestPostgres.drop(url) }
+        let store = try Store.postgres(url, creating: true)
+        let backend = try #require(store.backend as? PostgresBackend)
+        let db = store.database(.private)
+        let zone = ZoneID(zoneName: "Pages")
+        try db.modifyRecordZones(saving: [zone])
+        _ = try db.modifyRecords(saving: (0..<300).map { index in
+            var record = Record(recordType: "Item", recordID: RecordID(recordName: "i\(index)", zoneID: zone))
+            record["kind"] = .string(index % 2 == 0 ? "even" : "odd")
+            return record
+        }).savedRecords()
+        let query = Query(recordType: "Item", predicateFormat: "kind == 'even'")
+        _ = try db.records(matching: query, inZoneWith: zone, resultsLimit: 100)   // loads the schema
+        let before = backend.statementsSent
+        let page = try db.records(matching: query, inZoneWith: zone, resultsLimit: 100)
+        let statements = backend.statementsSent - before
+        #expect(page.records.count == 100)
+        #expect(page.cursor != nil)
+        #expect(statements <= 5, "a page of 100 sent \(statements) statements")
+        let next = try db.records(continuingMatchFrom: try #require(page.cursor), resultsLimit: 100)
+        #expect(next.records.count == 50)
+        #expect(next.cursor == nil)
+    }
 }

@@ -116,8 +116,10 @@ package struct QueryExecutor {
         default:
             throw QueryExecutor.staleCursor
         }
-        // Rows are decoded only as they are read, so a generous LIMIT costs nothing unused.
-        let chunk = max(limit * 4, 256)
+        // Rows are decoded only as they are read, so a generous LIMIT costs nothing unused. With
+        // no filter left to apply every row read is a match: the page and the row that says more
+        // follow are all it needs (one statement where each is a round trip).
+        let chunk = residual.terms.isEmpty && limit < 10_000 ? limit + 1 : max(limit * 4, 256)
         let selection = residual.terms.isEmpty ? nil : PartialRecord.fieldsRead(by: residual, sorts: [])
         var partial = PartialRecord(selection: selection ?? FieldSelection(filter: [], sorts: []))
         // Rows read and matches found so far: which way the next chunk reads.
