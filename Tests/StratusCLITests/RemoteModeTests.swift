@@ -140,6 +140,40 @@ import Testing
         #expect(again.status == 1, "a share already ended cannot end again: \(again.stdout)")
     }
 
+    /// A participant signed in to a remote who runs `share delete` leaves the share (CloudKit's
+    /// rule): the share and its records stay on the server for the owner, and the participant's
+    /// shared database no longer has the zone.
+    @Test func aParticipantDeletingTheShareOverTheRemoteLeavesIt() throws {
+        let served = try Served()
+        #expect(try served.cli.run(["users", "create", "alice"]).status == 0)
+        let url = try #require(try served.cli.json(["share", "create", "--zone", "Library"])["url"] as? String)
+        #expect(try served.cli.run(["share", "add", url, "--participant", "alice", "--permission", "read-only"]).status == 0)
+        #expect(try served.cli.run(["share", "accept", url, "--user", "alice"]).status == 0)
+
+        // Alice signs in to the same server as a remote of her own.
+        let aliceToken = try served.cli.run(["auth", "login", "--container", "iCloud.remote", "--user", "alice"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let port = try #require(served.server.port)
+        #expect(try served.remote(["remote", "add", "as-alice", "--container", "iCloud.remote", "--environment", "development",
+                                   "--url", "http://127.0.0.1:\(port)"]).status == 0)
+        let login = try served.remote(["remote", "login", "as-alice", "--api-token", served.apiToken, "--paste"], stdin: aliceToken + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        let sharedBefore = try served.remote(["zones", "--db", "shared", "--remote", "as-alice"])
+        #expect(sharedBefore.status == 0, "\(sharedBefore.stderr)")
+        #expect(sharedBefore.stdout.contains("Library"), "alice sees the shared zone: \(sharedBefore.stdout)")
+        let records = try served.cli.run(["query", "--zone", "Library", "--type", "Book", "--all", "--json"]).stdout
+
+        let left = try served.remote(["share", "delete", url, "--remote", "as-alice"])
+        #expect(left.status == 0, "\(left.stderr)")
+        let sharedAfter = try served.remote(["zones", "--db", "shared", "--remote", "as-alice"])
+        #expect(sharedAfter.status == 0, "\(sharedAfter.stderr)")
+        #expect(!sharedAfter.stdout.contains("Library"), "alice left the share: \(sharedAfter.stdout)")
+        // The owner's share and records stay on the server's store.
+        let list = try served.cli.run(["share", "list"]).stdout
+        #expect(list.contains(url), "the share stays: \(list)")
+        #expect(try served.cli.run(["query", "--zone", "Library", "--type", "Book", "--all", "--json"]).stdout == records)
+    }
+
     @Test func subscriptionsSavesAndDeletesGoToTheServersStore() throws {
         let served = try Served()
         #expect(try served.cli.run(["subscriptions", "create", "--kind", "zone", "--zone", "Travel", "--id", "travel-changes"]).status == 0)
