@@ -12,8 +12,8 @@ struct NotificationsCommand: ParsableCommand {
             Notifications of changes made by the reading device (--device, default the store's own) are not shown, \
             as CloudKit does not deliver them to the originating device; --all-devices shows them too.
             --json prints {"notifications": [...]}; with --follow, one notification object per line.
-            --follow shows changes saved by other processes as they commit: on PostgreSQL it is woken by the commit (LISTEN/NOTIFY), \
-            an SQLite file it polls every 200 ms. Stop it with Ctrl-C.
+            --follow shows changes saved by other processes as they commit: on PostgreSQL each commit wakes it (LISTEN/NOTIFY); \
+            on an SQLite file it polls every 200 ms. Stop it with Ctrl-C.
             """
     )
 
