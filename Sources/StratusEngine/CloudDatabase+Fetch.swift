@@ -34,14 +34,9 @@ extension CloudDatabase {
             let lookup = try db.records.nameLookup()
             let decoder = FieldDecoder()
             var zones: [ZoneID: Result<ZoneRow, CloudKitError>] = [:]
-            func zone(_ zoneID: ZoneID) throws -> Result<ZoneRow, CloudKitError> {
+            func zone(_ zoneID: ZoneID) -> Result<ZoneRow, CloudKitError> {
                 if let known = zones[zoneID] { return known }
-                let zone: Result<ZoneRow, CloudKitError>
-                do {
-                    zone = .success(try gate.zone(zoneID))
-                } catch let error as CloudKitError {
-                    zone = .failure(error)
-                }
+                let zone = gate.zoneResult(zoneID)
                 zones[zoneID] = zone
                 return zone
             }
@@ -49,15 +44,14 @@ extension CloudDatabase {
             var names: [ZoneID: [String]] = [:]
             for recordID in recordIDs where failing[recordID.recordName] == nil { names[recordID.zoneID, default: []].append(recordID.recordName) }
             var found: [Int64: [String: StoredRecord]] = [:]
-            var asked = Set<ZoneID>()
-            for recordID in recordIDs where asked.insert(recordID.zoneID).inserted {
-                guard let wanted = names[recordID.zoneID], case .success(let row) = try zone(recordID.zoneID) else { continue }
+            for (zoneID, wanted) in names {
+                guard case .success(let row) = zone(zoneID) else { continue }
                 found[row.id] = try lookup.find(zoneRowID: row.id, names: wanted)
             }
             var results: [FetchedRecord] = []
             results.reserveCapacity(recordIDs.count)
             for (position, recordID) in recordIDs.enumerated() {
-                let zone = try zone(recordID.zoneID)
+                let zone = zone(recordID.zoneID)
                 let result: Result<Record, CloudKitError>
                 if let error = failing[recordID.recordName] {
                     results.append(FetchedRecord(recordID: recordID, result: .failure(error)))

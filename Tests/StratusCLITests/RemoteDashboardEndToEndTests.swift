@@ -201,13 +201,7 @@ import Testing
     func anotherUserIsRefusedWhatTheServerRefuses() throws {
         let served = try RemoteModeTests.Served()
         #expect(try served.cli.run(["users", "create", "carol"]).status == 0)
-        let carol = try served.cli.run(["auth", "login", "--container", "iCloud.remote", "--user", "carol"]).stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let port = try #require(served.server.port)
-        #expect(try served.remote(["remote", "add", "as-carol", "--container", "iCloud.remote", "--environment", "development",
-                                   "--url", "http://127.0.0.1:\(port)"]).status == 0)
-        let login = try served.remote(["remote", "login", "as-carol", "--api-token", served.apiToken, "--paste"], stdin: carol + "\n")
-        #expect(login.status == 0, "\(login.stderr)")
+        let carol = try served.signIn(as: "carol", remote: "as-carol")
 
         let pane = try TmuxPane(width: 110, height: 30)
         defer { pane.close() }

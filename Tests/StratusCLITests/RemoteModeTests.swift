@@ -39,6 +39,20 @@ import Testing
             try StratusBinary.run(arguments, environment: ["XDG_CONFIG_HOME": config, "STRATUS_STORE": "/nonexistent/store.sqlite"], stdin: stdin)
         }
 
+        /// Adds a remote named `remote` on the same server, signed in as `user` (a store user)
+        /// with a web token of their own; returns that token.
+        @discardableResult
+        func signIn(as user: String, remote: String) throws -> String {
+            let token = try cli.run(["auth", "login", "--container", "iCloud.remote", "--user", user]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let port = try #require(server.port)
+            #expect(try self.remote(["remote", "add", remote, "--container", "iCloud.remote", "--environment", "development",
+                                     "--url", "http://127.0.0.1:\(port)"]).status == 0)
+            let login = try self.remote(["remote", "login", remote, "--api-token", apiToken, "--paste"], stdin: token + "\n")
+            #expect(login.status == 0, "\(login.stderr)")
+            return token
+        }
+
         func credentials() throws -> [String: Any] {
             let data = try Data(contentsOf: URL(fileURLWithPath: config + "/stratus/credentials.json"))
             return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])["served"] as? [String: Any] ?? [:]
@@ -151,13 +165,7 @@ import Testing
         #expect(try served.cli.run(["share", "accept", url, "--user", "alice"]).status == 0)
 
         // Alice signs in to the same server as a remote of her own.
-        let aliceToken = try served.cli.run(["auth", "login", "--container", "iCloud.remote", "--user", "alice"]).stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let port = try #require(served.server.port)
-        #expect(try served.remote(["remote", "add", "as-alice", "--container", "iCloud.remote", "--environment", "development",
-                                   "--url", "http://127.0.0.1:\(port)"]).status == 0)
-        let login = try served.remote(["remote", "login", "as-alice", "--api-token", served.apiToken, "--paste"], stdin: aliceToken + "\n")
-        #expect(login.status == 0, "\(login.stderr)")
+        try served.signIn(as: "alice", remote: "as-alice")
         let sharedBefore = try served.remote(["zones", "--db", "shared", "--remote", "as-alice"])
         #expect(sharedBefore.status == 0, "\(sharedBefore.stderr)")
         #expect(sharedBefore.stdout.contains("Library"), "alice sees the shared zone: \(sharedBefore.stdout)")

@@ -58,6 +58,18 @@ final class AccessGate {
 
     // MARK: - Zones
 
+    /// ``zone(_:)`` as a result, for a batch that answers each record of a zone it cannot reach
+    /// with the zone's error instead of failing whole.
+    func zoneResult(_ zoneID: ZoneID) -> Result<ZoneRow, CloudKitError> {
+        do {
+            return .success(try zone(zoneID))
+        } catch let error as CloudKitError {
+            return .failure(error)
+        } catch {
+            return .failure(CloudKitError(.internalError, "\(error)"))
+        }
+    }
+
     /// The live zone `zoneID` names for the caller, or `zoneNotFound` (also for a zone that
     /// exists but is not the caller's to see, as CloudKit does not reveal it).
     func zone(_ zoneID: ZoneID) throws -> ZoneRow {

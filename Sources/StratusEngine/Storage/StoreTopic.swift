@@ -5,6 +5,6 @@ public enum StoreTopic: String, Sendable, CaseIterable {
     case notifications
     /// Requests a server logged (`logs --follow`, the Logs tab).
     case requestLog
-    /// Firings of the sync lab's fault plan (`faults events --follow`, the Faults tab).
+    /// Firings of the sync lab's fault plan (`faults log --follow`, the Faults tab).
     case faultEvents
 }

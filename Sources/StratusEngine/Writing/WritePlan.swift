@@ -52,14 +52,7 @@ struct WritePlan {
     /// The live zone `zoneID` names for the caller, looked up once per plan.
     mutating func zone(_ zoneID: ZoneID) -> Result<ZoneRow, CloudKitError> {
         if let known = zones[zoneID] { return known }
-        let result: Result<ZoneRow, CloudKitError>
-        do {
-            result = .success(try gate.zone(zoneID))
-        } catch let error as CloudKitError {
-            result = .failure(error)
-        } catch {
-            result = .failure(CloudKitError(.internalError, "\(error)"))
-        }
+        let result = gate.zoneResult(zoneID)
         zones[zoneID] = result
         return result
     }
