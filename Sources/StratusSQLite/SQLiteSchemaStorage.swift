@@ -10,7 +10,7 @@ struct SQLiteSchemaStorage: SchemaStorage {
     let db: SQLiteTransaction
 
     func storeInfo() throws -> StoreInfo? {
-        guard let row = try Row.fetchOne(db.sqlite, sql: "SELECT uuid, format_version, environment, owner, schema_version FROM store_info WHERE id = 1") else {
+        guard let row = try Row.fetchOne(db.sqlite.cachedStatement(sql: "SELECT uuid, format_version, environment, owner, schema_version FROM store_info WHERE id = 1")) else {
             return nil
         }
         let bytes: Data = row["uuid"]

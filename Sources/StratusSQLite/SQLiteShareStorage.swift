@@ -11,6 +11,8 @@ struct SQLiteShareStorage: ShareStorage {
     let db: SQLiteTransaction
 
     static let shareColumns = "id, zone_id, record_name, root_name, short_guid, public_permission"
+    /// The share columns read through the alias `s`, for queries that join another table.
+    private static let joinedShareColumns = "s.id, s.zone_id, s.record_name, s.root_name, s.short_guid, s.public_permission"
 
     static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v11-sharing") { db in
@@ -41,7 +43,7 @@ struct SQLiteShareStorage: ShareStorage {
     }
 
     func live(shortGUID: String) throws -> ShareRows.ShareRow? {
-        try Row.fetchOne(db.sqlite, sql: "SELECT \(Self.shareColumns) FROM share WHERE short_guid = ? AND state = 0", arguments: [shortGUID]).map(ShareRows.ShareRow.init(row:))
+        try Row.fetchOne(db.sqlite.cachedStatement(sql: "SELECT \(Self.shareColumns) FROM share WHERE short_guid = ? AND state = 0"), arguments: [shortGUID]).map(ShareRows.ShareRow.init(row:))
     }
 
     func live(zoneRowID: Int64) throws -> [ShareRows.ShareRow] {
@@ -50,23 +52,23 @@ struct SQLiteShareStorage: ShareStorage {
     }
 
     func participants(of shareID: Int64) throws -> [ShareRows.ParticipantRow] {
-        try Row.fetchAll(db.sqlite, sql: "SELECT * FROM share_participant WHERE share_id = ? ORDER BY type, user", arguments: [shareID]).map(ShareRows.ParticipantRow.init(row:))
+        try Row.fetchAll(db.sqlite.cachedStatement(sql: "SELECT * FROM share_participant WHERE share_id = ? ORDER BY type, user"), arguments: [shareID]).map(ShareRows.ParticipantRow.init(row:))
     }
 
     /// The live shares of `owner`'s private zones, by zone name, then root.
     func owned(by owner: String) throws -> [ShareRows.ShareRow] {
-        try Row.fetchAll(db.sqlite, sql: """
-            SELECT s.\(Self.shareColumns.replacingOccurrences(of: ", ", with: ", s.")) FROM share s JOIN zone z ON z.id = s.zone_id
+        try Row.fetchAll(db.sqlite.cachedStatement(sql: """
+            SELECT \(Self.joinedShareColumns) FROM share s JOIN zone z ON z.id = s.zone_id
             WHERE s.state = 0 AND z.owner = ? AND z.scope = ? ORDER BY z.name, s.root_name
-            """, arguments: [owner, DatabaseScope.private.rawValue]).map(ShareRows.ShareRow.init(row:))
+            """), arguments: [owner, DatabaseScope.private.rawValue]).map(ShareRows.ShareRow.init(row:))
     }
 
     /// The live shares `user` has accepted (not as their owner), oldest first.
     func accepted(by user: String) throws -> [ShareRows.ShareRow] {
-        try Row.fetchAll(db.sqlite, sql: """
-            SELECT s.\(Self.shareColumns.replacingOccurrences(of: ", ", with: ", s.")) FROM share s JOIN share_participant p ON p.share_id = s.id
+        try Row.fetchAll(db.sqlite.cachedStatement(sql: """
+            SELECT \(Self.joinedShareColumns) FROM share s JOIN share_participant p ON p.share_id = s.id
             WHERE s.state = 0 AND p.user = ? AND p.status = 2 AND p.type <> 1 ORDER BY s.id
-            """, arguments: [user]).map(ShareRows.ShareRow.init(row:))
+            """), arguments: [user]).map(ShareRows.ShareRow.init(row:))
     }
 
     /// One row per share `user` accepted or was removed from (owners left out), with its zone.
