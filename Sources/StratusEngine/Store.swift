@@ -77,7 +77,20 @@ public final class Store: Sendable {
     // MARK: - Transactions
 
     func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
-        try backend.read(body)
+        if let pinned = PinnedRead.transaction(of: self) { return try body(pinned) }
+        return try backend.read(body)
+    }
+
+    /// Runs `body` with every read it makes of this store on this thread in one read
+    /// transaction: one snapshot, and one transaction's cost instead of one per read (a server
+    /// request reads its store's environment, records, shares and types). Writes inside
+    /// `body` still commit in transactions of their own, which the snapshot does not see, so
+    /// this is for work that reads.
+    public func readingOneSnapshot<T>(_ body: () throws -> T) throws -> T {
+        if PinnedRead.transaction(of: self) != nil { return try body() }
+        return try backend.read { db in
+            try PinnedRead.$active.withValue(PinnedRead(store: self, transaction: db)) { try body() }
+        }
     }
 
     func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {

@@ -73,7 +73,7 @@ struct CKWSResponder: HTTPResponder {
     ]
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        let uuid = UUID().uuidString.lowercased()
+        let uuid = RequestUUID.make()
         let started = ContinuousClock.now
         var request = request
         // Known once the request reaches a store: where its log entry goes.
@@ -125,39 +125,43 @@ struct CKWSResponder: HTTPResponder {
             // it learned of the caller comes back even when the request fails, for the log.
             let outcome = try await CKWSResponder.offload { () -> (Store?, String?, Result<(CKWSAnswer, String?), any Error>) in
                 let store: Store
-                do { store = try stores.store(container: path.container, environment: path.environment) } catch { return (nil, nil, .failure(error)) }
-                let user: String?
-                do {
-                    if let signed {
-                        guard path.database == "public" else {
-                            throw CKWSFailure.authenticationFailed("Server-to-server keys reach the public database only")
+                do { store = try stores.locate(container: path.container, environment: path.environment) } catch { return (nil, nil, .failure(error)) }
+                // A request that only reads makes all its reads in one transaction.
+                return CKWSResponder.reading(store, inOneSnapshot: !endpoint.writes) { () -> (Store?, String?, Result<(CKWSAnswer, String?), any Error>) in
+                    do { try stores.verify(store, container: path.container, environment: path.environment) } catch { return (nil, nil, .failure(error)) }
+                    let user: String?
+                    do {
+                        if let signed {
+                            guard path.database == "public" else {
+                                throw CKWSFailure.authenticationFailed("Server-to-server keys reach the public database only")
+                            }
+                            user = try signed.verify(body: bodyData, paths: signedPaths, container: path.container, store: store)
+                        } else {
+                            user = try CKWSAuthenticator(store: store, path: path, host: host, cache: credentials, sessions: sessions)
+                                .user(apiToken: apiToken, webAuthToken: webAuthToken, writes: endpoint.writes)
                         }
-                        user = try signed.verify(body: bodyData, paths: signedPaths, container: path.container, store: store)
-                    } else {
-                        user = try CKWSAuthenticator(store: store, path: path, host: host, cache: credentials, sessions: sessions)
-                            .user(apiToken: apiToken, webAuthToken: webAuthToken, writes: endpoint.writes)
+                    } catch {
+                        return (store, nil, .failure(error))
                     }
-                } catch {
-                    return (store, nil, .failure(error))
-                }
-                let call = CKWSCall(path: path, store: store, user: user, body: body,
-                                    database: store.database(scope, caller: user.map { .user($0) } ?? .anonymous, device: "ckws").reached(through: .server), host: host, tickets: tickets,
-                                    recordTypes: RecordTypeCache(store: store))
-                do {
-                    let answer = try endpoint.run(call)
-                    // The session's token for the next request: a new one once it is old enough.
-                    let token = try user.flatMap { user in
-                        try webAuthToken.map { try sessions.replacement(for: $0, user: user, container: path.container, store: store) }
+                    let call = CKWSCall(path: path, store: store, user: user, body: body,
+                                        database: store.database(scope, caller: user.map { .user($0) } ?? .anonymous, device: "ckws").reached(through: .server), host: host, tickets: tickets,
+                                        recordTypes: RecordTypeCache(store: store))
+                    do {
+                        let answer = try endpoint.run(call)
+                        // The session's token for the next request: a new one once it is old enough.
+                        let token = try user.flatMap { user in
+                            try webAuthToken.map { try sessions.replacement(for: $0, user: user, container: path.container, store: store) }
+                        }
+                        return (store, user, .success((answer, token)))
+                    } catch let error as CloudKitError where error.code == .notAuthenticated {
+                        // A fault (or a refusal) saying the user is signed out: the sign-in URL, as CKWS sends.
+                        let authenticator = CKWSAuthenticator(store: store, path: path, host: host, cache: credentials, sessions: sessions)
+                        return (store, user, .failure(authenticator.required(error.message)))
+                    } catch let error as CloudKitError {
+                        return (store, user, .failure(CKWSResponder.failure(for: error)))
+                    } catch {
+                        return (store, user, .failure(error))
                     }
-                    return (store, user, .success((answer, token)))
-                } catch let error as CloudKitError where error.code == .notAuthenticated {
-                    // A fault (or a refusal) saying the user is signed out: the sign-in URL, as CKWS sends.
-                    let authenticator = CKWSAuthenticator(store: store, path: path, host: host, cache: credentials, sessions: sessions)
-                    return (store, user, .failure(authenticator.required(error.message)))
-                } catch let error as CloudKitError {
-                    return (store, user, .failure(CKWSResponder.failure(for: error)))
-                } catch {
-                    return (store, user, .failure(error))
                 }
             }
             if let store = outcome.0 { signedIn = (store, outcome.1) }
@@ -255,6 +259,20 @@ struct CKWSResponder: HTTPResponder {
     }
 
     /// Runs blocking engine work on a thread of its own, so the event loops keep serving.
+    /// Runs a request's work on `store`, in one read transaction when `oneSnapshot`; a store
+    /// that cannot begin one answers with its error.
+    static func reading(_ store: Store, inOneSnapshot oneSnapshot: Bool,
+                        _ work: () -> (Store?, String?, Result<(CKWSAnswer, String?), any Error>)) -> (Store?, String?, Result<(CKWSAnswer, String?), any Error>) {
+        guard oneSnapshot else { return work() }
+        do {
+            return try store.readingOneSnapshot(work)
+        } catch let error as CloudKitError {
+            return (store, nil, .failure(failure(for: error)))
+        } catch {
+            return (store, nil, .failure(error))
+        }
+    }
+
     static func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {

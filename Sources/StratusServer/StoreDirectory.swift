@@ -28,19 +28,43 @@ public final class StoreDirectory: Sendable {
 
     /// The store for a request's container and environment.
     func store(container: String, environment: String) throws(CKWSFailure) -> Store {
+        let store = try locate(container: container, environment: environment)
+        try verify(store, container: container, environment: environment)
+        return store
+    }
+
+    /// The store that would answer for the container and environment, opened but not yet
+    /// asked which environment it is (``verify(_:container:environment:)`` asks, in the
+    /// request's own read when it has one).
+    func locate(container: String, environment: String) throws(CKWSFailure) -> Store {
         guard let wanted = StoreEnvironment(rawValue: environment) else {
             throw CKWSFailure.notFound("Unknown environment '\(environment)': use development or production")
         }
         switch source {
-        case .single(let path, let only):
-            return try check(try open(path, environment: nil), container: container, only: only, wanted: wanted, environment: environment)
-        case .opened(let store, let only):
-            return try check(store, container: container, only: only, wanted: wanted, environment: environment)
+        case .single(let path, _):
+            return try open(path, environment: nil)
+        case .opened(let store, _):
+            return store
         case .folder(let folder):
             guard StoreDirectory.isSafeName(container) else {
                 throw CKWSFailure.badRequest("Container identifier '\(container)' cannot name a store (letters, digits, '.', '-' and '_' only)")
             }
             return try open(StoreDirectory.path(folder: folder, container: container, environment: environment), environment: wanted)
+        }
+    }
+
+    /// Refuses a store from ``locate(container:environment:)`` that serves another container,
+    /// or is now another environment (a schema import can move a store to production). A
+    /// folder's stores are one per environment and need no check.
+    func verify(_ store: Store, container: String, environment: String) throws(CKWSFailure) {
+        guard let wanted = StoreEnvironment(rawValue: environment) else {
+            throw CKWSFailure.notFound("Unknown environment '\(environment)': use development or production")
+        }
+        switch source {
+        case .single(_, let only), .opened(_, let only):
+            _ = try check(store, container: container, only: only, wanted: wanted, environment: environment)
+        case .folder:
+            return
         }
     }
 
