@@ -12,7 +12,7 @@ struct AssetTransfer: Sendable {
     let maximumBytes: Int
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
-        let uuid = UUID().uuidString.lowercased()
+        let uuid = RequestUUID.make()
         let parts = request.uri.path.split(separator: "/").map(String.init)
         do {
             if parts.count == 3, parts[1] == "upload", request.method == .post {

@@ -16,8 +16,19 @@ final class RequestLogger: Sendable {
     private struct Batch {
         var store: Store
         var entries: [(RequestLogEntry, PendingBodies?)] = []
-        /// How many entries still hold bodies: the oldest let go of theirs past ``bodiesPerBatch``.
-        var withBodies = 0
+        /// Where the entries that still hold bodies are, oldest first: the oldest lets go of its
+        /// bodies past ``bodiesPerBatch``.
+        var withBodies: [Int] = []
+
+        /// Adds a request in place (a busy batch holds hundreds; copying them for each one
+        /// cost more than the request).
+        mutating func add(_ entry: RequestLogEntry, bodies: PendingBodies?) {
+            if bodies != nil {
+                withBodies.append(entries.count)
+                if withBodies.count > RequestLogger.bodiesPerBatch { entries[withBodies.removeFirst()].1 = nil }
+            }
+            entries.append((entry, bodies))
+        }
     }
 
     /// Bodies a batch holds until it is flushed (its newest requests'): every request of a
@@ -38,18 +49,7 @@ final class RequestLogger: Sendable {
     private let pending = LockedValue<[String: Batch]>([:])
 
     func record(_ entry: RequestLogEntry, bodies: PendingBodies? = nil, in store: Store) {
-        pending.withLock { all in
-            var batch = all[store.path] ?? Batch(store: store)
-            batch.entries.append((entry, bodies))
-            if bodies != nil {
-                batch.withBodies += 1
-                if batch.withBodies > Self.bodiesPerBatch, let oldest = batch.entries.firstIndex(where: { $0.1 != nil }) {
-                    batch.entries[oldest].1 = nil
-                    batch.withBodies -= 1
-                }
-            }
-            all[store.path] = batch
-        }
+        pending.withLock { all in all[store.path, default: Batch(store: store)].add(entry, bodies: bodies) }
     }
 
     /// Writes what has gathered. A store that cannot be written (read-only) drops its entries.

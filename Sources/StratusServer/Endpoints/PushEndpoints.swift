@@ -67,7 +67,7 @@ struct WebCourier: Sendable {
     static let idleAnswer: JSONValue = .object([("ck", .object([]))])
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
-        let uuid = UUID().uuidString.lowercased()
+        let uuid = RequestUUID.make()
         let parts = request.uri.path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
         do {
             guard parts.count == 4 || (parts.count == 5 && parts[4] == "outbox") else { throw CKWSFailure.notFound("No web courier at \(request.uri.path)") }
