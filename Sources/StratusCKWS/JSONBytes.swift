@@ -35,7 +35,17 @@ public struct JSONBytes {
         needsComma = false
     }
 
+    /// A key written from its ``Literal``: one copy of bytes made once.
+    public mutating func key(_ name: Literal) {
+        separate()
+        bytes.append(contentsOf: name.keyBytes)
+        needsComma = false
+    }
+
     // MARK: - Values
+
+    /// A string known before the answer is written (a type tag), from its ``Literal``.
+    public mutating func string(_ literal: Literal) { separate(); bytes.append(contentsOf: literal.quoted); needsComma = true }
 
     public mutating func string(_ text: String) { separate(); Self.appendString(text, to: &bytes); needsComma = true }
     public mutating func integer(_ number: Int64) { separate(); Self.appendInteger(number, to: &bytes); needsComma = true }
@@ -70,6 +80,22 @@ public struct JSONBytes {
 
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// A member name or a string value of the CKWS shape, escaped and quoted once: a page of
+    /// 200 records writes `recordName`, `value` and `type` thousands of times.
+    public struct Literal: Sendable {
+        /// The quoted string.
+        let quoted: [UInt8]
+        /// The quoted string and its colon, as a key.
+        let keyBytes: [UInt8]
+
+        public init(_ text: String) {
+            var quoted: [UInt8] = []
+            JSONBytes.appendString(text, to: &quoted)
+            self.quoted = quoted
+            keyBytes = quoted + [UInt8(ascii: ":")]
+        }
     }
 
     // MARK: - Primitives

@@ -29,43 +29,42 @@ public struct RecordWriter {
     public func write(_ record: Record, encrypted: Set<String> = [], extra: [(String, JSONValue)] = [], into out: inout JSONBytes,
                       assetURL: (Asset) throws -> String?) rethrows {
         out.beginObject()
-        out.key("recordName")
+        out.key(Names.recordName)
         out.string(record.recordName)
-        out.key("recordType")
+        out.key(Names.recordType)
         out.string(record.recordType)
         if let tag = record.recordChangeTag {
-            out.key("recordChangeTag")
+            out.key(Names.recordChangeTag)
             out.string(tag)
         }
-        out.key("zoneID")
+        out.key(Names.zoneID)
         writeZoneID(record.recordID.zoneID, into: &out)
-        out.key("fields")
+        out.key(Names.fields)
         out.beginObject()
-        for name in record.fields.keys.sorted() {
-            let value = record.fields[name]!
+        for (name, value) in record.fields.sorted(by: { $0.key < $1.key }) {
             out.key(name)
             out.beginObject()
-            out.key("value")
+            out.key(Names.value)
             try writeValue(value, into: &out, asStrings: numbersAsStrings && value.type.base.isNumeric, assetURL: assetURL)
-            out.key("type")
-            out.string(value.type.webServicesTag)
+            out.key(Names.type)
+            out.string(Names.tag(of: value.type))
             if !encrypted.isEmpty, encrypted.contains(name) {
-                out.key("isEncrypted")
+                out.key(Names.isEncrypted)
                 out.bool(true)
             }
             out.endObject()
         }
         out.endObject()
         if let created = record.creationDate {
-            writeStamp("created", created, user: record.creatorUserRecordName, into: &out)
+            writeStamp(Names.created, created, user: record.creatorUserRecordName, into: &out)
         }
         if let modified = record.modificationDate {
-            writeStamp("modified", modified, user: record.lastModifiedUserRecordName, into: &out)
+            writeStamp(Names.modified, modified, user: record.lastModifiedUserRecordName, into: &out)
         }
         if let parent = record.parent {
-            out.key("parent")
+            out.key(Names.parent)
             out.beginObject()
-            out.key("recordName")
+            out.key(Names.recordName)
             out.string(parent.recordName)
             out.endObject()
         }
@@ -81,13 +80,13 @@ public struct RecordWriter {
     /// A zone ID: name and owner, and with an ``owner`` its `zoneType`.
     public func writeZoneID(_ zoneID: ZoneID, into out: inout JSONBytes) {
         out.beginObject()
-        out.key("zoneName")
+        out.key(Names.zoneName)
         out.string(zoneID.zoneName)
-        out.key("ownerRecordName")
+        out.key(Names.ownerRecordName)
         if let owner {
             out.string(zoneID.ownerName == ZoneID.defaultOwnerName ? owner : zoneID.ownerName)
-            out.key("zoneType")
-            out.string(zoneID.isDefault ? "DEFAULT_ZONE" : "REGULAR_CUSTOM_ZONE")
+            out.key(Names.zoneType)
+            out.string(zoneID.isDefault ? Names.defaultZone : Names.customZone)
         } else {
             out.string(zoneID.ownerName)
         }
@@ -110,20 +109,20 @@ public struct RecordWriter {
         case .bytes(let data): out.string(data.base64EncodedString())
         case .asset(let asset):
             out.beginObject()
-            out.key("fileChecksum")
+            out.key(Names.fileChecksum)
             out.string(asset.fileChecksum)
-            out.key("size")
+            out.key(Names.size)
             out.integer(asset.size)
             if let url = try assetURL(asset) {
-                out.key("downloadURL")
+                out.key(Names.downloadURL)
                 out.string(url)
             }
             out.endObject()
         case .reference(let reference):
             out.beginObject()
-            out.key("recordName")
+            out.key(Names.recordName)
             out.string(reference.recordName)
-            out.key("action")
+            out.key(Names.action)
             out.string(reference.action.rawValue)
             out.endObject()
         case .location(let location): writeLocation(location, into: &out)
@@ -136,32 +135,77 @@ public struct RecordWriter {
 
     private func writeLocation(_ location: Location, into out: inout JSONBytes) {
         out.beginObject()
-        out.key("latitude")
+        out.key(Names.latitude)
         out.double(location.latitude)
-        out.key("longitude")
+        out.key(Names.longitude)
         out.double(location.longitude)
-        let optionals: [(String, Double?)] = [("altitude", location.altitude), ("horizontalAccuracy", location.horizontalAccuracy),
-                                              ("verticalAccuracy", location.verticalAccuracy), ("course", location.course), ("speed", location.speed)]
-        for case let (key, item?) in optionals {
-            out.key(key)
+        func optional(_ name: JSONBytes.Literal, _ item: Double?) {
+            guard let item else { return }
+            out.key(name)
             out.double(item)
         }
+        optional(Names.altitude, location.altitude)
+        optional(Names.horizontalAccuracy, location.horizontalAccuracy)
+        optional(Names.verticalAccuracy, location.verticalAccuracy)
+        optional(Names.course, location.course)
+        optional(Names.speed, location.speed)
         if let time = location.timestamp {
-            out.key("timestamp")
+            out.key(Names.timestamp)
             out.integer(FieldValue.milliseconds(time))
         }
         out.endObject()
     }
 
-    private func writeStamp(_ name: String, _ date: Date, user: String?, into out: inout JSONBytes) {
+    private func writeStamp(_ name: JSONBytes.Literal, _ date: Date, user: String?, into out: inout JSONBytes) {
         out.key(name)
         out.beginObject()
-        out.key("timestamp")
+        out.key(Names.timestamp)
         out.integer(FieldValue.milliseconds(date))
-        out.key("userRecordName")
+        out.key(Names.userRecordName)
         out.string(user ?? "")
         out.endObject()
     }
+}
+
+/// The member names and type tags a record's JSON uses, each encoded once.
+private enum Names {
+    static let action = JSONBytes.Literal("action")
+    static let altitude = JSONBytes.Literal("altitude")
+    static let course = JSONBytes.Literal("course")
+    static let created = JSONBytes.Literal("created")
+    static let downloadURL = JSONBytes.Literal("downloadURL")
+    static let fields = JSONBytes.Literal("fields")
+    static let fileChecksum = JSONBytes.Literal("fileChecksum")
+    static let horizontalAccuracy = JSONBytes.Literal("horizontalAccuracy")
+    static let isEncrypted = JSONBytes.Literal("isEncrypted")
+    static let latitude = JSONBytes.Literal("latitude")
+    static let longitude = JSONBytes.Literal("longitude")
+    static let modified = JSONBytes.Literal("modified")
+    static let ownerRecordName = JSONBytes.Literal("ownerRecordName")
+    static let parent = JSONBytes.Literal("parent")
+    static let recordChangeTag = JSONBytes.Literal("recordChangeTag")
+    static let recordName = JSONBytes.Literal("recordName")
+    static let recordType = JSONBytes.Literal("recordType")
+    static let size = JSONBytes.Literal("size")
+    static let speed = JSONBytes.Literal("speed")
+    static let timestamp = JSONBytes.Literal("timestamp")
+    static let type = JSONBytes.Literal("type")
+    static let userRecordName = JSONBytes.Literal("userRecordName")
+    static let value = JSONBytes.Literal("value")
+    static let verticalAccuracy = JSONBytes.Literal("verticalAccuracy")
+    static let zoneID = JSONBytes.Literal("zoneID")
+    static let zoneName = JSONBytes.Literal("zoneName")
+    static let zoneType = JSONBytes.Literal("zoneType")
+
+    static let defaultZone = JSONBytes.Literal("DEFAULT_ZONE")
+    static let customZone = JSONBytes.Literal("REGULAR_CUSTOM_ZONE")
+
+    /// Every field type's `type` tag (`STRING`, `INT64_LIST`, ...).
+    private static let tags: [FieldType: JSONBytes.Literal] = Dictionary(uniqueKeysWithValues: FieldType.BaseType.allCases.flatMap { base in
+        [FieldType(base), FieldType.list(base)].map { ($0, JSONBytes.Literal($0.webServicesTag)) }
+    })
+
+    static func tag(of type: FieldType) -> JSONBytes.Literal { tags[type] ?? JSONBytes.Literal(type.webServicesTag) }
 }
 
 private extension FieldType.BaseType {

@@ -18,10 +18,10 @@ public struct RecordsAnswerWriter {
     public func records(_ entries: [RecordEntry], continuationMarker: String? = nil) -> [UInt8] {
         var out = JSONBytes(capacity: 512 * max(entries.count, 1))
         out.beginObject()
-        out.key("records")
+        out.key(AnswerNames.records)
         write(entries, into: &out)
         if let continuationMarker {
-            out.key("continuationMarker")
+            out.key(AnswerNames.continuationMarker)
             out.string(continuationMarker)
         }
         out.endObject()
@@ -42,7 +42,7 @@ public struct RecordsAnswerWriter {
             return total + 1
         }, 1))
         out.beginObject()
-        out.key("zones")
+        out.key(AnswerNames.zones)
         out.beginArray()
         for entry in entries {
             switch entry {
@@ -58,13 +58,13 @@ public struct RecordsAnswerWriter {
     /// The page as ``ChangePageJSON`` lays it out: `zoneID`, `records`, `syncToken`, `moreComing`.
     private func write(_ page: ZoneChangePage, into out: inout JSONBytes) {
         out.beginObject()
-        out.key("zoneID")
+        out.key(AnswerNames.zoneID)
         records.writeZoneID(page.zoneID, into: &out)
-        out.key("records")
+        out.key(AnswerNames.records)
         write(page.entries, into: &out)
-        out.key("syncToken")
+        out.key(AnswerNames.syncToken)
         out.string(page.syncToken)
-        out.key("moreComing")
+        out.key(AnswerNames.moreComing)
         out.bool(page.moreComing)
         out.endObject()
     }
@@ -79,4 +79,14 @@ public struct RecordsAnswerWriter {
         }
         out.endArray()
     }
+}
+
+/// The envelope's member names, each encoded once.
+private enum AnswerNames {
+    static let continuationMarker = JSONBytes.Literal("continuationMarker")
+    static let moreComing = JSONBytes.Literal("moreComing")
+    static let records = JSONBytes.Literal("records")
+    static let syncToken = JSONBytes.Literal("syncToken")
+    static let zoneID = JSONBytes.Literal("zoneID")
+    static let zones = JSONBytes.Literal("zones")
 }

@@ -12,6 +12,25 @@ import Testing
         #expect(JSONWriter.string(.object([("k\"ey", .string("\\"))])) == #"{"k\"ey":"\\"}"#)
     }
 
+    /// A key or string made once as a literal writes the same bytes as one written each time,
+    /// escapes and commas included.
+    @Test func literalsWriteWhatTheirStringsWould() {
+        var fromStrings = JSONBytes(), fromLiterals = JSONBytes()
+        let texts = ["recordName", "k\"ey", "東京 🗼", ""]
+        fromStrings.beginObject()
+        fromLiterals.beginObject()
+        for text in texts {
+            fromStrings.key(text)
+            fromStrings.string(text)
+            fromLiterals.key(JSONBytes.Literal(text))
+            fromLiterals.string(JSONBytes.Literal(text))
+        }
+        fromStrings.endObject()
+        fromLiterals.endObject()
+        #expect(fromLiterals.bytes == fromStrings.bytes)
+        #expect(String(decoding: fromLiterals.bytes, as: UTF8.self) == #"{"recordName":"recordName","k\"ey":"k\"ey","東京 🗼":"東京 🗼","":""}"#)
+    }
+
     @Test func numbersKeepCloudKitsForms() {
         #expect(JSONWriter.string(.number(5)) == "5.0")
         #expect(JSONWriter.string(.number(-5)) == "-5.0")
