@@ -200,12 +200,27 @@ private enum Names {
     static let defaultZone = JSONBytes.Literal("DEFAULT_ZONE")
     static let customZone = JSONBytes.Literal("REGULAR_CUSTOM_ZONE")
 
-    /// Every field type's `type` tag (`STRING`, `INT64_LIST`, ...).
-    private static let tags: [FieldType: JSONBytes.Literal] = Dictionary(uniqueKeysWithValues: FieldType.BaseType.allCases.flatMap { base in
-        [FieldType(base), FieldType.list(base)].map { ($0, JSONBytes.Literal($0.webServicesTag)) }
-    })
+    /// Every field type's `type` tag (`STRING`, `INT64_LIST`, ...), scalar then list, in the
+    /// order of ``slot(of:)``.
+    private static let tags: [JSONBytes.Literal] = FieldType.BaseType.allCases.flatMap { base in
+        [FieldType(base), FieldType.list(base)].map { JSONBytes.Literal($0.webServicesTag) }
+    }
 
-    static func tag(of type: FieldType) -> JSONBytes.Literal { tags[type] ?? JSONBytes.Literal(type.webServicesTag) }
+    /// Where a base type's tags are in `tags` (a switch: hashing the type cost more than the tag).
+    private static func slot(of base: FieldType.BaseType) -> Int {
+        switch base {
+        case .string: 0
+        case .int64: 2
+        case .double: 4
+        case .timestamp: 6
+        case .bytes: 8
+        case .asset: 10
+        case .reference: 12
+        case .location: 14
+        }
+    }
+
+    static func tag(of type: FieldType) -> JSONBytes.Literal { tags[slot(of: type.base) + (type.isList ? 1 : 0)] }
 }
 
 private extension FieldType.BaseType {

@@ -16,7 +16,7 @@ public struct RecordsAnswerWriter {
 
     /// `{"records": [...]}`, and `continuationMarker` when a query has more.
     public func records(_ entries: [RecordEntry], continuationMarker: String? = nil) -> [UInt8] {
-        var out = JSONBytes(capacity: 512 * max(entries.count, 1))
+        var out = JSONBytes(capacity: 1024 * max(entries.count, 1))
         out.beginObject()
         out.key(AnswerNames.records)
         write(entries, into: &out)
@@ -30,14 +30,14 @@ public struct RecordsAnswerWriter {
 
     /// One zone's page alone (`records/changes`).
     public func changePage(_ page: ZoneChangePage) -> [UInt8] {
-        var out = JSONBytes(capacity: 512 * max(page.entries.count, 1))
+        var out = JSONBytes(capacity: 1024 * max(page.entries.count, 1))
         write(page, into: &out)
         return out.bytes
     }
 
     /// `{"zones": [...]}`, each a zone's page or the tree of its error (`changes/zone`).
     public func zones(_ entries: [ZoneChangesEntry]) -> [UInt8] {
-        var out = JSONBytes(capacity: 512 * max(entries.reduce(0) { total, entry in
+        var out = JSONBytes(capacity: 1024 * max(entries.reduce(0) { total, entry in
             if case .page(let page) = entry { return total + page.entries.count }
             return total + 1
         }, 1))
