@@ -35,9 +35,10 @@ public final class Store: Sendable {
     /// True when the store was opened for reading only (a file it cannot write, say).
     public var isReadOnly: Bool { backend.isReadOnly }
 
-    /// The store's environment now (a schema import can move a store to production).
+    /// The store's environment now (a schema import can move a store to production; it then
+    /// advances the schema version, so the catalog answers).
     public var environment: StoreEnvironment {
-        get throws { try read { db in try db.schema.storeInfo()?.environment ?? .development } }
+        get throws { try read { db in try catalog(db).environment } }
     }
 
     /// One of the store's databases, acting as the user with record name `user` (default: the
@@ -110,11 +111,18 @@ public final class Store: Sendable {
     }
 
     /// The schema catalog as of this transaction, reloaded only when another write changed it.
+    /// The version is read once per transaction (``StoreTransaction/memo``): a server request
+    /// that reads in one transaction asks for the catalog several times.
     func catalog(_ db: StoreTransaction) throws -> SchemaCatalog {
+        if let known = db.memo.catalog { return known }
         let version = try db.schema.schemaVersion()
-        if let cached = catalogCache.withLock({ $0 }), cached.version == version { return cached }
+        if let cached = catalogCache.withLock({ $0 }), cached.version == version {
+            db.memo.catalog = cached
+            return cached
+        }
         let loaded = try SchemaCatalog.load(db, version: version)
         catalogCache.withLock { $0 = loaded }
+        db.memo.catalog = loaded
         return loaded
     }
 
@@ -123,5 +131,6 @@ public final class Store: Sendable {
         catalog.version = try db.schema.advanceSchemaVersion()
         let updated = catalog
         catalogCache.withLock { $0 = updated }
+        db.memo.catalog = updated
     }
 }

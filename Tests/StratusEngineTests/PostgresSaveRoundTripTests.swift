@@ -111,4 +111,40 @@ import StratusCloud
         #expect(next.records.count == 50)
         #expect(next.cursor == nil)
     }
+
+    /// What a read-only server request asks of its store (the environment, a page, the type's
+    /// schema, a fetch) in one snapshot costs one transaction and one look at the schema
+    /// version, not one of each per read: the same page and fetch on their own cost more.
+    @Test func aRequestsReadsInOneSnapshotShareTheTransactionAndTheCatalog() throws {
+        let url = try TestPostgres.freshStoreURL()
+        defer { TestPostgres.drop(url) }
+        let store = try Store.postgres(url, creating: true)
+        let backend = try #require(store.backend as? PostgresBackend)
+        let db = store.database(.private)
+        let zone = ZoneID(zoneName: "Requests")
+        try db.modifyRecordZones(saving: [zone])
+        _ = try db.modifyRecords(saving: (0..<20).map { index in
+            var record = Record(recordType: "Item", recordID: RecordID(recordName: "i\(index)", zoneID: zone))
+            record["kind"] = .string("even")
+            return record
+        }).savedRecords()
+        let query = Query(recordType: "Item", predicateFormat: "kind == 'even'")
+        func request() throws -> Int {
+            #expect(try store.environment == .development)
+            #expect(try db.records(matching: query, inZoneWith: zone, resultsLimit: 10).records.count == 10)
+            #expect(try store.recordType(named: "Item")?.fields["kind"] != nil)
+            #expect(try db.records(for: [RecordID(recordName: "i3", zoneID: zone)]).count == 1)
+            return 0
+        }
+        _ = try request()   // loads the schema
+        var before = backend.statementsSent
+        _ = try request()
+        let apart = backend.statementsSent - before
+        before = backend.statementsSent
+        _ = try store.readingOneSnapshot(request)
+        let together = backend.statementsSent - before
+        // Apart: four transactions (begin, schema version, commit each) around the reads.
+        // Together: one, and the version asked once.
+        #expect(together <= apart - 9, "apart \(apart) statements, together \(together)")
+    }
 }

@@ -13,12 +13,15 @@ package struct SchemaCatalog: Sendable {
     /// Each type's GRANT entries (public-database security roles), by type id; a type with
     /// none declared has no entry.
     var grants: [Int64: [GrantDeclaration]] = [:]
+    /// The store's environment: only a schema import changes it, and that advances the version.
+    var environment: StoreEnvironment = .development
 
     package func type(named name: String) -> TypeEntry? { types[name] }
 
     /// The catalog as `db` holds it, at schema `version`.
     package static func load(_ db: StoreTransaction, version: Int64) throws -> SchemaCatalog {
         var catalog = SchemaCatalog(version: version, types: [:], typeNames: [:])
+        catalog.environment = try db.schema.storeInfo()?.environment ?? .development
         for row in try db.schema.recordTypes() {
             if row.retired {
                 // Removed by a schema import: only tombstones still name it.

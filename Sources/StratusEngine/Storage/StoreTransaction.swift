@@ -20,6 +20,10 @@ package struct StoreTransaction {
     /// Every table row by row, for ``Store/copy(to:progress:)`` (nil: a backend that cannot
     /// be copied from or into).
     package let tables: (any TableCopyStorage)?
+    /// What this transaction has already read and need not ask again (the schema catalog).
+    /// Forgotten when the transaction begins, commits or rolls back, for a writer that commits
+    /// as it goes.
+    let memo = TransactionMemo()
 
     package init(zones: any ZoneStorage, records: any RecordStorage, changeFeed: any ChangeFeedStorage, schema: any SchemaStorage,
                  users: any UserStorage, shares: any ShareStorage, subscriptions: any SubscriptionStorage, faults: any FaultStorage,
@@ -42,11 +46,20 @@ package struct StoreTransaction {
     /// Whether a transaction is open (for ``Store/writeWithoutTransaction(_:)``'s caller).
     var isInsideTransaction: Bool { control.isInsideTransaction }
 
-    func beginTransaction() throws { try control.beginTransaction() }
+    func beginTransaction() throws {
+        memo.forget()
+        try control.beginTransaction()
+    }
 
-    func commit() throws { try control.commit() }
+    func commit() throws {
+        memo.forget()
+        try control.commit()
+    }
 
-    func rollback() throws { try control.rollback() }
+    func rollback() throws {
+        memo.forget()
+        try control.rollback()
+    }
 
     /// Readies the writer for a bulk write: an import (`importing`) or a bulk fill.
     func prepareForBulkWrite(importing: Bool) throws { try control.prepareForBulkWrite(importing: importing) }
