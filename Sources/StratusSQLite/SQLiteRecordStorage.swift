@@ -15,7 +15,7 @@ struct SQLiteRecordStorage: RecordStorage {
     static let joinedColumns = columns.split(separator: ",").map { "r." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
 
     func nameLookup() throws -> any RecordNameLookup {
-        SQLiteRecordNameLookup(statement: try db.sqlite.cachedStatement(sql: "SELECT \(Self.columns) FROM record WHERE zone_id = ? AND name = ?"))
+        SQLiteRecordNameLookup(statement: try db.sqlite.cachedStatement(sql: "SELECT \(Self.columns) FROM record WHERE zone_id = ? AND name = ?"), db: db.sqlite)
     }
 
     func find(zoneRowID: Int64, name: String) throws -> StoredRecord? {
@@ -59,6 +59,11 @@ struct SQLiteRecordStorage: RecordStorage {
     }
 
     /// Hands `body` every record of a zone (of one type, or all), oldest change first.
+    /// The records of a zone among `names`, by name, a hundred names to a statement.
+    func find(zoneRowID: Int64, names: [String]) throws -> [String: StoredRecord] {
+        try SQLiteRecordNameLookup.find(zoneRowID: zoneRowID, names: names, in: db.sqlite)
+    }
+
     func forEach(zoneRowID: Int64, typeID: Int64?, _ body: (StoredRecord) throws -> Void) throws {
         let sql = "SELECT \(Self.columns) FROM record WHERE zone_id = ?" + (typeID == nil ? "" : " AND type_id = ?") + " ORDER BY seq"
         let statement = try db.sqlite.cachedStatement(sql: sql)

@@ -257,4 +257,29 @@ import protocol GRDB.DatabaseValueConvertible
         #expect(bare.fields.isEmpty)
         #expect(bare.recordChangeTag == saved[0].recordChangeTag)
     }
+
+    /// A fetch of more names than one statement takes (a hundred), in no order, with names
+    /// asked twice and names the zone lacks, answers each name in the order asked.
+    @Test func aFetchOfManyNamesAnswersEachInTheOrderAsked() throws {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Many")
+        let db = temp.privateDB
+        _ = try db.modifyRecords(saving: (0..<230).map { index in
+            Record(recordType: "Thing", recordID: RecordID(recordName: "m\(index)", zoneID: zone), fields: ["n": .int64(Int64(index))])
+        }).savedRecords()
+        var asked = (0..<230).reversed().map { "m\($0)" }
+        asked.insert("nowhere", at: 57)
+        asked.insert("m5", at: 150)
+        asked.append("m230")
+        let fetched = try db.records(for: asked.map { RecordID(recordName: $0, zoneID: zone) })
+        #expect(fetched.map(\.recordID.recordName) == asked)
+        for (name, item) in zip(asked, fetched) {
+            if let record = try? item.result.get() {
+                #expect(record.fields["n"] == .int64(Int64(name.dropFirst())!))
+            } else {
+                #expect(name == "nowhere" || name == "m230", "\(name) was not found")
+            }
+        }
+        #expect(fetched.filter { (try? $0.result.get()) != nil }.count == 231)
+    }
 }
