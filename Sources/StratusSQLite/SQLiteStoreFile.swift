@@ -72,15 +72,16 @@ package final class SQLiteStoreFile: StorageBackend {
         try described {
             try pool.unsafeRead { db in
                 try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
-                let value: T
+                // Whatever happens, the connection goes back to the pool outside a transaction.
                 do {
-                    value = try body(SQLiteTransaction(sqlite: db).store)
+                    let value = try body(SQLiteTransaction(sqlite: db).store)
+                    try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                    return value
                 } catch {
+                    if !db.isInsideTransaction { throw error }
                     try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute()
                     throw error
                 }
-                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
-                return value
             }
         }
     }
