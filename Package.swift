@@ -181,7 +181,7 @@ let package = Package(
         // async-http-client: HTTPS trusting a certificate made at test time, and the team
         // server's load on several processes (a lean client, many requests at once).
         .testTarget(name: "StratusServerTests", dependencies: [
-            "StratusServer", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusModel", "stratus", "StratusTestSupport",
+            "StratusServer", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusPostgres", "StratusModel", "stratus", "StratusTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
