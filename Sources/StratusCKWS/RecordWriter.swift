@@ -29,42 +29,42 @@ public struct RecordWriter {
     public func write(_ record: Record, encrypted: Set<String> = [], extra: [(String, JSONValue)] = [], into out: inout JSONBytes,
                       assetURL: (Asset) throws -> String?) rethrows {
         out.beginObject()
-        out.key(Names.recordName)
+        out.key(JSONNames.recordName)
         out.string(record.recordName)
-        out.key(Names.recordType)
+        out.key(JSONNames.recordType)
         out.string(record.recordType)
         if let tag = record.recordChangeTag {
-            out.key(Names.recordChangeTag)
+            out.key(JSONNames.recordChangeTag)
             out.string(tag)
         }
-        out.key(Names.zoneID)
+        out.key(JSONNames.zoneID)
         writeZoneID(record.recordID.zoneID, into: &out)
-        out.key(Names.fields)
+        out.key(JSONNames.fields)
         out.beginObject()
         for (name, value) in record.fields.sorted(by: { $0.key < $1.key }) {
             out.key(name)
             out.beginObject()
-            out.key(Names.value)
+            out.key(JSONNames.value)
             try writeValue(value, into: &out, asStrings: numbersAsStrings && value.type.base.isNumeric, assetURL: assetURL)
-            out.key(Names.type)
-            out.string(Names.tag(of: value.type))
+            out.key(JSONNames.type)
+            out.string(JSONNames.tag(of: value.type))
             if !encrypted.isEmpty, encrypted.contains(name) {
-                out.key(Names.isEncrypted)
+                out.key(JSONNames.isEncrypted)
                 out.bool(true)
             }
             out.endObject()
         }
         out.endObject()
         if let created = record.creationDate {
-            writeStamp(Names.created, created, user: record.creatorUserRecordName, into: &out)
+            writeStamp(JSONNames.created, created, user: record.creatorUserRecordName, into: &out)
         }
         if let modified = record.modificationDate {
-            writeStamp(Names.modified, modified, user: record.lastModifiedUserRecordName, into: &out)
+            writeStamp(JSONNames.modified, modified, user: record.lastModifiedUserRecordName, into: &out)
         }
         if let parent = record.parent {
-            out.key(Names.parent)
+            out.key(JSONNames.parent)
             out.beginObject()
-            out.key(Names.recordName)
+            out.key(JSONNames.recordName)
             out.string(parent.recordName)
             out.endObject()
         }
@@ -80,13 +80,13 @@ public struct RecordWriter {
     /// A zone ID: name and owner, and with an ``owner`` its `zoneType`.
     public func writeZoneID(_ zoneID: ZoneID, into out: inout JSONBytes) {
         out.beginObject()
-        out.key(Names.zoneName)
+        out.key(JSONNames.zoneName)
         out.string(zoneID.zoneName)
-        out.key(Names.ownerRecordName)
+        out.key(JSONNames.ownerRecordName)
         if let owner {
             out.string(zoneID.ownerName == ZoneID.defaultOwnerName ? owner : zoneID.ownerName)
-            out.key(Names.zoneType)
-            out.string(zoneID.isDefault ? Names.defaultZone : Names.customZone)
+            out.key(JSONNames.zoneType)
+            out.string(zoneID.isDefault ? JSONNames.defaultZone : JSONNames.customZone)
         } else {
             out.string(zoneID.ownerName)
         }
@@ -109,20 +109,20 @@ public struct RecordWriter {
         case .bytes(let data): out.string(data.base64EncodedString())
         case .asset(let asset):
             out.beginObject()
-            out.key(Names.fileChecksum)
+            out.key(JSONNames.fileChecksum)
             out.string(asset.fileChecksum)
-            out.key(Names.size)
+            out.key(JSONNames.size)
             out.integer(asset.size)
             if let url = try assetURL(asset) {
-                out.key(Names.downloadURL)
+                out.key(JSONNames.downloadURL)
                 out.string(url)
             }
             out.endObject()
         case .reference(let reference):
             out.beginObject()
-            out.key(Names.recordName)
+            out.key(JSONNames.recordName)
             out.string(reference.recordName)
-            out.key(Names.action)
+            out.key(JSONNames.action)
             out.string(reference.action.rawValue)
             out.endObject()
         case .location(let location): writeLocation(location, into: &out)
@@ -135,22 +135,22 @@ public struct RecordWriter {
 
     private func writeLocation(_ location: Location, into out: inout JSONBytes) {
         out.beginObject()
-        out.key(Names.latitude)
+        out.key(JSONNames.latitude)
         out.double(location.latitude)
-        out.key(Names.longitude)
+        out.key(JSONNames.longitude)
         out.double(location.longitude)
         func optional(_ name: JSONBytes.Literal, _ item: Double?) {
             guard let item else { return }
             out.key(name)
             out.double(item)
         }
-        optional(Names.altitude, location.altitude)
-        optional(Names.horizontalAccuracy, location.horizontalAccuracy)
-        optional(Names.verticalAccuracy, location.verticalAccuracy)
-        optional(Names.course, location.course)
-        optional(Names.speed, location.speed)
+        optional(JSONNames.altitude, location.altitude)
+        optional(JSONNames.horizontalAccuracy, location.horizontalAccuracy)
+        optional(JSONNames.verticalAccuracy, location.verticalAccuracy)
+        optional(JSONNames.course, location.course)
+        optional(JSONNames.speed, location.speed)
         if let time = location.timestamp {
-            out.key(Names.timestamp)
+            out.key(JSONNames.timestamp)
             out.integer(FieldValue.milliseconds(time))
         }
         out.endObject()
@@ -159,68 +159,12 @@ public struct RecordWriter {
     private func writeStamp(_ name: JSONBytes.Literal, _ date: Date, user: String?, into out: inout JSONBytes) {
         out.key(name)
         out.beginObject()
-        out.key(Names.timestamp)
+        out.key(JSONNames.timestamp)
         out.integer(FieldValue.milliseconds(date))
-        out.key(Names.userRecordName)
+        out.key(JSONNames.userRecordName)
         out.string(user ?? "")
         out.endObject()
     }
-}
-
-/// The member names and type tags a record's JSON uses, each encoded once.
-private enum Names {
-    static let action = JSONBytes.Literal("action")
-    static let altitude = JSONBytes.Literal("altitude")
-    static let course = JSONBytes.Literal("course")
-    static let created = JSONBytes.Literal("created")
-    static let downloadURL = JSONBytes.Literal("downloadURL")
-    static let fields = JSONBytes.Literal("fields")
-    static let fileChecksum = JSONBytes.Literal("fileChecksum")
-    static let horizontalAccuracy = JSONBytes.Literal("horizontalAccuracy")
-    static let isEncrypted = JSONBytes.Literal("isEncrypted")
-    static let latitude = JSONBytes.Literal("latitude")
-    static let longitude = JSONBytes.Literal("longitude")
-    static let modified = JSONBytes.Literal("modified")
-    static let ownerRecordName = JSONBytes.Literal("ownerRecordName")
-    static let parent = JSONBytes.Literal("parent")
-    static let recordChangeTag = JSONBytes.Literal("recordChangeTag")
-    static let recordName = JSONBytes.Literal("recordName")
-    static let recordType = JSONBytes.Literal("recordType")
-    static let size = JSONBytes.Literal("size")
-    static let speed = JSONBytes.Literal("speed")
-    static let timestamp = JSONBytes.Literal("timestamp")
-    static let type = JSONBytes.Literal("type")
-    static let userRecordName = JSONBytes.Literal("userRecordName")
-    static let value = JSONBytes.Literal("value")
-    static let verticalAccuracy = JSONBytes.Literal("verticalAccuracy")
-    static let zoneID = JSONBytes.Literal("zoneID")
-    static let zoneName = JSONBytes.Literal("zoneName")
-    static let zoneType = JSONBytes.Literal("zoneType")
-
-    static let defaultZone = JSONBytes.Literal("DEFAULT_ZONE")
-    static let customZone = JSONBytes.Literal("REGULAR_CUSTOM_ZONE")
-
-    /// Every field type's `type` tag (`STRING`, `INT64_LIST`, ...), scalar then list, in the
-    /// order of ``slot(of:)``.
-    private static let tags: [JSONBytes.Literal] = FieldType.BaseType.allCases.flatMap { base in
-        [FieldType(base), FieldType.list(base)].map { JSONBytes.Literal($0.webServicesTag) }
-    }
-
-    /// Where a base type's tags are in `tags` (a switch: hashing the type cost more than the tag).
-    private static func slot(of base: FieldType.BaseType) -> Int {
-        switch base {
-        case .string: 0
-        case .int64: 2
-        case .double: 4
-        case .timestamp: 6
-        case .bytes: 8
-        case .asset: 10
-        case .reference: 12
-        case .location: 14
-        }
-    }
-
-    static func tag(of type: FieldType) -> JSONBytes.Literal { tags[slot(of: type.base) + (type.isList ? 1 : 0)] }
 }
 
 private extension FieldType.BaseType {

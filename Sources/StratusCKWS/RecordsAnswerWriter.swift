@@ -18,10 +18,10 @@ public struct RecordsAnswerWriter {
     public func records(_ entries: [RecordEntry], continuationMarker: String? = nil) -> [UInt8] {
         var out = JSONBytes(capacity: 1024 * max(entries.count, 1))
         out.beginObject()
-        out.key(AnswerNames.records)
+        out.key(JSONNames.records)
         write(entries, into: &out)
         if let continuationMarker {
-            out.key(AnswerNames.continuationMarker)
+            out.key(JSONNames.continuationMarker)
             out.string(continuationMarker)
         }
         out.endObject()
@@ -42,7 +42,7 @@ public struct RecordsAnswerWriter {
             return total + 1
         }, 1))
         out.beginObject()
-        out.key(AnswerNames.zones)
+        out.key(JSONNames.zones)
         out.beginArray()
         for entry in entries {
             switch entry {
@@ -58,13 +58,13 @@ public struct RecordsAnswerWriter {
     /// The page as ``ChangePageJSON`` lays it out: `zoneID`, `records`, `syncToken`, `moreComing`.
     private func write(_ page: ZoneChangePage, into out: inout JSONBytes) {
         out.beginObject()
-        out.key(AnswerNames.zoneID)
+        out.key(JSONNames.zoneID)
         records.writeZoneID(page.zoneID, into: &out)
-        out.key(AnswerNames.records)
+        out.key(JSONNames.records)
         write(page.entries, into: &out)
-        out.key(AnswerNames.syncToken)
+        out.key(JSONNames.syncToken)
         out.string(page.syncToken)
-        out.key(AnswerNames.moreComing)
+        out.key(JSONNames.moreComing)
         out.bool(page.moreComing)
         out.endObject()
     }
@@ -79,14 +79,4 @@ public struct RecordsAnswerWriter {
         }
         out.endArray()
     }
-}
-
-/// The envelope's member names, each encoded once.
-private enum AnswerNames {
-    static let continuationMarker = JSONBytes.Literal("continuationMarker")
-    static let moreComing = JSONBytes.Literal("moreComing")
-    static let records = JSONBytes.Literal("records")
-    static let syncToken = JSONBytes.Literal("syncToken")
-    static let zoneID = JSONBytes.Literal("zoneID")
-    static let zones = JSONBytes.Literal("zones")
 }

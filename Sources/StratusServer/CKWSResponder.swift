@@ -123,11 +123,11 @@ struct CKWSResponder: HTTPResponder {
             let credentials = self.credentials, sessions = self.sessions
             // One hop off the event loop for the store, the credentials and the endpoint; what
             // it learned of the caller comes back even when the request fails, for the log.
-            let outcome = try await CKWSResponder.offload { () -> (Store?, String?, Result<(CKWSAnswer, String?), any Error>) in
+            let outcome = try await CKWSResponder.offload { () -> RequestOutcome in
                 let store: Store
                 do { store = try stores.locate(container: path.container, environment: path.environment) } catch { return (nil, nil, .failure(error)) }
                 // A request that only reads makes all its reads in one transaction.
-                return CKWSResponder.reading(store, inOneSnapshot: !endpoint.writes) { () -> (Store?, String?, Result<(CKWSAnswer, String?), any Error>) in
+                return CKWSResponder.reading(store, inOneSnapshot: !endpoint.writes) { () -> RequestOutcome in
                     do { try stores.verify(store, container: path.container, environment: path.environment) } catch { return (nil, nil, .failure(error)) }
                     let user: String?
                     do {
@@ -259,10 +259,14 @@ struct CKWSResponder: HTTPResponder {
     }
 
     /// Runs blocking engine work on a thread of its own, so the event loops keep serving.
+    /// What a request's work learned: its store and caller (for the log, even when it failed)
+    /// and its answer with the session's next token, or its failure.
+    typealias RequestOutcome = (Store?, String?, Result<(CKWSAnswer, String?), any Error>)
+
     /// Runs a request's work on `store`, in one read transaction when `oneSnapshot`; a store
     /// that cannot begin one answers with its error.
     static func reading(_ store: Store, inOneSnapshot oneSnapshot: Bool,
-                        _ work: () -> (Store?, String?, Result<(CKWSAnswer, String?), any Error>)) -> (Store?, String?, Result<(CKWSAnswer, String?), any Error>) {
+                        _ work: () -> RequestOutcome) -> RequestOutcome {
         guard oneSnapshot else { return work() }
         do {
             return try store.readingOneSnapshot(work)

@@ -67,6 +67,28 @@ import Testing
         #expect(old["metaSyncToken"] as? String == old["syncToken"] as? String)
     }
 
+    /// A schema import by another process that moves the store to production moves what the
+    /// running server answers: its next request for development is refused, production served.
+    @Test func aSchemaImportElsewhereMovesTheServedEnvironment() async throws {
+        let server = try await ServerHarness()
+        defer { Task { await server.stop() } }
+        let production = "http://127.0.0.1:\(server.port)/database/1/\(ServerHarness.container)/production"
+        #expect(try await server.call("private", "zones/list").status == 200)
+        #expect(try await server.call("private", "zones/list", base: production).status == 404)
+        let otherProcess = try Store(path: server.folder.storePath)
+        _ = try otherProcess.importSchema(text: """
+            DEFINE SCHEMA
+                RECORD TYPE Note (
+                    "___recordID" REFERENCE QUERYABLE,
+                    title STRING QUERYABLE
+                );
+            """, environment: .production)
+        let development = try await server.call("private", "zones/list")
+        #expect(development.status == 404)
+        #expect((development["reason"] as? String)?.contains("production environment") == true, "\(development.json)")
+        #expect(try await server.call("private", "zones/list", base: production).status == 200)
+    }
+
     @Test func badRequestsGetClearErrorsNeverA5xx() async throws {
         let server = try await ServerHarness(maximumBodyBytes: 4096)
         defer { Task { await server.stop() } }
