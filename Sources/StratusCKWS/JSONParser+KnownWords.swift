@@ -10,7 +10,8 @@ extension JSONParser {
         let words = ["value", "type", "fields", "recordName", "recordType", "recordChangeTag", "zoneID", "zoneName",
                      "ownerRecordName", "zoneType", "created", "modified", "timestamp", "userRecordName", "deleted", "parent",
                      "latitude", "longitude", "action", "fileChecksum", "size", "downloadURL", "NONE", "DELETE_SELF",
-                     "__defaultOwner__", "_defaultZone", "DEFAULT_ZONE", "REGULAR_CUSTOM_ZONE"]
+                     "__defaultOwner__", "_defaultZone", "DEFAULT_ZONE", "REGULAR_CUSTOM_ZONE",
+                     "changedKeys", "shortGUID", "records", "zones", "continuationMarker", "syncToken", "moreComing"]
             + FieldType.BaseType.allCases.flatMap { [FieldType($0).webServicesTag, FieldType.list($0).webServicesTag] }
         return Set(words).sorted { ($0.utf8.count, $0) < ($1.utf8.count, $1) }
     }()

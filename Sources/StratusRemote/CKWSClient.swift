@@ -41,7 +41,7 @@ public final class CKWSClient: Sendable {
     public func download(_ url: String) throws -> Data {
         let answer = try transport.get(url.replacingOccurrences(of: "${f}", with: "asset"), server: endpoint.url)
         guard answer.status == 200 else {
-            throw failure(Answer(status: answer.status, json: CKWSClient.json(answer.body)))
+            throw failure(Answer(status: answer.status, body: answer.body))
         }
         return Data(answer.body)
     }
@@ -49,19 +49,26 @@ public final class CKWSClient: Sendable {
     /// The credentials now (with the newest web auth token).
     public var credentials: RemoteCredentials { session.withLock { $0 } }
 
-    /// What a CKWS server answered: its HTTP status, its JSON (`{}` when it sent none), and a
-    /// replacement web auth token when it sent one.
+    /// What a CKWS server answered: its HTTP status and its body.
     public struct Answer: Sendable {
         public var status: Int
-        public var json: JSONValue
+        public var body: [UInt8]
+        /// The body's JSON; `{}` for an empty or non-JSON body (a proxy's page).
+        public var json: JSONValue { CKWSClient.json(body) }
     }
 
     /// Runs `DATABASE/OPERATION` (`database` nil for the endpoints that name none) and returns
     /// its JSON; a whole-request error is thrown as the `CloudKitError` it stands for.
     public func call(_ database: String?, _ operation: String, body: JSONValue = .object([])) throws -> JSONValue {
+        CKWSClient.json(try answerBody(database, operation, body: body))
+    }
+
+    /// Like ``call(_:_:body:)``, but hands back the answer's bytes, for a reader that takes
+    /// them without a tree (``RecordsAnswer``).
+    public func answerBody(_ database: String?, _ operation: String, body: JSONValue = .object([])) throws -> [UInt8] {
         let answer = try exchange(database, operation, body: body)
         guard answer.status == 200 else { throw failure(answer) }
-        return answer.json
+        return answer.body
     }
 
     /// Like ``call(_:_:body:)`` but hands back any answer, errors included, for the callers that
@@ -81,7 +88,7 @@ public final class CKWSClient: Sendable {
                     try keeper?.keep(webAuthToken: next)
                     credentials.webAuthToken = next
                 }
-                let answer = Answer(status: raw.status, json: CKWSClient.json(raw.body))
+                let answer = Answer(status: raw.status, body: raw.body)
                 if raw.status == 429 || raw.status == 503, waited < retry.attempts,
                    let seconds = answer.json["retryAfter"]?.doubleValue ?? raw.headers.first(name: "Retry-After").flatMap(Double.init),
                    seconds <= retry.longestWait {
@@ -135,11 +142,12 @@ public final class CKWSClient: Sendable {
     /// The error an answer other than 200 stands for. Authentication failures name the remote,
     /// so the advice says which to sign in to again; the server's reason is kept as its words.
     public func failure(_ answer: Answer) -> CloudKitError {
-        guard var error = ItemErrorJSON.decode(answer.json) else {
+        let json = answer.json
+        guard var error = ItemErrorJSON.decode(json) else {
             return CloudKitError(answer.status >= 500 ? .serviceUnavailable : .serverRejectedRequest,
                                  "\(endpoint.url) answered HTTP \(answer.status) without a CloudKit error", reason: .remoteUnreachable(url: endpoint.url))
         }
-        switch answer.json["serverErrorCode"]?.stringValue {
+        switch json["serverErrorCode"]?.stringValue {
         case "AUTHENTICATION_REQUIRED": error.reason = .remoteSignInRequired(remote: name)
         case "AUTHENTICATION_FAILED": error.reason = .remoteCredentialRejected(remote: name)
         default: break
@@ -154,7 +162,7 @@ public final class CKWSClient: Sendable {
     }
 
     /// An answer's JSON; an empty or non-JSON body (a proxy's page) is `{}`.
-    private static func json(_ bytes: [UInt8]) -> JSONValue {
+    static func json(_ bytes: [UInt8]) -> JSONValue {
         guard !bytes.isEmpty, let json = try? JSONParser.parse(utf8: bytes) else { return .object([]) }
         return json
     }

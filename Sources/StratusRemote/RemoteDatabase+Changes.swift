@@ -12,10 +12,10 @@ extension RemoteDatabase {
                                includingChangedKeys: includingChangedKeys).page
     }
 
-    /// One `changes/zone` page, and the records as the answer spelled them (a pull reads their
-    /// assets' `downloadURL`s, which a decoded record does not keep).
+    /// One `changes/zone` page, and the entries as answered (a pull reads their assets'
+    /// `downloadURL`s, which a decoded record does not keep).
     func zoneChanges(inZoneWith zoneID: ZoneID, since token: String?, desiredKeys: [String]?, resultsLimit: Int?,
-                     includingChangedKeys: Bool) throws -> (page: ZoneChangesPage, answered: [JSONValue]) {
+                     includingChangedKeys: Bool) throws -> (page: ZoneChangesPage, answered: [AnsweredRecord]) {
         var zone: [(String, JSONValue)] = [("zoneID", zoneJSON(zoneID))]
         if let token { zone.append(("syncToken", .string(token))) }
         zone.append(("resultsLimit", .integer(Int64(min(resultsLimit ?? RemoteDatabase.batchLimit, RemoteDatabase.batchLimit)))))
@@ -23,26 +23,27 @@ extension RemoteDatabase {
         var body: [(String, JSONValue)] = [("zones", .array([.object(zone)]))]
         // `stratus serve` says which keys each change set when asked; iCloud does not.
         if includingChangedKeys { body.append(("includeChangedKeys", .bool(true))) }
-        let answer = try call("changes/zone", .object(body), zone: zoneID)
-        guard let page = try items(answer["zones"], path: "zones").first else {
+        let bytes = try answerBody("changes/zone", .object(body), zone: zoneID)
+        guard let zone = try decoded({ () throws(RecordJSON.DecodingError) in try RecordsAnswer.decodeZones(bytes, zoneID: zoneID) }).first else {
             throw CloudKitError(.internalError, "\(client.endpoint.url) answered no zone", reason: .remoteUnreachable(url: client.endpoint.url))
         }
-        if let error = ItemErrorJSON.decode(page, zoneID: zoneID) { throw typed(error, zone: zoneID) }
+        if let error = ItemErrorJSON.decode(zone.members, zoneID: zoneID) { throw typed(error, zone: zoneID) }
         var changes: [ZoneChange] = []
         var changedKeys: [String: [String]] = [:]
-        let answered = try items(page["records"], path: "records")
-        for item in answered {
-            if item["deleted"]?.boolValue == true {
-                let name = item["recordName"]?.stringValue ?? ""
-                changes.append(.deleted(RecordID(recordName: name, zoneID: zoneID), recordType: item["recordType"]?.stringValue ?? ""))
-                continue
+        let answered = try items(zone.records, path: "records")
+        changes.reserveCapacity(answered.count)
+        for entry in answered {
+            switch entry.change {
+            case .deleted(let name, let type):
+                changes.append(.deleted(RecordID(recordName: name, zoneID: zoneID), recordType: type ?? ""))
+            case .saved(let record):
+                let record = owned(record, zoneID: zoneID)
+                if let keys = entry.changedKeys { changedKeys[record.recordName] = keys }
+                changes.append(.changed(record))
             }
-            let record = try record(item, zoneID: zoneID)
-            if let keys = item["changedKeys"]?.arrayOfStrings { changedKeys[record.recordName] = keys }
-            changes.append(.changed(record))
         }
-        return (ZoneChangesPage(changes: changes, changeToken: page["syncToken"]?.stringValue ?? token ?? "",
-                                moreComing: page["moreComing"]?.boolValue ?? false, changedKeys: changedKeys), answered)
+        return (ZoneChangesPage(changes: changes, changeToken: zone.members["syncToken"]?.stringValue ?? token ?? "",
+                                moreComing: zone.members["moreComing"]?.boolValue ?? false, changedKeys: changedKeys), answered)
     }
 
     public func databaseChanges(since token: String?, resultsLimit: Int?) throws -> DatabaseChangesPage {

@@ -52,19 +52,7 @@ extension RemoteDatabase {
     }
 
     /// The `downloadURL` of every asset value in the answered records, by its `fileChecksum`.
-    static func downloads(in answered: [JSONValue]) -> [String: String] {
-        var urls: [String: String] = [:]
-        for record in answered {
-            guard case .object(let fields)? = record["fields"] else { continue }
-            for (_, field) in fields {
-                guard let type = field["type"]?.stringValue, type.hasPrefix("ASSET"), let value = field["value"] else { continue }
-                let items: [JSONValue]
-                if case .array(let list) = value { items = list } else { items = [value] }
-                for item in items {
-                    if let checksum = item["fileChecksum"]?.stringValue, let url = item["downloadURL"]?.stringValue { urls[checksum] = url }
-                }
-            }
-        }
-        return urls
+    static func downloads(in answered: [AnsweredRecord]) -> [String: String] {
+        answered.reduce(into: [:]) { urls, entry in urls.merge(entry.downloadURLs) { _, later in later } }
     }
 }

@@ -49,17 +49,24 @@ extension RemoteDatabase {
     }
 
     /// One page of at most 200 records (CKWS's page); the marker it ends with is remembered with
-    /// its query, so the next page can send both. `answered`: the records as the answer spelled them.
+    /// its query, so the next page can send both. `answered`: the records with what the answer
+    /// said beside each (a share's short GUID, assets' download URLs).
     func page(_ request: JSONValue, zoneID: ZoneID, marker: String?, desiredKeys: [String]?,
-              resultsLimit: Int?) throws -> (page: QueryResultsPage, answered: [JSONValue]) {
+              resultsLimit: Int?) throws -> (page: QueryResultsPage, answered: [AnsweredRecord]) {
         guard case .object(var body) = request else { return (QueryResultsPage(records: [], cursor: nil), []) }
         if let marker { body.append(("continuationMarker", .string(marker))) }
         body.append(("resultsLimit", .integer(Int64(min(resultsLimit ?? RemoteDatabase.batchLimit, RemoteDatabase.batchLimit)))))
         if let desiredKeys { body.append(("desiredKeys", .array(desiredKeys.map { .string($0) }))) }
-        let answer = try call("records/query", .object(body), zone: zoneID)
-        let answered = try items(answer["records"], path: "records")
-        let records = try answered.map { try record($0, zoneID: zoneID) }
-        let next = answer["continuationMarker"]?.stringValue
+        let answer = try records("records/query", .object(body), zone: zoneID)
+        let answered = try items(answer.records, path: "records")
+        let records = try answered.map { entry in
+            guard case .saved(let record) = entry.change else {
+                throw CloudKitError(.internalError, "\(client.endpoint.url) answered a deletion in a query's records",
+                                    reason: .remoteUnreachable(url: client.endpoint.url))
+            }
+            return owned(record, zoneID: zoneID)
+        }
+        let next = answer.members["continuationMarker"]?.stringValue
         if let next { markers.remember(next, request: request) }
         return (QueryResultsPage(records: records, cursor: next), answered)
     }

@@ -64,6 +64,22 @@ public struct RemoteDatabase: CloudDatabaseService {
         }
     }
 
+    /// A CKWS request to this database whose answer holds records: read from its bytes, without
+    /// a tree (``RecordsAnswer``).
+    func records(_ operation: String, _ body: JSONValue, zone: ZoneID) throws -> RecordsAnswer {
+        let bytes = try answerBody(operation, body, zone: zone)
+        return try decoded { () throws(RecordJSON.DecodingError) in try RecordsAnswer.decode(bytes, zoneID: zone) }
+    }
+
+    /// Like ``call(_:_:zone:)``, the answer's bytes.
+    func answerBody(_ operation: String, _ body: JSONValue, zone: ZoneID) throws -> [UInt8] {
+        do {
+            return try client.answerBody(database, operation, body: body)
+        } catch let error as CloudKitError {
+            throw typed(error, zone: zone)
+        }
+    }
+
     /// The typed reason of an error the answer only names by code.
     func typed(_ error: CloudKitError, zone: ZoneID?) -> CloudKitError {
         var error = error
@@ -82,7 +98,12 @@ public struct RemoteDatabase: CloudDatabaseService {
 
     /// A record of an answer, in its zone as this side names it.
     func record(_ json: JSONValue, zoneID: ZoneID) throws -> Record {
-        var record = try decoded { () throws(RecordJSON.DecodingError) in try RecordJSON.decode(json, zoneID: zoneID, restoring: true) }
+        owned(try decoded { () throws(RecordJSON.DecodingError) in try RecordJSON.decode(json, zoneID: zoneID, restoring: true) }, zoneID: zoneID)
+    }
+
+    /// An answered record in its zone as this side names it (`zoneID`: the zone asked about).
+    func owned(_ record: Record, zoneID: ZoneID) -> Record {
+        var record = record
         record.recordID = RecordID(recordName: record.recordName, zoneID: owned(record.recordID.zoneID, as: zoneID))
         return record
     }
@@ -102,10 +123,18 @@ public struct RemoteDatabase: CloudDatabaseService {
 
     /// The array member of an answer, or an error naming what the answer lacked.
     func items(_ json: JSONValue?, path: String) throws -> [JSONValue] {
-        guard case .array(let items)? = json else {
-            throw CloudKitError(.internalError, "\(client.endpoint.url) answered without '\(path)'", reason: .remoteUnreachable(url: client.endpoint.url))
-        }
+        guard case .array(let items)? = json else { throw missing(path) }
         return items
+    }
+
+    /// An answer's records, or an error naming what the answer lacked.
+    func items(_ records: [AnsweredRecord]?, path: String) throws -> [AnsweredRecord] {
+        guard let records else { throw missing(path) }
+        return records
+    }
+
+    private func missing(_ path: String) -> CloudKitError {
+        CloudKitError(.internalError, "\(client.endpoint.url) answered without '\(path)'", reason: .remoteUnreachable(url: client.endpoint.url))
     }
 
     /// A decoding failure of an answer, as the server's fault.

@@ -24,7 +24,7 @@ import StratusCKWS
     }
 
     /// Records with every kind of value an export writes, in random mixes.
-    private func randomRecords(count: Int, seed: UInt64) -> [Record] {
+    static func randomRecords(count: Int, seed: UInt64) -> [Record] {
         var generator = SeededGenerator(seed: seed)
         let words = ["harbour", "Zürich", "東京", "a \"quoted\" word", "back\\slash", "line\nbreak", "tab\there", "😀 emoji", "", "plain"]
         func word() -> String { words[generator.below(words.count)] }
@@ -67,7 +67,7 @@ import StratusCKWS
 
     @Test func exportedLinesReadAsTheTreeReadsThem() throws {
         var read = 0
-        for record in randomRecords(count: 400, seed: 5) {
+        for record in Self.randomRecords(count: 400, seed: 5) {
             let line = JSONWriter.string(RecordJSON.encode(record))
             let tree = try #require(throughTree(line), "\(line)")
             let direct = try #require(restored(line), "not read member by member: \(line)")

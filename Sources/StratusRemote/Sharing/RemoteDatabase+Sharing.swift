@@ -110,7 +110,7 @@ extension RemoteDatabase {
             var marker: String?
             repeat {
                 let (page, answered) = try page(request, zoneID: zone.zoneID, marker: marker, desiredKeys: nil, resultsLimit: nil)
-                guids += answered.compactMap { $0["shortGUID"]?.stringValue }
+                guids += answered.compactMap(\.shortGUID)
                 marker = page.cursor
             } while marker != nil
         }
