@@ -193,7 +193,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The bench's own parts (the dashboard probe), without running a workload.
-        .testTarget(name: "StratusBenchTests", dependencies: ["StratusBench", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusStores", "StratusTestSupport"]),
+        .testTarget(name: "StratusBenchTests", dependencies: ["StratusBench", "StratusCKWS", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusStores", "StratusTestSupport"]),
         // Runs the built `stratus` binary, so it depends on it to have it built.
         // The engine too: a test of the command line's advice provokes the error on the engine
         // first and checks its reason, then runs the binary for the hint.

@@ -14,6 +14,9 @@ protocol BenchBaseline: AnyObject {
     /// Writes every venue as a JSON line in the CloudKit Web Services shape, built by the
     /// database's own JSON functions: the baseline of `export`.
     func exportLines(to file: URL) throws
+    /// The rows `read` returns as one CKWS answer (`{"records": [...]}`), built by the
+    /// database's own JSON functions: less the plain read, what writing an answer must cost.
+    func answer(_ read: BaselineRead) throws -> String
     /// Reads every column of each row `read` returns, as a client would; returns how many.
     func rows(_ read: BaselineRead) throws -> Int
     /// Counts with `count(*)`.

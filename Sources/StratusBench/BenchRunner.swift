@@ -287,11 +287,11 @@ public final class BenchRunner {
                                         ("first_frame_ms", BenchMeasurement.median(probes.map(\.firstFrameMilliseconds)))])
         case .serveLookup, .serveQuery, .serveModify, .serveChanges:
             return try ServeBench(store: store, zoneID: zoneID, recordCount: recordCount, requestsPerClient: max(50, min(500, runs * 100)))
-                .measure(workload)
+                .measure(workload, baseline: baseline)
         case .serveModify200:
             // Each request saves 200 records: a tenth as many requests keeps the run as short.
             return try ServeBench(store: store, zoneID: zoneID, recordCount: recordCount, requestsPerClient: max(10, min(50, runs * 10)))
-                .measure(workload)
+                .measure(workload, baseline: baseline)
         case .pull:
             return try PullBench(store: store, zoneID: zoneID, directory: scratch).measure(workload)
         case .remoteQueryPage, .remotePlayback:

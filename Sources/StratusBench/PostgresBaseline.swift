@@ -75,23 +75,13 @@ final class PostgresBaseline: BenchBaseline {
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
-        let user = "'_0ef232a054f2491284ab17cc41eae3c6'"
         var after: Int64 = 0
         while true {
             var chunk = Data()
             var last: Int64?
             // Pages of 10,000 by seq: the whole table at once would sit in memory.
             _ = try connection.eachText("""
-                SELECT seq, json_build_object('recordName', name, 'recordType', 'Venue', 'recordChangeTag', lpad(to_hex(seq), 10, '0'),
-                    'zoneID', json_build_object('zoneName', 'Bench', 'ownerRecordName', '__defaultOwner__'), 'fields', json_build_object(
-                    'title', json_build_object('value', title, 'type', 'STRING'), 'category', json_build_object('value', category, 'type', 'STRING'),
-                    'price', json_build_object('value', price, 'type', 'INT64'), 'rating', json_build_object('value', rating, 'type', 'DOUBLE'),
-                    'opened', json_build_object('value', opened, 'type', 'TIMESTAMP'),
-                    'tags', json_build_object('value', string_to_array(tags, ','), 'type', 'STRING_LIST'),
-                    'location', json_build_object('value', json_build_object('latitude', latitude, 'longitude', longitude), 'type', 'LOCATION'),
-                    'description', json_build_object('value', description, 'type', 'STRING')),
-                    'created', json_build_object('timestamp', modified, 'userRecordName', \(user)),
-                    'modified', json_build_object('timestamp', modified, 'userRecordName', \(user)))::text
+                SELECT seq, \(Self.recordJSON(changeTag: "seq"))::text
                 FROM venue WHERE seq > $1 ORDER BY seq LIMIT 10000
                 """, [after]) { sequence, line in
                 last = sequence
@@ -105,8 +95,39 @@ final class PostgresBaseline: BenchBaseline {
     }
 
     func rows(_ read: BaselineRead) throws -> Int {
+        let (sql, binds) = Self.sql(read)
+        return try connection.readEveryColumn(sql, binds)
+    }
+
+    func answer(_ read: BaselineRead) throws -> String {
+        let (sql, binds) = Self.sql(read)
+        // The read's columns by their names (id is the row's sequence, as in the table).
+        let answer = "SELECT json_build_object('records', coalesce(json_agg(\(Self.recordJSON(changeTag: "id"))), '[]'))::text FROM (\(sql)) v"
+        return try connection.text(answer, binds) ?? ""
+    }
+
+    /// One venue as a record in the CloudKit Web Services shape, system fields included, built
+    /// by `json_build_object` from a row's columns; its change tag from the column `changeTag`.
+    private static func recordJSON(changeTag: String) -> String {
+        let user = "'_0ef232a054f2491284ab17cc41eae3c6'"
+        return """
+            json_build_object('recordName', name, 'recordType', 'Venue', 'recordChangeTag', lpad(to_hex(\(changeTag)), 10, '0'),
+                'zoneID', json_build_object('zoneName', 'Bench', 'ownerRecordName', '__defaultOwner__'), 'fields', json_build_object(
+                'title', json_build_object('value', title, 'type', 'STRING'), 'category', json_build_object('value', category, 'type', 'STRING'),
+                'price', json_build_object('value', price, 'type', 'INT64'), 'rating', json_build_object('value', rating, 'type', 'DOUBLE'),
+                'opened', json_build_object('value', opened, 'type', 'TIMESTAMP'),
+                'tags', json_build_object('value', string_to_array(tags, ','), 'type', 'STRING_LIST'),
+                'location', json_build_object('value', json_build_object('latitude', latitude, 'longitude', longitude), 'type', 'LOCATION'),
+                'description', json_build_object('value', description, 'type', 'STRING')),
+                'created', json_build_object('timestamp', modified, 'userRecordName', \(user)),
+                'modified', json_build_object('timestamp', modified, 'userRecordName', \(user)))
+            """
+    }
+
+    /// The SQL of a read workload.
+    private static func sql(_ read: BaselineRead) -> (String, [any PostgresBinding]) {
         let columns = Self.columns
-        let (sql, binds): (String, [any PostgresBinding]) = switch read {
+        return switch read {
         case .category(let name):
             ("SELECT \(columns) FROM venue v WHERE category_folded = $1 ORDER BY id LIMIT 100", [name])
         case .ratingAtLeastDescending(let rating):
@@ -137,7 +158,6 @@ final class PostgresBaseline: BenchBaseline {
         case .newestPage(let limit):
             ("SELECT \(columns) FROM venue v ORDER BY id DESC LIMIT \(limit)", [])
         }
-        return try connection.readEveryColumn(sql, binds)
     }
 
     func count(_ filter: BaselineCount) throws -> Int {

@@ -72,18 +72,7 @@ final class SQLiteBaseline: BenchBaseline {
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         var chunk = Data()
-        try connection.forEachText("""
-            SELECT json_object('recordName', name, 'recordType', 'Venue', 'recordChangeTag', printf('%010x', seq),
-                'zoneID', json_object('zoneName', 'Bench', 'ownerRecordName', '__defaultOwner__'), 'fields', json_object(
-                'title', json_object('value', title, 'type', 'STRING'), 'category', json_object('value', category, 'type', 'STRING'),
-                'price', json_object('value', price, 'type', 'INT64'), 'rating', json_object('value', rating, 'type', 'DOUBLE'),
-                'opened', json_object('value', opened, 'type', 'TIMESTAMP'),
-                'tags', json_object('value', json('["' || replace(tags, ',', '","') || '"]'), 'type', 'STRING_LIST'),
-                'location', json_object('value', json_object('latitude', latitude, 'longitude', longitude), 'type', 'LOCATION'),
-                'description', json_object('value', description, 'type', 'STRING')),
-                'created', json_object('timestamp', modified, 'userRecordName', '_0ef232a054f2491284ab17cc41eae3c6'),
-                'modified', json_object('timestamp', modified, 'userRecordName', '_0ef232a054f2491284ab17cc41eae3c6')) FROM venue ORDER BY seq
-            """) { line in
+        try connection.forEachText("SELECT \(Self.recordJSON(changeTag: "seq")) FROM venue ORDER BY seq") { line in
             chunk.append(contentsOf: line.utf8)
             chunk.append(0x0A)
             if chunk.count > 1 << 20 {
@@ -92,6 +81,31 @@ final class SQLiteBaseline: BenchBaseline {
             }
         }
         try handle.write(contentsOf: chunk)
+    }
+
+    func answer(_ read: BaselineRead) throws -> String {
+        let (sql, arguments) = Self.sql(read)
+        // The read's columns by their names (id is the row's sequence, as in the table).
+        let answer = "SELECT json_object('records', json_group_array(\(Self.recordJSON(changeTag: "id")))) FROM (\(sql)) v"
+        guard case .text(let text) = try connection.rows(answer, arguments).first?.values.first else { return "" }
+        return text
+    }
+
+    /// One venue as a record in the CloudKit Web Services shape, system fields included, built
+    /// by json_object from a row's columns; its change tag from the column `changeTag`.
+    private static func recordJSON(changeTag: String) -> String {
+        """
+        json_object('recordName', name, 'recordType', 'Venue', 'recordChangeTag', printf('%010x', \(changeTag)),
+            'zoneID', json_object('zoneName', 'Bench', 'ownerRecordName', '__defaultOwner__'), 'fields', json_object(
+            'title', json_object('value', title, 'type', 'STRING'), 'category', json_object('value', category, 'type', 'STRING'),
+            'price', json_object('value', price, 'type', 'INT64'), 'rating', json_object('value', rating, 'type', 'DOUBLE'),
+            'opened', json_object('value', opened, 'type', 'TIMESTAMP'),
+            'tags', json_object('value', json(CASE tags WHEN '' THEN '[]' ELSE '["' || replace(tags, ',', '","') || '"]' END), 'type', 'STRING_LIST'),
+            'location', json_object('value', json_object('latitude', latitude, 'longitude', longitude), 'type', 'LOCATION'),
+            'description', json_object('value', description, 'type', 'STRING')),
+            'created', json_object('timestamp', modified, 'userRecordName', '_0ef232a054f2491284ab17cc41eae3c6'),
+            'modified', json_object('timestamp', modified, 'userRecordName', '_0ef232a054f2491284ab17cc41eae3c6'))
+        """
     }
 
     func rows(_ read: BaselineRead) throws -> Int {

@@ -28,7 +28,9 @@ struct ServeBench {
     /// The records of a `serve-changes` page.
     static let changesPage = 200
 
-    func measure(_ workload: BenchWorkload) throws -> BenchResult {
+    /// `baseline`: the same venues on hand-made tables, whose database writes the answer's
+    /// records as JSON for the JSON floor.
+    func measure(_ workload: BenchWorkload, baseline: any BenchBaseline) throws -> BenchResult {
         let apiToken = try store.makeAPIToken(container: Self.container)
         let webToken = try store.makeWebAuthToken(container: Self.container, user: store.owner)
         let database = store.database(.private)
@@ -99,6 +101,11 @@ struct ServeBench {
         let serverPerRequest = http.cpuSeconds * 1000 / requests
         let enginePerCall = engineCPU * 1000 / calls
         let floorPerRequest = floor.cpuSeconds * 1000 / floorRequests
+        var jsonFloor: [(String, Double)] = []
+        if let read = Self.answerRead(workload, names: names) {
+            let json = try Self.answerCost(read, on: baseline)
+            jsonFloor = [("json_floor_ms", json), ("ratio_with_json_floor", serverPerRequest / (enginePerCall + floorPerRequest + json))]
+        }
         let sorted = http.outcome.latencies.sorted()
         func percentile(_ values: [Double], _ p: Double) -> Double { values.isEmpty ? 0 : values[min(values.count - 1, Int(Double(values.count) * p))] }
         return BenchResult(name: workload.rawValue, stratusMilliseconds: serverPerRequest, baselineMilliseconds: enginePerCall + floorPerRequest,
@@ -108,7 +115,27 @@ struct ServeBench {
                                     ("requests_per_s", requests / http.outcome.seconds), ("floor_requests_per_s", floorRequests / floor.outcome.seconds),
                                     ("clients", Double(clients)),
                                     ("failed_requests", Double(http.outcome.latencies.count - (http.outcome.statuses[200] ?? 0))),
-                                    ("failed_in_process", Double(failed.value))])
+                                    ("failed_in_process", Double(failed.value))] + jsonFloor)
+    }
+
+    /// The baseline's read of the records a workload's answer carries (nil: a modify, whose
+    /// answer holds what the request sent).
+    private static func answerRead(_ workload: BenchWorkload, names: [String]) -> BaselineRead? {
+        switch workload {
+        case .serveLookup: .names(names)
+        case .serveQuery: .category("museum")
+        case .serveChanges: .changes(afterSequence: 0, limit: changesPage)
+        default: nil
+        }
+    }
+
+    /// What writing the answer's records as JSON costs the baseline's database, in milliseconds:
+    /// the median of writing them less the median of reading them, each over many runs.
+    private static func answerCost(_ read: BaselineRead, on baseline: any BenchBaseline) throws -> Double {
+        let runs = 200
+        let answer = try BenchMeasurement.times(runs: runs) { _ = try baseline.answer(read) }
+        let rows = try BenchMeasurement.times(runs: runs) { _ = try baseline.rows(read) }
+        return max(0, BenchMeasurement.median(answer) - BenchMeasurement.median(rows))
     }
 
     /// Serves the store on a free loopback port and runs the load client against it once per
