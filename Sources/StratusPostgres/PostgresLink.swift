@@ -17,6 +17,9 @@ final class PostgresLink: @unchecked Sendable {
     private(set) var rowsReceived = 0
     /// How many statements this connection has sent: each one a round trip.
     private(set) var statementsSent = 0
+    /// Runs once before the next statement is sent, then is forgotten: a transaction's held
+    /// rows go in before anything else reads or writes (``PostgresHeldRecords``).
+    var beforeStatement: (() throws -> Void)?
 
     private init(connection: PostgresConnection, logger: Logger, location: PostgresLocation) {
         self.connection = connection
@@ -87,6 +90,10 @@ final class PostgresLink: @unchecked Sendable {
     func close() { try? connection.close().wait() }
 
     private func send(_ sql: String, _ binds: [any PostgresBinding]) throws -> PostgresQueryResult {
+        if let first = beforeStatement {
+            beforeStatement = nil
+            try first()
+        }
         var bindings = PostgresBindings(capacity: binds.count)
         for value in binds { try value.bind(into: &bindings) }
         statementsSent += 1

@@ -108,7 +108,7 @@ struct PostgresRecordStorage: RecordStorage {
     func insert(_ row: RecordRow, fields: [String: FieldValue], tokens: FieldTokens?, type: SchemaCatalog.TypeEntry,
                 buffer: (any IndexRowBuffering)?, clearingTombstone: Bool) throws -> Int64? {
         if clearingTombstone { try clearTombstone(of: row) }
-        guard let id = try insertRow(row, tokens: Self.tokens(of: fields, type: type), targets: fields.deleteSelfTargets.sorted()) else { return nil }
+        guard let id = try db.insertRecord(row, tokens: Self.tokens(of: fields, type: type), targets: fields.deleteSelfTargets.sorted()) else { return nil }
         try PostgresFieldIndex(db: db).write(PostgresFieldIndex.rows(recordID: id, zoneRowID: row.zoneRowID, fields: fields, type: type), through: buffer)
         return id
     }

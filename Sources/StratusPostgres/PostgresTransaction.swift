@@ -1,3 +1,4 @@
+import StratusCloud
 import StratusEngine
 
 /// One transaction of a PostgreSQL store on one connection, and the engine's view of it (one
@@ -16,6 +17,8 @@ final class PostgresTransaction {
     /// anything reads the index and at commit (``flushFieldRows()``), instead of a statement per
     /// record.
     var heldFieldRows: [PostgresFieldIndex.Row] = []
+    /// New records held back to be inserted together (``PostgresHeldRecords``).
+    private var heldRecords = PostgresHeldRecords()
     /// What this transaction added to that live views show, announced to every process
     /// listening when it commits (``PostgresListener``).
     private var announcements: Set<StoreTopic> = []
@@ -23,6 +26,7 @@ final class PostgresTransaction {
     init(link: PostgresLink, isWriter: Bool) {
         self.link = link
         self.isWriter = isWriter
+        link.beforeStatement = nil
     }
 
     /// The engine's view of this transaction.
@@ -35,12 +39,14 @@ final class PostgresTransaction {
     }
 
     func begin(_ statement: String = "BEGIN") throws {
+        heldRecords = PostgresHeldRecords()
         try link.script(statement)
         isOpen = true
     }
 
     func commit() throws {
         guard isOpen else { return }
+        try flushRecords()
         try flushFieldRows()
         // PostgreSQL delivers a NOTIFY sent in a transaction when (and only if) it commits.
         for topic in announcements.sorted(by: { $0.rawValue < $1.rawValue }) {
@@ -58,10 +64,62 @@ final class PostgresTransaction {
 
     func rollback() {
         heldFieldRows = []
+        heldRecords = PostgresHeldRecords()
+        link.beforeStatement = nil
         announcements = []
         guard isOpen else { return }
         isOpen = false
         try? link.script("ROLLBACK")
+    }
+
+    /// Inserts a new record's row with its id; nil when the zone holds that name already. The
+    /// transaction's first goes in at once; later ones are held and go in together before the
+    /// connection's next statement (``PostgresHeldRecords``), a name found taken then failing
+    /// the transaction.
+    func insertRecord(_ row: RecordRow, tokens: [String], targets: [String]) throws -> Int64? {
+        // Outside a transaction (a bulk writer between its own commits) nothing is held: no
+        // commit would write it.
+        guard isOpen, heldRecords.insertedOne else {
+            heldRecords.insertedOne = isOpen
+            return try PostgresRecordStorage(db: self).insertRow(row, tokens: tokens, targets: targets)
+        }
+        if heldRecords.reserved.isEmpty { try reserveRecordIDs() }
+        let id = heldRecords.reserved.removeLast()
+        heldRecords.rows.append(.init(id: id, row: row, tokens: tokens, targets: targets))
+        link.beforeStatement = { [weak self] in try self?.flushRecords() }
+        return id
+    }
+
+    /// Takes the next block of ids from the record table's sequence, without the held rows
+    /// going in first.
+    private func reserveRecordIDs() throws {
+        let waiting = link.beforeStatement
+        link.beforeStatement = nil
+        defer { link.beforeStatement = waiting }
+        let count = heldRecords.nextReservation
+        heldRecords.nextReservation = min(count * 2, PostgresHeldRecords.largestReservation)
+        let ids = try link.rows("SELECT nextval(pg_get_serial_sequence('record', 'id')) FROM generate_series(1, $1)", [count]).map { try $0.int(0) }
+        heldRecords.reserved = ids.sorted(by: >)
+    }
+
+    /// Inserts the held records, many to a statement.
+    func flushRecords() throws {
+        link.beforeStatement = nil
+        guard !heldRecords.rows.isEmpty else { return }
+        let rows = heldRecords.rows
+        heldRecords.rows = []
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start..<min(start + PostgresHeldRecords.rowsPerStatement, rows.count)]
+            let (sql, binds) = PostgresHeldRecords.insert(chunk)
+            let written = try link.rows(sql, binds)
+            if written.count < chunk.count {
+                let names = Set(try written.map { try $0.string(0) })
+                let taken = chunk.first { !names.contains($0.row.name) }?.row.name ?? ""
+                throw CloudKitError(.internalError, "Record '\(taken)' was planned as new, but its name is taken.")
+            }
+            start += chunk.count
+        }
     }
 
     /// Writes the held `field_value` rows: before a read of the index, a removal by zone, and
