@@ -187,9 +187,9 @@ struct RecordObjectReader {
             if let word = parser.readKnownWord() {
                 key = Key.byWord[word]
             } else {
-                // Another name (or a known one written with an escape, which an answer never
-                // uses for a name it means).
-                guard reading == .answer, try parser.readString() != nil else { return false }
+                // Another name. A known one spelled otherwise (an escape, or characters Swift
+                // takes as equal) gives up: the tree decodes names before comparing them.
+                guard reading == .answer, let other = try parser.readString(), JSONParser.knownWordNumber(other) == nil else { return false }
                 key = nil
             }
             guard parser.take(UInt8(ascii: ":")), try body(&self, &parser, key) else { return false }

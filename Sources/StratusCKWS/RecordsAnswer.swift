@@ -110,8 +110,10 @@ public struct RecordsAnswer: Hashable, Sendable {
                 case .deleted(let name, let type)?: change = .deleted(recordName: name, recordType: type)
                 case nil: return false
                 }
+                // A deleted entry's assets have nothing to download, as the tree reads it.
+                let saved = if case .saved = change { true } else { false }
                 read.append(AnsweredRecord(change: change, changedKeys: reader.changedKeys, shortGUID: reader.shortGUID,
-                                           downloadURLs: reader.downloadURLs))
+                                           downloadURLs: saved ? reader.downloadURLs : [:]))
                 return true
             }) else { return false }
             records = read
@@ -134,7 +136,8 @@ public struct RecordsAnswer: Hashable, Sendable {
             if let word {
                 name = JSONParser.knownText(word)
             } else {
-                guard let text = try parser.readString() else { return false }
+                // A known word spelled otherwise gives up, as in a record (``RecordObjectReader``).
+                guard let text = try parser.readString(), JSONParser.knownWordNumber(text) == nil else { return false }
                 name = text
             }
             guard parser.take(UInt8(ascii: ":")), try body(&parser, word, name) else { return false }

@@ -112,9 +112,6 @@ import Testing
             } else {
                 let json = try #require(workload["json_floor_ms"] as? Double, "\(workload)")
                 let ratio = try #require(workload["ratio_with_json_floor"] as? Double, "\(workload)")
-                // At or above 0: a debug build reads the plain rows' columns slower than SQLite
-                // writes the answer (a release build at 100k: 0.2-1.9 ms).
-                #expect(json >= 0, "\(workload)")
                 #expect(abs(ratio - stratus / (engine + floor + json)) < 1e-9, "\(workload)")
             }
         }
