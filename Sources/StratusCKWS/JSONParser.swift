@@ -405,13 +405,37 @@ extension JSONParser {
         return true
     }
 
+    /// Takes `opening` (`{` or `[`) if it comes next, as one level deeper. A reading member by
+    /// member counts its levels as the tree does, so a value nested too deep inside a record is
+    /// refused by both readings, not only by the tree.
+    mutating func open(_ opening: UInt8) throws(SyntaxError) -> Bool {
+        guard take(opening) else { return false }
+        try enter()
+        return true
+    }
+
+    /// Takes `closing` (`}` or `]`) if it comes next, ending the level ``open(_:)`` began.
+    mutating func close(_ closing: UInt8) -> Bool {
+        guard take(closing) else { return false }
+        depth -= 1
+        return true
+    }
+
+    /// Where the parser is (and how deep), to come back to (``rewind(to:)``) when a reading
+    /// member by member gives up part way and the value is read as a tree instead.
+    struct Mark {
+        fileprivate var position: Int
+        fileprivate var depth: Int
+    }
+
+    var mark: Mark { Mark(position: position, depth: depth) }
+
+    mutating func rewind(to mark: Mark) {
+        position = mark.position
+        depth = mark.depth
+    }
+
     /// The byte that comes next, after any white space, not taken.
-    /// Where the parser is, to come back to (``rewind(to:)``) when a reading member by member
-    /// gives up part way and the value is read as a tree instead.
-    var mark: Int { position }
-
-    mutating func rewind(to mark: Int) { position = mark }
-
     mutating func peek() -> UInt8? {
         skipSpace()
         return position < bytes.count ? bytes[position] : nil

@@ -168,20 +168,20 @@ struct RecordObjectReader {
     /// false when no object comes or `body` refuses a member.
     private mutating func members(of parser: inout JSONParser,
                                   _ body: (inout RecordObjectReader, inout JSONParser, String) throws(JSONParser.SyntaxError) -> Bool) throws(JSONParser.SyntaxError) -> Bool {
-        guard parser.take(UInt8(ascii: "{")) else { return false }
-        if parser.take(UInt8(ascii: "}")) { return true }
+        guard try parser.open(UInt8(ascii: "{")) else { return false }
+        if parser.close(UInt8(ascii: "}")) { return true }
         repeat {
             guard let key = try parser.readString(), parser.take(UInt8(ascii: ":")), try body(&self, &parser, key) else { return false }
         } while parser.take(UInt8(ascii: ","))
-        return parser.take(UInt8(ascii: "}"))
+        return parser.close(UInt8(ascii: "}"))
     }
 
     /// ``members(of:_:)`` for an object whose member names are ``Key``s; `body` gets nil for
     /// any other name, which a restore refuses and an answer passes over.
     private mutating func members(of parser: inout JSONParser,
                                   _ body: (inout RecordObjectReader, inout JSONParser, Key?) throws(JSONParser.SyntaxError) -> Bool) throws(JSONParser.SyntaxError) -> Bool {
-        guard parser.take(UInt8(ascii: "{")) else { return false }
-        if parser.take(UInt8(ascii: "}")) { return true }
+        guard try parser.open(UInt8(ascii: "{")) else { return false }
+        if parser.close(UInt8(ascii: "}")) { return true }
         repeat {
             let key: Key?
             if let word = parser.readKnownWord() {
@@ -194,7 +194,7 @@ struct RecordObjectReader {
             }
             guard parser.take(UInt8(ascii: ":")), try body(&self, &parser, key) else { return false }
         } while parser.take(UInt8(ascii: ","))
-        return parser.take(UInt8(ascii: "}"))
+        return parser.close(UInt8(ascii: "}"))
     }
 
     /// A `zoneID` with its name. A restore lands every zone with the acting user; an answer's
@@ -314,7 +314,7 @@ struct RecordObjectReader {
     /// exports write one without its optional parts; nil for anything else.
     private static func place(_ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> Location? {
         var latitude: Double?, longitude: Double?
-        guard parser.take(UInt8(ascii: "{")) else { return nil }
+        guard try parser.open(UInt8(ascii: "{")) else { return nil }
         repeat {
             guard let word = parser.readKnownWord(), parser.take(UInt8(ascii: ":")) else { return nil }
             switch Key.byWord[word] {
@@ -327,7 +327,7 @@ struct RecordObjectReader {
             default: return nil
             }
         } while parser.take(UInt8(ascii: ","))
-        guard parser.take(UInt8(ascii: "}")), let latitude, let longitude else { return nil }
+        guard parser.close(UInt8(ascii: "}")), let latitude, let longitude else { return nil }
         return Location(latitude: latitude, longitude: longitude)
     }
 }

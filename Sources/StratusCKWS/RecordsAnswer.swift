@@ -128,8 +128,8 @@ public struct RecordsAnswer: Hashable, Sendable {
     /// string, or `body` refuses a member.
     private static func members(of parser: inout JSONParser,
                                 _ body: (inout JSONParser, Int?, String) throws(JSONParser.SyntaxError) -> Bool) throws(JSONParser.SyntaxError) -> Bool {
-        guard parser.take(UInt8(ascii: "{")) else { return false }
-        if parser.take(UInt8(ascii: "}")) { return true }
+        guard try parser.open(UInt8(ascii: "{")) else { return false }
+        if parser.close(UInt8(ascii: "}")) { return true }
         repeat {
             let word = parser.readKnownWord()
             let name: String
@@ -142,18 +142,18 @@ public struct RecordsAnswer: Hashable, Sendable {
             }
             guard parser.take(UInt8(ascii: ":")), try body(&parser, word, name) else { return false }
         } while parser.take(UInt8(ascii: ","))
-        return parser.take(UInt8(ascii: "}"))
+        return parser.close(UInt8(ascii: "}"))
     }
 
     /// Hands `body` each item of the array that comes next; false when no array comes or
     /// `body` refuses an item.
     private static func items(of parser: inout JSONParser, _ body: (inout JSONParser) throws(JSONParser.SyntaxError) -> Bool) throws(JSONParser.SyntaxError) -> Bool {
-        guard parser.take(UInt8(ascii: "[")) else { return false }
-        if parser.take(UInt8(ascii: "]")) { return true }
+        guard try parser.open(UInt8(ascii: "[")) else { return false }
+        if parser.close(UInt8(ascii: "]")) { return true }
         repeat {
             guard try body(&parser) else { return false }
         } while parser.take(UInt8(ascii: ","))
-        return parser.take(UInt8(ascii: "]"))
+        return parser.close(UInt8(ascii: "]"))
     }
 
     /// The answer as a tree, for the reading that says what is wrong.

@@ -82,7 +82,7 @@ import StratusCKWS
         #expect(entry.downloadURLs == ["c1": "https://x/1", "c2": "https://x/2"])
     }
 
-    /// Answers the member-by-member reading leaves to the tree, which reads them the same way.
+    /// Answers the member-by-member reading leaves to the tree.
     @Test(arguments: [
         #"{"records":[{"recordName":"a","recordType":"T","recordChangeTag":null}]}"#,
         #"{"records":[{"recordName":"a","recordType":"T","fields":{"n":{"value":1}}}]}"#,
@@ -92,20 +92,48 @@ import StratusCKWS
         #"{"records":[{"recordName":"a","recordType":"T","recordType":"U"}]}"#,
         #"{"records":[{"recordName":"a","recordType":"T"}],"records":[]}"#,
         #"{"records":[{"recordName":"a","recordType":"T","zoneID":{"ownerRecordName":7,"zoneName":"Z"}}]}"#,
-        // A known name written with an escape, or with a character Swift takes as equal (the
-        // Kelvin sign for K): the tree decodes names before comparing them.
-        #"{"records":[{"recordName":"a","recordType":"T","d\u0065leted":true}]}"#,
-        #"{"records":[{"recordName":"a","recordType":"T","z\u006fneID":{"zoneName":"Z"}}]}"#,
-        #"{"records":[{"recordName":"a","recordType":"T","f\u0069elds":{"n":{"value":1,"type":"INT64"}}}]}"#,
-        #"{"records":[{"recordName":"a","recordType":"T","zoneID":{"zoneName":"Z","owner\u0052ecordName":"alice"}}]}"#,
         #"{"records":[{"recordName":"a","recordType":"T","zoneID":{"zone\u004eame":"b","zoneName":"a"}}]}"#,
         #"{"r\u0065cords":[],"records":[{"recordName":"a","recordType":"T"}]}"#,
-        "{\"records\":[{\"recordName\":\"a\",\"recordType\":\"T\",\"changed\u{212A}eys\":[\"n\"]}]}",
     ])
-    func otherSpellingsAreLeftToTheTree(text: String) throws {
-        let bytes = Array(text.utf8)
-        #expect(RecordsAnswer.readMemberByMember(bytes, zoneID: askedZone) == nil)
-        #expect(try RecordsAnswer.decode(bytes, zoneID: askedZone) == RecordsAnswer.decodeTree(bytes, zoneID: askedZone))
+    func otherAnswersAreLeftToTheTree(text: String) throws {
+        #expect(RecordsAnswer.readMemberByMember(Array(text.utf8), zoneID: askedZone) == nil)
+    }
+
+    /// A known name written with an escape, or with a character Swift takes as equal (the
+    /// Kelvin sign for K), is left to the tree, which decodes names before comparing them: the
+    /// answer reads as its plain spelling reads member by member.
+    @Test(arguments: [
+        (#"{"records":[{"recordName":"a","recordType":"T","d\u0065leted":true}]}"#,
+         #"{"records":[{"recordName":"a","recordType":"T","deleted":true}]}"#),
+        (#"{"records":[{"recordName":"a","recordType":"T","z\u006fneID":{"zoneName":"Z"}}]}"#,
+         #"{"records":[{"recordName":"a","recordType":"T","zoneID":{"zoneName":"Z"}}]}"#),
+        (#"{"records":[{"recordName":"a","recordType":"T","f\u0069elds":{"n":{"value":1,"type":"INT64"}}}]}"#,
+         #"{"records":[{"recordName":"a","recordType":"T","fields":{"n":{"value":1,"type":"INT64"}}}]}"#),
+        (#"{"records":[{"recordName":"a","recordType":"T","zoneID":{"zoneName":"Z","owner\u0052ecordName":"alice"}}]}"#,
+         #"{"records":[{"recordName":"a","recordType":"T","zoneID":{"zoneName":"Z","ownerRecordName":"alice"}}]}"#),
+        ("{\"records\":[{\"recordName\":\"a\",\"recordType\":\"T\",\"changed\u{212A}eys\":[\"n\"]}]}",
+         #"{"records":[{"recordName":"a","recordType":"T","changedKeys":["n"]}]}"#),
+    ])
+    func otherSpellingsOfAKnownNameReadAsThePlainOne(text: String, plain: String) throws {
+        #expect(RecordsAnswer.readMemberByMember(Array(text.utf8), zoneID: askedZone) == nil)
+        let plainly = try #require(RecordsAnswer.readMemberByMember(Array(plain.utf8), zoneID: askedZone))
+        #expect(try RecordsAnswer.decode(Array(text.utf8), zoneID: askedZone) == plainly)
+    }
+
+    /// Both readings count how deep a value is from the answer's top, so a member passed over
+    /// inside a record is refused at the same depth by both (512 levels).
+    @Test(arguments: [509, 510])
+    func nestingIsLimitedAlikeInBothReadings(levels: Int) throws {
+        let nested = String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+        let bytes = Array(#"{"records":[{"recordName":"a","recordType":"T","pluginFields":\#(nested)}]}"#.utf8)
+        let direct = RecordsAnswer.readMemberByMember(bytes, zoneID: askedZone)
+        if levels + 3 <= 512 {
+            #expect(direct != nil)
+            #expect(direct == (try RecordsAnswer.decodeTree(bytes, zoneID: askedZone)))
+        } else {
+            #expect(direct == nil)
+            #expect(throws: RecordJSON.DecodingError.self) { try RecordsAnswer.decode(bytes, zoneID: askedZone) }
+        }
     }
 
     /// A wrong answer is refused with the path of what is wrong.
