@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "StratusBench",
             dependencies: [
-                "StratusModel", "StratusPredicates", "StratusCloud", "StratusEngine", "StratusSQLite", "StratusPostgres", "StratusStores", "StratusDashboard",
+                "StratusModel", "StratusPredicates", "StratusCloud", "StratusCKWS", "StratusEngine", "StratusSQLite", "StratusPostgres", "StratusStores", "StratusDashboard",
                 "StratusServer", "StratusRemote",
             ]
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCKWS
 import StratusCloud
 import StratusEngine
 import StratusRemote
@@ -21,31 +22,76 @@ struct RemoteBench {
         let query = Query(recordType: "Venue", predicateFormat: "category == %@", arguments: [.value(.string("museum"))])
         let zoneID = self.zoneID
         let call: @Sendable (any CloudDatabaseService) throws -> Int
-        let endpoint: String
+        let request: RawRequest
         switch workload {
         case .remoteQueryPage:
             call = { try $0.records(matching: query, inZoneWith: zoneID, desiredKeys: nil, resultsLimit: 100).records.count }
-            endpoint = "records/query"
+            request = RawRequest.query(zoneID: zoneID)
         default:
             call = { try $0.recordZoneChanges(inZoneWith: zoneID, since: nil, resultsLimit: RemoteDatabase.batchLimit).changes.count }
-            endpoint = "changes/zone"
+            request = RawRequest.changes(zoneID: zoneID)
         }
         var inProcessRows = 0
         let inProcess = try BenchMeasurement.times(runs: calls) { inProcessRows = try call(local) }
         let logBefore = try store.requestLog(limit: 1).last?.id ?? 0
-        let (remote, remoteRows) = try overHTTP(call)
-        let server = try serverTimes(of: endpoint, after: logBefore)
-        guard remoteRows == inProcessRows else {
-            throw CloudKitError(.internalError, "\(workload.rawValue): \(remoteRows) records over HTTP, \(inProcessRows) in process")
+        let measured = try overHTTP(call, raw: request)
+        let server = try serverTimes(of: request.operation, after: logBefore)
+        guard measured.rows == inProcessRows, measured.rawRows == inProcessRows else {
+            throw CloudKitError(.internalError, "\(workload.rawValue): \(measured.rows) records over HTTP (\(measured.rawRows) in the raw answer), \(inProcessRows) in process")
         }
+        let remote = measured.remote
         let remoteP50 = BenchMeasurement.median(remote), inProcessP50 = BenchMeasurement.median(inProcess)
         let serverP50 = BenchMeasurement.median(server)
         return BenchResult(name: workload.rawValue, stratusMilliseconds: remoteP50, baselineMilliseconds: inProcessP50,
-                           extras: [("stratus_rows", Double(remoteRows)), ("baseline_rows", Double(inProcessRows)),
+                           extras: [("stratus_rows", Double(measured.rows)), ("baseline_rows", Double(inProcessRows)),
                                     ("remote_min_ms", remote.min() ?? 0), ("remote_max_ms", remote.max() ?? 0),
                                     ("in_process_min_ms", inProcess.min() ?? 0), ("in_process_max_ms", inProcess.max() ?? 0),
                                     ("server_ms", serverP50), ("server_min_ms", server.min() ?? 0), ("server_max_ms", server.max() ?? 0),
-                                    ("over_server", serverP50 > 0 ? remoteP50 / serverP50 : 0), ("calls", Double(calls))])
+                                    ("over_server", serverP50 > 0 ? remoteP50 / serverP50 : 0),
+                                    ("exchange_ms", BenchMeasurement.median(measured.exchange)),
+                                    ("read_ms", BenchMeasurement.median(measured.read)),
+                                    ("answer_bytes", Double(measured.answerBytes)), ("calls", Double(calls))])
+    }
+
+    /// The same request written by hand, for the round trip without the client's reading: its
+    /// answer's bytes are sent for and read back as records apart, so the figure says what of
+    /// a page is HTTP and what is making the records.
+    struct RawRequest: Sendable {
+        var operation: String
+        var body: JSONValue
+        var zoneID: ZoneID
+        /// The answer's records, as the client reads them.
+        var read: @Sendable ([UInt8], ZoneID) throws -> Int
+
+        static func query(zoneID: ZoneID) -> RawRequest {
+            let filter: JSONValue = .object([("comparator", .string("EQUALS")), ("fieldName", .string("category")),
+                                             ("fieldValue", .object([("value", .string("museum")), ("type", .string("STRING"))]))])
+            let body: JSONValue = .object([("zoneID", .object([("zoneName", .string(zoneID.zoneName))])),
+                                           ("query", .object([("recordType", .string("Venue")), ("filterBy", .array([filter]))])),
+                                           ("resultsLimit", .integer(100))])
+            return RawRequest(operation: "records/query", body: body, zoneID: zoneID) { bytes, zoneID in
+                try RecordsAnswer.decode(bytes, zoneID: zoneID).records?.count ?? 0
+            }
+        }
+
+        static func changes(zoneID: ZoneID) -> RawRequest {
+            let zone: JSONValue = .object([("zoneID", .object([("zoneName", .string(zoneID.zoneName))])),
+                                           ("resultsLimit", .integer(Int64(RemoteDatabase.batchLimit)))])
+            return RawRequest(operation: "changes/zone", body: .object([("zones", .array([zone]))]), zoneID: zoneID) { bytes, zoneID in
+                try RecordsAnswer.decodeZones(bytes, zoneID: zoneID).reduce(0) { $0 + ($1.records?.count ?? 0) }
+            }
+        }
+    }
+
+    /// What ``overHTTP(_:raw:)`` measured: the client's calls, the hand-written request's
+    /// exchanges, its answer read back, and the records of each.
+    private struct OverHTTP: Sendable {
+        var remote: [Double]
+        var rows: Int
+        var exchange: [Double]
+        var read: [Double]
+        var rawRows: Int
+        var answerBytes: Int
     }
 
     /// The server's own milliseconds for each timed call to `endpoint`, from the request log
@@ -65,12 +111,13 @@ struct RemoteBench {
     }
 
     /// The call's milliseconds through the remote client against the store served on a free
-    /// loopback port, and the records its last answer held.
-    private func overHTTP(_ call: @escaping @Sendable (any CloudDatabaseService) throws -> Int) throws -> ([Double], Int) {
+    /// loopback port, and the records its last answer held; then `raw`'s exchanges alone and
+    /// its answer read alone.
+    private func overHTTP(_ call: @escaping @Sendable (any CloudDatabaseService) throws -> Int, raw: RawRequest) throws -> OverHTTP {
         let apiToken = try store.makeAPIToken(container: ServeBench.container)
         let webToken = try store.makeWebAuthToken(container: ServeBench.container, user: store.owner)
         let server = CKWSServer(configuration: .init(port: 0, source: .opened(store, container: nil)))
-        let outcome = Box<Result<([Double], Int), any Error>>(.failure(CloudKitError(.internalError, "the server did not start")))
+        let outcome = Box<Result<OverHTTP, any Error>>(.failure(CloudKitError(.internalError, "the server did not start")))
         let done = DispatchSemaphore(value: 0)
         let calls = self.calls
         let serving = Task { try await server.run { port in
@@ -82,7 +129,11 @@ struct RemoteBench {
                     let remote = RemoteCloudService(client: client).database(.private)
                     var rows = 0
                     let times = try BenchMeasurement.times(runs: calls) { rows = try call(remote) }
-                    return (times, rows)
+                    var answer: [UInt8] = []
+                    let exchange = try BenchMeasurement.times(runs: calls) { answer = try client.answerBody("private", raw.operation, body: raw.body) }
+                    var rawRows = 0
+                    let read = try BenchMeasurement.times(runs: calls) { rawRows = try raw.read(answer, raw.zoneID) }
+                    return OverHTTP(remote: times, rows: rows, exchange: exchange, read: read, rawRows: rawRows, answerBytes: answer.count)
                 }
                 Task { await server.shutDown() }
             }.start()

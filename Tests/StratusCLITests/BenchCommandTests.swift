@@ -75,6 +75,11 @@ import Testing
             let server = workload["server_ms"] as? Double ?? 0
             #expect(server > 0 && server < (workload["stratus_ms"] as? Double ?? 0), "\(workload)")
             #expect((workload["over_server"] as? Double ?? 0) > 1, "\(workload)")
+            // The round trip taken apart: the same request's exchange alone, above the server's
+            // time, and its answer read back alone (the bench checks it holds the same records).
+            #expect((workload["exchange_ms"] as? Double ?? 0) > 0, "\(workload)")
+            #expect((workload["read_ms"] as? Double ?? 0) > 0, "\(workload)")
+            #expect((workload["answer_bytes"] as? Double ?? 0) > Double(remoteRows) * 50, "\(workload)")
         }
         #expect(try cli.run(["bench", "--workload", "nope"], store: false).status == 2)
     }
