@@ -35,7 +35,7 @@ struct RemoteBench {
         let inProcess = try BenchMeasurement.times(runs: calls) { inProcessRows = try call(local) }
         let logBefore = try store.requestLog(limit: 1).last?.id ?? 0
         let measured = try overHTTP(call, raw: request)
-        let server = try serverTimes(of: request.operation, after: logBefore)
+        let (server, rawServer) = try serverTimes(of: request.operation, after: logBefore)
         guard measured.rows == inProcessRows, measured.rawRows == inProcessRows else {
             throw CloudKitError(.internalError, "\(workload.rawValue): \(measured.rows) records over HTTP (\(measured.rawRows) in the raw answer), \(inProcessRows) in process")
         }
@@ -49,6 +49,7 @@ struct RemoteBench {
                                     ("server_ms", serverP50), ("server_min_ms", server.min() ?? 0), ("server_max_ms", server.max() ?? 0),
                                     ("over_server", serverP50 > 0 ? remoteP50 / serverP50 : 0),
                                     ("exchange_ms", BenchMeasurement.median(measured.exchange)),
+                                    ("exchange_server_ms", BenchMeasurement.median(rawServer)),
                                     ("read_ms", BenchMeasurement.median(measured.read)),
                                     ("answer_bytes", Double(measured.answerBytes)), ("calls", Double(calls))])
     }
@@ -94,20 +95,23 @@ struct RemoteBench {
         var answerBytes: Int
     }
 
-    /// The server's own milliseconds for each timed call to `endpoint`, from the request log
-    /// entries after `id` (the warm-up call's left out). The log is written by the server as it
-    /// stops; a short wait covers a flush still under way.
-    private func serverTimes(of endpoint: String, after id: Int64) throws -> [Double] {
+    /// The server's own milliseconds for each timed call to `endpoint` through the client, and
+    /// for each of the hand-written request's, from the request log entries after `id` (each
+    /// side's warm-up call left out). The log is written by the server as it stops; a short
+    /// wait covers a flush still under way.
+    private func serverTimes(of endpoint: String, after id: Int64) throws -> (client: [Double], raw: [Double]) {
+        let side = calls + 1
         var entries: [RequestLogEntry] = []
         for _ in 0..<50 {
-            entries = try store.requestLog(after: id, limit: calls + 10).filter { $0.endpoint == endpoint && $0.status == 200 }
-            if entries.count > calls { break }
+            entries = try store.requestLog(after: id, limit: 2 * side + 10).filter { $0.endpoint == endpoint && $0.status == 200 }
+            if entries.count >= 2 * side { break }
             Thread.sleep(forTimeInterval: 0.04)
         }
-        guard entries.count > calls else {
-            throw CloudKitError(.internalError, "the server logged \(entries.count) \(endpoint) requests of \(calls + 1)")
+        guard entries.count >= 2 * side else {
+            throw CloudKitError(.internalError, "the server logged \(entries.count) \(endpoint) requests of \(2 * side)")
         }
-        return entries.dropFirst().map { Double($0.durationMicroseconds) / 1000 }
+        let milliseconds = entries.map { Double($0.durationMicroseconds) / 1000 }
+        return (Array(milliseconds[1..<side]), Array(milliseconds[(side + 1)..<(2 * side)]))
     }
 
     /// The call's milliseconds through the remote client against the store served on a free
