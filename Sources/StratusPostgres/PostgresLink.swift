@@ -20,6 +20,9 @@ final class PostgresLink: @unchecked Sendable {
     /// Runs once before the next statement is sent, then is forgotten: a transaction's held
     /// rows go in before anything else reads or writes (``PostgresHeldRecords``).
     var beforeStatement: (() throws -> Void)?
+    /// A statement sent without waiting for its answer (``sendAhead(_:)``), checked when the
+    /// next statement's answer comes.
+    private var ahead: EventLoopFuture<PostgresQueryResult>?
 
     private init(connection: PostgresConnection, logger: Logger, location: PostgresLocation) {
         self.connection = connection
@@ -85,6 +88,16 @@ final class PostgresLink: @unchecked Sendable {
         }
     }
 
+    /// Sends `sql` (no binds) and returns at once: the connection's next statement goes out
+    /// behind it, and its answer is checked with that statement's, so a transaction's `BEGIN`
+    /// costs no wait of its own. Only for a statement that fails when the one behind it would
+    /// (`BEGIN` fails only on a broken connection or an aborted transaction, which fail
+    /// anything sent next).
+    func sendAhead(_ sql: String) {
+        statementsSent += 1
+        ahead = connection.query(PostgresQuery(unsafeSQL: sql, binds: PostgresBindings()), logger: logger)
+    }
+
     var isClosed: Bool { connection.isClosed }
 
     func close() { try? connection.close().wait() }
@@ -97,8 +110,16 @@ final class PostgresLink: @unchecked Sendable {
         var bindings = PostgresBindings(capacity: binds.count)
         for value in binds { try value.bind(into: &bindings) }
         statementsSent += 1
+        let answer = connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
         do {
-            return try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).wait()
+            if let sent = ahead {
+                ahead = nil
+                do { _ = try sent.wait() } catch {
+                    _ = try? answer.wait()
+                    throw error
+                }
+            }
+            return try answer.wait()
         } catch {
             throw PostgresFailure.wrap(error, location: location)
         }

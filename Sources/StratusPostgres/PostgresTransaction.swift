@@ -38,9 +38,11 @@ final class PostgresTransaction {
                          control: PostgresTransactionControl(db: self), tables: PostgresTableCopyStorage(db: self))
     }
 
+    /// Begins the transaction with `statement`, sent ahead of the transaction's first
+    /// statement (``PostgresLink/sendAhead(_:)``): one wait fewer per transaction.
     func begin(_ statement: String = "BEGIN") throws {
         heldRecords = PostgresHeldRecords()
-        try link.script(statement)
+        link.sendAhead(statement)
         isOpen = true
     }
 
