@@ -28,6 +28,9 @@ protocol BenchBaseline: AnyObject {
     func savedSidecar() -> BenchSidecar?
     /// Remembers `sidecar` with the stores.
     func keep(_ sidecar: BenchSidecar) throws
+    /// Brings the planner's statistics of the baseline's tables up to date once they are
+    /// filled, as the store's are (``Store/gatherPlannerStatistics()``).
+    func gatherPlannerStatistics() throws
 }
 
 /// A value a baseline query is bound to, or a keyset page resumes from.

@@ -126,6 +126,11 @@ public final class BenchRunner {
         sidecar.floorSaveBytes = floor.bytesWritten
         if case .folder = place! { sidecar.storeBytes = BenchMeasurement.storeBytes(place.storeLocation) } else { stratusBytes = nil }
         sidecar.stratusSaveBytes = stratusBytes
+        // The reads are timed as a database that has run a while plans them: with statistics
+        // of both sides' tables (PostgreSQL's autovacuum gathers them a minute or more later;
+        // before that both sides' plans are blind, ours several times slower).
+        try store.gatherPlannerStatistics()
+        try baseline.gatherPlannerStatistics()
         try baseline.keep(sidecar)
         return saveResult(sidecar, extras: peak.map { [("peak_mib", $0)] } ?? [])
     }

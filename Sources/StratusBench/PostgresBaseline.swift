@@ -213,5 +213,7 @@ final class PostgresBaseline: BenchBaseline {
         try connection.execute("INSERT INTO bench_sidecar (id, body) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET body = excluded.body", [body])
     }
 
+    func gatherPlannerStatistics() throws { try connection.execute("ANALYZE venue") }
+
     static let columns = "v.id, v.name, v.title, v.category, v.price, v.rating, v.opened, v.latitude, v.longitude, v.description, v.tags, v.modified"
 }

@@ -143,6 +143,9 @@ final class SQLiteBaseline: BenchBaseline {
 
     func keep(_ sidecar: BenchSidecar) throws { sidecar.save(sidecarPath) }
 
+    /// Nothing to gather, as for the store: the queries' plans follow from the indexes.
+    func gatherPlannerStatistics() throws {}
+
     /// The SQL of a read workload.
     private static func sql(_ read: BaselineRead) -> (String, [SQLiteFloorValue]) {
         switch read {

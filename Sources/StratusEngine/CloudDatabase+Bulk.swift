@@ -35,6 +35,7 @@ extension CloudDatabase {
             do {
                 let result = try body(&writer)
                 try writer.commit()
+                try db.gatherPlannerStatistics()
                 return result
             } catch {
                 writer.rollback()

@@ -75,6 +75,13 @@ public final class Store: Sendable {
         try read { db in try db.assets.data(checksum: checksum) }
     }
 
+    /// Brings the query planner's statistics of the record tables up to date, as a bulk write
+    /// (an import, a copy) does when it ends: for a store filled some other way whose queries
+    /// must be planned well at once (PostgreSQL's autovacuum gathers them only later).
+    public func gatherPlannerStatistics() throws {
+        try write { db in try db.gatherPlannerStatistics() }
+    }
+
     // MARK: - Transactions
 
     func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {

@@ -59,6 +59,7 @@ extension CloudDatabase {
                 written(batch)
             }
             try importer.finish()
+            try db.gatherPlannerStatistics()
             return count
         }
     }

@@ -36,6 +36,7 @@ extension Store {
                     }
                     try writer.finish()
                 }
+                try db.gatherPlannerStatistics()
                 return totals
             }
         }

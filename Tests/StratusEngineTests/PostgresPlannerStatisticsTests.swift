@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import StratusModel
+@testable import StratusEngine
+@testable import StratusPostgres
+import StratusTestSupport
+import StratusCloud
+
+/// A bulk write into PostgreSQL (an import, a bulk fill, a copy) ends with `ANALYZE` of the
+/// tables it filled, so the first queries after it are planned with statistics rather than
+/// blind until autovacuum gets there. `last_analyze` is set by an explicit `ANALYZE` only,
+/// never by autovacuum, so these tests cannot pass on autovacuum's work.
+@Suite struct PostgresPlannerStatisticsTests {
+    private func items(_ count: Int, zone: ZoneID) -> [Record] {
+        (0..<count).map { index in
+            var record = Record(recordType: "Item", recordID: RecordID(recordName: "i\(index)", zoneID: zone))
+            record["rank"] = .int64(Int64(index))
+            return record
+        }
+    }
+
+    /// The record tables of the store at `url` that an explicit ANALYZE has reached.
+    private func analyzedTables(_ url: String) throws -> Set<String> {
+        let schema = try PostgresLocation(url: url).schema
+        let connection = try PostgresFloorConnection(url: url, schema: schema)
+        var names: Set<String> = []
+        _ = try connection.eachText("""
+            SELECT 0::bigint, relname::text FROM pg_stat_user_tables
+            WHERE schemaname = $1 AND relname IN ('record', 'field_value', 'tombstone') AND last_analyze IS NOT NULL
+            """, [schema]) { _, name in names.insert(name) }
+        return names
+    }
+
+    @Test func anImportLeavesItsTablesAnalyzed() throws {
+        let url = try TestPostgres.freshStoreURL()
+        defer { TestPostgres.drop(url) }
+        let store = try Store.postgres(url, creating: true)
+        let zone = ZoneID(zoneName: "Imported")
+        let db = store.database(.private)
+        try db.modifyRecordZones(saving: [zone])
+        // An ordinary save leaves statistics to autovacuum.
+        _ = try db.modifyRecords(saving: items(3, zone: zone)).savedRecords()
+        #expect(try analyzedTables(url).isEmpty)
+        #expect(try db.importRecords(items(500, zone: ZoneID(zoneName: "Imported"))) == 500)
+        #expect(try analyzedTables(url) == ["record", "field_value", "tombstone"])
+    }
+
+    @Test func aBulkFillLeavesItsTablesAnalyzed() throws {
+        let url = try TestPostgres.freshStoreURL()
+        defer { TestPostgres.drop(url) }
+        let store = try Store.postgres(url, creating: true)
+        let zone = ZoneID(zoneName: "Filled")
+        let db = store.database(.private)
+        try db.modifyRecordZones(saving: [zone])
+        try db.writeInBulk(itemsPerTransaction: 100) { writer in
+            _ = try writer.modifyRecords(saving: items(300, zone: zone))
+        }
+        #expect(try analyzedTables(url) == ["record", "field_value", "tombstone"])
+        #expect(try db.records(matching: Query(recordType: "Item", predicateFormat: "rank >= 290"), inZoneWith: zone, resultsLimit: 50).records.count == 10)
+    }
+}
