@@ -59,7 +59,9 @@ extension CloudDatabase {
                 written(batch)
             }
             try importer.finish()
-            try db.gatherPlannerStatistics()
+            // Statistics after a large import only: a caller importing page by page (a pull)
+            // gathers them once, at its end.
+            if count >= RecordImporter.statisticsAfter { try db.gatherPlannerStatistics() }
             return count
         }
     }
@@ -79,6 +81,9 @@ package struct RecordImporter {
     /// Records with a larger row id were written by this import: their index rows may still
     /// be in `buffer`.
     let lastRowIDBefore: Int64
+    /// Records an import writes before it ends by gathering the planner's statistics
+    /// (``StoreTransaction/gatherPlannerStatistics()``).
+    static let statisticsAfter = 1_000
     /// Records this import replaced: their new rows may still be in `buffer` too.
     var replaced: Set<Int64> = []
     /// The id the next inserted record row takes (rows go in many to a statement, so ids are

@@ -84,6 +84,8 @@ public struct ContainerPull {
             database.token = token
             try state.write(statePath)
         }
+        // Written a page at a time: the planner's statistics once, now (PostgreSQL).
+        try store.gatherPlannerStatistics()
     }
 
     /// Every change of one zone since its kept token.
@@ -182,6 +184,7 @@ public struct ContainerPull {
     /// The public database, type by type.
     public mutating func pullPublic(types: [String]) throws {
         try pullByQuery(types: types, into: store.database(.public))
+        try store.gatherPlannerStatistics()
     }
 
     /// Every record of each type in the default zone, queried page by page; records of those
