@@ -22,9 +22,11 @@ extension CloudDatabase {
     /// `indexRowLimit`: index rows held before they go to a spill file (tests make it small).
     func writeInBulk<T>(itemsPerTransaction: Int, indexRowLimit: Int, _ body: (inout BulkWriter) throws -> T) throws -> T {
         // A new store's pages go straight into its file (``Store/writingInPlaceWhenEmpty(_:)``).
-        try store.writingInPlaceWhenEmpty { _ in
+        let result = try store.writingInPlaceWhenEmpty { _ in
             try writeInBulkTransactions(itemsPerTransaction: itemsPerTransaction, indexRowLimit: indexRowLimit, body)
         }
+        store.gatherPlannerStatisticsAfterBulkWrite()
+        return result
     }
 
     private func writeInBulkTransactions<T>(itemsPerTransaction: Int, indexRowLimit: Int,
@@ -35,7 +37,6 @@ extension CloudDatabase {
             do {
                 let result = try body(&writer)
                 try writer.commit()
-                try db.gatherPlannerStatistics()
                 return result
             } catch {
                 writer.rollback()

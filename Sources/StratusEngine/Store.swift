@@ -76,10 +76,17 @@ public final class Store: Sendable {
     }
 
     /// Brings the query planner's statistics of the record tables up to date, as a bulk write
-    /// (an import, a copy) does when it ends: for a store filled some other way whose queries
-    /// must be planned well at once (PostgreSQL's autovacuum gathers them only later).
+    /// (an import, a copy, a pull) does when it ends: for a store filled some other way whose
+    /// queries must be planned well at once (PostgreSQL's autovacuum gathers them only later).
+    /// A file's store has nothing to gather.
     public func gatherPlannerStatistics() throws {
-        try write { db in try db.gatherPlannerStatistics() }
+        try backend.gatherPlannerStatistics()
+    }
+
+    /// ``gatherPlannerStatistics()`` after a bulk write that has committed: a failure here
+    /// leaves the statistics to autovacuum and is no failure of the write.
+    func gatherPlannerStatisticsAfterBulkWrite() {
+        try? backend.gatherPlannerStatistics()
     }
 
     // MARK: - Transactions

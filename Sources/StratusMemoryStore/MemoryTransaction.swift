@@ -61,6 +61,4 @@ struct MemoryTransactionControl: TransactionControl {
 
     /// Nothing to ready: memory has no cache to grow.
     func prepareForBulkWrite(importing: Bool) throws {}
-
-    func gatherPlannerStatistics() throws {}
 }

@@ -146,6 +146,23 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
         return (try? PostgresFaultStorage(db: PostgresTransaction(link: link, isWriter: false)).anyArmed()) ?? false
     }
 
+    /// `ANALYZE` of the record tables, in the store's schema only, on a connection of its own
+    /// outside any transaction: its locks (which only VACUUM and schema changes wait for) last
+    /// as long as it does. A standby gets its statistics from its primary.
+    package func gatherPlannerStatistics() throws {
+        guard !isReadOnly else { return }
+        let link = try pool.take()
+        defer { pool.give(link) }
+        do {
+            // A statement a table: a list of tables needs PostgreSQL 11.
+            for table in hasFieldIndex ? ["record", "field_value", "tombstone"] : ["record", "tombstone"] {
+                try link.run("ANALYZE \(table)")
+            }
+        } catch let failure as PostgresFailure {
+            throw failure.cloudKitError
+        }
+    }
+
     /// Nothing to keep apart from the plan itself.
     package func setFaultPlanArmed(_ armed: () throws -> Bool) throws {}
 

@@ -149,9 +149,4 @@ struct PostgresTransactionControl: TransactionControl {
 
     /// Nothing to ready: the server manages its own cache.
     func prepareForBulkWrite(importing: Bool) throws {}
-
-    /// `ANALYZE` of the tables a bulk write fills, in the store's schema only.
-    func gatherPlannerStatistics() throws {
-        try db.link.run(db.hasFieldIndex ? "ANALYZE record, field_value, tombstone" : "ANALYZE record, tombstone")
-    }
 }

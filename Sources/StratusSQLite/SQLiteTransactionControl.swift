@@ -17,7 +17,4 @@ struct SQLiteTransactionControl: TransactionControl {
     package func prepareForBulkWrite(importing: Bool) throws {
         try PageCache.enlarge(db, toKiB: importing ? PageCache.importKiB : PageCache.bulkKiB)
     }
-
-    /// Nothing to gather: every query's plan follows from the store's indexes alone.
-    package func gatherPlannerStatistics() throws {}
 }

@@ -3,13 +3,15 @@ import Testing
 import StratusModel
 @testable import StratusEngine
 @testable import StratusPostgres
+import StratusSQLite
+import StratusStores
 import StratusTestSupport
 import StratusCloud
 
-/// A bulk write into PostgreSQL (an import, a bulk fill, a copy) ends with `ANALYZE` of the
-/// tables it filled, so the first queries after it are planned with statistics rather than
-/// blind until autovacuum gets there. `last_analyze` is set by an explicit `ANALYZE` only,
-/// never by autovacuum, so these tests cannot pass on autovacuum's work.
+/// A bulk write into PostgreSQL (an import, a bulk fill, a copy) ends, once committed, with
+/// `ANALYZE` of the tables it filled, so the first queries after it are planned with
+/// statistics rather than blind until autovacuum gets there. `last_analyze` is set by an
+/// explicit `ANALYZE` only, never by autovacuum, so these tests cannot pass on its work.
 @Suite struct PostgresPlannerStatisticsTests {
     private func items(_ range: Range<Int>, zone: ZoneID) -> [Record] {
         range.map { index in
@@ -60,5 +62,21 @@ import StratusCloud
         }
         #expect(try analyzedTables(url) == ["record", "field_value", "tombstone"])
         #expect(try db.records(matching: Query(recordType: "Item", predicateFormat: "rank >= 290"), inZoneWith: zone, resultsLimit: 50).records.count == 10)
+    }
+
+    @Test func aCopyIntoPostgreSQLLeavesItsTablesAnalyzed() throws {
+        let folder = try TemporaryDirectory("statistics-copy")
+        defer { folder.remove() }
+        let source = folder.path("source.sqlite")
+        let zone = ZoneID(zoneName: "Copied")
+        do {
+            let store = try Store(path: source)
+            try store.database(.private).modifyRecordZones(saving: [zone])
+            _ = try store.database(.private).modifyRecords(saving: items(0..<50, zone: zone)).savedRecords()
+        }
+        let url = try TestPostgres.freshStoreURL()
+        defer { TestPostgres.drop(url) }
+        try StoreCopier.copy(from: source, to: url)
+        #expect(try analyzedTables(url) == ["record", "field_value", "tombstone"])
     }
 }

@@ -42,7 +42,7 @@ extension CloudDatabase {
     /// changed in place, not copied, and freeing it is not left to this thread).
     func importRecords(batches nextBatch: () throws -> ImportBatch?, progress: (Int) -> Void, indexRowLimit: Int,
                        scopes: ImportScopes? = nil, written: (ImportBatch) -> Void = { _ in }) throws -> Int {
-        try store.write { db in
+        let count = try store.write { db in
             try db.prepareForBulkWrite(importing: true)
             var importer = try RecordImporter(database: self, db: db, indexRowLimit: indexRowLimit, scopes: scopes)
             var count = 0
@@ -59,11 +59,12 @@ extension CloudDatabase {
                 written(batch)
             }
             try importer.finish()
-            // Statistics after a large import only: a caller importing page by page (a pull)
-            // gathers them once, at its end.
-            if count >= RecordImporter.statisticsAfter { try db.gatherPlannerStatistics() }
             return count
         }
+        // Statistics after a large import only: a caller importing page by page (a pull)
+        // gathers them once, at its end.
+        if count >= RecordImporter.statisticsAfter { store.gatherPlannerStatisticsAfterBulkWrite() }
+        return count
     }
 }
 
@@ -82,7 +83,7 @@ package struct RecordImporter {
     /// be in `buffer`.
     let lastRowIDBefore: Int64
     /// Records an import writes before it ends by gathering the planner's statistics
-    /// (``StoreTransaction/gatherPlannerStatistics()``).
+    /// (``Store/gatherPlannerStatistics()``).
     static let statisticsAfter = 1_000
     /// Records this import replaced: their new rows may still be in `buffer` too.
     var replaced: Set<Int64> = []

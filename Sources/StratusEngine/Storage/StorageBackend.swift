@@ -45,11 +45,20 @@ package protocol StorageBackend: Sendable {
     /// Announcements of other processes' commits, for live views; nil where the backend has
     /// none and live views poll.
     var announcements: (any StoreAnnouncements)? { get }
+
+    /// Brings the query planner's statistics of the record tables up to date after a bulk
+    /// write filled them, outside any transaction. A planner without statistics
+    /// (PostgreSQL's, until autovacuum gets to the tables a minute or more later) plans the
+    /// first queries blind, several times slower.
+    func gatherPlannerStatistics() throws
 }
 
 extension StorageBackend {
     /// A file is polled: SQLite tells no other process about a commit.
     package var announcements: (any StoreAnnouncements)? { nil }
+
+    /// Nothing to gather: a file's queries are planned from its indexes alone.
+    package func gatherPlannerStatistics() throws {}
 
     /// A file's backends keep the answer in a marker file beside the store: a `stat`, where even
     /// the smallest read of the store costs tens of microseconds (a fifth of a fetch of 100

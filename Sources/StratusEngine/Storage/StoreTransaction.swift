@@ -63,7 +63,4 @@ package struct StoreTransaction {
 
     /// Readies the writer for a bulk write: an import (`importing`) or a bulk fill.
     func prepareForBulkWrite(importing: Bool) throws { try control.prepareForBulkWrite(importing: importing) }
-
-    /// After a bulk write: the planner's statistics of the tables it filled.
-    func gatherPlannerStatistics() throws { try control.gatherPlannerStatistics() }
 }

@@ -58,6 +58,7 @@ public struct ContainerPull {
 
     /// The private or shared database through its change feeds.
     public mutating func pullChanges() throws {
+        let before = applier.tally
         var token = database.token
         var changed: [ZoneID] = [], deleted: [ZoneID] = []
         var page: DatabaseChangesPage
@@ -84,8 +85,7 @@ public struct ContainerPull {
             database.token = token
             try state.write(statePath)
         }
-        // Written a page at a time: the planner's statistics once, now (PostgreSQL).
-        try store.gatherPlannerStatistics()
+        gatherStatistics(since: before)
     }
 
     /// Every change of one zone since its kept token.
@@ -183,8 +183,17 @@ public struct ContainerPull {
 
     /// The public database, type by type.
     public mutating func pullPublic(types: [String]) throws {
+        let before = applier.tally
         try pullByQuery(types: types, into: store.database(.public))
-        try store.gatherPlannerStatistics()
+        gatherStatistics(since: before)
+    }
+
+    /// The store was written a page at a time: when the pull wrote records, the planner's
+    /// statistics once, at its end (PostgreSQL; best effort, autovacuum gathers them later).
+    private func gatherStatistics(since before: PullTally) {
+        let written = applier.tally.recordsNew + applier.tally.recordsChanged + applier.tally.recordsDeleted
+        guard written > before.recordsNew + before.recordsChanged + before.recordsDeleted else { return }
+        try? store.gatherPlannerStatistics()
     }
 
     /// Every record of each type in the default zone, queried page by page; records of those

@@ -17,6 +17,12 @@ extension Store {
     ///   when a backend cannot copy tables.
     @discardableResult
     package func copy(to destination: Store, progress: (StoreCopyProgress) -> Void = { _ in }) throws -> [CopiedTable: Int] {
+        let totals = try copyInOneTransaction(to: destination, progress: progress)
+        destination.gatherPlannerStatisticsAfterBulkWrite()
+        return totals
+    }
+
+    private func copyInOneTransaction(to destination: Store, progress: (StoreCopyProgress) -> Void) throws -> [CopiedTable: Int] {
         try read { source in
             let from = try Self.tables(of: source, at: path)
             var totals: [CopiedTable: Int] = [:]
@@ -36,7 +42,6 @@ extension Store {
                     }
                     try writer.finish()
                 }
-                try db.gatherPlannerStatistics()
                 return totals
             }
         }
