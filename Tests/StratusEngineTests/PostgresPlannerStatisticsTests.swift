@@ -33,14 +33,19 @@ import StratusCloud
         return names
     }
 
+    /// A new PostgreSQL store with one zone in its private database.
+    private func newStore(zone name: String) throws -> (url: String, db: CloudDatabase, zone: ZoneID) {
+        let url = try TestPostgres.freshStoreURL()
+        let db = try Store.postgres(url, creating: true).database(.private)
+        let zone = ZoneID(zoneName: name)
+        try db.modifyRecordZones(saving: [zone])
+        return (url, db, zone)
+    }
+
     /// An import of many records; one of a few (a pull's page) leaves it to its caller.
     @Test func anImportLeavesItsTablesAnalyzed() throws {
-        let url = try TestPostgres.freshStoreURL()
+        let (url, db, zone) = try newStore(zone: "Imported")
         defer { TestPostgres.drop(url) }
-        let store = try Store.postgres(url, creating: true)
-        let zone = ZoneID(zoneName: "Imported")
-        let db = store.database(.private)
-        try db.modifyRecordZones(saving: [zone])
         // An ordinary save leaves statistics to autovacuum.
         _ = try db.modifyRecords(saving: items(0..<3, zone: zone)).savedRecords()
         #expect(try db.importRecords(items(3..<203, zone: zone)) == 200)
@@ -51,12 +56,8 @@ import StratusCloud
     }
 
     @Test func aBulkFillLeavesItsTablesAnalyzed() throws {
-        let url = try TestPostgres.freshStoreURL()
+        let (url, db, zone) = try newStore(zone: "Filled")
         defer { TestPostgres.drop(url) }
-        let store = try Store.postgres(url, creating: true)
-        let zone = ZoneID(zoneName: "Filled")
-        let db = store.database(.private)
-        try db.modifyRecordZones(saving: [zone])
         try db.writeInBulk(itemsPerTransaction: 100) { writer in
             _ = try writer.modifyRecords(saving: items(0..<300, zone: zone))
         }
