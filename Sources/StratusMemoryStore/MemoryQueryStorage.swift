@@ -99,10 +99,10 @@ package struct MemoryQueryStorage: QueryStorage {
     }
 
     package func streamFields(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
-                      selecting selection: FieldSelection, _ body: (Int64, IndexValue?, FieldSelection.Located) throws -> Bool) throws {
+                      selecting selection: FieldSelection, _ body: (Int64, IndexValue?, FieldSelection.Located, StoredRecord?) throws -> Bool) throws {
         var starts: [Int] = []
         try streamRows(of: driver, descending: descending, afterKey: afterKey, afterID: afterID, count: count, backwards: false) { id, key, record in
-            try FieldCoder.encode(try record.fields()).withUnsafeBytes { try body(id, key, try selection.locate($0, reusing: &starts)) }
+            try FieldCoder.encode(try record.fields()).withUnsafeBytes { try body(id, key, try selection.locate($0, reusing: &starts), record) }
         }
     }
 

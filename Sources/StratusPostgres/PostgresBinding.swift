@@ -30,7 +30,7 @@ extension Data: PostgresBinding {
     package func bind(into bindings: inout PostgresBindings) throws { try bindings.append(self) }
 }
 
-extension Array: PostgresBinding where Element == String {
+extension Array: PostgresBinding where Element: PostgresArrayEncodable & PostgresNonThrowingEncodable {
     package func bind(into bindings: inout PostgresBindings) throws { bindings.append(self) }
 }
 

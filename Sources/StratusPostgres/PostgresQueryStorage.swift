@@ -43,7 +43,7 @@ struct PostgresQueryStorage: QueryStorage {
     }
 
     func streamFields(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
-                      selecting selection: FieldSelection, _ body: (Int64, IndexValue?, FieldSelection.Located) throws -> Bool) throws {
+                      selecting selection: FieldSelection, _ body: (Int64, IndexValue?, FieldSelection.Located, StoredRecord?) throws -> Bool) throws {
         var starts: [Int] = []
         try streamRows(of: driver, descending: descending, afterKey: afterKey, afterID: afterID, count: count, backwards: false) { id, key, record in
             try record.fieldsBlob.withUnsafeBytes { blob in
@@ -53,7 +53,7 @@ struct PostgresQueryStorage: QueryStorage {
                 } catch is ByteReader.Failure {
                     throw CloudKitError(.internalError, "The fields of record row \(id) are stored in a form this build cannot read; the store may be damaged.")
                 }
-                return try body(id, key, located)
+                return try body(id, key, located, record)
             }
         }
     }
@@ -177,6 +177,10 @@ struct PostgresQueryStorage: QueryStorage {
 
     func record(id: Int64) throws -> StoredRecord? {
         try PostgresRecordStorage(db: db).find(id: id)
+    }
+
+    func records(ids: [Int64]) throws -> [Int64: StoredRecord] {
+        try PostgresRecordStorage(db: db).find(ids: ids)
     }
 
     func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int) {

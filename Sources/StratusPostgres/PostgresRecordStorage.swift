@@ -25,6 +25,16 @@ struct PostgresRecordStorage: RecordStorage {
         try db.link.rows("SELECT \(Self.columns) FROM record WHERE id = $1", [id]).first.map(Self.record)
     }
 
+    /// The records with these row ids, in one statement.
+    func find(ids: [Int64]) throws -> [Int64: StoredRecord] {
+        var found: [Int64: StoredRecord] = [:]
+        for row in try db.link.rows("SELECT \(Self.columns) FROM record WHERE id = ANY($1)", [ids]) {
+            let record = try Self.record(row)
+            found[record.id] = record
+        }
+        return found
+    }
+
     /// One statement for the lot: a lookup a record was a round trip a record.
     func find(zoneRowID: Int64, names: [String]) throws -> [String: StoredRecord] {
         let rows = try db.link.rows("SELECT \(Self.columns) FROM record WHERE zone_id = $1 AND name = ANY($2)", [zoneRowID, names])

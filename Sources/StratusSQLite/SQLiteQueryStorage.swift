@@ -23,14 +23,14 @@ struct SQLiteQueryStorage: QueryStorage {
     }
 
     func streamFields(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
-                      selecting selection: FieldSelection, _ body: (Int64, IndexValue?, FieldSelection.Located) throws -> Bool) throws {
+                      selecting selection: FieldSelection, _ body: (Int64, IndexValue?, FieldSelection.Located, StoredRecord?) throws -> Bool) throws {
         let (sql, arguments) = try Self.driverSQL(driver, columns: "r.fields", descending: descending, afterKey: afterKey,
                                                   afterID: afterID, count: count, backwards: false, storage: self)
         var starts: [Int] = []
         try eachRow(sql, arguments) { id, row in
             let blob = UnsafeRawBufferPointer(start: sqlite3_column_blob(row, 2), count: Int(sqlite3_column_bytes(row, 2)))
             do {
-                return try body(id, IndexValue(sqliteStatement: row, index: 1), try selection.locate(blob, reusing: &starts))
+                return try body(id, IndexValue(sqliteStatement: row, index: 1), try selection.locate(blob, reusing: &starts), nil)
             } catch is ByteReader.Failure {
                 throw CloudKitError(.internalError, "The fields of record row \(id) are stored in a form this build cannot read; the store may be damaged.")
             }

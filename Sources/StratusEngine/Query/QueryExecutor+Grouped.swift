@@ -13,10 +13,12 @@ extension QueryExecutor {
 
     /// A run of rows with one first-sort value: its matches, and the records a whole-record scan
     /// already loaded. A scan that reads only the fields the query needs (``PartialRecord``)
-    /// loads a member's record when it makes the page.
+    /// loads a member's record when it makes the page, from the row the storage sent whole
+    /// when it did (`rows`), or by id.
     struct Group {
         var members: [Member] = []
         var loaded: [Int64: LoadedRecord] = [:]
+        var rows: [Int64: StoredRecord] = [:]
     }
 
     func runGrouped(after position: QueryCursor.Position?, skippingGroup: Bool = false) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
@@ -39,17 +41,18 @@ extension QueryExecutor {
                 precedes($0.values, $0.id, $1.values, $1.id)
             }
             if let after { order.removeAll { !precedes(after.values, after.id, members[$0].values, members[$0].id) } }
-            for (offset, index) in order.enumerated() {
-                let member = members[index]
-                guard let record = try group.loaded[member.id] ?? loadMatching(member.id) else { continue }
+            var full = false
+            try forEachMatch(of: order.map { members[$0].id }, firstBatch: limit - page.count + 1, known: group.loaded, rows: group.rows) { offset, record in
                 if page.count == limit {
-                    more = true
+                    full = true
                     following = QueryLookahead.following(order[offset...].lazy.map { members[$0].id }, stamp: stampForListing, endingGroup: true)
                     return false
                 }
-                page.append((member.values, record))
+                page.append((members[order[offset]].values, record))
+                return true
             }
-            return true
+            if full { more = true }
+            return !full
         }
         func finished(_ more: Bool) -> (records: [LoadedRecord], next: QueryCursor.Position?) {
             (page.map(\.record), more ? page.last.map { .sorted(values: $0.values, id: $0.record.stored.id, lookahead: following) } : nil)
@@ -96,9 +99,10 @@ extension QueryExecutor {
             // The group the page starts in, whole, by one equality lookup: cheaper than stepping
             // a range through it in chunks. The range then resumes past the group's last row.
             let equal = QueryPlan.Driver.values(fieldID: fieldID, keys: [first], folded: false, streaming: true)
-            try groupRows(of: equal, afterKey: nil, afterID: nil, count: .max, selecting: selection) { rowID, _, member, record in
+            try groupRows(of: equal, afterKey: nil, afterID: nil, count: .max, selecting: selection) { rowID, _, member, record, row in
                 if let member { group.members.append(member) }
                 if let record { group.loaded[rowID] = record }
+                if member != nil, let row { group.rows[rowID] = row }
                 return true
             }
             guard try emit(group) else { return false }
@@ -109,7 +113,7 @@ extension QueryExecutor {
         while true {
             var rowCount = 0
             var stopped = false
-            try groupRows(of: plan.driver, afterKey: key, afterID: id, count: chunk, selecting: selection) { rowID, rowKey, member, record in
+            try groupRows(of: plan.driver, afterKey: key, afterID: id, count: chunk, selecting: selection) { rowID, rowKey, member, record, row in
                 rowCount += 1
                 key = rowKey
                 id = rowID
@@ -123,6 +127,7 @@ extension QueryExecutor {
                 }
                 if let member { group.members.append(member) }
                 if let record { group.loaded[rowID] = record }
+                if member != nil, let row { group.rows[rowID] = row }
                 return true
             }
             if stopped { return false }
@@ -133,24 +138,25 @@ extension QueryExecutor {
     /// The driver's rows after the keyset position, each with its member when it matches (as
     /// far as the scan can tell: visibility is checked when the record is loaded). With a
     /// selection, rows bring only the fields the query reads, and most of a group is never
-    /// loaded; without one, whole records.
+    /// loaded; without one, whole records. A member's `row` is its record as the storage sent
+    /// it whole, when it did.
     private func groupRows(of driver: QueryPlan.Driver, afterKey: IndexValue?, afterID: Int64?, count: Int, selecting selection: FieldSelection?,
-                           _ body: (Int64, IndexValue?, Member?, LoadedRecord?) throws -> Bool) throws {
+                           _ body: (Int64, IndexValue?, Member?, LoadedRecord?, StoredRecord?) throws -> Bool) throws {
         guard let selection else {
             return try storage.streamRows(of: driver, descending: plan.descending, afterKey: afterKey, afterID: afterID, count: count,
                                           backwards: false) { id, key, stored in
-                guard let record = try matching(stored) else { return try body(id, key, nil, nil) }
-                return try body(id, key, (query.sorts.map(record.sortValue), id), record)
+                guard let record = try matching(stored) else { return try body(id, key, nil, nil, nil) }
+                return try body(id, key, (query.sorts.map(record.sortValue), id), record, nil)
             }
         }
         var record = PartialRecord(selection: selection)
         try storage.streamFields(of: driver, descending: plan.descending, afterKey: afterKey, afterID: afterID, count: count,
-                                 selecting: selection) { id, key, fields in
+                                 selecting: selection) { id, key, fields, row in
             // The filter's fields first: most rows of a group stop there.
             try fields.decode(selection.filterFields, into: &record.values)
-            guard residual.terms.isEmpty || residual.matches(record) else { return try body(id, key, nil, nil) }
+            guard residual.terms.isEmpty || residual.matches(record) else { return try body(id, key, nil, nil, nil) }
             try fields.decode(selection.sortOnlyFields, into: &record.values)
-            return try body(id, key, (query.sorts.map(record.sortValue), id), nil)
+            return try body(id, key, (query.sorts.map(record.sortValue), id), nil, row)
         }
     }
 

@@ -84,19 +84,22 @@ extension QueryExecutor {
         let chunk = lackingField == nil ? max(limit * 2, 64) : .max
         while true {
             let rows = try storage.modificationOrder(after: position, count: chunk, backwards: backwards, lackingField: lackingField)
-            for (index, row) in rows.enumerated() {
-                position = row
-                if let allowed, !allowed.contains(row.id) { continue }
-                guard let record = try loadMatching(row.id), record.value(for: sortKey) == nil else { continue }
-                if try !body(record, row.modifiedAt, row.id) {
+            let kept = allowed.map { allowed in rows.filter { allowed.contains($0.id) } } ?? rows
+            var stopped = false
+            try forEachMatch(of: kept.map(\.id), firstBatch: limit + 1) { index, record in
+                guard record.value(for: sortKey) == nil else { return true }
+                let row = kept[index]
+                guard try body(record, row.modifiedAt, row.id) else {
                     // The pass read every row left (`chunk` is unbounded): they follow in order.
-                    if following != nil, lackingField != nil {
-                        following = rows[index...].filter { allowed?.contains($0.id) ?? true }
-                    }
+                    if following != nil, lackingField != nil { following = Array(kept[index...]) }
+                    stopped = true
                     return false
                 }
+                return true
             }
+            if stopped { return false }
             if rows.count < chunk { return true }
+            position = rows.last
         }
     }
 
@@ -112,16 +115,20 @@ extension QueryExecutor {
         guard let lookaheadStamp, lookahead.stamp == lookaheadStamp, let lastListed = lookahead.ids.last else {
             return try runLackingSortField(after: position, results: &page, last: &last)
         }
-        for (index, id) in lookahead.ids.enumerated() {
-            guard let record = try loadListed(id), record.value(for: sortKey) == nil else { continue }
+        var full: QueryCursor.Position?
+        try forEachMatch(of: lookahead.ids, firstBatch: limit + 1, checkingWholeFilter: true) { index, record in
+            guard record.value(for: sortKey) == nil else { return true }
             if page.count == limit, case .lackingSortField(let modifiedAt, let lastID)? = last {
                 // Full, and a record is known to follow: the rest ride on.
                 let rest = QueryLookahead(stamp: lookaheadStamp, ids: Array(lookahead.ids[index...]), endsGroup: lookahead.endsGroup)
-                return (page, .lackingLookahead(modifiedAt: modifiedAt, id: lastID, lookahead: rest, listedThrough: listedThrough))
+                full = .lackingLookahead(modifiedAt: modifiedAt, id: lastID, lookahead: rest, listedThrough: listedThrough)
+                return false
             }
             page.append(record)
-            last = .lackingSortField(modifiedAt: record.stored.modifiedAt, id: id)
+            last = .lackingSortField(modifiedAt: record.stored.modifiedAt, id: record.stored.id)
+            return true
         }
+        if let full { return (page, full) }
         if lookahead.endsGroup { return (page, nil) }
         // Past the ids: the walk goes on after the last listed.
         return try runLackingSortField(after: (listedThrough, lastListed), fewLack: true, results: &page, last: &last)
@@ -138,21 +145,25 @@ extension QueryExecutor {
             backwards ? (a.modifiedAt, a.id) > (b.modifiedAt, b.id) : (a.modifiedAt, a.id) < (b.modifiedAt, b.id)
         }
         var found: [(modifiedAt: Int64, id: Int64)] = []
-        for id in candidates {
-            guard let record = try loadMatching(id), record.value(for: sortKey) == nil else { continue }
-            let key = (modifiedAt: record.stored.modifiedAt, id: id)
-            if let start, !precedes(start, key) { continue }
+        try forEachMatch(of: Array(candidates), firstBatch: Self.loadBatchLimit) { _, record in
+            guard record.value(for: sortKey) == nil else { return true }
+            let key = (modifiedAt: record.stored.modifiedAt, id: record.stored.id)
+            if let start, !precedes(start, key) { return true }
             found.append(key)
+            return true
         }
         found.sort(by: precedes)
-        for (index, key) in found.enumerated() {
-            // Loaded again: a record kept for each key would hold every candidate's fields.
-            guard let record = try loadMatching(key.id) else { continue }
-            if try !body(record, key.modifiedAt, key.id) {
+        // Loaded again: a record kept for each key would hold every candidate's fields.
+        var stopped = false
+        try forEachMatch(of: found.map(\.id), firstBatch: limit + 1) { index, record in
+            let key = found[index]
+            guard try body(record, key.modifiedAt, key.id) else {
                 if following != nil { following = Array(found[index...]) }
+                stopped = true
                 return false
             }
+            return true
         }
-        return true
+        return !stopped
     }
 }

@@ -12,16 +12,18 @@ extension QueryExecutor {
         guard let lookaheadStamp, lookahead.stamp == lookaheadStamp, position.values.count == query.sorts.count else { return try run(after: plain) }
         var page: [LoadedRecord] = []
         var last = position
-        for (index, id) in lookahead.ids.enumerated() {
-            guard let record = try loadListed(id) else { continue }
+        var rest: QueryLookahead?
+        try forEachMatch(of: lookahead.ids, firstBatch: limit + 1, checkingWholeFilter: true) { index, record in
             if page.count == limit {
                 // Full, and a match is known to follow: the rest ride on.
-                let rest = QueryLookahead(stamp: lookaheadStamp, ids: Array(lookahead.ids[index...]), endsGroup: lookahead.endsGroup)
-                return (page, .sortedLookahead(values: last.values, id: last.id, lookahead: rest))
+                rest = QueryLookahead(stamp: lookaheadStamp, ids: Array(lookahead.ids[index...]), endsGroup: lookahead.endsGroup)
+                return false
             }
             page.append(record)
             last = (query.sorts.map(record.sortValue), record.stored.id)
+            return true
         }
+        if let rest { return (page, .sortedLookahead(values: last.values, id: last.id, lookahead: rest)) }
         // Past the ids: the driver's read, after the last record listed (and after its group,
         // when the ids held the group's every match).
         var reading = self

@@ -18,10 +18,9 @@ extension QueryExecutor {
         if plan.isStreaming && plan.driverIsOrdered { return try streamingTail() }
         if query.sorts.isEmpty {
             var tail: [LoadedRecord] = []
-            for id in try candidateIDs().sorted(by: >) {
-                guard let record = try loadMatching(id) else { continue }
+            try forEachMatch(of: try candidateIDs().sorted(by: >), firstBatch: limit) { _, record in
                 tail.append(record)
-                if tail.count == limit { break }
+                return tail.count < limit
             }
             return tail.reversed()
         }

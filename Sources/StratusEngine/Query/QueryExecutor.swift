@@ -151,10 +151,11 @@ package struct QueryExecutor {
             // loading them again would cost more than it saves.)
             if let selection, seen >= chunk, kept * 2 < seen {
                 try storage.streamFields(of: plan.driver, descending: plan.descending, afterKey: cursorKey, afterID: cursorID, count: chunk,
-                                         selecting: selection) { id, key, fields in
+                                         selecting: selection) { id, key, fields, row in
                     try take(id, key) {
                         try fields.decode(selection.filterFields, into: &partial.values)
-                        return residual.matches(partial) ? try loadMatching(id) : nil
+                        guard residual.matches(partial) else { return nil }
+                        return try row.map(matching) ?? loadMatching(id)
                     }
                 }
             } else {
@@ -189,12 +190,16 @@ package struct QueryExecutor {
         }
         let ids = try candidateIDs().filter { $0 > afterID }.sorted()
         var results: [LoadedRecord] = []
-        for id in ids {
-            guard let record = try loadMatching(id) else { continue }
-            if results.count == limit { return (results, .collected(id: results.last!.stored.id)) }
+        var more = false
+        try forEachMatch(of: ids, firstBatch: limit + 1) { _, record in
+            if results.count == limit {
+                more = true
+                return false
+            }
             results.append(record)
+            return true
         }
-        return (results, nil)
+        return (results, more ? .collected(id: results.last!.stored.id) : nil)
     }
 
     private func runSorted(after position: QueryCursor.Position?) throws -> (records: [LoadedRecord], next: QueryCursor.Position?) {
@@ -214,9 +219,9 @@ package struct QueryExecutor {
     /// Every match with its sort values, in the query's order.
     func sortedMatches() throws -> [(values: [FieldValue?], record: LoadedRecord)] {
         var all: [(values: [FieldValue?], record: LoadedRecord)] = []
-        for id in try candidateIDs() {
-            guard let record = try loadMatching(id) else { continue }
+        try forEachMatch(of: Array(try candidateIDs()), firstBatch: Self.loadBatchLimit) { _, record in
             all.append((query.sorts.map(record.sortValue), record))
+            return true
         }
         all.sort { precedes($0.values, $0.record.stored.id, $1.values, $1.record.stored.id) }
         return all
@@ -249,18 +254,11 @@ package struct QueryExecutor {
         return try matching(stored)
     }
 
-    /// As ``loadMatching(_:)``, checking every term of the filter (those the driver answers
-    /// too): for ids a cursor lists, which no index read vouches for.
-    func loadListed(_ id: Int64) throws -> LoadedRecord? {
-        guard let stored = try storage.record(id: id) else { return nil }
-        return try matching(stored, filter: query.filter)
-    }
-
     func matching(_ stored: StoredRecord) throws -> LoadedRecord? {
         try matching(stored, filter: residual)
     }
 
-    private func matching(_ stored: StoredRecord, filter: QueryFilter) throws -> LoadedRecord? {
+    func matching(_ stored: StoredRecord, filter: QueryFilter) throws -> LoadedRecord? {
         guard stored.zoneRowID == zoneRowID, stored.typeID == type.id else { return nil }
         if let visible, try !visible(stored) { return nil }
         let record = LoadedRecord(stored: stored, fields: try stored.fields(using: decoder))

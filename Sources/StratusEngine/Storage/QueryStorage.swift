@@ -6,7 +6,7 @@ import StratusCloud
 /// modification order, and a record by id.
 ///
 /// The query engine (planner, executor, cursors, CloudKit's ordering rules) lives above this
-/// seam and holds no SQL. `SQLiteQueryStorage` and `PostgresQueryStorage` implement these eight
+/// seam and holds no SQL. `SQLiteQueryStorage` and `PostgresQueryStorage` implement these
 /// calls over their own tables and indexes; the memory store's `MemoryQueryStorage` over index
 /// entries it makes as the query starts.
 package protocol QueryStorage {
@@ -24,10 +24,11 @@ package protocol QueryStorage {
     /// row comes with only where its selected fields lie, not the whole record: for scans that
     /// read many rows to return a few (a group of equal first-sort values), which decode the
     /// fields each step needs and load the records they keep by id. `fields` is valid only
-    /// during the call.
+    /// during the call. `row` is the whole record when the storage read it anyway (a server
+    /// database sends the row whole), so a record kept need not be read again; nil otherwise.
     func streamFields(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
                       selecting selection: FieldSelection,
-                      _ body: (_ id: Int64, _ key: IndexValue?, _ fields: FieldSelection.Located) throws -> Bool) throws
+                      _ body: (_ id: Int64, _ key: IndexValue?, _ fields: FieldSelection.Located, _ row: StoredRecord?) throws -> Bool) throws
 
     /// A field's index rows in value order (`descending`: from the largest), after the keyset
     /// position (`afterKey`, `afterID`), without their records: each row's record id and value,
@@ -50,8 +51,27 @@ package protocol QueryStorage {
     /// The record with row id `id`, whatever its zone and type.
     func record(id: Int64) throws -> StoredRecord?
 
+    /// The records with these row ids, whatever their zone and type, by id (an id with no
+    /// record is left out). Where each statement is a round trip to a server, a query that
+    /// loads its matches by id reads them a batch at a time rather than one at a time.
+    func records(ids: [Int64]) throws -> [Int64: StoredRecord]
+
     /// How many of the type's records have no row in single-valued field `fieldID`'s index
     /// (lack the field), and how many records the type has; both counted in indexes, without
     /// reading a record. The records lacking a sort field end a sorted answer.
     func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int)
+
+}
+
+extension QueryStorage {
+    /// One ``record(id:)`` after another: as fast as a batch where a statement costs no
+    /// round trip (an embedded file, memory).
+    package func records(ids: [Int64]) throws -> [Int64: StoredRecord] {
+        var found: [Int64: StoredRecord] = [:]
+        found.reserveCapacity(ids.count)
+        for id in ids {
+            if let record = try record(id: id) { found[id] = record }
+        }
+        return found
+    }
 }

@@ -8,6 +8,9 @@ final class CountingQueryStorage: QueryStorage {
     private(set) var lackingPasses = 0
     /// Records read: rows handed out by the driver streams, and records loaded by id.
     private(set) var recordsRead = 0
+    /// Records loaded by id one at a time, and batches of ids loaded in one call.
+    private(set) var singleLoads = 0
+    private(set) var batchLoads = 0
 
     init(_ base: any QueryStorage) { self.base = base }
 
@@ -20,10 +23,10 @@ final class CountingQueryStorage: QueryStorage {
     }
 
     func streamFields(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
-                      selecting selection: FieldSelection, _ body: (Int64, IndexValue?, FieldSelection.Located) throws -> Bool) throws {
+                      selecting selection: FieldSelection, _ body: (Int64, IndexValue?, FieldSelection.Located, StoredRecord?) throws -> Bool) throws {
         try base.streamFields(of: driver, descending: descending, afterKey: afterKey, afterID: afterID, count: count, selecting: selection) {
             recordsRead += 1
-            return try body($0, $1, $2)
+            return try body($0, $1, $2, $3)
         }
     }
 
@@ -44,7 +47,14 @@ final class CountingQueryStorage: QueryStorage {
 
     func record(id: Int64) throws -> StoredRecord? {
         recordsRead += 1
+        singleLoads += 1
         return try base.record(id: id)
+    }
+
+    func records(ids: [Int64]) throws -> [Int64: StoredRecord] {
+        recordsRead += ids.count
+        batchLoads += 1
+        return try base.records(ids: ids)
     }
 
     func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int) {
