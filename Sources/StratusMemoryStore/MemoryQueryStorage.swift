@@ -178,27 +178,8 @@ package struct MemoryQueryStorage: QueryStorage {
         matchAll ? wanted.allSatisfy(held.contains) : wanted.contains(where: held.contains)
     }
 
-    /// SQLite's order of values: numbers by value (integers and reals alike), then text by bytes.
-    package static func compare(_ a: IndexValue, _ b: IndexValue) -> Int {
-        func number(_ value: IndexValue) -> Double? {
-            switch value {
-            case .integer(let n): Double(n)
-            case .real(let n): n
-            case .text: nil
-            }
-        }
-        switch (a, b) {
-        case (.integer(let x), .integer(let y)): return x < y ? -1 : (x > y ? 1 : 0)
-        case (.text(let x), .text(let y)):
-            if x.utf8.elementsEqual(y.utf8) { return 0 }
-            return x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : 1
-        case (.text, _): return 1
-        case (_, .text): return -1
-        default:
-            let x = number(a)!, y = number(b)!
-            return x < y ? -1 : (x > y ? 1 : 0)
-        }
-    }
+    /// SQLite's order of values (``IndexValue/order(_:_:)``).
+    package static func compare(_ a: IndexValue, _ b: IndexValue) -> Int { IndexValue.order(a, b) }
 
     /// `field_value.value = key`, or `folded = key` (only strings have a folded key).
     private static func equals(_ entry: Entry, _ key: IndexValue, folded: Bool) -> Bool {

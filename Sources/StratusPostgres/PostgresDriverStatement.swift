@@ -36,11 +36,8 @@ struct PostgresDriverStatement {
         case .range(let fieldID, let lower, let upper, _):
             statement = PostgresStatement("SELECT \(columns), \(PostgresIndexColumns.selected("f")) FROM field_value f JOIN record r ON r.id = f.record_id")
             appendField(fieldID, to: &statement)
-            appendBounds(lower: lower, upper: upper, to: &statement)
-            if let afterKey, let afterID {
-                guard let key = PostgresIndexColumns(afterKey) else { throw QueryExecutor.staleCursor }
-                statement.append(" AND \(PostgresIndexColumns.key("f", withID: true)) \(comparison) \(statement.key(key, id: afterID))")
-            }
+            let after = afterKey.flatMap { key in afterID.map { (key: key, id: $0) } }
+            try PostgresRangeConditions(lower: lower, upper: upper, after: after, descending: descending).append(to: &statement)
             statement.append(" ORDER BY f.is_text \(direction), f.number \(direction), f.text \(direction), f.record_id \(direction)")
         case .systemTime(let time, let lower, let upper):
             let column = "r." + Self.column(time)
@@ -95,7 +92,7 @@ struct PostgresDriverStatement {
     }
 
     /// A range's bounds on `field_value f`'s key.
-    func appendBounds(lower: QueryPlan.Bound?, upper: QueryPlan.Bound?, to statement: inout PostgresStatement) {
+    static func appendBounds(lower: QueryPlan.Bound?, upper: QueryPlan.Bound?, to statement: inout PostgresStatement) {
         for (bound, isLower) in [(lower, true), (upper, false)] {
             guard let bound else { continue }
             guard let columns = PostgresIndexColumns(bound.value) else {

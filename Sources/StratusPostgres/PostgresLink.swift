@@ -20,9 +20,9 @@ final class PostgresLink: @unchecked Sendable {
     /// Runs once before the next statement is sent, then is forgotten: a transaction's held
     /// rows go in before anything else reads or writes (``PostgresHeldRecords``).
     var beforeStatement: (() throws -> Void)?
-    /// A statement sent without waiting for its answer (``sendAhead(_:)``), checked when the
-    /// next statement's answer comes.
-    private var ahead: EventLoopFuture<PostgresQueryResult>?
+    /// Statements sent without waiting for their answers (``sendAhead(_:)``), in order,
+    /// checked when the next statement's answer comes.
+    private var ahead: [EventLoopFuture<PostgresQueryResult>] = []
 
     private init(connection: PostgresConnection, logger: Logger, location: PostgresLocation) {
         self.connection = connection
@@ -92,10 +92,11 @@ final class PostgresLink: @unchecked Sendable {
     /// behind it, and its answer is checked with that statement's, so a transaction's `BEGIN`
     /// costs no wait of its own. Only for a statement that fails when the one behind it would
     /// (`BEGIN` fails only on a broken connection or an aborted transaction, which fail
-    /// anything sent next).
+    /// anything sent next), or whose failure costs no one anything (the `COMMIT` of a
+    /// transaction that only read).
     func sendAhead(_ sql: String) {
         statementsSent += 1
-        ahead = connection.query(PostgresQuery(unsafeSQL: sql, binds: PostgresBindings()), logger: logger)
+        ahead.append(connection.query(PostgresQuery(unsafeSQL: sql, binds: PostgresBindings()), logger: logger))
     }
 
     var isClosed: Bool { connection.isClosed }
@@ -112,9 +113,10 @@ final class PostgresLink: @unchecked Sendable {
         statementsSent += 1
         let answer = connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
         do {
-            if let sent = ahead {
-                ahead = nil
-                do { _ = try sent.wait() } catch {
+            let sent = ahead
+            ahead = []
+            for statement in sent {
+                do { _ = try statement.wait() } catch {
                     _ = try? answer.wait()
                     throw error
                 }

@@ -88,7 +88,7 @@ struct PostgresQueryStorage: QueryStorage {
             statements.appendEquals(keys[0], folded: false, to: &statement)
         case .range(let fieldID, let lower, let upper, false):
             statements.appendField(fieldID, to: &statement)
-            statements.appendBounds(lower: lower, upper: upper, to: &statement)
+            PostgresDriverStatement.appendBounds(lower: lower, upper: upper, to: &statement)
         default:
             return try candidateIDs(of: driver, stoppingAt: limit).count
         }
@@ -134,7 +134,7 @@ struct PostgresQueryStorage: QueryStorage {
             }
         case .range(let fieldID, let lower, let upper, _):
             var statement = fieldRows(fieldID)
-            statements.appendBounds(lower: lower, upper: upper, to: &statement)
+            PostgresDriverStatement.appendBounds(lower: lower, upper: upper, to: &statement)
             try add(statement)
         case .systemTime(let time, let lower, let upper):
             var statement = typeRows()

@@ -125,6 +125,47 @@ import StratusCloud
                   descending: false, afterKey: .integer(3_000), afterID: 1, count: 10, backwards: false)
         let plan = try link.rows("EXPLAIN (ANALYZE, FORMAT TEXT) " + statement.sql, statement.binds).map { try $0.string(0) }
         #expect(Self.rowsTouched(plan) < 100, "the plan of a page of 10 touched more than a page:\n\(plan.joined(separator: "\n"))")
+
+        // A deep page of a range starts its index scan at its keyset position, not at the
+        // range's bound, and stops at the bound at its far end, whichever way it reads: it
+        // steps over no rows before the page, nor after the range. A page of 10 reads ten
+        // rows from the table and two or three index pages (`most`); the last page of a range
+        // (`after` at its end) reads one or two index pages and no rows.
+        let title = try #require(type.fieldIDs["title"])
+        func bound(_ value: IndexValue, _ inclusive: Bool) -> QueryPlan.Bound { QueryPlan.Bound(value: value, inclusive: inclusive) }
+        let ranges: [(field: Int64, lower: QueryPlan.Bound?, upper: QueryPlan.Bound?, descending: Bool, after: IndexValue, id: Int64, most: Int)] = [
+            (rank, bound(.integer(0), true), nil, false, .integer(4_980), 1, 25),
+            (rank, bound(.integer(1), false), bound(.integer(4_999), true), false, .integer(4_980), 1, 25),
+            (rank, nil, bound(.integer(5_000), false), true, .integer(20), 1, 25),
+            (rank, bound(.real(0.5), true), bound(.integer(4_999), false), true, .integer(20), 1, 25),
+            (rank, bound(.integer(0), true), bound(.integer(2_000), false), false, .integer(1_999), .max, 8),
+            (rank, bound(.integer(3_000), true), bound(.integer(4_000), true), true, .integer(3_000), .min, 8),
+            // `title BEGINSWITH 'item 1'` ("item 1", "item 10" to "item 19"), at its end.
+            (title, bound(.text("item 1"), true), bound(.text("item 2"), false), false, .text("item 19"), .max, 8),
+            (title, bound(.text("item 8"), true), bound(.text("item 9"), false), true, .text("item 8"), .min, 8),
+        ]
+        for range in ranges {
+            let deep = try PostgresDriverStatement(zoneRowID: zoneRowID, typeID: type.id)
+                .rows(of: .range(fieldID: range.field, lower: range.lower, upper: range.upper, isList: false),
+                      descending: range.descending, afterKey: range.after, afterID: range.id, count: 10, backwards: false)
+            let deepPlan = try link.rows("EXPLAIN (ANALYZE, BUFFERS, FORMAT TEXT) " + deep.sql, deep.binds).map { try $0.string(0) }
+            let pages = try #require(Self.indexPagesRead(deepPlan), "no index scan on field_value:\n\(deepPlan.joined(separator: "\n"))")
+            #expect(pages < range.most, "a page of 10 after \(range.after) read \(pages) pages:\n\(deepPlan.joined(separator: "\n"))")
+        }
+    }
+
+    /// The buffers (pages) the scan of `field_value` by its key index read, of the index and
+    /// the table, in an `EXPLAIN (ANALYZE, BUFFERS)` plan: the first `Buffers:` line after it.
+    static func indexPagesRead(_ plan: [String]) -> Int? {
+        guard let node = plan.firstIndex(where: { $0.contains("on field_value") }),
+              let line = plan[node...].first(where: { $0.contains("Buffers:") }) else { return nil }
+        var pages = 0
+        for kind in ["hit", "read"] {
+            if let found = line.range(of: "\(kind)=[0-9]+", options: .regularExpression) {
+                pages += Int(line[found].dropFirst(kind.count + 1)) ?? 0
+            }
+        }
+        return pages
     }
 
     /// Every row each node of an `EXPLAIN ANALYZE` plan produced (rows × loops) or filtered
