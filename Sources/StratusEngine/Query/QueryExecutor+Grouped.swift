@@ -41,18 +41,16 @@ extension QueryExecutor {
                 precedes($0.values, $0.id, $1.values, $1.id)
             }
             if let after { order.removeAll { !precedes(after.values, after.id, members[$0].values, members[$0].id) } }
-            var full = false
             try forEachMatch(of: order.map { members[$0].id }, firstBatch: limit - page.count + 1, known: group.loaded, rows: group.rows) { offset, record in
                 if page.count == limit {
-                    full = true
+                    more = true
                     following = QueryLookahead.following(order[offset...].lazy.map { members[$0].id }, stamp: stampForListing, endingGroup: true)
                     return false
                 }
                 page.append((members[order[offset]].values, record))
                 return true
             }
-            if full { more = true }
-            return !full
+            return !more
         }
         func finished(_ more: Bool) -> (records: [LoadedRecord], next: QueryCursor.Position?) {
             (page.map(\.record), more ? page.last.map { .sorted(values: $0.values, id: $0.record.stored.id, lookahead: following) } : nil)
