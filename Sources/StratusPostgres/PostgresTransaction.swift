@@ -59,8 +59,9 @@ final class PostgresTransaction {
         if isWriter {
             try link.script("COMMIT")
         } else {
-            // A transaction that only read has nothing to lose at its end: its COMMIT goes out
-            // with the connection's next statement, and a read costs a wait fewer.
+            // A transaction that only read has nothing to lose at its end: its COMMIT is sent
+            // at once and its answer checked with the connection's next statement's, so a read
+            // costs a wait fewer.
             link.sendAhead("COMMIT")
         }
     }
