@@ -38,7 +38,13 @@ public final class Store: Sendable {
     /// The store's environment now (a schema import can move a store to production; it then
     /// advances the schema version, so the catalog answers).
     public var environment: StoreEnvironment {
-        get throws { try read { db in try catalog(db).environment } }
+        get throws { try currentCatalog().environment }
+    }
+
+    /// The record types and the environment as one read sees them now: a server's request
+    /// checks the environment and types its records from this one read.
+    package func currentCatalog() throws -> SchemaCatalog {
+        try read { db in try catalog(db) }
     }
 
     /// One of the store's databases, acting as the user with record name `user` (default: the

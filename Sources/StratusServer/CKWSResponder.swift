@@ -128,7 +128,8 @@ struct CKWSResponder: HTTPResponder {
                 do { store = try stores.locate(container: path.container, environment: path.environment) } catch { return (nil, nil, .failure(error)) }
                 // A request that only reads makes all its reads in one transaction.
                 return CKWSResponder.reading(store, inOneSnapshot: !endpoint.writes) { () -> RequestOutcome in
-                    do { try stores.verify(store, container: path.container, environment: path.environment) } catch { return (nil, nil, .failure(error)) }
+                    let catalog: SchemaCatalog?
+                    do { catalog = try stores.verify(store, container: path.container, environment: path.environment) } catch { return (nil, nil, .failure(error)) }
                     let user: String?
                     do {
                         if let signed {
@@ -145,7 +146,7 @@ struct CKWSResponder: HTTPResponder {
                     }
                     let call = CKWSCall(path: path, store: store, user: user, body: body,
                                         database: store.database(scope, caller: user.map { .user($0) } ?? .anonymous, device: "ckws").reached(through: .server), host: host, tickets: tickets,
-                                        recordTypes: RecordTypeCache(store: store))
+                                        recordTypes: RecordTypeCache(store: store, catalog: catalog))
                     do {
                         let answer = try endpoint.run(call)
                         // The session's token for the next request: a new one once it is old enough.

@@ -55,29 +55,33 @@ public final class StoreDirectory: Sendable {
 
     /// Refuses a store from ``locate(container:environment:)`` that serves another container,
     /// or is now another environment (a schema import can move a store to production). A
-    /// folder's stores are one per environment and need no check.
-    func verify(_ store: Store, container: String, environment: String) throws(CKWSFailure) {
+    /// folder's stores are one per environment and need no check. Returns the store's types as
+    /// the check read them (nil: no check read them), for the request to type its records with.
+    @discardableResult
+    func verify(_ store: Store, container: String, environment: String) throws(CKWSFailure) -> SchemaCatalog? {
         guard let wanted = StoreEnvironment(rawValue: environment) else {
             throw CKWSFailure.notFound("Unknown environment '\(environment)': use development or production")
         }
         switch source {
         case .single(_, let only), .opened(_, let only):
-            _ = try check(store, container: container, only: only, wanted: wanted, environment: environment)
+            return try check(store, container: container, only: only, wanted: wanted, environment: environment)
         case .folder:
-            return
+            return nil
         }
     }
 
-    /// The one store of `.single` and `.opened`, if it serves this container and environment.
-    private func check(_ store: Store, container: String, only: String?, wanted: StoreEnvironment, environment: String) throws(CKWSFailure) -> Store {
+    /// Whether the one store of `.single` and `.opened` serves this container and environment;
+    /// the types the check read.
+    private func check(_ store: Store, container: String, only: String?, wanted: StoreEnvironment, environment: String) throws(CKWSFailure) -> SchemaCatalog? {
         if let only, only != container {
             throw CKWSFailure.notFound("This server serves container \(only), not \(container)")
         }
-        let actual = (try? store.environment) ?? .development
+        let catalog = try? store.currentCatalog()
+        let actual = catalog?.environment ?? .development
         guard actual == wanted else {
             throw CKWSFailure.notFound("This server's store is the \(actual.rawValue) environment of \(container), not \(environment)")
         }
-        return store
+        return catalog
     }
 
     /// Whether every store this server answers from can be read now (one cheap read each):

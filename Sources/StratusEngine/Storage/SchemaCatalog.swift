@@ -14,7 +14,7 @@ package struct SchemaCatalog: Sendable {
     /// none declared has no entry.
     var grants: [Int64: [GrantDeclaration]] = [:]
     /// The store's environment: only a schema import changes it, and that advances the version.
-    var environment: StoreEnvironment = .development
+    package var environment: StoreEnvironment = .development
 
     package func type(named name: String) -> TypeEntry? { types[name] }
 
