@@ -26,9 +26,8 @@ extension CloudDatabase {
         desiredKeys: [String]? = nil, resultsLimit: Int? = nil, includingChangedKeys: Bool = false
     ) throws -> ZoneChangesPage {
         try checkChangeFeed(zoneID: zoneID)
-        _ = try faults(FaultCall(operation: .zoneChanges, scope: scope, zoneNames: [zoneID.zoneName], token: token))
         let limit = min(max(resultsLimit ?? CloudDatabase.defaultChangesLimit, 1), CloudDatabase.maximumChangesLimit)
-        return try store.read { db in
+        return try readAfterFaults(FaultCall(operation: .zoneChanges, scope: scope, zoneNames: [zoneID.zoneName], token: token), zone: zoneID) { _, db in
             let gate = try gate(db)
             let zone = try gate.zone(zoneID)
             let visible = try gate.readFilter(zone: zone, typeName: nil)
@@ -95,9 +94,8 @@ extension CloudDatabase {
     /// Lists the custom zones changed, deleted or purged since a database token (nil: ever).
     public func databaseChanges(since token: String? = nil, resultsLimit: Int? = nil) throws -> DatabaseChangesPage {
         try checkDatabaseFeed()
-        _ = try faults(FaultCall(operation: .databaseChanges, scope: scope, token: token))
         let limit = min(max(resultsLimit ?? CloudDatabase.defaultChangesLimit, 1), CloudDatabase.maximumChangesLimit)
-        return try store.read { db in
+        return try readAfterFaults(FaultCall(operation: .databaseChanges, scope: scope, token: token)) { _, db in
             var start: Int64 = 0
             let current = try db.zones.databaseSequence(scope: sequenceScope)
             if let token {

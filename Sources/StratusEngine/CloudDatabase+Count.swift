@@ -13,8 +13,7 @@ extension CloudDatabase {
     /// The dashboard numbers its rows with this at once, where walking a million matches takes
     /// seconds.
     public func indexedCount(matching query: Query, inZoneWith zoneID: ZoneID = .default) throws -> Int? {
-        _ = try faults(FaultCall(operation: .query, scope: scope, zoneNames: [zoneID.zoneName]))
-        return try store.read { db -> Int? in
+        try readAfterFaults(FaultCall(operation: .query, scope: scope, zoneNames: [zoneID.zoneName]), zone: zoneID) { _, db -> Int? in
             let catalog = try store.catalog(db)
             guard let type = catalog.type(named: query.recordType) else { return nil }
             var compiled = try CloudDatabase.compile(query, schema: type.schema, now: Date())

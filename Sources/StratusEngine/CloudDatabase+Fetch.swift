@@ -26,9 +26,9 @@ extension CloudDatabase {
         for recordIDs: [RecordID], desiredKeys: [String]? = nil,
         progress: ((RecordID, Double) -> Void)? = nil
     ) throws -> [FetchedRecord] {
-        let failing = try faults(FaultCall(operation: .fetch, scope: scope, zoneNames: Set(recordIDs.map(\.zoneID.zoneName)),
-                                           recordNames: recordIDs.map(\.recordName))).failingRecords
-        return try store.read { db in
+        try readAfterFaults(FaultCall(operation: .fetch, scope: scope, zoneNames: Set(recordIDs.map(\.zoneID.zoneName)),
+                                      recordNames: recordIDs.map(\.recordName)), zone: recordIDs.first?.zoneID) { outcome, db in
+            let failing = outcome.failingRecords
             let catalog = try store.catalog(db)
             let gate = AccessGate(self, db: db, catalog: catalog)
             let lookup = try db.records.nameLookup()

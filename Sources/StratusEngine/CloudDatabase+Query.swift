@@ -18,8 +18,7 @@ extension CloudDatabase {
         matching query: Query, inZoneWith zoneID: ZoneID = .default,
         desiredKeys: [String]? = nil, resultsLimit: Int? = nil
     ) throws -> QueryResultsPage {
-        _ = try faults(FaultCall(operation: .query, scope: scope, zoneNames: [zoneID.zoneName]))
-        return try run(query, zoneID: zoneID, now: Date(), position: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+        try run(query, zoneID: zoneID, now: Date(), position: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
     }
 
     /// The next page of a query, from the cursor of the previous page (made by this store, in
@@ -29,7 +28,6 @@ extension CloudDatabase {
         guard decoded.scope == scope else {
             throw CloudKitError(.invalidArguments, "The cursor belongs to a query of the \(decoded.scope.name) database, not the \(scope.name) database.")
         }
-        _ = try faults(FaultCall(operation: .query, scope: scope, zoneNames: [decoded.zoneID.zoneName]))
         return try run(decoded.query, zoneID: decoded.zoneID, now: decoded.now, position: decoded.position,
                        desiredKeys: desiredKeys, resultsLimit: resultsLimit)
     }
@@ -39,8 +37,7 @@ extension CloudDatabase {
     /// through it. Checked, planned and filtered for the caller exactly as ``records(matching:inZoneWith:desiredKeys:resultsLimit:)``.
     public func lastRecords(matching query: Query, inZoneWith zoneID: ZoneID = .default,
                             desiredKeys: [String]? = nil, resultsLimit: Int? = nil) throws -> [Record] {
-        _ = try faults(FaultCall(operation: .query, scope: scope, zoneNames: [zoneID.zoneName]))
-        return try run(query, zoneID: zoneID, now: Date(), position: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit, fromEnd: true).records
+        try run(query, zoneID: zoneID, now: Date(), position: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit, fromEnd: true).records
     }
 
     /// Parses and checks a predicate for `recordType` against the store's schema without
@@ -54,7 +51,7 @@ extension CloudDatabase {
     private func run(_ query: Query, zoneID: ZoneID, now: Date, position: QueryCursor.Position?,
                      desiredKeys: [String]?, resultsLimit: Int?, fromEnd: Bool = false) throws -> QueryResultsPage {
         let limit = min(max(resultsLimit ?? CloudDatabase.defaultQueryLimit, 1), CloudDatabase.maximumQueryLimit)
-        return try store.read { db in
+        return try readAfterFaults(FaultCall(operation: .query, scope: scope, zoneNames: [zoneID.zoneName]), zone: zoneID) { _, db in
             let catalog = try store.catalog(db)
             guard let type = catalog.type(named: query.recordType) else {
                 if query.recordType == "Users" || RecordValidator.identifierProblem(query.recordType, what: "record type name") != nil {

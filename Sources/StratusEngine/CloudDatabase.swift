@@ -48,8 +48,7 @@ public struct CloudDatabase: Sendable {
 
     /// The live zones of this database, the default zone first.
     public func allRecordZones() throws -> [RecordZone] {
-        _ = try faults(FaultCall(operation: .zones, scope: scope))
-        return try store.read { db in
+        try readAfterFaults(FaultCall(operation: .zones, scope: scope)) { _, db in
             let gate = try gate(db)
             return try gate.zones().map { zone in
                 RecordZone(zoneID: zone.zoneID, currentToken: token(for: zone), recordCount: try gate.visibleRecordCount(in: zone))

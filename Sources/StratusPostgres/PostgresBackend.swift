@@ -136,13 +136,21 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
         }
     }
 
+    /// A read's opening statement reads the plan with the schema version
+    /// (``PostgresTransaction/openingFacts()``), so a read call asks it there.
+    package var readsKnowFaultPlan: Bool { true }
+
     /// Servers on many machines share the plan, so it is asked in the database (a one-row
     /// read), where a file beside the store would reach only one machine's processes.
-    /// One statement on its own (no transaction around it: one round trip, not three), as it
-    /// is asked before every call.
+    /// One statement on its own (no transaction around it: one round trip, not three), asked
+    /// before every write call (reads ask inside their own transaction).
     package var faultPlanMayBeArmed: Bool {
         guard let link = try? pool.take() else { return false }
-        defer { pool.give(link) }
+        let before = (rows: link.rowsReceived, statements: link.statementsSent)
+        defer {
+            count(link, since: before)
+            pool.give(link)
+        }
         return (try? PostgresFaultStorage(db: PostgresTransaction(link: link, isWriter: false)).anyArmed()) ?? false
     }
 
@@ -184,8 +192,9 @@ package final class PostgresBackend: StorageBackend, @unchecked Sendable {
         return rowsReadSoFar
     }
 
-    /// How many statements this store's transactions have sent since it opened, each a round
-    /// trip: a test reads it around a save to see the save's round trips.
+    /// How many statements this store's transactions (and its separate asks of the fault plan)
+    /// have sent since it opened, each a round trip: a test reads it around a call to see its
+    /// round trips.
     package var statementsSent: Int {
         rowsCounted.lock()
         defer { rowsCounted.unlock() }

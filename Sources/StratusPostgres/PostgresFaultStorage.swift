@@ -29,7 +29,10 @@ struct PostgresFaultStorage: FaultStorage {
         try db.link.rows("SELECT \(Self.columns) FROM fault \(activeOnly ? "WHERE NOT spent" : "") ORDER BY id").compactMap(Self.fault)
     }
 
-    func anyArmed() throws -> Bool { try !db.link.rows("SELECT 1 FROM fault WHERE NOT spent LIMIT 1").isEmpty }
+    func anyArmed() throws -> Bool {
+        if let facts = try db.openingFacts() { return facts.faultsArmed }
+        return try !db.link.rows("SELECT 1 FROM fault WHERE NOT spent LIMIT 1").isEmpty
+    }
 
     func saveCounts(_ fault: Fault) throws {
         try db.link.run("UPDATE fault SET seen = $1, fired = $2, spent = $3, last_fired_at = $4 WHERE id = $5",

@@ -18,7 +18,10 @@ struct PostgresSchemaStorage: SchemaStorage {
         try db.link.run("UPDATE store_info SET environment = $1 WHERE id = 1", [environment.rawValue])
     }
 
-    func schemaVersion() throws -> Int64 { try db.link.integer("SELECT schema_version FROM store_info WHERE id = 1") ?? 0 }
+    func schemaVersion() throws -> Int64 {
+        if let facts = try db.openingFacts() { return facts.schemaVersion }
+        return try db.link.integer("SELECT schema_version FROM store_info WHERE id = 1") ?? 0
+    }
 
     func advanceSchemaVersion() throws -> Int64 {
         try db.link.integer("UPDATE store_info SET schema_version = schema_version + 1 WHERE id = 1 RETURNING schema_version") ?? 0

@@ -1,5 +1,6 @@
 import StratusCloud
 import StratusEngine
+import StratusModel
 
 /// One transaction of a PostgreSQL store on one connection, and the engine's view of it (one
 /// accessor per storage protocol). A writer reads the zones it touches `FOR UPDATE`: that row
@@ -23,6 +24,15 @@ final class PostgresTransaction {
     /// listening when it commits (``PostgresListener``).
     private var announcements: Set<StoreTopic> = []
 
+    /// What a reader's first look at the store found, in one statement: the schema version and
+    /// whether the fault plan holds an armed fault. A reader's snapshot never changes, so both
+    /// hold to its end (``openingFacts()``).
+    private var opening: (schemaVersion: Int64, faultsArmed: Bool)?
+    /// The zone a reader said it will look up first (``expect(zone:scope:)``), and its row as the
+    /// opening statement read it (nil: no such zone).
+    private var expectedZone: (zoneID: ZoneID, scope: DatabaseScope)?
+    private var openedZoneRow: ZoneRow?
+
     init(link: PostgresLink, isWriter: Bool) {
         self.link = link
         self.isWriter = isWriter
@@ -42,6 +52,9 @@ final class PostgresTransaction {
     /// statement (``PostgresLink/sendAhead(_:)``): one wait fewer per transaction.
     func begin(_ statement: String = "BEGIN") throws {
         heldRecords = PostgresHeldRecords()
+        opening = nil
+        expectedZone = nil
+        openedZoneRow = nil
         link.sendAhead(statement)
         isOpen = true
     }
@@ -64,6 +77,44 @@ final class PostgresTransaction {
             // costs a wait fewer.
             link.sendAhead("COMMIT")
         }
+    }
+
+    /// A reader's schema version and whether a fault is armed, read together once: a read call
+    /// asks both first (``StorageBackend/readsKnowFaultPlan``), and each statement is a round trip.
+    /// Nil for a writer, whose own writes may change either.
+    func openingFacts() throws -> (schemaVersion: Int64, faultsArmed: Bool)? {
+        guard !isWriter else { return nil }
+        if let opening { return opening }
+        let facts: (schemaVersion: Int64, faultsArmed: Bool)
+        if let expected = expectedZone {
+            // The zone's columns first, so the zone storage reads them as from its own statement.
+            let row = try link.rows("""
+                SELECT \(PostgresZoneStorage.columns(of: "z")), s.schema_version, EXISTS (SELECT 1 FROM fault WHERE NOT spent)
+                FROM store_info s LEFT JOIN zone z ON z.scope = $1 AND z.owner = $2 AND z.name = $3 WHERE s.id = 1
+                """, [expected.scope.rawValue, expected.zoneID.ownerName, expected.zoneID.zoneName]).first
+            openedZoneRow = try row.flatMap { try $0.optionalInt(0) == nil ? nil : try PostgresZoneStorage.zone($0) }
+            facts = (try row?.int(9) ?? 0, try row?.bool(10) ?? false)
+        } else {
+            let row = try link.rows("SELECT schema_version, EXISTS (SELECT 1 FROM fault WHERE NOT spent) FROM store_info WHERE id = 1").first
+            facts = (try row?.int(0) ?? 0, try row?.bool(1) ?? false)
+        }
+        opening = facts
+        return facts
+    }
+
+    /// Tells a reader that has sent nothing yet which zone it will look up first: its opening
+    /// statement reads that row too (``openedZone(_:scope:)``).
+    func expect(zone zoneID: ZoneID, scope: DatabaseScope) {
+        guard !isWriter, opening == nil else { return }
+        expectedZone = (zoneID, scope)
+    }
+
+    /// The expected zone's row as the opening statement read it (`.some(nil)`: there is no such
+    /// zone); nil when this is not the expected zone, which is then read on its own.
+    func openedZone(_ zoneID: ZoneID, scope: DatabaseScope) throws -> ZoneRow?? {
+        guard !isWriter, let expected = expectedZone, expected.scope == scope, expected.zoneID == zoneID else { return nil }
+        _ = try openingFacts()
+        return .some(openedZoneRow)
     }
 
     /// Announces `topic` to listening processes when this transaction commits.

@@ -8,13 +8,23 @@ import StratusModel
 struct PostgresZoneStorage: ZoneStorage {
     let db: PostgresTransaction
 
-    static let columns = "id, scope, owner, name, incarnation, change_seq, db_seq, state, compacted_seq"
+    private static let columnNames = ["id", "scope", "owner", "name", "incarnation", "change_seq", "db_seq", "state", "compacted_seq"]
+    /// The columns ``zone(_:)`` reads, in its order.
+    static let columns = columnNames.joined(separator: ", ")
+
+    /// ``columns`` of the table named `alias` in a join.
+    static func columns(of alias: String) -> String { columnNames.map { "\(alias).\($0)" }.joined(separator: ", ") }
 
     private var lock: String { db.isWriter ? " FOR UPDATE" : "" }
 
     func find(_ zoneID: ZoneID, scope: DatabaseScope) throws -> ZoneRow? {
-        try db.link.rows("SELECT \(Self.columns) FROM zone WHERE scope = $1 AND owner = $2 AND name = $3\(lock)",
+        if let opened = try db.openedZone(zoneID, scope: scope) { return opened }
+        return try db.link.rows("SELECT \(Self.columns) FROM zone WHERE scope = $1 AND owner = $2 AND name = $3\(lock)",
                          [scope.rawValue, zoneID.ownerName, zoneID.zoneName]).first.map(Self.zone)
+    }
+
+    func prefetch(_ zoneID: ZoneID, scope: DatabaseScope) {
+        db.expect(zone: zoneID, scope: scope)
     }
 
     func find(id: Int64) throws -> ZoneRow? {

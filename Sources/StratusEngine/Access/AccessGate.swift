@@ -58,6 +58,22 @@ final class AccessGate {
 
     // MARK: - Zones
 
+    /// The zone row ``zone(_:)`` reads for `zoneID` (its stored ID and scope), or nil when
+    /// the caller cannot reach such a zone whatever the store holds: the one place the two
+    /// agree on, so a read can ask for the row ahead (``ZoneStorage/prefetch(_:scope:)``).
+    static func zoneRowKey(_ zoneID: ZoneID, scope: DatabaseScope, caller: Caller) -> (zoneID: ZoneID, scope: DatabaseScope)? {
+        switch scope {
+        case .public:
+            return (ZoneID(zoneName: zoneID.zoneName), .public)
+        case .private:
+            guard let owner = caller.userRecordName, zoneID.ownerName == ZoneID.defaultOwnerName || zoneID.ownerName == owner else { return nil }
+            return (ZoneID(zoneName: zoneID.zoneName, ownerName: owner), .private)
+        case .shared:
+            guard let user = caller.userRecordName, zoneID.ownerName != ZoneID.defaultOwnerName, zoneID.ownerName != user else { return nil }
+            return (zoneID, .private)
+        }
+    }
+
     /// ``zone(_:)`` as a result, for a batch that answers each record of a zone it cannot reach
     /// with the zone's error instead of failing whole.
     func zoneResult(_ zoneID: ZoneID) -> Result<ZoneRow, CloudKitError> {
@@ -75,20 +91,18 @@ final class AccessGate {
     func zone(_ zoneID: ZoneID) throws -> ZoneRow {
         let notFound = CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the \(scope.name) database.",
                                      reason: .zoneNotFound(zoneName: zoneID.zoneName, database: scope))
+        let row = try AccessGate.zoneRowKey(zoneID, scope: scope, caller: caller).flatMap { try db.zones.find($0.zoneID, scope: $0.scope) }
         switch scope {
         case .public:
-            guard let row = try db.zones.find(ZoneID(zoneName: zoneID.zoneName), scope: .public), row.state == .live else { throw notFound }
+            guard let row, row.state == .live else { throw notFound }
             return row.named(ZoneID(zoneName: zoneID.zoneName))
         case .private:
-            let owner = try signedInUser()
-            guard zoneID.ownerName == ZoneID.defaultOwnerName || zoneID.ownerName == owner,
-                  let row = try db.zones.find(ZoneID(zoneName: zoneID.zoneName, ownerName: owner), scope: .private),
-                  row.state == .live else { throw notFound }
+            _ = try signedInUser()
+            guard let row, row.state == .live else { throw notFound }
             return row.named(ZoneID(zoneName: zoneID.zoneName))
         case .shared:
-            let user = try signedInUser()
-            guard zoneID.ownerName != ZoneID.defaultOwnerName, zoneID.ownerName != user,
-                  let row = try db.zones.find(zoneID, scope: .private), row.state == .live,
+            _ = try signedInUser()
+            guard let row, row.state == .live,
                   try !sharedGrants(in: row).isEmpty else {
                 if zoneID.ownerName == ZoneID.defaultOwnerName {
                     throw CloudKitError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the shared database: a shared zone is named with its owner's user record name.",

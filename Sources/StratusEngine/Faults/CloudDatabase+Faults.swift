@@ -38,6 +38,35 @@ extension CloudDatabase {
         return outcome
     }
 
+    /// Runs a read call: asks the fault plan about `call`, then runs `body` in one read with
+    /// what the faults that fire do.
+    ///
+    /// Where the backend's read learns whether any fault is armed without a statement of its own
+    /// (``StorageBackend/readsKnowFaultPlan``: a server database's reads, where each statement is
+    /// a round trip), the plan is asked inside the read: with nothing armed, as is usual, the
+    /// call goes on in that same snapshot. Only an armed plan costs the separate ask and a second
+    /// read. `zone`: the zone the call reads first, which such a backend reads with the same
+    /// opening statement.
+    func readAfterFaults<T>(_ call: @autoclosure () -> FaultCall, zone: ZoneID? = nil,
+                            _ body: (FaultOutcome, StoreTransaction) throws -> T) throws -> T {
+        let key = zone.flatMap { AccessGate.zoneRowKey($0, scope: scope, caller: caller) }
+        if appliesFaults, !store.isReadOnly, store.backend.readsKnowFaultPlan {
+            var answer: T?
+            let armed = try store.read { db -> Bool in
+                if let key { db.zones.prefetch(key.zoneID, scope: key.scope) }
+                if try db.faults.anyArmed() { return true }
+                answer = try body(.none, db)
+                return false
+            }
+            if !armed, let answer { return answer }
+        }
+        let outcome = try faults(call())
+        return try store.read { db in
+            if let key { db.zones.prefetch(key.zoneID, scope: key.scope) }
+            return try body(outcome, db)
+        }
+    }
+
     /// Another device of the same user saves each record just before the caller does: the
     /// record as the server holds it with the fault's fields set (or, for a record the server
     /// does not hold yet, the caller's own record), so the caller's save meets a real change.

@@ -38,6 +38,11 @@ package protocol StorageBackend: Sendable {
     /// cheap, and true in every process once any process arms one.
     var faultPlanMayBeArmed: Bool { get }
 
+    /// Whether a read transaction answers ``FaultStorage/anyArmed()`` from the statement that
+    /// opens it, at no cost of its own: read calls then ask the plan inside their read instead
+    /// of before it (``CloudDatabase/readAfterFaults(_:_:)``).
+    var readsKnowFaultPlan: Bool { get }
+
     /// Records whether the plan holds an armed fault (`armed` reads it), for
     /// ``faultPlanMayBeArmed`` in every process; a backend that asks the plan itself never reads it.
     func setFaultPlanArmed(_ armed: () throws -> Bool) throws
@@ -64,6 +69,9 @@ extension StorageBackend {
     /// the smallest read of the store costs tens of microseconds (a fifth of a fetch of 100
     /// records).
     package var faultPlanMayBeArmed: Bool { FileManager.default.fileExists(atPath: faultMarkerPath) }
+
+    /// A file's marker answers before any read, for less than a read costs.
+    package var readsKnowFaultPlan: Bool { false }
 
     package func setFaultPlanArmed(_ isArmed: () throws -> Bool) throws {
         let armed = try isArmed()

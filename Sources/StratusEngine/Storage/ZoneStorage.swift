@@ -7,6 +7,11 @@ package protocol ZoneStorage {
     /// The zone with this ID in `scope`, live or not.
     func find(_ zoneID: ZoneID, scope: DatabaseScope) throws -> ZoneRow?
 
+    /// Says which zone a read transaction that has read nothing yet will ``find(_:scope:)``
+    /// first, so a backend whose every statement is a round trip can read it with the
+    /// transaction's opening statement.
+    func prefetch(_ zoneID: ZoneID, scope: DatabaseScope)
+
     /// The zone with this row id, live or not.
     func find(id: Int64) throws -> ZoneRow?
 
@@ -48,6 +53,9 @@ package protocol ZoneStorage {
 }
 
 extension ZoneStorage {
+    /// Nothing to gain where a statement costs no round trip.
+    package func prefetch(_ zoneID: ZoneID, scope: DatabaseScope) {}
+
     /// Sets each zone's change sequence after a write, each with the next sequence of
     /// `sequenceScope`'s database feed (in zone order, so database changes list them in a
     /// stable order).
