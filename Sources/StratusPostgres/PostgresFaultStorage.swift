@@ -29,9 +29,13 @@ struct PostgresFaultStorage: FaultStorage {
         try db.link.rows("SELECT \(Self.columns) FROM fault \(activeOnly ? "WHERE NOT spent" : "") ORDER BY id").compactMap(Self.fault)
     }
 
+    /// Whether the plan holds an armed fault, as a boolean SQL expression (a reader's opening
+    /// statement asks it too).
+    static let armedExpression = "EXISTS (SELECT 1 FROM fault WHERE NOT spent)"
+
     func anyArmed() throws -> Bool {
         if let facts = try db.openingFacts() { return facts.faultsArmed }
-        return try !db.link.rows("SELECT 1 FROM fault WHERE NOT spent LIMIT 1").isEmpty
+        return try db.link.rows("SELECT \(Self.armedExpression)").first?.bool(0) ?? false
     }
 
     func saveCounts(_ fault: Fault) throws {

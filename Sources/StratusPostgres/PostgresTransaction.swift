@@ -89,13 +89,13 @@ final class PostgresTransaction {
         if let expected = expectedZone {
             // The zone's columns first, so the zone storage reads them as from its own statement.
             let row = try link.rows("""
-                SELECT \(PostgresZoneStorage.columns(of: "z")), s.schema_version, EXISTS (SELECT 1 FROM fault WHERE NOT spent)
+                SELECT \(PostgresZoneStorage.columns(of: "z")), s.schema_version, \(PostgresFaultStorage.armedExpression)
                 FROM store_info s LEFT JOIN zone z ON z.scope = $1 AND z.owner = $2 AND z.name = $3 WHERE s.id = 1
                 """, [expected.scope.rawValue, expected.zoneID.ownerName, expected.zoneID.zoneName]).first
             openedZoneRow = try row.flatMap { try $0.optionalInt(0) == nil ? nil : try PostgresZoneStorage.zone($0) }
             facts = (try row?.int(9) ?? 0, try row?.bool(10) ?? false)
         } else {
-            let row = try link.rows("SELECT schema_version, EXISTS (SELECT 1 FROM fault WHERE NOT spent) FROM store_info WHERE id = 1").first
+            let row = try link.rows("SELECT schema_version, \(PostgresFaultStorage.armedExpression) FROM store_info WHERE id = 1").first
             facts = (try row?.int(0) ?? 0, try row?.bool(1) ?? false)
         }
         opening = facts
