@@ -37,17 +37,15 @@ extension QueryExecutor {
         func emit(_ group: Group) throws -> Bool {
             let members = group.members
             // Members share the first sort value: the second one's rank settles most comparisons.
-            var order = SortRank.order(of: members, rankingSortAt: 1, ascending: query.sorts.count > 1 && query.sorts[1].ascending) {
-                precedes($0.values, $0.id, $1.values, $1.id)
-            }
-            if let after { order.removeAll { !precedes(after.values, after.id, members[$0].values, members[$0].id) } }
-            try forEachMatch(of: order.map { members[$0].id }, firstBatch: limit - page.count + 1, known: group.loaded, rows: group.rows) { offset, record in
+            var positions = order.positions(of: members, rankingSortAt: 1)
+            if let after { positions.removeAll { !precedes(after.values, after.id, members[$0].values, members[$0].id) } }
+            try forEachMatch(of: positions.map { members[$0].id }, firstBatch: limit - page.count + 1, known: group.loaded, rows: group.rows) { offset, record in
                 if page.count == limit {
                     more = true
-                    following = QueryLookahead.following(order[offset...].lazy.map { members[$0].id }, stamp: stampForListing, endingGroup: true)
+                    following = QueryLookahead.following(positions[offset...].lazy.map { members[$0].id }, stamp: stampForListing, endingGroup: true)
                     return false
                 }
-                page.append((members[order[offset]].values, record))
+                page.append((members[positions[offset]].values, record))
                 return true
             }
             return !more

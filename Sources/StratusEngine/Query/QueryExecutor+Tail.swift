@@ -12,7 +12,7 @@ extension QueryExecutor {
             if plan.isStreaming && plan.driverIsOrdered { return try groupedTail() }
             // Sorted in memory; the driver leaves out the records lacking the first sort
             // field, which end the result.
-            let lacking = try recordsLackingFirstSort().sorted { precedes($0.values, $0.record.stored.id, $1.values, $1.record.stored.id) }
+            let lacking = order.sorted(try recordsLackingFirstSort())
             return (try sortedMatches() + lacking).suffix(limit).map(\.record)
         }
         if plan.isStreaming && plan.driverIsOrdered { return try streamingTail() }
@@ -32,21 +32,17 @@ extension QueryExecutor {
     /// end, a run of equal values at a time, each run sorted whole; it stops at the first run
     /// that fills the tail, so the end of a million matches costs its last runs, not them all.
     private func groupedTail() throws -> [LoadedRecord] {
-        typealias Sorted = (values: [FieldValue?], record: LoadedRecord)
-        let inOrder: ([Sorted]) -> [Sorted] = { members in
-            members.sorted { precedes($0.values, $0.record.stored.id, $1.values, $1.record.stored.id) }
-        }
         // Runs from the end of the result: the last one first.
-        var runs: [[Sorted]] = [inOrder(try recordsLackingFirstSort())]
+        var runs: [[MatchOrder.Match]] = [order.sorted(try recordsLackingFirstSort())]
         var held = runs[0].count
-        var run: [Sorted] = []
+        var run: [MatchOrder.Match] = []
         var runKey: IndexValue?
         var afterKey: IndexValue?
         var afterID: Int64?
         let chunk = max(limit * 4, 256)
         func endRun() {
             held += run.count
-            runs.append(inOrder(run))
+            runs.append(order.sorted(run, sharingFirstSort: true))
             run = []
         }
         reading: while held < limit {

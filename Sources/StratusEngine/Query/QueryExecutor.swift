@@ -41,6 +41,8 @@ package struct QueryExecutor {
     var candidateShare = 25
     /// Decodes the candidates' fields; they are mostly of one shape.
     private let decoder = FieldDecoder()
+    /// The query's order, for matches sorted in memory.
+    let order: MatchOrder
 
     init(storage: any QueryStorage, zoneRowID: Int64, type: SchemaCatalog.TypeEntry, query: CompiledQuery, plan: QueryPlan, limit: Int) {
         self.storage = storage
@@ -50,6 +52,7 @@ package struct QueryExecutor {
         self.plan = plan
         self.limit = limit
         residual = plan.residual(of: query.filter)
+        order = MatchOrder(query.sorts)
     }
 
     /// The page's records and the position to continue from (nil: nothing more matches).
@@ -223,24 +226,12 @@ package struct QueryExecutor {
             all.append((query.sorts.map(record.sortValue), record))
             return true
         }
-        all.sort { precedes($0.values, $0.record.stored.id, $1.values, $1.record.stored.id) }
-        return all
+        return order.sorted(all)
     }
 
-    /// The query's order: each sort in its direction, records lacking a sort field after those
-    /// that have it (in either direction), then row ids.
+    /// The query's order (``MatchOrder``).
     func precedes(_ a: [FieldValue?], _ aID: Int64, _ b: [FieldValue?], _ bID: Int64) -> Bool {
-        for index in a.indices {
-            switch (a[index], b[index]) {
-            case (nil, nil): continue
-            case (nil, _): return false
-            case (_, nil): return true
-            case (let x?, let y?):
-                let order = SortOrder.compare(x, y)
-                if order != 0 { return query.sorts[index].ascending ? order < 0 : order > 0 }
-            }
-        }
-        return aID < bID
+        order.precedes(a, aID, b, bID)
     }
 
     /// Every candidate row id the driver yields, each once (or the first `stop` of them).
