@@ -11,12 +11,11 @@ struct PostgresQueryStorage: QueryStorage {
     let zoneRowID: Int64
     let typeID: Int64
 
-    /// Rows asked for first when the engine allows more than ``wholeBatch``: a page that stops
-    /// early (its records found) reads no more; a scan that goes on asks for four times as many
-    /// each time, up to what it was allowed.
-    static let firstBatch = 32
-    /// Up to this many rows (an exact page and the row after it) come in one statement.
-    static let wholeBatch = 128
+    /// Rows asked for first, and then four times as many each time, up to what the engine
+    /// allowed: a page of 100 and the row after it in one statement even when a filter is
+    /// rechecked on each row (the engine then allows a few pages' rows), since each statement is
+    /// a round trip and a row read but not used costs far less.
+    static let firstBatch = 128
 
     private var statements: PostgresDriverStatement { PostgresDriverStatement(zoneRowID: zoneRowID, typeID: typeID) }
 
@@ -24,7 +23,7 @@ struct PostgresQueryStorage: QueryStorage {
                     backwards: Bool, _ body: (Int64, IndexValue?, StoredRecord) throws -> Bool) throws {
         var position = (key: afterKey, id: afterID)
         var left = count
-        var batch = count <= Self.wholeBatch ? count : Self.firstBatch
+        var batch = min(count, Self.firstBatch)
         while left > 0 {
             let asked = min(batch, left)
             let statement = try statements.rows(of: driver, descending: descending, afterKey: position.key, afterID: position.id,

@@ -50,6 +50,32 @@ import StratusTestSupport
         #expect(backend.statementsSent - fetchedBefore <= 7, "a fetch of one sent \(backend.statementsSent - fetchedBefore) statements")
     }
 
+    @Test func aPageWhoseFilterIsRecheckedOnEachRowIsOneStatementWhenTheRowsMatch() throws {
+        let url = try TestPostgres.freshStoreURL()
+        defer { TestPostgres.drop(url) }
+        let store = try Store.postgres(url, creating: true)
+        let backend = try #require(store.backend as? PostgresBackend)
+        let db = store.database(.private)
+        let zone = ZoneID(zoneName: "Venues")
+        try db.modifyRecordZones(saving: [zone])
+        _ = try db.modifyRecords(saving: (0..<150).map { index in
+            Record(recordType: "Venue", recordID: RecordID(recordName: "v\(index)", zoneID: zone),
+                   fields: ["title": .string("Quiet Mill \(1_000 + index)")])
+        }).savedRecords()
+        // BEGINSWITH reads a range of the title index and checks each row's title again.
+        let query = Query(recordType: "Venue", predicateFormat: "title BEGINSWITH 'Quiet'", sortDescriptors: [QuerySort("title")])
+        _ = try db.records(matching: query, inZoneWith: zone, resultsLimit: 100)
+
+        let before = backend.statementsSent
+        let page = try db.records(matching: query, inZoneWith: zone, resultsLimit: 100)
+        let sent = backend.statementsSent - before
+        #expect(page.records.map(\.recordID.recordName) == (0..<100).map { "v\($0)" })
+        #expect(page.cursor != nil)
+        // BEGIN, the opening statement, the page's 100 rows and the one after, COMMIT. Asking
+        // for 32 rows first made the page two statements.
+        #expect(sent == 4, "a rechecked page sent \(sent) statements")
+    }
+
     @Test func aFaultArmedByAnotherProcessFiresOnTheNextRead() throws {
         let url = try TestPostgres.freshStoreURL()
         defer { TestPostgres.drop(url) }
