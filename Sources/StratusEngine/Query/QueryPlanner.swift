@@ -42,9 +42,13 @@ struct QueryPlanner {
                     consider(3, .location(fieldID: fieldID, box: LocationBox(center: center, kilometres: kilometres)), exact: false)
                 }
             case .beginsWith(let key, let prefix, false):
+                // Text is indexed whole and compared by code point, as BEGINSWITH compares: the
+                // rows from the prefix up to its successor are exactly the values beginning with
+                // it, so they need no second look. Without a successor the range is open above.
+                let successor = UTF8Order.successor(ofPrefix: prefix)
                 if let driver = rangeDriver(key, lower: QueryPlan.Bound(value: .text(prefix), inclusive: true),
-                                            upper: UTF8Order.successor(ofPrefix: prefix).map { QueryPlan.Bound(value: .text($0), inclusive: false) }) {
-                    consider(4, driver, exact: false)
+                                            upper: successor.map { QueryPlan.Bound(value: .text($0), inclusive: false) }) {
+                    consider(4, driver, exact: successor != nil)
                 }
             case .between(let key, let low, let high):
                 if let lowKey = IndexKey(low)?.value, let highKey = IndexKey(high)?.value,
