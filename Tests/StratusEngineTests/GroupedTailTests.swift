@@ -63,4 +63,76 @@ import StratusCloud
             }
         }
     }
+
+    /// 2,400 items in three large runs of `n` (24 lack it), `u` unique and, unless `lackingU`,
+    /// on every item; `k` 0 to 3.
+    static func largeRunsStore(lackingU: Bool) throws -> (TemporaryStore, ZoneID) {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Items")
+        let records = (0..<2_400).map { index -> StratusCloud.Record in
+            var record = StratusCloud.Record(recordType: "Item", recordID: RecordID(recordName: "i\(index)", zoneID: zone))
+            if index % 100 != 7 { record["n"] = .int64(Int64(index % 3)) }
+            if !lackingU || index % 500 != 3 { record["u"] = .int64(Int64(index * 7_919 % 600)) }
+            record["k"] = .int64(Int64(index % 4))
+            return record
+        }
+        for start in stride(from: 0, to: records.count, by: 400) {
+            _ = try temp.privateDB.modifyRecords(saving: Array(records[start..<min(start + 400, records.count)])).savedRecords()
+        }
+        return (temp, zone)
+    }
+
+    @Test func theEndOfALargeLastGroupWalksTheSecondSortsIndex() throws {
+        for lackingU in [false, true] {
+            let (temp, zone) = try Self.largeRunsStore(lackingU: lackingU)
+            let sortings = [[QuerySort("n"), QuerySort("u", ascending: false)], [QuerySort("n", ascending: false), QuerySort("u")]]
+            for format in ["TRUEPREDICATE", "k == 1", "k != 2"] {
+                for sorts in sortings {
+                    let query = Query(recordType: "Item", predicateFormat: format, sortDescriptors: sorts)
+                    var page = try temp.privateDB.records(matching: query, inZoneWith: zone, resultsLimit: 400)
+                    var all = page.records
+                    while let cursor = page.cursor {
+                        page = try temp.privateDB.records(continuingMatchFrom: cursor, resultsLimit: 400)
+                        all += page.records
+                    }
+                    let label = "\(format) sorted by \(sorts.map { "\($0.key)\($0.ascending ? "↑" : "↓")" }), some lacking u: \(lackingU)"
+                    try QueryStorages.read(temp, zone: zone, type: "Item") { (storages: QueryStorages) throws in
+                        guard case .success(let compiled) = PredicateCompiler.compile(format: format, arguments: [], recordType: "Item",
+                                                                                     schema: storages.type.schema, sorts: sorts, now: Date()) else {
+                            Issue.record("\(format) does not compile")
+                            return
+                        }
+                        let plan = QueryPlanner(type: storages.type).plan(compiled)
+                        for (name, seam) in [("SQLite", storages.sqlite), ("memory", storages.memory)] as [(String, any QueryStorage)] {
+                            for limit in [20, 90, 700] {
+                                let storage = CountingQueryStorage(seam)
+                                var executor = QueryExecutor(storage: storage, zoneRowID: storages.zoneRowID, type: storages.type, query: compiled,
+                                                             plan: plan, limit: limit)
+                                executor.walkableGroupSize = 100
+                                #expect(try executor.runTail().map(\.stored.name) == all.suffix(limit).map(\.recordName), "\(label), \(name), last \(limit)")
+                                // The walk refuses a group where some lack `u`, and gives
+                                // the group's end exactly when it walks.
+                                let lacking = all.suffix(limit).filter { $0["n"] == nil }.count
+                                let walked = try executor.walkLastGroup(needed: limit - lacking)
+                                if lackingU { #expect(walked == nil, "\(label), \(name), last \(limit)") }
+                                if let walked {
+                                    #expect(walked.map(\.record.stored.name) == all.suffix(limit).prefix(limit - lacking).map(\.recordName),
+                                            "\(label), \(name), last \(limit)")
+                                }
+                                guard !lackingU, format == "TRUEPREDICATE", limit == 90 else { continue }
+                                #expect(walked != nil, "\(label), \(name)")
+                                // The 24 lacking `n` and the group's last 66, not the group's 800.
+                                let counting = CountingQueryStorage(seam)
+                                var reader = QueryExecutor(storage: counting, zoneRowID: storages.zoneRowID, type: storages.type, query: compiled,
+                                                       plan: plan, limit: limit)
+                                reader.walkableGroupSize = 100
+                                _ = try reader.runTail()
+                                #expect(counting.recordsRead <= 150, "\(label), \(name): \(counting.recordsRead) records read")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -58,10 +58,11 @@ extension QueryExecutor {
         return (firstField, secondField)
     }
 
-    /// The first sort value of the driver's first row: the group a first page starts in.
-    func firstGroupKey() throws -> IndexValue? {
+    /// The first sort value of the driver's first row: the group a first page starts in
+    /// (`backwards`: of its last row, the group the answer ends with).
+    func firstGroupKey(backwards: Bool = false) throws -> IndexValue? {
         var first: IndexValue?
-        try storage.streamRows(of: plan.driver, descending: plan.descending, afterKey: nil, afterID: nil, count: 1, backwards: false) { _, key, _ in
+        try storage.streamRows(of: plan.driver, descending: plan.descending, afterKey: nil, afterID: nil, count: 1, backwards: backwards) { _, key, _ in
             first = key
             return false
         }

@@ -31,10 +31,15 @@ extension QueryExecutor {
     /// the first sort field first (they end the result), then the first sort's index from its
     /// end, a run of equal values at a time, each run sorted whole; it stops at the first run
     /// that fills the tail, so the end of a million matches costs its last runs, not them all.
+    /// A large last group's end comes from walking the second sort's index instead
+    /// (``walkLastGroup(needed:)``).
     private func groupedTail() throws -> [LoadedRecord] {
         // Runs from the end of the result: the last one first.
         var runs: [[MatchOrder.Match]] = [order.sorted(try recordsLackingFirstSort())]
         var held = runs[0].count
+        if held < limit, let walked = try walkLastGroup(needed: limit - held) {
+            return (walked + runs[0]).suffix(limit).map(\.record)
+        }
         var run: [MatchOrder.Match] = []
         var runKey: IndexValue?
         var afterKey: IndexValue?
