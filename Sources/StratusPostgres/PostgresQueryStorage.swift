@@ -10,6 +10,8 @@ struct PostgresQueryStorage: QueryStorage {
     let db: PostgresTransaction
     let zoneRowID: Int64
     let typeID: Int64
+    /// The type's records, counted once (``RecordCountMemo``).
+    let recordCount = RecordCountMemo()
 
     /// Rows asked for first, and then four times as many each time, up to what the engine
     /// allowed: a page of 100 and the row after it in one statement even when a filter is
@@ -182,9 +184,13 @@ struct PostgresQueryStorage: QueryStorage {
         try PostgresRecordStorage(db: db).find(ids: ids)
     }
 
+    /// A record read whole crosses the connection with its fields (most of a kilobyte at the
+    /// bench's venues), where an index row is an id and a value.
+    var wholeRecordCost: Int { 16 }
+
     func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int) {
         let indexed = try countIDs(of: .range(fieldID: fieldID, lower: nil, upper: nil, isList: false), upTo: .max)
-        let records = try PostgresRecordStorage(db: db).count(zoneRowID: zoneRowID, typeID: typeID)
+        let records = try recordCount.value { try PostgresRecordStorage(db: db).count(zoneRowID: zoneRowID, typeID: typeID) }
         return (max(0, records - indexed), records)
     }
 

@@ -12,6 +12,8 @@ struct SQLiteQueryStorage: QueryStorage {
     let db: GRDB.Database
     let zoneRowID: Int64
     let typeID: Int64
+    /// The type's records, counted once (``RecordCountMemo``).
+    let recordCount = RecordCountMemo()
 
     func streamRows(of driver: QueryPlan.Driver, descending: Bool, afterKey: IndexValue?, afterID: Int64?, count: Int,
                     backwards: Bool, _ body: (Int64, IndexValue?, StoredRecord) throws -> Bool) throws {
@@ -234,7 +236,7 @@ struct SQLiteQueryStorage: QueryStorage {
 
     func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int) {
         let indexed = try countIDs(of: .range(fieldID: fieldID, lower: nil, upper: nil, isList: false), upTo: .max)
-        let records = try SQLiteRecordStorage(db: SQLiteTransaction(sqlite: db)).count(zoneRowID: zoneRowID, typeID: typeID)
+        let records = try recordCount.value { try SQLiteRecordStorage(db: SQLiteTransaction(sqlite: db)).count(zoneRowID: zoneRowID, typeID: typeID) }
         return (max(0, records - indexed), records)
     }
 

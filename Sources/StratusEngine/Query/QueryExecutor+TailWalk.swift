@@ -20,11 +20,14 @@ extension QueryExecutor {
     func walkLastGroup(needed: Int) throws -> [MatchOrder.Match]? {
         guard needed > 0, let (firstField, secondField) = walkableFields, let groupKey = try firstGroupKey(backwards: true) else { return nil }
         let group = QueryPlan.Driver.values(fieldID: firstField, keys: [groupKey], folded: false, streaming: true)
-        guard try storage.countIDs(of: group, upTo: walkableGroupSize) >= walkableGroupSize else { return nil }
+        // Where a record read whole costs more (a server database), smaller groups pay.
+        let cost = storage.wholeRecordCost
+        let threshold = max(1, walkableGroupSize * SecondSortWalk.budgetPerMember / cost)
+        guard try storage.countIDs(of: group, upTo: threshold) >= threshold else { return nil }
         // Records lacking the second field end their group; only reading the group finds them.
         guard try storage.lackingCount(fieldID: secondField).lacking == 0 else { return nil }
         let members = try storage.candidateIDs(of: group, stoppingAt: .max)
-        var budget = members.count * SecondSortWalk.budgetPerMember
+        var budget = members.count * cost
         // From the group's end: the second sort's index against the sort's direction, each run
         // of one value by id from the largest (ties go by id).
         let backwards = query.sorts[1].ascending

@@ -61,9 +61,16 @@ package protocol QueryStorage {
     /// reading a record. The records lacking a sort field end a sorted answer.
     func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int)
 
+    /// What reading a record whole costs, in rows of an index read: how large a run of equal
+    /// sort values must be before walking another index beats reading the run whole.
+    var wholeRecordCost: Int { get }
 }
 
 extension QueryStorage {
+    /// An embedded file's: a record read whole costs about two index rows (its row beside
+    /// the index's, both on pages already at hand).
+    package var wholeRecordCost: Int { SecondSortWalk.budgetPerMember }
+
     /// One ``record(id:)`` after another: as fast as a batch where a statement costs no
     /// round trip (an embedded file, memory).
     package func records(ids: [Int64]) throws -> [Int64: StoredRecord] {

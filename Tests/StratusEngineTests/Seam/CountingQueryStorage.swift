@@ -57,6 +57,8 @@ final class CountingQueryStorage: QueryStorage {
         return try base.records(ids: ids)
     }
 
+    var wholeRecordCost: Int { base.wholeRecordCost }
+
     func lackingCount(fieldID: Int64) throws -> (lacking: Int, records: Int) {
         lackingCounts += 1
         return try base.lackingCount(fieldID: fieldID)
