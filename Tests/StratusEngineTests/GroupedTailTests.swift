@@ -110,6 +110,10 @@ import StratusCloud
                                                              plan: plan, limit: limit)
                                 executor.walkableGroupSize = 100
                                 #expect(try executor.runTail().map(\.stored.name) == all.suffix(limit).map(\.recordName), "\(label), \(name), last \(limit)")
+                                // Walking never: the run is read whole, with the same answer.
+                                var reading = executor
+                                reading.walkableGroupSize = .max
+                                #expect(try reading.runTail().map(\.stored.name) == all.suffix(limit).map(\.recordName), "\(label), \(name), last \(limit)")
                                 // The walk refuses a group where some lack `u`, and gives
                                 // the group's end exactly when it walks.
                                 let lacking = all.suffix(limit).filter { $0["n"] == nil }.count

@@ -22,7 +22,7 @@ extension QueryExecutor {
         let group = QueryPlan.Driver.values(fieldID: firstField, keys: [groupKey], folded: false, streaming: true)
         // Where a record read whole costs more (a server database), smaller groups pay.
         let cost = storage.wholeRecordCost
-        let threshold = max(1, walkableGroupSize * SecondSortWalk.budgetPerMember / cost)
+        let threshold = max(1, walkableGroupSize / max(1, cost / SecondSortWalk.budgetPerMember))
         guard try storage.countIDs(of: group, upTo: threshold) >= threshold else { return nil }
         // Records lacking the second field end their group; only reading the group finds them.
         guard try storage.lackingCount(fieldID: secondField).lacking == 0 else { return nil }
