@@ -13,13 +13,21 @@ import StratusCloud
     /// 6,000 items: `n` in 50 runs of about 120 (one in 100 lacks it), `u` unique, `k` 0 or 1
     /// (3,000 match `k == 1`: enough that its pages stream from `n`'s index too).
     static func store() throws -> (TemporaryStore, ZoneID) {
-        let temp = try TemporaryStore()
-        let zone = try temp.zone("Items")
-        let records = (0..<6_000).map { index -> StratusCloud.Record in
-            var record = StratusCloud.Record(recordType: "Item", recordID: RecordID(recordName: "i\(index)", zoneID: zone))
+        try items(6_000) { index, record in
             if index % 100 != 7 { record["n"] = .int64(Int64(index % 50)) }
             record["u"] = .int64(Int64(index * 7_919 % 6_000))
             record["k"] = .int64(Int64(index % 2))
+        }
+    }
+
+    /// A store of `count` items named `i0`... in zone `Items`, each given its fields by `fill`,
+    /// saved 400 at a time.
+    static func items(_ count: Int, _ fill: (Int, inout StratusCloud.Record) -> Void) throws -> (TemporaryStore, ZoneID) {
+        let temp = try TemporaryStore()
+        let zone = try temp.zone("Items")
+        let records = (0..<count).map { index -> StratusCloud.Record in
+            var record = StratusCloud.Record(recordType: "Item", recordID: RecordID(recordName: "i\(index)", zoneID: zone))
+            fill(index, &record)
             return record
         }
         for start in stride(from: 0, to: records.count, by: 400) {
@@ -28,19 +36,24 @@ import StratusCloud
         return (temp, zone)
     }
 
+    /// Every page of `query`, in order: the answer a tail must end.
+    static func everyPage(_ query: Query, _ temp: TemporaryStore, _ zone: ZoneID) throws -> [StratusCloud.Record] {
+        var page = try temp.privateDB.records(matching: query, inZoneWith: zone, resultsLimit: 400)
+        var all = page.records
+        while let cursor = page.cursor {
+            page = try temp.privateDB.records(continuingMatchFrom: cursor, resultsLimit: 400)
+            all += page.records
+        }
+        return all
+    }
+
     @Test func theEndOfSeveralSortsReadsOnlyItsLastRuns() throws {
         let (temp, zone) = try Self.store()
         let sortings = [[QuerySort("n"), QuerySort("u", ascending: false)], [QuerySort("n", ascending: false), QuerySort("u")]]
         for format in ["TRUEPREDICATE", "k == 1"] {
             for sorts in sortings {
                 let query = Query(recordType: "Item", predicateFormat: format, sortDescriptors: sorts)
-                // Every page, in order: the answer the tail must end.
-                var page = try temp.privateDB.records(matching: query, inZoneWith: zone, resultsLimit: 400)
-                var all = page.records
-                while let cursor = page.cursor {
-                    page = try temp.privateDB.records(continuingMatchFrom: cursor, resultsLimit: 400)
-                    all += page.records
-                }
+                let all = try Self.everyPage(query, temp, zone)
                 let label = "\(format) sorted by \(sorts.map { "\($0.key)\($0.ascending ? "↑" : "↓")" })"
                 #expect(all.count == (format == "k == 1" ? 3_000 : 6_000), "\(label)")
                 let tail = try temp.privateDB.lastRecords(matching: query, inZoneWith: zone, resultsLimit: 90)
@@ -67,19 +80,11 @@ import StratusCloud
     /// 2,400 items in three large runs of `n` (24 lack it), `u` unique and, unless `lackingU`,
     /// on every item; `k` 0 to 3.
     static func largeRunsStore(lackingU: Bool) throws -> (TemporaryStore, ZoneID) {
-        let temp = try TemporaryStore()
-        let zone = try temp.zone("Items")
-        let records = (0..<2_400).map { index -> StratusCloud.Record in
-            var record = StratusCloud.Record(recordType: "Item", recordID: RecordID(recordName: "i\(index)", zoneID: zone))
+        try items(2_400) { index, record in
             if index % 100 != 7 { record["n"] = .int64(Int64(index % 3)) }
             if !lackingU || index % 500 != 3 { record["u"] = .int64(Int64(index * 7_919 % 600)) }
             record["k"] = .int64(Int64(index % 4))
-            return record
         }
-        for start in stride(from: 0, to: records.count, by: 400) {
-            _ = try temp.privateDB.modifyRecords(saving: Array(records[start..<min(start + 400, records.count)])).savedRecords()
-        }
-        return (temp, zone)
     }
 
     @Test func theEndOfALargeLastGroupWalksTheSecondSortsIndex() throws {
@@ -89,12 +94,7 @@ import StratusCloud
             for format in ["TRUEPREDICATE", "k == 1", "k != 2"] {
                 for sorts in sortings {
                     let query = Query(recordType: "Item", predicateFormat: format, sortDescriptors: sorts)
-                    var page = try temp.privateDB.records(matching: query, inZoneWith: zone, resultsLimit: 400)
-                    var all = page.records
-                    while let cursor = page.cursor {
-                        page = try temp.privateDB.records(continuingMatchFrom: cursor, resultsLimit: 400)
-                        all += page.records
-                    }
+                    let all = try Self.everyPage(query, temp, zone)
                     let label = "\(format) sorted by \(sorts.map { "\($0.key)\($0.ascending ? "↑" : "↓")" }), some lacking u: \(lackingU)"
                     try QueryStorages.read(temp, zone: zone, type: "Item") { (storages: QueryStorages) throws in
                         guard case .success(let compiled) = PredicateCompiler.compile(format: format, arguments: [], recordType: "Item",
